@@ -1,0 +1,25 @@
+package org.jmpi.shared;
+
+/**
+ * The receiving side of a rank in threads mode, as other ranks' threads see it. Implemented by the rank's
+ * point-to-point engine (loaded by the rank's own class loader) and registered with its {@link ThreadsJob}.
+ *
+ * <p>Threading: every method may be called by any thread at any time.
+ */
+public interface InprocEndpoint {
+    /**
+     * Hands a message to this rank. Returns {@code true} when the message was consumed during the call (received
+     * directly or buffered): {@code onConsumed} has then already run. Returns {@code false} when the receiver keeps
+     * a reference to {@code m.data}, which must stay unchanged until {@code onConsumed} runs.
+     */
+    boolean deliver(InprocMessage m);
+
+    /**
+     * Takes back a message that {@link #deliver} kept and that no receive has matched yet (send cancel). Returns
+     * {@code true} when it was withdrawn; {@code onConsumed} is not run in that case.
+     */
+    boolean withdraw(InprocMessage m);
+
+    /** Wakes every thread of this rank that waits inside MPI (used when the job aborts). */
+    void wakeAll();
+}

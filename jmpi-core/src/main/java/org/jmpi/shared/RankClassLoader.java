@@ -1,0 +1,79 @@
+package org.jmpi.shared;
+
+import java.net.URL;
+import java.net.URLClassLoader;
+
+/**
+ * The class loader of one rank in threads mode. MPI keeps its state in statics ({@code MPI.COMM_WORLD} and
+ * friends), so every rank loads package {@code mpi}, the jmpi runtime and the user's classes through a loader of
+ * its own: child-first over the given class path. A few packages are always taken from the parent so that the
+ * ranks can share them: the JDK, {@code org.jmpi.shared} (the in-JVM fabric), and test frameworks whose types
+ * cross the rank boundary (JUnit, opentest4j, AssertJ, jqwik).
+ *
+ * <p>Threading: immutable after construction; class loading is parallel capable.
+ */
+public final class RankClassLoader extends URLClassLoader {
+    static {
+        registerAsParallelCapable();
+    }
+
+    private static final String[] PARENT_FIRST = {
+        "java.", "javax.", "jdk.", "sun.", "com.sun.", "org.jmpi.shared.", "org.junit.", "org.opentest4j.",
+        "org.apiguardian.", "org.assertj.", "net.jqwik.", "net.bytebuddy.", "picocli."
+    };
+
+    private final ThreadsJob job;
+    private final int rank;
+
+    public RankClassLoader(URL[] classPath, ClassLoader parent, ThreadsJob job, int rank) {
+        super("jmpi-rank-" + rank, classPath, parent);
+        this.job = job;
+        this.rank = rank;
+    }
+
+    /** The job this loader's rank belongs to. */
+    public ThreadsJob job() {
+        return job;
+    }
+
+    /** The world rank whose classes this loader holds. */
+    public int rank() {
+        return rank;
+    }
+
+    private static boolean parentFirst(String name) {
+        for (String p : PARENT_FIRST) {
+            if (name.startsWith(p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+        if (parentFirst(name)) {
+            return super.loadClass(name, resolve);
+        }
+        synchronized (getClassLoadingLock(name)) {
+            Class<?> c = findLoadedClass(name);
+            if (c == null) {
+                try {
+                    c = findClass(name);
+                } catch (ClassNotFoundException e) {
+                    c = getParent().loadClass(name);
+                }
+            }
+            if (resolve) {
+                resolveClass(c);
+            }
+            return c;
+        }
+    }
+
+    @Override
+    public URL getResource(String name) {
+        URL u = findResource(name);
+        return u != null ? u : super.getResource(name);
+    }
+}

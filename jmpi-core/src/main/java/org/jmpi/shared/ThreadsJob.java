@@ -1,0 +1,403 @@
+package org.jmpi.shared;
+
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A job whose ranks are threads of this JVM ("threads mode"). Each rank runs in a thread of its own with a
+ * {@link RankClassLoader} of its own, so the statics of package {@code mpi} are per rank. The job object is the
+ * shared fabric: the key-value space and fence used for bootstrap, the table of {@link InprocEndpoint}s through
+ * which ranks hand messages to each other, and the abort state.
+ *
+ * <p>Threading: rank threads and the thread that started the job share this object. {@code kvs} and
+ * {@code endpoints} are concurrent structures (an endpoint is registered before the rank enters the first fence,
+ * and the fence's lock orders that write before any read by another rank). {@code abortCode} is volatile: written
+ * once by the first abort, read by every waiting thread.
+ */
+public final class ThreadsJob {
+    /** What each rank thread runs. */
+    @FunctionalInterface
+    public interface RankBody {
+        /** Runs rank {@code rank}; {@code loader} is that rank's own class loader (also the context loader). */
+        void run(int rank, ClassLoader loader) throws Throwable;
+    }
+
+    private static final AtomicInteger JOB_COUNTER = new AtomicInteger();
+    private static final InheritableThreadLocal<Integer> CURRENT_RANK = new InheritableThreadLocal<>();
+
+    private final int size;
+    private final String jobId;
+    private final ConcurrentHashMap<String, String> kvs = new ConcurrentHashMap<>();
+    private final InprocEndpoint[] endpoints;
+    private final Thread[] threads;
+    private final Throwable[] failures;
+    private final int[] exitCodes;
+    private final boolean[] finalized;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private int fenceArrived;
+    private long fenceGeneration;
+    private int finished;
+    private volatile int abortCode = Integer.MIN_VALUE;
+    private volatile String abortMessage;
+
+    private ThreadsJob(int size) {
+        this.size = size;
+        this.jobId = "t" + ProcessHandle.current().pid() + "-" + JOB_COUNTER.incrementAndGet();
+        this.endpoints = new InprocEndpoint[size];
+        this.threads = new Thread[size];
+        this.failures = new Throwable[size];
+        this.exitCodes = new int[size];
+        this.finalized = new boolean[size];
+    }
+
+    /**
+     * Starts {@code size} rank threads, each with a fresh {@link RankClassLoader} over {@code classPath} (parent:
+     * {@code parent}), each running {@code body}.
+     */
+    public static ThreadsJob start(int size, URL[] classPath, ClassLoader parent, RankBody body) {
+        if (size < 1) {
+            throw new IllegalArgumentException("a job needs at least one rank, not " + size);
+        }
+        ThreadsJob job = new ThreadsJob(size);
+        for (int r = 0; r < size; r++) {
+            final int rank = r;
+            RankClassLoader loader = new RankClassLoader(classPath, parent, job, rank);
+            Thread t = new Thread(null, () -> job.runRank(rank, loader, body), "jmpi-rank-" + rank, 0);
+            t.setDaemon(true);
+            t.setContextClassLoader(loader);
+            job.threads[rank] = t;
+        }
+        for (Thread t : job.threads) {
+            t.start();
+        }
+        return job;
+    }
+
+    private void runRank(int rank, RankClassLoader loader, RankBody body) {
+        CURRENT_RANK.set(rank);
+        int code = 0;
+        Throwable failure = null;
+        try {
+            body.run(rank, loader);
+        } catch (InvocationTargetException e) {
+            failure = e.getCause();
+        } catch (Throwable t) {
+            failure = t;
+        }
+        if (failure instanceof JobAbortedError a) {
+            code = a.exitCode();
+            if (abortCode == Integer.MIN_VALUE) {
+                abort(rank, code, a.getMessage());
+            }
+        } else if (failure != null) {
+            code = 1;
+            abort(rank, 1, "rank " + rank + " failed: " + failure);
+        }
+        lock.lock();
+        try {
+            failures[rank] = failure;
+            exitCodes[rank] = code;
+            finished++;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        try {
+            loader.close();
+        } catch (java.io.IOException ignored) {
+            // nothing to do: the loader only reads jars
+        }
+    }
+
+    /** The rank of the calling thread (inherited by threads a rank starts), or -1 outside any rank. */
+    public static int currentRank() {
+        Integer r = CURRENT_RANK.get();
+        return r == null ? -1 : r;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public String jobId() {
+        return jobId;
+    }
+
+    // ---- bootstrap: key-value space and fence ----
+
+    public void put(String key, String value) {
+        kvs.put(key, value);
+    }
+
+    public String get(String key) {
+        return kvs.get(key);
+    }
+
+    /** Barrier over every rank of the job. Throws {@link JobAbortedError} if the job aborts meanwhile. */
+    public void fence() {
+        lock.lock();
+        try {
+            checkAborted();
+            long gen = fenceGeneration;
+            if (++fenceArrived == size) {
+                fenceArrived = 0;
+                fenceGeneration++;
+                changed.signalAll();
+                return;
+            }
+            while (gen == fenceGeneration) {
+                changed.await(100, TimeUnit.MILLISECONDS);
+                checkAborted();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new JobAbortedError(1, "interrupted in the bootstrap fence");
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- endpoints ----
+
+    public void register(int rank, InprocEndpoint endpoint) {
+        endpoints[rank] = endpoint;
+    }
+
+    public InprocEndpoint endpoint(int rank) {
+        return endpoints[rank];
+    }
+
+    /** Records that a rank called MPI.Finalize. */
+    public void finalized(int rank) {
+        lock.lock();
+        try {
+            finalized[rank] = true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- abort ----
+
+    /** Aborts the job: the first call wins; every rank waiting inside MPI gets a {@link JobAbortedError}. */
+    public void abort(int rank, int exitCode, String message) {
+        lock.lock();
+        try {
+            if (abortCode != Integer.MIN_VALUE) {
+                return;
+            }
+            abortMessage = message;
+            abortCode = exitCode;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        for (InprocEndpoint e : endpoints) {
+            if (e != null) {
+                e.wakeAll();
+            }
+        }
+    }
+
+    public boolean aborted() {
+        return abortCode != Integer.MIN_VALUE;
+    }
+
+    /** Throws {@link JobAbortedError} when the job has been aborted. Cheap: one volatile read. */
+    public void checkAborted() {
+        int c = abortCode;
+        if (c != Integer.MIN_VALUE) {
+            throw new JobAbortedError(c, abortMessage);
+        }
+    }
+
+    public String abortMessage() {
+        return abortMessage;
+    }
+
+    // ---- results ----
+
+    /** Waits until every rank thread has ended or the timeout elapses; returns whether all ended. */
+    public boolean awaitCompletion(long timeout, TimeUnit unit) throws InterruptedException {
+        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        lock.lock();
+        try {
+            while (finished < size) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                changed.awaitNanos(left);
+            }
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Per-rank failure (null where the rank ended normally), as far as ranks have ended. */
+    public Throwable[] failures() {
+        lock.lock();
+        try {
+            return failures.clone();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Per-rank exit codes (0 normal, the abort code, or 1 for an uncaught exception). */
+    public int[] exitCodes() {
+        lock.lock();
+        try {
+            return exitCodes.clone();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The job's exit code: the abort code if it aborted, else the first non-zero rank code, else 0. */
+    public int exitCode() {
+        if (aborted()) {
+            return abortCode;
+        }
+        for (int c : exitCodes()) {
+            if (c != 0) {
+                return c;
+            }
+        }
+        return 0;
+    }
+
+    /** The rank threads (for stack dumps). */
+    public Thread[] threads() {
+        return threads.clone();
+    }
+
+    /** A stack dump of every rank thread that is still alive. */
+    public String dumpStacks() {
+        StringBuilder sb = new StringBuilder();
+        for (int r = 0; r < size; r++) {
+            Thread t = threads[r];
+            sb.append("--- rank ").append(r).append(" (").append(t.getState()).append(")\n");
+            for (StackTraceElement e : t.getStackTrace()) {
+                sb.append("    at ").append(e).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    // ---- running a main class (jmpirun --threads) ----
+
+    /**
+     * Runs {@code mainClass.main(args)} on {@code n} rank threads and returns the job's exit code. With
+     * {@code tagOutput}, every line a rank prints is prefixed with {@code [rank]}. After an abort, ranks still
+     * computing get {@code graceMillis} to end; then the result is returned regardless (rank threads are daemons).
+     */
+    public static int runMain(int n, URL[] classPath, String mainClass, String[] args, boolean tagOutput,
+            long graceMillis) throws InterruptedException {
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        if (tagOutput) {
+            System.setOut(new PrintStream(new RankTaggingStream(out), true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(new RankTaggingStream(err), true, StandardCharsets.UTF_8));
+        }
+        try {
+            ThreadsJob job = start(n, classPath, ThreadsJob.class.getClassLoader(), (rank, loader) -> {
+                Class<?> c = Class.forName(mainClass, true, loader);
+                Method m = c.getMethod("main", String[].class);
+                if (!Modifier.isStatic(m.getModifiers())) {
+                    throw new IllegalArgumentException(mainClass + ".main is not static");
+                }
+                m.invoke(null, (Object) args.clone());
+            });
+            while (!job.awaitCompletion(100, TimeUnit.MILLISECONDS)) {
+                if (job.aborted()) {
+                    job.awaitCompletion(graceMillis, TimeUnit.MILLISECONDS);
+                    break;
+                }
+            }
+            Throwable[] f = job.failures();
+            for (int r = 0; r < n; r++) {
+                if (f[r] != null && !(f[r] instanceof JobAbortedError)) {
+                    System.err.println("jmpirun: rank " + r + " ended with an exception:");
+                    f[r].printStackTrace();
+                }
+            }
+            if (job.aborted()) {
+                System.err.println("jmpirun: job aborted: " + job.abortMessage());
+            }
+            return job.exitCode();
+        } finally {
+            System.out.flush();
+            System.err.flush();
+            System.setOut(out);
+            System.setErr(err);
+        }
+    }
+
+    /** Prefixes each line with the writing thread's rank; lines are buffered per thread. */
+    private static final class RankTaggingStream extends OutputStream {
+        private final PrintStream target;
+        private final ThreadLocal<ByteArrayOutputStream> line = ThreadLocal.withInitial(ByteArrayOutputStream::new);
+
+        RankTaggingStream(PrintStream target) {
+            this.target = target;
+        }
+
+        @Override
+        public void write(int b) {
+            ByteArrayOutputStream l = line.get();
+            l.write(b);
+            if (b == '\n') {
+                emit(l);
+            }
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            ByteArrayOutputStream l = line.get();
+            int start = off;
+            for (int i = off; i < off + len; i++) {
+                if (b[i] == '\n') {
+                    l.write(b, start, i + 1 - start);
+                    emit(l);
+                    start = i + 1;
+                }
+            }
+            l.write(b, start, off + len - start);
+        }
+
+        @Override
+        public void flush() {
+            ByteArrayOutputStream l = line.get();
+            if (l.size() > 0) {
+                l.write('\n');
+                emit(l);
+            }
+            target.flush();
+        }
+
+        private void emit(ByteArrayOutputStream l) {
+            int r = currentRank();
+            byte[] prefix = (r >= 0 ? "[" + r + "] " : "").getBytes(StandardCharsets.UTF_8);
+            byte[] body = l.toByteArray();
+            byte[] all = Arrays.copyOf(prefix, prefix.length + body.length);
+            System.arraycopy(body, 0, all, prefix.length, body.length);
+            target.write(all, 0, all.length);
+            l.reset();
+        }
+    }
+}

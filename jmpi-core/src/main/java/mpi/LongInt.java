@@ -1,0 +1,46 @@
+package mpi;
+
+/**
+ * Layout of the MINLOC/MAXLOC pair type {@link MPI#LONG_INT}: a {@code long} value at byte 0 and an {@code int} index at
+ * byte 8, 16 bytes per pair (the C layout). Use {@code MPI.longInt.getData(buffer, i)} to read or write pair {@code i}.
+ */
+public final class LongInt extends Struct {
+    private final int value;
+    private final int index;
+
+    LongInt() {
+        value = addLong();
+        setOffset(8);
+        index = addInt();
+        setOffset(16);
+    }
+
+    /** Creates an accessor object for one pair. */
+    @Override
+    protected Data newData() {
+        return new Data();
+    }
+
+    /** Accessor for one pair. */
+    public final class Data extends Struct.Data {
+        /** The value. */
+        public long getValue() {
+            return getLong(value);
+        }
+
+        /** The index. */
+        public int getIndex() {
+            return getInt(index);
+        }
+
+        /** Stores the value. */
+        public void putValue(long v) {
+            putLong(value, v);
+        }
+
+        /** Stores the index. */
+        public void putIndex(int v) {
+            putInt(index, v);
+        }
+    }
+}

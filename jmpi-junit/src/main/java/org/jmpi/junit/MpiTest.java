@@ -1,0 +1,102 @@
+package org.jmpi.junit;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.junit.jupiter.api.TestTemplate;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Runs a test method on several MPI ranks: once per (mode, rank count) pair, each run shown by JUnit as one
+ * invocation named like {@code [threads, 4 ranks]}.
+ *
+ * <pre>{@code
+ * import mpi.MPI;
+ * import org.jmpi.junit.Mode;
+ * import org.jmpi.junit.MpiTest;
+ *
+ * class RingTest {
+ *     @MpiTest(ranks = {1, 2, 3, 4, 8})
+ *     void everyRankSeesTheWorld() throws Exception {
+ *         int rank = MPI.COMM_WORLD.getRank();
+ *         int size = MPI.COMM_WORLD.getSize();
+ *         assertThat(rank).isBetween(0, size - 1);
+ *     }
+ *
+ *     @MpiTest(ranks = 4, modes = Mode.THREADS, init = false, timeoutSeconds = 10)
+ *     void noMpiNeeded(MpiTestContext ctx) {
+ *         assertThat(ctx.size()).isEqualTo(4);
+ *     }
+ * }
+ * }</pre>
+ *
+ * <h2>What happens in one invocation</h2>
+ * <ol>
+ *   <li>The ranks are started: in {@link Mode#THREADS} as threads of the test JVM, each with a child-first
+ *       {@code org.jmpi.shared.RankClassLoader} of its own; in {@link Mode#PROCESSES} as one JVM per rank through
+ *       {@code org.jmpi.launcher.Launcher}, each running {@link RankMain}.</li>
+ *   <li>On every rank the test class is loaded <em>through that rank's loader</em>, a fresh instance is made with
+ *       its no-argument constructor (an enclosing instance first for {@code @Nested} classes), and, with
+ *       {@link #init()}, {@code MPI.Init(new String[0])} is called; then the method runs; then, if it returned
+ *       normally and MPI is initialised and not yet finalised, {@code MPI.Finalize()}. So the body sees its own
+ *       rank's {@code MPI.COMM_WORLD} and its own copy of every static of the test class.</li>
+ *   <li>The extension waits for all ranks, at most {@link #timeoutSeconds()}. When ranks fail, one
+ *       {@code org.opentest4j.AssertionFailedError} is thrown whose message lists every failing rank (rank number
+ *       first) with its exception; each rank's exception is attached as a suppressed {@link RankFailure} whose cause
+ *       is the original exception (threads mode) or whose message holds the rank's printed stack trace (processes
+ *       mode). After the first failure the job is aborted (ranks blocked in MPI are woken) and the other ranks get
+ *       a few seconds to end.</li>
+ *   <li>On timeout, every rank's stack is dumped (threads: the rank threads' stacks; processes: {@code kill -3},
+ *       which makes each JVM print a full thread dump), the job is aborted (threads are interrupted; processes are
+ *       killed) and the invocation fails with the dumps in the message.</li>
+ * </ol>
+ *
+ * <h2>Rules for the test body</h2>
+ * <ul>
+ *   <li>The method may take no parameter or one of type {@link MpiTestContext} (rank, size, mode).</li>
+ *   <li>{@code @BeforeEach}/{@code @AfterEach} methods and other JUnit callbacks run once, in JUnit's thread, on
+ *       the instance JUnit made, not on the ranks. Per-rank set-up belongs in the body.</li>
+ *   <li>In threads mode a rank stuck in a busy loop outside MPI cannot be stopped (Java has no thread kill); it is
+ *       interrupted and left running as a daemon thread. Bodies should block in MPI or in interruptible calls.</li>
+ *   <li>In processes mode each rank's stdout and stderr are captured; they are shown, each line prefixed with
+ *       {@code [rank]}, only when the invocation fails.</li>
+ * </ul>
+ *
+ * <h2>Class paths</h2>
+ * Rank loaders (threads) and rank JVMs (processes) get the test JVM's {@code java.class.path}. Under Maven Surefire
+ * set {@code <useManifestOnlyJar>false</useManifestOnlyJar>} so that it holds every entry (a manifest-only jar also
+ * works, because class loaders follow a jar's {@code Class-Path}, but it hides what is on the path). In threads
+ * mode the jar or directory holding jmpi-junit itself is left out of the rank class path, so that
+ * {@code org.jmpi.junit} types (such as {@link MpiTestContext}) are shared between JUnit and the ranks.
+ *
+ * <h2>System properties</h2>
+ * <ul>
+ *   <li>{@code jmpi.junit.modes}: comma-separated list ({@code threads}, {@code processes}); invocations of other
+ *       modes are not run (for quick local runs). A test none of whose modes is allowed shows as skipped.</li>
+ *   <li>{@code jmpi.junit.timeoutFactor}: multiplies every {@link #timeoutSeconds()} (for slow machines).</li>
+ *   <li>In processes mode, every {@code jmpi.*} system property of the test JVM is passed on to the rank JVMs.</li>
+ * </ul>
+ */
+@Documented
+@Retention(RetentionPolicy.RUNTIME)
+@Target({ElementType.METHOD, ElementType.ANNOTATION_TYPE})
+@TestTemplate
+@ExtendWith(MpiTestExtension.class)
+public @interface MpiTest {
+    /** The rank counts to run with, each at least 1. */
+    int[] ranks() default {1, 2, 3, 4};
+
+    /** The ways to start ranks; every rank count runs in every mode. */
+    Mode[] modes() default {Mode.THREADS, Mode.PROCESSES};
+
+    /** Hard limit on one invocation (all ranks, including MPI start-up and shut-down), in seconds. */
+    long timeoutSeconds() default 60;
+
+    /** Whether to call {@code MPI.Init} before the body and {@code MPI.Finalize} after it on every rank. */
+    boolean init() default true;
+
+    /** Extra JVM options for the rank JVMs in processes mode (ignored in threads mode). */
+    String[] jvmArgs() default {};
+}

@@ -1,0 +1,182 @@
+package org.jmpi.transport.tcp;
+
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+
+/**
+ * The TCP transport's parameters. Read in this one place ({@link #fromEnvironment()}) from system properties
+ * ({@code jmpi.tcp.*}) or, when a property is absent, from the environment (the property name in upper case with
+ * dots as underscores: {@code jmpi.tcp.host} is {@code JMPI_TCP_HOST}). Sizes accept the suffixes k, m, g (binary).
+ *
+ * @param host where to listen: an IP address, a host name, a network interface name ("eth0"), or "*" for every
+ *     interface (the business card then names the first non-loopback IPv4 address). Default {@code 127.0.0.1},
+ *     which is right only when the whole job runs on one host. ({@code jmpi.tcp.host})
+ * @param port the listening port; 0 picks a free one. ({@code jmpi.tcp.port})
+ * @param socketSendBuffer SO_SNDBUF of every connection in bytes; 0 leaves the operating system's default (and its
+ *     autotuning). ({@code jmpi.tcp.socket.send.buffer})
+ * @param socketReceiveBuffer SO_RCVBUF of every connection in bytes; 0 leaves the system default.
+ *     ({@code jmpi.tcp.socket.receive.buffer})
+ * @param writeBuffer per-connection direct buffer where small frames are gathered and heap payloads are copied
+ *     before a write. ({@code jmpi.tcp.write.buffer})
+ * @param readBuffer initial size of the per-connection direct read buffer; it grows to the largest frame seen.
+ *     ({@code jmpi.tcp.read.buffer})
+ * @param maxFrame largest payload a frame may carry; a longer one is a protocol error that drops the peer.
+ *     ({@code jmpi.tcp.max.frame})
+ * @param zeroCopyMin native (off-heap) payloads of at least this many bytes are written straight from their memory;
+ *     smaller ones are copied into the write buffer so that several frames leave in one system call.
+ *     ({@code jmpi.tcp.zero.copy.min})
+ * @param secret a job secret every connection must present in its hello; may be empty. Read from
+ *     {@code jmpi.secret} / {@code JMPI_SECRET}.
+ */
+public record TcpConfig(
+        String host,
+        int port,
+        int socketSendBuffer,
+        int socketReceiveBuffer,
+        int writeBuffer,
+        int readBuffer,
+        int maxFrame,
+        int zeroCopyMin,
+        String secret) {
+
+    static final String HOST = "jmpi.tcp.host";
+    static final String PORT = "jmpi.tcp.port";
+    static final String SOCKET_SEND_BUFFER = "jmpi.tcp.socket.send.buffer";
+    static final String SOCKET_RECEIVE_BUFFER = "jmpi.tcp.socket.receive.buffer";
+    static final String WRITE_BUFFER = "jmpi.tcp.write.buffer";
+    static final String READ_BUFFER = "jmpi.tcp.read.buffer";
+    static final String MAX_FRAME = "jmpi.tcp.max.frame";
+    static final String ZERO_COPY_MIN = "jmpi.tcp.zero.copy.min";
+    static final String SECRET = "jmpi.secret";
+
+    /** Validates every field. */
+    public TcpConfig {
+        if (host == null || host.isBlank()) {
+            throw new IllegalArgumentException(HOST + " must not be empty");
+        }
+        check(PORT, port, 0, 65535);
+        check(SOCKET_SEND_BUFFER, socketSendBuffer, 0, 1 << 30);
+        check(SOCKET_RECEIVE_BUFFER, socketReceiveBuffer, 0, 1 << 30);
+        check(WRITE_BUFFER, writeBuffer, 4096, 1 << 30);
+        check(READ_BUFFER, readBuffer, 4096, 1 << 30);
+        check(MAX_FRAME, maxFrame, 0, Integer.MAX_VALUE - 1024);
+        check(ZERO_COPY_MIN, zeroCopyMin, 0, Integer.MAX_VALUE);
+        if (secret == null) {
+            secret = "";
+        }
+        if (secret.getBytes(StandardCharsets.UTF_8).length > TcpLayout.MAX_SECRET_BYTES) {
+            throw new IllegalArgumentException(SECRET + " is longer than " + TcpLayout.MAX_SECRET_BYTES + " bytes");
+        }
+    }
+
+    /** Loopback only, OS-chosen port, 4 MiB socket buffers, no secret. */
+    public static TcpConfig defaults() {
+        return new TcpConfig("127.0.0.1", 0, 4 << 20, 4 << 20, 128 << 10, 64 << 10, 64 << 20, 16 << 10, "");
+    }
+
+    /** The configuration given by system properties and environment, on top of {@link #defaults()}. */
+    public static TcpConfig fromEnvironment() {
+        return from(System::getProperty, System::getenv);
+    }
+
+    /** The same as {@link #fromEnvironment()} with explicit lookups (for tests). */
+    static TcpConfig from(UnaryOperator<String> properties, UnaryOperator<String> environment) {
+        Params p = new Params(properties, environment);
+        TcpConfig d = defaults();
+        return new TcpConfig(
+                p.string(HOST, d.host),
+                p.size(PORT, d.port),
+                p.size(SOCKET_SEND_BUFFER, d.socketSendBuffer),
+                p.size(SOCKET_RECEIVE_BUFFER, d.socketReceiveBuffer),
+                p.size(WRITE_BUFFER, d.writeBuffer),
+                p.size(READ_BUFFER, d.readBuffer),
+                p.size(MAX_FRAME, d.maxFrame),
+                p.size(ZERO_COPY_MIN, d.zeroCopyMin),
+                p.secret(SECRET, d.secret));
+    }
+
+    /** This configuration with another secret. */
+    public TcpConfig withSecret(String newSecret) {
+        return new TcpConfig(host, port, socketSendBuffer, socketReceiveBuffer, writeBuffer, readBuffer, maxFrame,
+                zeroCopyMin, newSecret);
+    }
+
+    /** This configuration with another listening host. */
+    public TcpConfig withHost(String newHost) {
+        return new TcpConfig(newHost, port, socketSendBuffer, socketReceiveBuffer, writeBuffer, readBuffer, maxFrame,
+                zeroCopyMin, secret);
+    }
+
+    /** Every parameter with its value, for {@code jmpirun --info}; the secret is not shown. */
+    public Map<String, String> describe() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put(HOST, host);
+        m.put(PORT, Integer.toString(port));
+        m.put(SOCKET_SEND_BUFFER, Integer.toString(socketSendBuffer));
+        m.put(SOCKET_RECEIVE_BUFFER, Integer.toString(socketReceiveBuffer));
+        m.put(WRITE_BUFFER, Integer.toString(writeBuffer));
+        m.put(READ_BUFFER, Integer.toString(readBuffer));
+        m.put(MAX_FRAME, Integer.toString(maxFrame));
+        m.put(ZERO_COPY_MIN, Integer.toString(zeroCopyMin));
+        m.put(SECRET, secret.isEmpty() ? "(empty)" : "(set)");
+        return m;
+    }
+
+    @Override
+    public String toString() {
+        return "TcpConfig" + describe();
+    }
+
+    private static void check(String name, long value, long min, long max) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException(name + "=" + value + " is out of range [" + min + ", " + max + "]");
+        }
+    }
+
+    private record Params(UnaryOperator<String> properties, UnaryOperator<String> environment) {
+        String raw(String property) {
+            String v = properties.apply(property);
+            if (v == null) {
+                v = environment.apply(property.toUpperCase(Locale.ROOT).replace('.', '_'));
+            }
+            return v;
+        }
+
+        String string(String property, String dflt) {
+            String v = raw(property);
+            return v == null ? dflt : v.trim();
+        }
+
+        String secret(String property, String dflt) {
+            String v = raw(property);
+            return v == null ? dflt : v;
+        }
+
+        int size(String property, int dflt) {
+            String v = raw(property);
+            if (v == null || v.isBlank()) {
+                return dflt;
+            }
+            String s = v.trim().toLowerCase(Locale.ROOT);
+            long mul = 1;
+            char last = s.charAt(s.length() - 1);
+            if (last == 'k' || last == 'm' || last == 'g') {
+                mul = last == 'k' ? 1L << 10 : last == 'm' ? 1L << 20 : 1L << 30;
+                s = s.substring(0, s.length() - 1);
+            }
+            long x;
+            try {
+                x = Math.multiplyExact(Long.parseLong(s), mul);
+            } catch (NumberFormatException | ArithmeticException e) {
+                throw new IllegalArgumentException("parameter " + property + "=" + v + " is not a size", e);
+            }
+            if (x < Integer.MIN_VALUE || x > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("parameter " + property + "=" + v + " is too large");
+            }
+            return (int) x;
+        }
+    }
+}

@@ -1,0 +1,515 @@
+package org.jmpi.transport.tcp;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.net.ProtocolException;
+import java.nio.ByteBuffer;
+import java.nio.channels.CancelledKeyException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+import org.jmpi.transport.FrameSink;
+
+/**
+ * One TCP connection of a {@link TcpTransport}: a socket, a read buffer from which frames are handed to the sink,
+ * and a write side that gathers outgoing frames into a direct buffer (or writes large native payloads straight from
+ * their memory).
+ *
+ * <p>Threading.
+ *
+ * <ul>
+ *   <li><b>Read side</b> ({@code in}, {@code inSeg}, {@code head}, {@code helloDone}, the view cache): only the thread
+ *       inside {@link TcpTransport#poll()}.
+ *   <li><b>Write side</b> ({@code out}, the current-payload cursor, {@code gather}, {@code wantWrite} writes, socket
+ *       writes): only the thread that holds the <em>writer flag</em> ({@code writer}, taken by a CAS from 0 to 1,
+ *       released by a volatile store of 0). Any thread may become the writer: a sender in {@link #send} (direct
+ *       write when the connection is idle) or the poll thread when the socket turns writable. The CAS acquire and
+ *       the release store order every writer's work after the previous one's.
+ *   <li><b>Handing work over</b>: a thread that cannot take the flag leaves its frame in the {@link SendQueue}, sets
+ *       {@code needFlush} and retries the CAS; a writer clears {@code needFlush} right after taking the flag and
+ *       reads it again right after releasing it. All three are volatile (sequentially consistent), so either the
+ *       requester takes the flag or the holder sees the request: no frame is stranded.
+ *   <li>{@code connected} is written once, before the connection is published to senders (accepted connections,
+ *       immediate connects) or by the poll thread on connect completion (which then requests a flush). A writer
+ *       that sees {@code false} leaves the bytes staged; the poll thread's flush request after setting it to
+ *       {@code true} picks them up.
+ *   <li>{@code key} is written by the poll thread when it registers the channel; {@code wantWrite} is written by the
+ *       writer. Both volatile, and each side re-reads the other's field after writing its own, so OP_WRITE interest
+ *       is never lost between registration and the first blocked write.
+ *   <li>{@code closed} is set once by whoever closes; a writer that sees it drops everything queued.
+ * </ul>
+ */
+final class TcpConnection {
+    private static final VarHandle WRITER;
+    private static final VarHandle NEED_FLUSH;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            WRITER = l.findVarHandle(TcpConnection.class, "writer", int.class);
+            NEED_FLUSH = l.findVarHandle(TcpConnection.class, "needFlush", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private static final int HEADER = TcpLayout.FRAME_HEADER_BYTES;
+    private static final MemorySegment EMPTY = MemorySegment.ofArray(new byte[0]);
+
+    /** stage(): no room for the header; the frame must wait in the queue. */
+    private static final int REJECTED = 0;
+    /** stage(): header and payload are in the write buffer; the caller runs the callback. */
+    private static final int DONE = 1;
+    /** stage(): the header is in the buffer, the payload is the current cursor; its callback runs later. */
+    private static final int PENDING = 2;
+
+    /** After a read pass, move a partial frame to the front when less than this much room is left behind it. */
+    private static final int MIN_READ_SPACE = 8 << 10;
+    /** ... but only when the partial frame is this small (moving large ones costs more than it saves). */
+    private static final int COMPACT_LIMIT = 64 << 10;
+
+    private final TcpTransport transport;
+    final SocketChannel channel;
+    /** Whether this side connected (and sent the hello). */
+    final boolean initiated;
+
+    /** The peer's world rank; -1 on an accepted connection until its hello is accepted (poll thread only). */
+    volatile int peer;
+
+    volatile SelectionKey key;
+    volatile boolean connected;
+    volatile boolean closed;
+
+    // ---- write side: guarded by the writer flag ----
+    @SuppressWarnings("unused") // through WRITER
+    private volatile int writer;
+
+    @SuppressWarnings("unused") // through NEED_FLUSH
+    private volatile int needFlush;
+
+    private volatile boolean wantWrite;
+    private volatile IOException writeFailure;
+    private final SendQueue queue = new SendQueue(16);
+    private final ByteBuffer out;
+    private final MemorySegment outSeg;
+    private final int zeroCopyMin;
+    private final ByteBuffer[] gather = new ByteBuffer[2];
+    /** A large native payload being written from its own memory (after the bytes staged in {@code out}). */
+    private ByteBuffer curNative;
+
+    private Runnable curNativeCallback;
+    /** A payload being copied into {@code out} piece by piece. */
+    private MemorySegment curCopy;
+
+    private long curCopyOffset;
+    private Runnable curCopyCallback;
+
+    // ---- read side: poll thread only ----
+    private ByteBuffer in;
+    private MemorySegment inSeg;
+    private int head;
+    private boolean helloDone;
+    private final int maxFrame;
+    private long viewOffset = -1;
+    private int viewLength;
+    private MemorySegment view;
+
+    TcpConnection(TcpTransport transport, SocketChannel channel, int peer, boolean initiated, TcpConfig config) {
+        this.transport = transport;
+        this.channel = channel;
+        this.peer = peer;
+        this.initiated = initiated;
+        this.helloDone = initiated; // only the acceptor reads a hello
+        this.connected = !initiated;
+        this.zeroCopyMin = config.zeroCopyMin();
+        this.maxFrame = config.maxFrame();
+        this.out = ByteBuffer.allocateDirect(config.writeBuffer());
+        this.outSeg = MemorySegment.ofBuffer(out);
+        this.gather[0] = out;
+        this.in = ByteBuffer.allocateDirect(config.readBuffer());
+        this.inSeg = MemorySegment.ofBuffer(in);
+    }
+
+    /** Puts the hello first into the write buffer; called before the connection is published. */
+    void stageHello(byte[] hello) {
+        out.put(hello);
+    }
+
+    // =================================================================================================== write side
+
+    /** Queues or writes one frame; never blocks on the socket. See {@link TcpTransport#send}. */
+    void send(MemorySegment header, MemorySegment payload, Runnable onWritten) {
+        if (!WRITER.compareAndSet(this, 0, 1)) {
+            queue.add(header, payload, onWritten);
+            requestFlush();
+            return;
+        }
+        Runnable done = null;
+        try {
+            NEED_FLUSH.setVolatile(this, 0);
+            if (!closed && queue.isEmpty() && curNative == null && curCopy == null) {
+                int st = stage(header, payload, onWritten);
+                if (st == DONE) {
+                    done = onWritten;
+                } else if (st == REJECTED) {
+                    queue.add(header, payload, onWritten);
+                }
+            } else {
+                queue.add(header, payload, onWritten);
+            }
+            doFlush();
+        } finally {
+            WRITER.setVolatile(this, 0);
+        }
+        if (done != null) {
+            done.run();
+        }
+        flushIfRequested();
+    }
+
+    /** Asks for a flush pass: done now by this thread if no other thread is writing, else by that one. */
+    void requestFlush() {
+        NEED_FLUSH.setVolatile(this, 1);
+        flushIfRequested();
+    }
+
+    private void flushIfRequested() {
+        while ((int) NEED_FLUSH.getVolatile(this) != 0 && WRITER.compareAndSet(this, 0, 1)) {
+            try {
+                NEED_FLUSH.setVolatile(this, 0);
+                doFlush();
+            } finally {
+                WRITER.setVolatile(this, 0);
+            }
+        }
+        IOException failure = writeFailure;
+        if (failure != null && !closed) {
+            transport.connectionFailed(this, failure);
+        }
+    }
+
+    /**
+     * Writer only. Moves queued frames into the write buffer and writes until everything is out (OP_WRITE interest
+     * off) or the socket is full (OP_WRITE interest on). A write error is kept in {@code writeFailure} for the
+     * caller to report after releasing the flag.
+     */
+    private void doFlush() {
+        if (closed) {
+            dropAll();
+            return;
+        }
+        if (!connected || writeFailure != null) {
+            return;
+        }
+        try {
+            for (; ; ) {
+                fill();
+                ByteBuffer nat = curNative;
+                if (out.position() == 0 && nat == null) {
+                    disarm(); // fill() stops only at a full buffer, a zero-copy payload, or an empty queue
+                    return;
+                }
+                out.flip();
+                if (nat == null) {
+                    channel.write(out);
+                } else {
+                    gather[1] = nat;
+                    channel.write(gather, 0, 2);
+                }
+                boolean blocked = out.hasRemaining() || (nat != null && nat.hasRemaining());
+                out.compact();
+                if (blocked) {
+                    arm();
+                    return;
+                }
+                if (nat != null) {
+                    Runnable cb = curNativeCallback;
+                    curNative = null;
+                    curNativeCallback = null;
+                    gather[1] = null;
+                    run(cb);
+                }
+            }
+        } catch (IOException e) {
+            writeFailure = e;
+        }
+    }
+
+    /** Writer only. Copies queued frames into the write buffer until it is full, the queue empty, or a payload must
+     * go out zero-copy. Runs the callback of every payload fully copied. */
+    private void fill() {
+        for (; ; ) {
+            MemorySegment copy = curCopy;
+            if (copy != null) {
+                int pos = out.position();
+                long n = Math.min(copy.byteSize() - curCopyOffset, out.limit() - pos);
+                if (n == 0) {
+                    return;
+                }
+                MemorySegment.copy(copy, curCopyOffset, outSeg, pos, n);
+                out.position(pos + (int) n);
+                curCopyOffset += n;
+                if (curCopyOffset < copy.byteSize()) {
+                    return;
+                }
+                Runnable cb = curCopyCallback;
+                curCopy = null;
+                curCopyCallback = null;
+                run(cb);
+                continue;
+            }
+            if (curNative != null) {
+                return;
+            }
+            SendQueue.Entry e = queue.peek();
+            if (e == null) {
+                return;
+            }
+            Runnable cb = e.onWritten;
+            int st = stage(e.header, e.payload, cb);
+            if (st == REJECTED) {
+                return;
+            }
+            queue.removeHead();
+            if (st == DONE) {
+                run(cb);
+            }
+        }
+    }
+
+    /** Writer only, with nothing older pending. Puts one frame into the write buffer or makes it the cursor. */
+    private int stage(MemorySegment header, MemorySegment payload, Runnable onWritten) {
+        int pos = out.position();
+        if (out.limit() - pos < HEADER) {
+            return REJECTED;
+        }
+        MemorySegment.copy(header, 0, outSeg, pos, HEADER);
+        pos += HEADER;
+        long length = payload == null ? 0 : payload.byteSize();
+        if (length == 0) {
+            out.position(pos);
+            return DONE;
+        }
+        boolean zeroCopy = payload.isNative() && length >= zeroCopyMin;
+        if (!zeroCopy && length <= out.limit() - pos) {
+            MemorySegment.copy(payload, 0, outSeg, pos, length);
+            out.position(pos + (int) length);
+            return DONE;
+        }
+        out.position(pos);
+        if (zeroCopy) {
+            curNative = payload.asByteBuffer();
+            curNativeCallback = onWritten;
+        } else {
+            curCopy = payload;
+            curCopyOffset = 0;
+            curCopyCallback = onWritten;
+        }
+        return PENDING;
+    }
+
+    private void dropAll() {
+        queue.clear();
+        curNative = null;
+        curNativeCallback = null;
+        curCopy = null;
+        curCopyCallback = null;
+        gather[1] = null;
+        out.clear();
+    }
+
+    private void arm() {
+        if (!wantWrite) {
+            wantWrite = true;
+            SelectionKey k = key;
+            if (k != null) {
+                try {
+                    k.interestOpsOr(SelectionKey.OP_WRITE);
+                } catch (CancelledKeyException e) {
+                    return;
+                }
+                transport.wakeupSelector(); // a select in progress would not see the new interest
+            }
+        }
+    }
+
+    private void disarm() {
+        if (wantWrite) {
+            wantWrite = false;
+            SelectionKey k = key;
+            if (k != null) {
+                try {
+                    k.interestOpsAnd(~SelectionKey.OP_WRITE);
+                } catch (CancelledKeyException e) {
+                    // closed meanwhile
+                }
+            }
+        }
+    }
+
+    private static void run(Runnable callback) {
+        if (callback != null) {
+            callback.run();
+        }
+    }
+
+    // ==================================================================================== poll-thread entry points
+
+    /** Poll thread, right after registering the channel. */
+    void registered() {
+        if (connected) {
+            if (wantWrite) {
+                try {
+                    key.interestOpsOr(SelectionKey.OP_WRITE);
+                } catch (CancelledKeyException e) {
+                    return;
+                }
+            }
+            requestFlush();
+        }
+    }
+
+    /** Poll thread: OP_CONNECT is ready. */
+    void onConnectable() {
+        try {
+            if (!channel.finishConnect()) {
+                return;
+            }
+            key.interestOps(SelectionKey.OP_READ);
+        } catch (IOException | CancelledKeyException e) {
+            transport.connectionFailed(this, e instanceof IOException io ? io : new IOException(e));
+            return;
+        }
+        connected = true;
+        requestFlush();
+    }
+
+    /** Poll thread: OP_READ is ready. Reads what is there and hands every complete frame to the sink. */
+    void onReadable() {
+        try {
+            for (int round = 0; round < 8; round++) {
+                int space = in.remaining();
+                int n = channel.read(in);
+                if (n < 0) {
+                    transport.connectionFailed(this, new EOFException(
+                            peer >= 0 ? "connection closed by rank " + peer : "connection closed before hello"));
+                    return;
+                }
+                if (n == 0 || !deliver() || n < space) {
+                    return;
+                }
+            }
+        } catch (IOException e) {
+            transport.connectionFailed(this, e);
+        }
+    }
+
+    /** Returns {@code false} when the connection (or the transport) was closed meanwhile. */
+    private boolean deliver() throws ProtocolException {
+        int end = in.position();
+        if (!helloDone) {
+            int length = TcpLayout.helloLength(inSeg, head, end - head);
+            if (length == 0) {
+                return true;
+            }
+            if (!transport.helloReceived(this, inSeg, head)) {
+                return false;
+            }
+            head += length;
+            helloDone = true;
+        }
+        FrameSink sink = transport.sink;
+        MemorySegment header = transport.rxHeader;
+        int from = peer;
+        int length = 0;
+        for (; ; ) {
+            int available = end - head;
+            if (available < HEADER) {
+                break;
+            }
+            length = TcpLayout.framePayloadLength(inSeg, head);
+            if (length < 0 || length > maxFrame) {
+                throw new ProtocolException("frame with a payload of " + length + " bytes from rank " + from
+                        + " (limit " + TcpConfig.MAX_FRAME + "=" + maxFrame + ")");
+            }
+            if (available - HEADER < length) {
+                break;
+            }
+            MemorySegment.copy(inSeg, head, header, 0, HEADER);
+            MemorySegment payload = length == 0 ? EMPTY : payloadView(head + HEADER, length);
+            head += HEADER + length;
+            sink.onFrame(from, header, payload);
+            if (closed) {
+                return false;
+            }
+        }
+        int pending = end - head;
+        if (pending == 0) {
+            head = 0;
+            in.clear();
+            return true;
+        }
+        int need = pending >= HEADER ? HEADER + length : HEADER;
+        int capacity = in.capacity();
+        if (need > capacity) {
+            grow(need, end);
+        } else if (head + need > capacity || (capacity - end < MIN_READ_SPACE && pending <= COMPACT_LIMIT)) {
+            MemorySegment.copy(inSeg, head, inSeg, 0, pending);
+            head = 0;
+            in.position(pending);
+        }
+        return true;
+    }
+
+    private MemorySegment payloadView(long offset, int length) {
+        if (offset != viewOffset || length != viewLength) {
+            view = inSeg.asSlice(offset, length);
+            viewOffset = offset;
+            viewLength = length;
+        }
+        return view;
+    }
+
+    private void grow(int need, int end) {
+        long limit = (long) maxFrame + HEADER;
+        long size = Math.max(need, Math.min(2L * in.capacity(), limit));
+        size = Math.min(limit, (size + 4095) & ~4095L);
+        size = Math.max(size, need);
+        ByteBuffer bigger = ByteBuffer.allocateDirect((int) size);
+        MemorySegment biggerSeg = MemorySegment.ofBuffer(bigger);
+        int pending = end - head;
+        MemorySegment.copy(inSeg, head, biggerSeg, 0, pending);
+        bigger.position(pending);
+        in = bigger;
+        inSeg = biggerSeg;
+        head = 0;
+        viewOffset = -1;
+        view = null;
+    }
+
+    // ======================================================================================================= close
+
+    /** Closes the socket; returns {@code false} if it was closed already. Any thread. */
+    boolean close() {
+        synchronized (this) {
+            if (closed) {
+                return false;
+            }
+            closed = true;
+        }
+        try {
+            channel.close(); // also cancels the key
+        } catch (IOException e) {
+            // nothing left to do with it
+        }
+        requestFlush(); // lets the writer (this thread or the current one) drop what is queued
+        return true;
+    }
+
+    @Override
+    public String toString() {
+        return "TcpConnection[peer=" + peer + (initiated ? ", initiated" : ", accepted") + ", " + channel + "]";
+    }
+}

@@ -1,0 +1,560 @@
+package org.jmpi.transport.tcp;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.ProtocolException;
+import java.net.StandardSocketOptions;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.channels.CancelledKeyException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.charset.StandardCharsets;
+import java.util.Enumeration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Consumer;
+import org.jmpi.bootstrap.Bootstrap;
+import org.jmpi.transport.FrameLayout;
+import org.jmpi.transport.FrameSink;
+import org.jmpi.transport.Transport;
+
+/**
+ * Frames between JVM processes over TCP, with non-blocking NIO and one {@link Selector} driven by the caller.
+ *
+ * <p><b>Set-up.</b> {@link #open} binds a listening socket and publishes the business card {@code tcp-<rank>} =
+ * {@code host:port} through the bootstrap; it does not fence (the runtime fences once after every transport has put
+ * its card). A connection to a peer is made lazily, by the first {@link #send} to it, which reads the peer's card
+ * then. The connecting side first sends a hello ({@link TcpLayout}: magic, version, its rank, job id, job secret);
+ * the accepting side checks it and closes the connection on any mismatch.
+ *
+ * <p><b>Ordering rule.</b> Between two ranks there are one or two connections: normally one, two when both started
+ * connecting before either saw the other's hello. Frames are read from every connection. Frames are sent on the
+ * peer's <em>send connection</em>, chosen once, under the peer's lock, and never changed: the first connection that
+ * is usable when this rank first needs one, that is, a connection the peer opened to us and whose hello we already
+ * accepted, else a new connection we open ourselves. Since all frames from A to B use A's one send connection, and
+ * TCP keeps a connection's bytes in order, and a connection's frames are written in queue order (see Threading),
+ * frames from A arrive at B in the order of A's send calls. When a send connection breaks the peer is failed; there
+ * is no reconnection, so the rule is never re-decided.
+ *
+ * <p><b>Threading.</b> {@link #poll()} and {@link #await(long)} run in one thread at a time (the progress owner):
+ * it alone selects, accepts, finishes connects, reads and calls {@link FrameSink#onFrame}, and registers channels
+ * (connections opened by senders wait in {@code pendingRegistrations}, followed by a selector wakeup). {@link #send}
+ * may be called by any thread, also from inside {@code onFrame} or {@code onWritten}: it writes the frame straight
+ * into the socket when its connection is idle, else leaves it in the connection's queue for whichever thread is
+ * writing (see {@link TcpConnection}); it never waits for the socket. No thread of its own: all progress happens in
+ * the threads that call in. Per peer: {@code sendConnection} is written once under the peer's monitor and read
+ * (volatile) without it; {@code failure} is written once under the monitor, and a non-null value marks the peer dead.
+ * {@code closed} is set once by {@link #close()}.
+ *
+ * <p><b>Failures.</b> EOF, a reset, a refused connect or a protocol error on a connection with a known peer fails that
+ * peer: its connections are closed, queued frames are dropped (their {@code onWritten} never runs) and
+ * {@link FrameSink#onPeerFailure} is called once; every later send to it calls {@code onPeerFailure} again instead of
+ * throwing. A connection whose hello is refused is closed without any report on the accepting side; the connecting
+ * side sees EOF and fails that peer. Closing the transport reports nothing.
+ */
+public final class TcpTransport implements Transport {
+    private static final System.Logger LOG = System.getLogger(TcpTransport.class.getName());
+    private static final Consumer<SelectionKey> IGNORE = k -> {};
+
+    /** The bootstrap key under which rank {@code r} publishes its card. */
+    public static String cardKey(int rank) {
+        return "tcp-" + rank;
+    }
+
+    private static final class Peer {
+        final int rank;
+        /** The connection frames to this peer go on; set once. */
+        volatile TcpConnection sendConnection;
+        /** Non-null once the peer failed. */
+        volatile Throwable failure;
+        /** The connection we opened, the one it opened (guarded by this). */
+        TcpConnection initiated;
+
+        TcpConnection accepted;
+
+        Peer(int rank) {
+            this.rank = rank;
+        }
+    }
+
+    private final Bootstrap bootstrap;
+    final FrameSink sink;
+    private final TcpConfig config;
+    private final int rank;
+    private final byte[] jobId;
+    private final byte[] secret;
+    private final byte[] hello;
+    private final Selector selector;
+    private final ServerSocketChannel server;
+    private final String card;
+    private final Peer[] peers;
+    private final ConcurrentLinkedQueue<TcpConnection> pendingRegistrations = new ConcurrentLinkedQueue<>();
+    private final Set<TcpConnection> connections = ConcurrentHashMap.newKeySet();
+    private final Consumer<SelectionKey> onReady = this::onReady;
+    /** The header handed to {@code onFrame}: copied from the read buffer (poll thread only). */
+    final MemorySegment rxHeader = Arena.ofAuto().allocate(FrameLayout.HEADER_BYTES, 8);
+
+    private volatile boolean closed;
+
+    private TcpTransport(Bootstrap bootstrap, FrameSink sink, TcpConfig config, Selector selector,
+            ServerSocketChannel server, String card) {
+        this.bootstrap = bootstrap;
+        this.sink = sink;
+        this.config = config;
+        this.rank = bootstrap.rank();
+        this.jobId = bootstrap.jobId().getBytes(StandardCharsets.UTF_8);
+        this.secret = config.secret().getBytes(StandardCharsets.UTF_8);
+        this.hello = TcpLayout.encodeHello(rank, jobId, secret);
+        this.selector = selector;
+        this.server = server;
+        this.card = card;
+        this.peers = new Peer[bootstrap.size()];
+        for (int i = 0; i < peers.length; i++) {
+            peers[i] = new Peer(i);
+        }
+    }
+
+    /**
+     * Listens on the configured address and publishes this rank's business card with {@code bootstrap.put}. Does not
+     * fence and does not connect anywhere.
+     *
+     * @throws UncheckedIOException when the socket cannot be opened or bound
+     */
+    public static TcpTransport open(Bootstrap bootstrap, FrameSink sink, TcpConfig config) {
+        Selector selector = null;
+        ServerSocketChannel server = null;
+        try {
+            selector = Selector.open();
+            server = ServerSocketChannel.open();
+            server.configureBlocking(false);
+            server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            if (config.socketReceiveBuffer() > 0) {
+                server.setOption(StandardSocketOptions.SO_RCVBUF, config.socketReceiveBuffer()); // inherited
+            }
+            InetAddress bindAddress = bindAddress(config.host());
+            server.bind(new InetSocketAddress(bindAddress, config.port()), Math.max(128, bootstrap.size()));
+            int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
+            InetAddress published = bindAddress != null ? bindAddress : publicAddress();
+            String card = formatCard(published, port);
+            TcpTransport t = new TcpTransport(bootstrap, sink, config, selector, server, card);
+            server.register(selector, SelectionKey.OP_ACCEPT, null);
+            bootstrap.put(cardKey(t.rank), card);
+            return t;
+        } catch (IOException e) {
+            closeQuietly(server);
+            closeQuietly(selector);
+            throw new UncheckedIOException("tcp transport: cannot listen on " + config.host() + ":" + config.port(), e);
+        }
+    }
+
+    @Override
+    public String name() {
+        return "tcp";
+    }
+
+    /** The card this transport published: {@code host:port}. */
+    public String businessCard() {
+        return card;
+    }
+
+    // ================================================================================================ sending
+
+    @Override
+    public void send(int peer, MemorySegment header, MemorySegment payload, Runnable onWritten) {
+        int length = FrameLayout.payloadLength(header);
+        long actual = payload == null ? 0 : payload.byteSize();
+        if (length != actual || header.byteSize() < FrameLayout.HEADER_BYTES) {
+            throw new IllegalArgumentException("header says " + length + " payload bytes, payload has " + actual);
+        }
+        Peer p = peers[peer];
+        TcpConnection c = p.sendConnection;
+        Throwable failure = p.failure;
+        if (failure != null || closed) {
+            sink.onPeerFailure(peer, failure != null ? failure : new ClosedChannelException());
+            return;
+        }
+        if (c == null && (c = sendConnection(p)) == null) {
+            return;
+        }
+        c.send(header, payload, onWritten);
+    }
+
+    /** Slow path of the first send to a peer: picks (or opens) the connection frames to it will use. */
+    private TcpConnection sendConnection(Peer p) {
+        IOException error;
+        synchronized (p) {
+            if (p.sendConnection != null) {
+                return p.sendConnection;
+            }
+            if (p.failure == null) {
+                if (p.accepted != null) {
+                    p.sendConnection = p.accepted;
+                    return p.accepted;
+                }
+                try {
+                    TcpConnection c = connect(p.rank);
+                    p.initiated = c;
+                    p.sendConnection = c;
+                    return c;
+                } catch (IOException e) {
+                    error = e;
+                }
+            } else {
+                error = null;
+            }
+        }
+        if (error != null) {
+            failPeer(p.rank, error);
+        } else {
+            sink.onPeerFailure(p.rank, p.failure);
+        }
+        return null;
+    }
+
+    /** Opens a non-blocking connection to a peer (under the peer's monitor). */
+    private TcpConnection connect(int peer) throws IOException {
+        String peerCard = bootstrap.get(cardKey(peer));
+        if (peerCard == null) {
+            throw new IOException("rank " + peer + " published no " + cardKey(peer) + " business card");
+        }
+        InetSocketAddress address = parseCard(peerCard);
+        SocketChannel ch = SocketChannel.open();
+        try {
+            ch.configureBlocking(false);
+            configure(ch);
+            TcpConnection c = new TcpConnection(this, ch, peer, true, config);
+            c.stageHello(hello);
+            if (ch.connect(address)) {
+                c.connected = true;
+            }
+            connections.add(c);
+            if (closed) {
+                c.close();
+            }
+            pendingRegistrations.add(c);
+            selector.wakeup();
+            return c;
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(ch);
+            throw e instanceof IOException io ? io : new IOException("cannot connect to rank " + peer, e);
+        }
+    }
+
+    private void configure(SocketChannel ch) throws IOException {
+        ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        ch.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
+        if (config.socketSendBuffer() > 0) {
+            ch.setOption(StandardSocketOptions.SO_SNDBUF, config.socketSendBuffer());
+        }
+        if (config.socketReceiveBuffer() > 0) {
+            ch.setOption(StandardSocketOptions.SO_RCVBUF, config.socketReceiveBuffer());
+        }
+    }
+
+    // ================================================================================================ progress
+
+    @Override
+    public boolean poll() {
+        if (closed) {
+            return false;
+        }
+        try {
+            boolean registered = registerPending();
+            return selector.selectNow(onReady) > 0 || registered;
+        } catch (ClosedSelectorException e) {
+            if (closed) {
+                return false;
+            }
+            throw e;
+        } catch (IOException e) {
+            throw new UncheckedIOException("tcp transport: select failed", e);
+        }
+    }
+
+    @Override
+    public void await(long nanos) {
+        if (closed || nanos <= 0) {
+            return;
+        }
+        try {
+            if (registerPending()) {
+                return;
+            }
+            selector.select(IGNORE, Math.max(1, (nanos + 999_999) / 1_000_000));
+        } catch (ClosedSelectorException e) {
+            if (!closed) {
+                throw e;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("tcp transport: select failed", e);
+        }
+    }
+
+    @Override
+    public void wakeup() {
+        selector.wakeup();
+    }
+
+    void wakeupSelector() {
+        selector.wakeup();
+    }
+
+    private boolean registerPending() {
+        boolean any = false;
+        TcpConnection c;
+        while ((c = pendingRegistrations.poll()) != null) {
+            any = true;
+            if (c.closed) {
+                continue;
+            }
+            int ops = c.connected ? SelectionKey.OP_READ : SelectionKey.OP_CONNECT;
+            try {
+                c.key = c.channel.register(selector, ops, c);
+            } catch (ClosedChannelException | CancelledKeyException e) {
+                continue;
+            }
+            c.registered();
+        }
+        return any;
+    }
+
+    private void onReady(SelectionKey key) {
+        if (!(key.attachment() instanceof TcpConnection c)) {
+            acceptAll();
+            return;
+        }
+        int ready;
+        try {
+            ready = key.readyOps();
+        } catch (CancelledKeyException e) {
+            return;
+        }
+        if ((ready & SelectionKey.OP_CONNECT) != 0) {
+            c.onConnectable();
+            return;
+        }
+        if ((ready & SelectionKey.OP_WRITE) != 0) {
+            c.requestFlush();
+        }
+        if ((ready & SelectionKey.OP_READ) != 0 && !c.closed) {
+            c.onReadable();
+        }
+    }
+
+    private void acceptAll() {
+        for (; ; ) {
+            SocketChannel ch;
+            try {
+                ch = server.accept();
+            } catch (IOException e) {
+                if (!closed) {
+                    LOG.log(System.Logger.Level.WARNING, "tcp transport of rank " + rank + ": accept failed", e);
+                }
+                return;
+            }
+            if (ch == null) {
+                return;
+            }
+            try {
+                ch.configureBlocking(false);
+                configure(ch);
+                TcpConnection c = new TcpConnection(this, ch, -1, false, config);
+                connections.add(c);
+                c.key = ch.register(selector, SelectionKey.OP_READ, c);
+            } catch (IOException e) {
+                closeQuietly(ch);
+            }
+        }
+    }
+
+    /**
+     * Poll thread: the complete hello of an accepted connection is at {@code off}. Returns {@code true} if the
+     * connection is admitted; otherwise closes it.
+     */
+    boolean helloReceived(TcpConnection c, MemorySegment buf, long off) {
+        int from = TcpLayout.helloRank(buf, off);
+        String refusal = null;
+        if (!TcpLayout.helloMatches(buf, off, jobId, secret)) {
+            refusal = "wrong job id or secret";
+        } else if (from < 0 || from >= peers.length) {
+            refusal = "rank " + from + " is not in this job of " + peers.length;
+        } else {
+            Peer p = peers[from];
+            synchronized (p) {
+                if (p.failure != null) {
+                    refusal = "rank " + from + " has failed before";
+                } else if (p.accepted != null) {
+                    refusal = "rank " + from + " is connected already";
+                } else {
+                    c.peer = from;
+                    p.accepted = c;
+                }
+            }
+        }
+        if (refusal != null) {
+            LOG.log(System.Logger.Level.WARNING, "tcp transport of rank " + rank + ": refused a connection from "
+                    + remote(c) + ": " + refusal);
+            c.close();
+            connections.remove(c);
+            return false;
+        }
+        return true;
+    }
+
+    /** A connection broke or could not be made; fails its peer (if known) or just closes it. Any thread. */
+    void connectionFailed(TcpConnection c, IOException cause) {
+        int p = c.peer;
+        if (p >= 0) {
+            failPeer(p, cause);
+        } else {
+            if (cause instanceof ProtocolException && !closed) {
+                LOG.log(System.Logger.Level.WARNING, "tcp transport of rank " + rank + ": refused a connection from "
+                        + remote(c) + ": " + cause.getMessage());
+            }
+            c.close();
+            connections.remove(c);
+        }
+    }
+
+    private void failPeer(int peer, Throwable cause) {
+        Peer p = peers[peer];
+        TcpConnection a;
+        TcpConnection b;
+        synchronized (p) {
+            if (p.failure != null) {
+                return;
+            }
+            p.failure = cause;
+            a = p.initiated;
+            b = p.accepted;
+        }
+        for (TcpConnection c : new TcpConnection[] {a, b}) {
+            if (c != null) {
+                c.close();
+                connections.remove(c);
+            }
+        }
+        if (!closed) {
+            sink.onPeerFailure(peer, cause);
+        }
+    }
+
+    // ================================================================================================ close
+
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        closeQuietly(server);
+        for (TcpConnection c : connections) {
+            c.close();
+        }
+        connections.clear();
+        closeQuietly(selector);
+    }
+
+    // ================================================================================================ addresses
+
+    /** The address to bind: an interface's first (IPv4 preferred) address, a host's address, or null for "*". */
+    static InetAddress bindAddress(String host) throws IOException {
+        if (host.equals("*")) {
+            return null;
+        }
+        NetworkInterface nif = NetworkInterface.getByName(host);
+        if (nif != null) {
+            InetAddress any = null;
+            for (Enumeration<InetAddress> e = nif.getInetAddresses(); e.hasMoreElements(); ) {
+                InetAddress a = e.nextElement();
+                if (a instanceof Inet4Address) {
+                    return a;
+                }
+                if (any == null) {
+                    any = a;
+                }
+            }
+            if (any == null) {
+                throw new IOException("network interface " + host + " has no address");
+            }
+            return any;
+        }
+        return InetAddress.getByName(host);
+    }
+
+    /** For a wildcard bind: the first non-loopback IPv4 address of an interface that is up. */
+    private static InetAddress publicAddress() throws IOException {
+        for (Enumeration<NetworkInterface> e = NetworkInterface.getNetworkInterfaces(); e.hasMoreElements(); ) {
+            NetworkInterface nif = e.nextElement();
+            if (!nif.isUp() || nif.isLoopback()) {
+                continue;
+            }
+            for (Enumeration<InetAddress> a = nif.getInetAddresses(); a.hasMoreElements(); ) {
+                InetAddress address = a.nextElement();
+                if (address instanceof Inet4Address) {
+                    return address;
+                }
+            }
+        }
+        return InetAddress.getLocalHost();
+    }
+
+    static String formatCard(InetAddress address, int port) {
+        String host = address.getHostAddress();
+        return (address instanceof Inet6Address ? "[" + host + "]" : host) + ":" + port;
+    }
+
+    static InetSocketAddress parseCard(String card) throws IOException {
+        int colon = card.lastIndexOf(':');
+        if (colon <= 0) {
+            throw new IOException("malformed tcp business card '" + card + "'");
+        }
+        String host = card.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        int port;
+        try {
+            port = Integer.parseInt(card.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            throw new IOException("malformed tcp business card '" + card + "'", e);
+        }
+        return new InetSocketAddress(InetAddress.getByName(host), port);
+    }
+
+    private static String remote(TcpConnection c) {
+        try {
+            return String.valueOf(c.channel.getRemoteAddress());
+        } catch (IOException e) {
+            return "?";
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                // closing anyway
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "TcpTransport[rank " + rank + " at " + card + "]";
+    }
+}

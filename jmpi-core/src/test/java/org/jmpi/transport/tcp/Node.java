@@ -1,0 +1,88 @@
+package org.jmpi.transport.tcp;
+
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.jmpi.transport.FrameSink;
+
+/**
+ * One rank in a test: a {@link TcpTransport} polled by its own thread, with a replaceable frame handler. Errors
+ * thrown by handlers are collected, not lost.
+ */
+final class Node implements FrameSink, AutoCloseable {
+    interface Handler {
+        void onFrame(Node self, int peer, MemorySegment header, MemorySegment payload);
+    }
+
+    record Failure(int peer, Throwable cause) {}
+
+    final int rank;
+    final TcpTransport transport;
+    final List<Failure> failures = new CopyOnWriteArrayList<>();
+    final ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
+    volatile Handler handler = (self, peer, header, payload) -> {
+        throw new AssertionError("rank " + self.rank + ": unexpected frame from " + peer);
+    };
+    private final Thread poller;
+    private volatile boolean stop;
+
+    Node(int rank, int size, String jobId, Map<String, String> space, TcpConfig config) {
+        this.rank = rank;
+        this.transport = TcpTransport.open(new InMemoryBootstrap(rank, size, jobId, space), this, config);
+        this.poller = Thread.ofPlatform().name("poll-rank-" + rank).daemon().unstarted(this::pollLoop);
+    }
+
+    Node start() {
+        poller.start();
+        return this;
+    }
+
+    private void pollLoop() {
+        try {
+            while (!stop) {
+                if (!transport.poll()) {
+                    transport.await(TimeUnit.MILLISECONDS.toNanos(50));
+                }
+            }
+        } catch (Throwable t) {
+            errors.add(t);
+        }
+    }
+
+    @Override
+    public void onFrame(int peer, MemorySegment header, MemorySegment payload) {
+        try {
+            handler.onFrame(this, peer, header, payload);
+        } catch (Throwable t) {
+            errors.add(t);
+        }
+    }
+
+    @Override
+    public void onPeerFailure(int peer, Throwable cause) {
+        failures.add(new Failure(peer, cause));
+        synchronized (this) {
+            notifyAll();
+        }
+    }
+
+    /** Waits until at least {@code count} failures were reported (the test's @Timeout bounds the wait). */
+    synchronized void awaitFailures(int count) throws InterruptedException {
+        while (failures.size() < count) {
+            wait();
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        stop = true;
+        transport.wakeup();
+        if (poller.isAlive()) {
+            poller.join();
+        }
+        transport.close();
+    }
+}

@@ -1,0 +1,546 @@
+package org.jmpi.transport.tcp;
+
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.ProtocolException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jmpi.transport.FrameLayout;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+@Timeout(value = 30, unit = SECONDS)
+class TcpTransportTest {
+    private static final int MAX_FRAME_IN_TEST = 4 << 20;
+
+    // ------------------------------------------------------------------------------------------------- helpers
+
+    /** A fresh header with the fields these tests use: payload length, source, tag (sender thread), send id. */
+    static MemorySegment header(int payloadLength, int source, int tag, long seq) {
+        MemorySegment h = MemorySegment.ofArray(new byte[FrameLayout.HEADER_BYTES]);
+        setHeader(h, payloadLength, source, tag, seq);
+        return h;
+    }
+
+    static void setHeader(MemorySegment h, int payloadLength, int source, int tag, long seq) {
+        FrameLayout.putInt(h, FrameLayout.PAYLOAD, payloadLength);
+        FrameLayout.putInt(h, FrameLayout.SOURCE, source);
+        FrameLayout.putInt(h, FrameLayout.TAG, tag);
+        FrameLayout.putLong(h, FrameLayout.SEND_ID, seq);
+    }
+
+    static byte pattern(int source, int tag, long seq, long i) {
+        return (byte) (i * 131 + (i >>> 9) + seq * 7 + source * 13 + tag * 3);
+    }
+
+    /** A payload of {@code length} bytes filled with {@link #pattern}, backed by an array type chosen by kind. */
+    static MemorySegment patterned(int kind, int length, int source, int tag, long seq) {
+        if (length == 0) {
+            return (seq & 1) == 0 ? null : MemorySegment.ofArray(new byte[0]);
+        }
+        MemorySegment s = switch (kind & 3) {
+            case 0 -> MemorySegment.ofArray(new byte[length]);
+            case 1 -> MemorySegment.ofArray(new int[(length + 3) / 4]).asSlice(0, length);
+            case 2 -> MemorySegment.ofArray(new long[(length + 7) / 8]).asSlice(0, length);
+            default -> Arena.ofAuto().allocate(length);
+        };
+        for (long i = 0; i < length; i++) {
+            s.set(ValueLayout.JAVA_BYTE, i, pattern(source, tag, seq, i));
+        }
+        return s;
+    }
+
+    static void checkPattern(MemorySegment payload, int source, int tag, long seq) {
+        long n = payload.byteSize();
+        for (long i = 0; i < n; i++) {
+            if (payload.get(ValueLayout.JAVA_BYTE, i) != pattern(source, tag, seq, i)) {
+                throw new AssertionError("payload byte " + i + " of frame " + seq + " from rank " + source + "/"
+                        + tag + " is wrong");
+            }
+        }
+    }
+
+    /** An onWritten callback that counts down once and fails on a second run. */
+    static Runnable once(CountDownLatch latch, ConcurrentLinkedQueue<Throwable> errors) {
+        AtomicBoolean ran = new AtomicBoolean();
+        return () -> {
+            if (!ran.compareAndSet(false, true)) {
+                errors.add(new AssertionError("onWritten ran twice"));
+            }
+            latch.countDown();
+        };
+    }
+
+    interface Task {
+        void run() throws Exception;
+    }
+
+    /** Runs the tasks in their own threads and rethrows the first failure. */
+    static void runConcurrently(List<Task> tasks) throws InterruptedException {
+        ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
+        List<Thread> threads = new ArrayList<>();
+        for (Task t : tasks) {
+            threads.add(Thread.ofPlatform().daemon().start(() -> {
+                try {
+                    t.run();
+                } catch (Throwable e) {
+                    errors.add(e);
+                }
+            }));
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        if (!errors.isEmpty()) {
+            AssertionError e = new AssertionError("a sender failed", errors.peek());
+            errors.stream().skip(1).forEach(e::addSuppressed);
+            throw e;
+        }
+    }
+
+    static int randomSize(Random r) {
+        int x = r.nextInt(100);
+        if (x < 5) {
+            return 0;
+        } else if (x < 80) {
+            return 1 + r.nextInt(512);
+        } else if (x < 97) {
+            return 513 + r.nextInt(128 << 10);
+        }
+        return 1 + r.nextInt(MAX_FRAME_IN_TEST);
+    }
+
+    // --------------------------------------------------------------------------------------------------- tests
+
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 4, 8})
+    void perPairFifoUnderRandomSizesAndConcurrentSenders(int n) throws Exception {
+        final int senders = 2;
+        final int framesPerSender = 480 / n;
+        final long seed = System.nanoTime();
+        Random plan = new Random(seed);
+        int[][][] dest = new int[n][senders][framesPerSender];
+        int[][][] size = new int[n][senders][framesPerSender];
+        int total = 0;
+        for (int r = 0; r < n; r++) {
+            for (int t = 0; t < senders; t++) {
+                for (int i = 0; i < framesPerSender; i++) {
+                    int d = plan.nextInt(n - 1);
+                    dest[r][t][i] = d >= r ? d + 1 : d;
+                    size[r][t][i] = i == 0 ? MAX_FRAME_IN_TEST : randomSize(plan); // one maximal frame each
+                    total++;
+                }
+            }
+        }
+        CountDownLatch received = new CountDownLatch(total);
+        CountDownLatch written = new CountDownLatch(total);
+        ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
+        try (Cluster c = Cluster.start(n)) {
+            for (Node node : c.nodes) {
+                long[][] next = new long[n][senders]; // poll thread only
+                node.handler = (self, peer, h, p) -> {
+                    int src = FrameLayout.getInt(h, FrameLayout.SOURCE);
+                    int tag = FrameLayout.getInt(h, FrameLayout.TAG);
+                    long seq = FrameLayout.getLong(h, FrameLayout.SEND_ID);
+                    if (src != peer || seq != next[src][tag]) {
+                        throw new AssertionError("rank " + self.rank + ": from rank " + peer + "/" + tag + " got "
+                                + seq + " (source field " + src + "), expected " + next[src][tag] + "; seed " + seed);
+                    }
+                    next[src][tag]++;
+                    assertThat(p.byteSize()).isEqualTo(FrameLayout.payloadLength(h));
+                    checkPattern(p, src, tag, seq);
+                    received.countDown();
+                };
+            }
+            List<Task> tasks = new ArrayList<>();
+            for (int r = 0; r < n; r++) {
+                for (int t = 0; t < senders; t++) {
+                    int rank = r;
+                    int tag = t;
+                    tasks.add(() -> {
+                        long[] seqTo = new long[n];
+                        MemorySegment h = header(0, 0, 0, 0); // reused: send copies it
+                        TcpTransport tr = c.node(rank).transport;
+                        for (int i = 0; i < framesPerSender; i++) {
+                            int d = dest[rank][tag][i];
+                            long seq = seqTo[d]++;
+                            int len = size[rank][tag][i];
+                            MemorySegment payload = patterned(i + tag, len, rank, tag, seq);
+                            setHeader(h, len, rank, tag, seq);
+                            tr.send(d, h, payload, once(written, errors));
+                        }
+                    });
+                }
+            }
+            runConcurrently(tasks);
+            received.await();
+            written.await();
+            c.assertHealthy();
+            assertThat(errors).isEmpty();
+        }
+    }
+
+    @Test
+    void hundredThousandSmallFramesArriveAllAndInOrder() throws Exception {
+        final int frames = 100_000;
+        MemorySegment[] payloads = new MemorySegment[65];
+        for (int len = 0; len < payloads.length; len++) {
+            byte[] b = new byte[len];
+            java.util.Arrays.fill(b, (byte) len);
+            payloads[len] = MemorySegment.ofArray(b);
+        }
+        CountDownLatch received = new CountDownLatch(2 * frames);
+        try (Cluster c = Cluster.start(2)) {
+            for (Node node : c.nodes) {
+                long[] next = new long[1];
+                node.handler = (self, peer, h, p) -> {
+                    long seq = FrameLayout.getLong(h, FrameLayout.SEND_ID);
+                    if (seq != next[0]) {
+                        throw new AssertionError("rank " + self.rank + " got frame " + seq + ", expected " + next[0]);
+                    }
+                    next[0]++;
+                    int len = (int) (seq % payloads.length);
+                    assertThat(p.byteSize()).isEqualTo(len);
+                    for (int i = 0; i < len; i++) {
+                        assertThat(p.get(ValueLayout.JAVA_BYTE, i)).isEqualTo((byte) len);
+                    }
+                    received.countDown();
+                };
+            }
+            List<Task> tasks = new ArrayList<>();
+            for (int r = 0; r < 2; r++) {
+                int rank = r;
+                tasks.add(() -> {
+                    MemorySegment h = header(0, rank, 0, 0);
+                    for (int seq = 0; seq < frames; seq++) {
+                        int len = seq % payloads.length;
+                        setHeader(h, len, rank, 0, seq);
+                        c.node(rank).transport.send(1 - rank, h, payloads[len], null);
+                    }
+                });
+            }
+            runConcurrently(tasks);
+            received.await();
+            c.assertHealthy();
+        }
+    }
+
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 4, 8})
+    void everyRankConnectsToEveryOtherAtTheSameTime(int n) throws Exception {
+        final int rounds = 50;
+        CountDownLatch received = new CountDownLatch(n * (n - 1) * rounds);
+        CyclicBarrier start = new CyclicBarrier(n);
+        try (Cluster c = Cluster.start(n)) {
+            for (Node node : c.nodes) {
+                long[] next = new long[n];
+                node.handler = (self, peer, h, p) -> {
+                    long seq = FrameLayout.getLong(h, FrameLayout.SEND_ID);
+                    if (seq != next[peer]) {
+                        throw new AssertionError("rank " + self.rank + " got " + seq + " from " + peer + ", expected "
+                                + next[peer]);
+                    }
+                    next[peer]++;
+                    checkPattern(p, peer, 0, seq);
+                    received.countDown();
+                };
+            }
+            List<Task> tasks = new ArrayList<>();
+            for (int r = 0; r < n; r++) {
+                int rank = r;
+                tasks.add(() -> {
+                    start.await();
+                    for (int round = 0; round < rounds; round++) {
+                        for (int k = 1; k < n; k++) {
+                            int d = (rank + k) % n;
+                            int len = round * 37 % 300;
+                            c.node(rank).transport.send(d, header(len, rank, 0, round),
+                                    patterned(round, len, rank, 0, round), null);
+                        }
+                    }
+                });
+            }
+            runConcurrently(tasks);
+            received.await();
+            c.assertHealthy();
+        }
+    }
+
+    @Test
+    void sendsFromInsideOnFrameKeepOrderBothWays() throws Exception {
+        final int total = 3000;
+        final int window = 16;
+        final int big = 1 << 20;
+        CountDownLatch done = new CountDownLatch(total);
+        AtomicInteger sent = new AtomicInteger();
+        try (Cluster c = Cluster.start(2)) {
+            // rank 1 echoes every frame from inside onFrame; the payload view is copied (valid only during the call)
+            long[] nextAt1 = new long[1];
+            c.node(1).handler = (self, peer, h, p) -> {
+                long seq = FrameLayout.getLong(h, FrameLayout.SEND_ID);
+                assertThat(seq).isEqualTo(nextAt1[0]++);
+                MemorySegment copy = p.byteSize() == 0 ? null : MemorySegment.ofArray(p.toArray(ValueLayout.JAVA_BYTE));
+                self.transport.send(peer, h, copy, null);
+            };
+            // rank 0 checks each echo and sends the next frame from inside onFrame, keeping `window` in flight
+            long[] nextAt0 = new long[1];
+            c.node(0).handler = (self, peer, h, p) -> {
+                long seq = FrameLayout.getLong(h, FrameLayout.SEND_ID);
+                assertThat(seq).isEqualTo(nextAt0[0]++);
+                checkPattern(p, 0, 0, seq);
+                int next = sent.getAndIncrement();
+                if (next < total) {
+                    int len = next % 100 == 0 ? big : next % 700;
+                    self.transport.send(1, header(len, 0, 0, next), patterned(next, len, 0, 0, next), null);
+                }
+                done.countDown();
+            };
+            for (int i = 0; i < window; i++) {
+                int next = sent.getAndIncrement();
+                c.node(0).transport.send(1, header(next, 0, 0, next), patterned(next, next, 0, 0, next), null);
+            }
+            done.await();
+            c.assertHealthy();
+        }
+    }
+
+    @Test
+    void sendsFromInsideOnWrittenKeepOrder() throws Exception {
+        final int total = 2000;
+        CountDownLatch received = new CountDownLatch(total);
+        try (Cluster c = Cluster.start(2)) {
+            long[] next = new long[1];
+            c.node(1).handler = (self, peer, h, p) -> {
+                long seq = FrameLayout.getLong(h, FrameLayout.SEND_ID);
+                assertThat(seq).isEqualTo(next[0]++);
+                checkPattern(p, 0, 0, seq);
+                received.countDown();
+            };
+            TcpTransport t0 = c.node(0).transport;
+            // each frame's onWritten sends the next one; a second chain of plain sends runs in parallel
+            Runnable[] chain = new Runnable[1];
+            AtomicInteger seq = new AtomicInteger();
+            chain[0] = () -> {
+                int s = seq.getAndIncrement();
+                if (s < total) {
+                    int len = (s * 997) % (64 << 10);
+                    t0.send(1, header(len, 0, 0, s), patterned(s, len, 0, 0, s), chain[0]);
+                }
+            };
+            chain[0].run();
+            received.await();
+            c.assertHealthy();
+        }
+    }
+
+    @Test
+    void heapArraysOfEveryTypeAndNativePayloadsArriveByteExact() throws Exception {
+        Random r = new Random(42);
+        int[] ints = r.ints(1000).toArray();
+        long[] longs = r.longs(300_000).toArray(); // 2.4 MB: copied through the write buffer in pieces
+        double[] doubles = r.doubles(5000).toArray();
+        float[] floats = new float[777];
+        short[] shorts = new short[333];
+        char[] chars = "frames over tcp, byte for byte".toCharArray();
+        for (int i = 0; i < floats.length; i++) {
+            floats[i] = r.nextFloat();
+        }
+        for (int i = 0; i < shorts.length; i++) {
+            shorts[i] = (short) r.nextInt();
+        }
+        byte[] bytes = {1, 2, 3, 4, 5};
+        Arena arena = Arena.ofAuto();
+        MemorySegment nativeLarge = arena.allocate((1 << 20) + 3); // zero-copy path
+        MemorySegment nativeSmall = arena.allocate(100); // copied into the write buffer
+        for (long i = 0; i < nativeLarge.byteSize(); i++) {
+            nativeLarge.set(ValueLayout.JAVA_BYTE, i, (byte) (i * 31 + 7));
+        }
+        for (long i = 0; i < nativeSmall.byteSize(); i++) {
+            nativeSmall.set(ValueLayout.JAVA_BYTE, i, (byte) (i * 17 + 1));
+        }
+        List<MemorySegment> sentPayloads = List.of(MemorySegment.ofArray(ints), MemorySegment.ofArray(longs),
+                MemorySegment.ofArray(doubles), MemorySegment.ofArray(floats), MemorySegment.ofArray(shorts),
+                MemorySegment.ofArray(chars), MemorySegment.ofArray(bytes), nativeLarge, nativeSmall);
+        List<byte[]> got = new ArrayList<>();
+        CountDownLatch received = new CountDownLatch(sentPayloads.size());
+        CountDownLatch written = new CountDownLatch(sentPayloads.size());
+        ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
+        try (Cluster c = Cluster.start(2)) {
+            c.node(1).handler = (self, peer, h, p) -> {
+                got.add(p.toArray(ValueLayout.JAVA_BYTE));
+                received.countDown();
+            };
+            for (int i = 0; i < sentPayloads.size(); i++) {
+                MemorySegment p = sentPayloads.get(i);
+                c.node(0).transport.send(1, header((int) p.byteSize(), 0, 0, i), p, once(written, errors));
+            }
+            received.await();
+            written.await();
+            c.assertHealthy();
+        }
+        assertThat(errors).isEmpty();
+        for (int i = 0; i < sentPayloads.size(); i++) {
+            assertThat(got.get(i)).as("payload %d", i).isEqualTo(sentPayloads.get(i).toArray(ValueLayout.JAVA_BYTE));
+        }
+        assertThat(MemorySegment.ofArray(got.get(0)).toArray(ValueLayout.JAVA_INT_UNALIGNED)).isEqualTo(ints);
+        assertThat(MemorySegment.ofArray(got.get(1)).toArray(ValueLayout.JAVA_LONG_UNALIGNED)).isEqualTo(longs);
+        assertThat(MemorySegment.ofArray(got.get(2)).toArray(ValueLayout.JAVA_DOUBLE_UNALIGNED)).isEqualTo(doubles);
+    }
+
+    @Test
+    void peerCloseIsReportedOnceAndLaterSendsReportToo() throws Exception {
+        try (Cluster c = Cluster.start(2)) {
+            CountDownLatch hello = new CountDownLatch(2);
+            for (Node node : c.nodes) {
+                node.handler = (self, peer, h, p) -> hello.countDown();
+            }
+            c.node(0).transport.send(1, header(0, 0, 0, 0), null, null);
+            c.node(1).transport.send(0, header(0, 1, 0, 0), null, null);
+            hello.await();
+
+            c.node(1).close();
+            Node survivor = c.node(0);
+            survivor.awaitFailures(1);
+            assertThat(survivor.failures).hasSize(1);
+            assertThat(survivor.failures.get(0).peer()).isEqualTo(1);
+            assertThat(survivor.failures.get(0).cause()).isInstanceOf(IOException.class);
+
+            survivor.transport.send(1, header(3, 0, 0, 1), MemorySegment.ofArray(new byte[3]), null);
+            assertThat(survivor.failures).hasSize(2); // reported synchronously, nothing thrown
+            assertThat(survivor.failures.get(1).peer()).isEqualTo(1);
+            assertThat(survivor.errors).isEmpty();
+        }
+    }
+
+    @Test
+    void connectingToAClosedRankReportsFailure() throws Exception {
+        try (Cluster c = Cluster.start(2)) {
+            c.node(1).close(); // its card stays published, nobody listens
+            c.node(0).transport.send(1, header(0, 0, 0, 0), null, null);
+            c.node(0).awaitFailures(1);
+            assertThat(c.node(0).failures.get(0).peer()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void oversizedFrameFailsThePeer() throws Exception {
+        Map<String, String> space = new ConcurrentHashMap<>();
+        TcpConfig small = new TcpConfig("127.0.0.1", 0, 0, 0, 64 << 10, 4096, 1024, 16 << 10, "");
+        try (Node receiver = new Node(0, 2, "job", space, small).start();
+                Node sender = new Node(1, 2, "job", space, TcpConfig.defaults()).start()) {
+            receiver.handler = (self, peer, h, p) -> {};
+            sender.transport.send(0, header(2048, 1, 0, 0), MemorySegment.ofArray(new byte[2048]), null);
+            receiver.awaitFailures(1);
+            assertThat(receiver.failures.get(0).cause()).isInstanceOf(ProtocolException.class);
+            sender.awaitFailures(1); // the receiver closed the connection
+            assertThat(sender.failures.get(0).peer()).isEqualTo(0);
+        }
+    }
+
+    @ParameterizedTest(name = "wrong {0}")
+    @ValueSource(strings = {"job id", "secret"})
+    void connectionWithWrongJobIdOrSecretIsRefused(String wrong) throws Exception {
+        Map<String, String> space = new ConcurrentHashMap<>();
+        TcpConfig good = TcpConfig.defaults().withSecret("right");
+        List<Long> frames = new java.util.concurrent.CopyOnWriteArrayList<>();
+        CountDownLatch reply = new CountDownLatch(1);
+        try (Node server = new Node(0, 2, "job-A", space, good)) {
+            server.handler = (self, peer, h, p) -> {
+                frames.add(FrameLayout.getLong(h, FrameLayout.SEND_ID));
+                self.transport.send(peer, h, null, null); // reply, on the connection rank 1 opened
+            };
+            server.start();
+            try (Node intruder = wrong.equals("job id")
+                    ? new Node(1, 2, "job-B", space, good)
+                    : new Node(1, 2, "job-A", space, good.withSecret("wrong"))) {
+                intruder.start();
+                intruder.transport.send(0, header(0, 1, 0, 666), null, null);
+                intruder.awaitFailures(1);
+                assertThat(intruder.failures.get(0).peer()).isZero();
+            }
+            try (Node legit = new Node(1, 2, "job-A", space, good)) {
+                legit.handler = (self, peer, h, p) -> reply.countDown();
+                legit.start();
+                legit.transport.send(0, header(0, 1, 0, 1), null, null);
+                reply.await();
+                assertThat(legit.failures).isEmpty();
+                assertThat(legit.errors).isEmpty();
+            }
+            assertThat(frames).containsExactly(1L);
+            assertThat(server.errors).isEmpty();
+            // the intruder's refusal and the legit rank's departure: only the latter is a known peer failing
+            assertThat(server.failures).allSatisfy(f -> assertThat(f.peer()).isEqualTo(1));
+        }
+    }
+
+    @Test
+    void aStrayClientIsDisconnected() throws Exception {
+        Map<String, String> space = new ConcurrentHashMap<>();
+        try (Node server = new Node(0, 1, "job", space, TcpConfig.defaults()).start();
+                SocketChannel ch = SocketChannel.open(TcpTransport.parseCard(server.transport.businessCard()))) {
+            ch.write(ByteBuffer.wrap("GET / HTTP/1.0\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
+            ByteBuffer b = ByteBuffer.allocate(16);
+            int n;
+            try {
+                n = ch.read(b);
+            } catch (IOException reset) {
+                n = -1;
+            }
+            assertThat(n).isEqualTo(-1);
+            assertThat(server.failures).isEmpty();
+            assertThat(server.errors).isEmpty();
+        }
+    }
+
+    @Test
+    void businessCardIsPublishedAndCloseIsIdempotent() throws Exception {
+        Map<String, String> space = new ConcurrentHashMap<>();
+        Node node = new Node(0, 2, "job", space, TcpConfig.defaults());
+        assertThat(space).containsEntry("tcp-0", node.transport.businessCard());
+        assertThat(node.transport.businessCard()).matches("127\\.0\\.0\\.1:[0-9]+");
+        assertThat(node.transport.name()).isEqualTo("tcp");
+        node.close();
+        node.transport.close();
+        assertThat(node.transport.poll()).isFalse();
+        node.transport.await(1_000_000);
+        node.transport.wakeup();
+        node.transport.send(1, header(0, 0, 0, 0), null, null);
+        assertThat(node.failures).hasSize(1);
+    }
+
+    @Test
+    void sendRejectsAPayloadThatDisagreesWithItsHeader() throws Exception {
+        try (Cluster c = Cluster.start(2)) {
+            assertThatThrownBy(() -> c.node(0).transport.send(1, header(5, 0, 0, 0), MemorySegment.ofArray(new byte[4]),
+                            null))
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    @Test
+    void cardsRoundTrip() throws Exception {
+        assertThat(TcpTransport.parseCard("127.0.0.1:4711").getPort()).isEqualTo(4711);
+        assertThat(TcpTransport.parseCard("[::1]:80").getAddress().getHostAddress()).isEqualTo("0:0:0:0:0:0:0:1");
+        assertThat(TcpTransport.formatCard(java.net.InetAddress.getByName("::1"), 80)).isEqualTo("[0:0:0:0:0:0:0:1]:80");
+        assertThatThrownBy(() -> TcpTransport.parseCard("nonsense")).isInstanceOf(IOException.class);
+    }
+}

@@ -1,6 +1,17 @@
 package mpi;
 
 import java.nio.Buffer;
+import org.jmpi.datatype.BufferView;
+import org.jmpi.datatype.MessageData;
+import org.jmpi.pt2pt.Engine;
+import org.jmpi.pt2pt.RecvRequest;
+import org.jmpi.pt2pt.SendMode;
+import org.jmpi.pt2pt.SendRequest;
+import org.jmpi.runtime.Communicator;
+import org.jmpi.runtime.ErrorClass;
+import org.jmpi.runtime.JmpiRuntime;
+import org.jmpi.runtime.MpiError;
+import org.jmpi.runtime.RequestImpl;
 
 /**
  * A communicator: a group of processes and a communication context. Point-to-point, collective, attribute
@@ -18,8 +29,122 @@ public class Comm implements Freeable, Cloneable {
 
     public static final int TYPE_SHARED = 0;
 
+    /** The runtime's side of this communicator; set by Init for the predefined ones. */
+    Communicator impl;
+
+    /** The error handler in force; MPI_ERRORS_ARE_FATAL by default. */
+    Errhandler errhandler = MPI.ERRORS_ARE_FATAL;
+
     /** Creates a communicator object that the runtime connects to a context later. */
     Comm() {}
+
+    /** The runtime state behind this communicator, after checking that MPI is running and the handle is valid. */
+    final Communicator live() {
+        JmpiRuntime.get();
+        Communicator c = impl;
+        if (c == null || nullHandle) {
+            throw new MpiError(ErrorClass.ERR_COMM, "invalid communicator (freed or null)");
+        }
+        return c;
+    }
+
+    final MPIException fail(String call, MpiError e) {
+        return Errors.raise(errhandler, call, e);
+    }
+
+    static void checkType(Datatype type) {
+        if (type == null || type.isNull()) {
+            throw new MpiError(ErrorClass.ERR_TYPE, "invalid datatype " + (type == null ? "null" : type.name));
+        }
+        if (!type.committed) {
+            throw new MpiError(ErrorClass.ERR_TYPE, "datatype " + type.name + " is not committed");
+        }
+    }
+
+    static void checkCount(int count) {
+        if (count < 0) {
+            throw new MpiError(ErrorClass.ERR_COUNT, "negative count " + count);
+        }
+    }
+
+    /** Checks a destination rank; returns it (PROC_NULL passes). */
+    static int checkDest(Communicator c, int dest) {
+        if (dest == MPI.PROC_NULL) {
+            return dest;
+        }
+        if (dest < 0 || dest >= c.size()) {
+            throw new MpiError(ErrorClass.ERR_RANK,
+                    "invalid rank " + dest + " (communicator of size " + c.size() + ")");
+        }
+        return dest;
+    }
+
+    static int checkSource(Communicator c, int source) {
+        if (source == MPI.ANY_SOURCE) {
+            return Engine.ANY;
+        }
+        return checkDest(c, source);
+    }
+
+    static void checkSendTag(int tag) {
+        if (tag < 0) {
+            throw new MpiError(ErrorClass.ERR_TAG, "invalid tag " + tag + " (tags of a send are 0.." + Integer.MAX_VALUE
+                    + ")");
+        }
+    }
+
+    static int checkRecvTag(int tag) {
+        if (tag == MPI.ANY_TAG) {
+            return Engine.ANY;
+        }
+        if (tag < 0) {
+            throw new MpiError(ErrorClass.ERR_TAG, "invalid tag " + tag + " (use 0.." + Integer.MAX_VALUE
+                    + " or MPI.ANY_TAG)");
+        }
+        return tag;
+    }
+
+    /** Starts a send; null for PROC_NULL. */
+    final SendRequest startSend(Communicator c, Object buf, int count, Datatype type, int dest, int tag,
+            SendMode mode) {
+        checkCount(count);
+        checkType(type);
+        checkDest(c, dest);
+        checkSendTag(tag);
+        MessageData data = BufferView.of(buf, count, type.desc, false);
+        if (dest == MPI.PROC_NULL) {
+            return null;
+        }
+        return JmpiRuntime.get().engine().isend(data, c.worldRank(dest), c.context(), c.rank(), tag, mode);
+    }
+
+    /** Posts a receive; null for PROC_NULL. */
+    final RecvRequest startRecv(Communicator c, Object buf, int count, Datatype type, int source, int tag) {
+        checkCount(count);
+        checkType(type);
+        int src = checkSource(c, source);
+        int t = checkRecvTag(tag);
+        MessageData data = BufferView.of(buf, count, type.desc, true);
+        if (source == MPI.PROC_NULL) {
+            return null;
+        }
+        return JmpiRuntime.get().engine().irecv(data, c.context(), src, t);
+    }
+
+    /** Waits for a request and raises its error, if any, through this communicator's handler. */
+    static void awaitOk(RequestImpl r) {
+        JmpiRuntime.get().progress().await(r);
+        if (r.error() != 0) {
+            throw new MpiError(r.error(), r.errorMessage());
+        }
+    }
+
+    static Status procNullStatus() {
+        Status s = new Status();
+        s.source = MPI.PROC_NULL;
+        s.tag = MPI.ANY_TAG;
+        return s;
+    }
 
     @NotImplemented
     public Comm clone() {
@@ -45,14 +170,20 @@ public class Comm implements Freeable, Cloneable {
         return request != null ? request : new Request();
     }
 
-    @NotImplemented
     public final int getSize() throws MPIException {
-        throw Unsupported.of("Comm.getSize()");
+        try {
+            return live().size();
+        } catch (MpiError e) {
+            throw fail("MPI_Comm_size", e);
+        }
     }
 
-    @NotImplemented
     public final int getRank() throws MPIException {
-        throw Unsupported.of("Comm.getRank()");
+        try {
+            return live().rank();
+        } catch (MpiError e) {
+            throw fail("MPI_Comm_rank", e);
+        }
     }
 
     @NotImplemented
@@ -99,14 +230,32 @@ public class Comm implements Freeable, Cloneable {
         throw Unsupported.of("Comm.createIntercomm(Comm, int, int, int)");
     }
 
-    @NotImplemented
     public final void send(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        throw Unsupported.of("Comm.send(Object, int, Datatype, int, int)");
+        try {
+            SendRequest s = startSend(live(), buf, count, type, dest, tag, SendMode.STANDARD);
+            if (s != null) {
+                awaitOk(s);
+            }
+        } catch (MpiError e) {
+            throw fail("MPI_Send", e);
+        }
     }
 
-    @NotImplemented
     public final Status recv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
-        throw Unsupported.of("Comm.recv(Object, int, Datatype, int, int)");
+        try {
+            RecvRequest r = startRecv(live(), buf, count, type, source, tag);
+            if (r == null) {
+                return procNullStatus();
+            }
+            JmpiRuntime.get().progress().await(r);
+            Status s = Status.of(r);
+            if (r.error() != 0) {
+                throw new MpiError(r.error(), r.errorMessage());
+            }
+            return s;
+        } catch (MpiError e) {
+            throw fail("MPI_Recv", e);
+        }
     }
 
     @NotImplemented
@@ -134,9 +283,13 @@ public class Comm implements Freeable, Cloneable {
         throw Unsupported.of("Comm.rSend(Object, int, Datatype, int, int)");
     }
 
-    @NotImplemented
     public final Request iSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        throw Unsupported.of("Comm.iSend(Buffer, int, Datatype, int, int)");
+        try {
+            SendRequest s = startSend(live(), buf, count, type, dest, tag, SendMode.STANDARD);
+            return Request.of(this, s, "MPI_Isend");
+        } catch (MpiError e) {
+            throw fail("MPI_Isend", e);
+        }
     }
 
     @NotImplemented
@@ -154,9 +307,13 @@ public class Comm implements Freeable, Cloneable {
         throw Unsupported.of("Comm.irSend(Buffer, int, Datatype, int, int)");
     }
 
-    @NotImplemented
     public final Request iRecv(Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
-        throw Unsupported.of("Comm.iRecv(Buffer, int, Datatype, int, int)");
+        try {
+            RecvRequest r = startRecv(live(), buf, count, type, source, tag);
+            return Request.of(this, r, "MPI_Irecv");
+        } catch (MpiError e) {
+            throw fail("MPI_Irecv", e);
+        }
     }
 
     @NotImplemented
@@ -199,14 +356,36 @@ public class Comm implements Freeable, Cloneable {
         throw Unsupported.of("Comm.packSize(int, Datatype)");
     }
 
-    @NotImplemented
     public final Status iProbe(int source, int tag) throws MPIException {
-        throw Unsupported.of("Comm.iProbe(int, int)");
+        try {
+            Communicator c = live();
+            int src = checkSource(c, source);
+            int t = checkRecvTag(tag);
+            if (source == MPI.PROC_NULL) {
+                return procNullStatus();
+            }
+            RequestImpl found = JmpiRuntime.get().engine().iprobe(c.context(), src, t);
+            return found == null ? null : Status.of(found);
+        } catch (MpiError e) {
+            throw fail("MPI_Iprobe", e);
+        }
     }
 
-    @NotImplemented
     public final Status probe(int source, int tag) throws MPIException {
-        throw Unsupported.of("Comm.probe(int, int)");
+        try {
+            Communicator c = live();
+            int src = checkSource(c, source);
+            int t = checkRecvTag(tag);
+            if (source == MPI.PROC_NULL) {
+                return procNullStatus();
+            }
+            Engine engine = JmpiRuntime.get().engine();
+            RequestImpl[] found = new RequestImpl[1];
+            JmpiRuntime.get().progress().awaitUntil(() -> (found[0] = engine.iprobe(c.context(), src, t)) != null);
+            return Status.of(found[0]);
+        } catch (MpiError e) {
+            throw fail("MPI_Probe", e);
+        }
     }
 
     @NotImplemented
@@ -239,29 +418,58 @@ public class Comm implements Freeable, Cloneable {
         throw Unsupported.of("Comm.getTopology()");
     }
 
-    @NotImplemented
     public final void abort(int errorcode) throws MPIException {
-        throw Unsupported.of("Comm.abort(int)");
+        JmpiRuntime rt;
+        try {
+            rt = JmpiRuntime.get();
+        } catch (MpiError e) {
+            throw fail("MPI_Abort", e);
+        }
+        String line = "jmpi: rank " + rt.rank() + ": MPI_Abort called with error code " + errorcode;
+        System.out.flush();
+        System.err.println(line);
+        System.err.flush();
+        rt.abort(errorcode, line);
     }
 
-    @NotImplemented
     public final void setErrhandler(Errhandler errhandler) throws MPIException {
-        throw Unsupported.of("Comm.setErrhandler(Errhandler)");
+        try {
+            live();
+            if (errhandler == null) {
+                throw new MpiError(ErrorClass.ERR_ARG, "null error handler");
+            }
+            this.errhandler = errhandler;
+        } catch (MpiError e) {
+            throw fail("MPI_Comm_set_errhandler", e);
+        }
     }
 
-    @NotImplemented
     public final Errhandler getErrhandler() throws MPIException {
-        throw Unsupported.of("Comm.getErrhandler()");
+        try {
+            live();
+            return errhandler;
+        } catch (MpiError e) {
+            throw fail("MPI_Comm_get_errhandler", e);
+        }
     }
 
-    @NotImplemented
     public void callErrhandler(int errorCode) throws MPIException {
-        throw Unsupported.of("Comm.callErrhandler(int)");
+        try {
+            live();
+        } catch (MpiError e) {
+            throw fail("MPI_Comm_call_errhandler", e);
+        }
+        throw fail("MPI_Comm_call_errhandler",
+                new MpiError(errorCode, "error raised by the application (code " + errorCode + ")"));
     }
 
-    @NotImplemented
     public final void barrier() throws MPIException {
-        throw Unsupported.of("Comm.barrier()");
+        try {
+            Communicator c = live();
+            JmpiRuntime.get().barrier(c, c.collectiveContext());
+        } catch (MpiError e) {
+            throw fail("MPI_Barrier", e);
+        }
     }
 
     @NotImplemented

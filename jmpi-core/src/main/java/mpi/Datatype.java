@@ -1,5 +1,10 @@
 package mpi;
 
+import org.jmpi.datatype.BaseKind;
+import org.jmpi.datatype.TypeDescriptor;
+import org.jmpi.runtime.ErrorClass;
+import org.jmpi.runtime.MpiError;
+
 /**
  * An MPI datatype: predefined ({@code MPI.INT}, ...) or derived. Counts, extents and lower bounds are in units
  * of the base Java type, except where a method says bytes.
@@ -36,45 +41,133 @@ public final class Datatype implements Freeable, Cloneable {
     /** True once the datatype has been freed. */
     boolean freed;
 
+    /** The layout, in bytes, used by the runtime. */
+    final TypeDescriptor desc;
+
+    /** True once committed (predefined types are born committed). */
+    boolean committed;
+
+    /** True for the predefined types, which cannot be freed. */
+    final boolean predefined;
+
+    /** A user-set name, or null for the default. */
+    String userName;
+
     Datatype(String name, int baseKind, int baseSizeBytes) {
         this.name = name;
         this.baseKind = baseKind;
         this.baseSizeBytes = baseSizeBytes;
+        this.desc = predefinedLayout(baseKind);
+        this.committed = true;
+        this.predefined = true;
     }
 
-    @NotImplemented
+    /** A derived datatype over {@code desc}; starts uncommitted. */
+    Datatype(String name, int baseKind, int baseSizeBytes, TypeDescriptor desc) {
+        this.name = name;
+        this.baseKind = baseKind;
+        this.baseSizeBytes = baseSizeBytes;
+        this.desc = desc;
+        this.predefined = false;
+    }
+
+    private static TypeDescriptor predefinedLayout(int kind) {
+        return switch (kind) {
+            case KIND_NULL -> new TypeDescriptor(BaseKind.BYTE, new long[0], new long[0], 0, 0);
+            case KIND_BYTE, KIND_PACKED -> TypeDescriptor.primitive(BaseKind.BYTE);
+            case KIND_CHAR -> TypeDescriptor.primitive(BaseKind.CHAR);
+            case KIND_SHORT -> TypeDescriptor.primitive(BaseKind.SHORT);
+            case KIND_BOOLEAN -> TypeDescriptor.primitive(BaseKind.BOOLEAN);
+            case KIND_INT -> TypeDescriptor.primitive(BaseKind.INT);
+            case KIND_LONG -> TypeDescriptor.primitive(BaseKind.LONG);
+            case KIND_FLOAT -> TypeDescriptor.primitive(BaseKind.FLOAT);
+            case KIND_DOUBLE -> TypeDescriptor.primitive(BaseKind.DOUBLE);
+            case KIND_FLOAT_COMPLEX -> new TypeDescriptor(BaseKind.FLOAT, new long[] {0}, new long[] {8}, 0, 8);
+            case KIND_DOUBLE_COMPLEX -> new TypeDescriptor(BaseKind.DOUBLE, new long[] {0}, new long[] {16}, 0, 16);
+            case KIND_INT2 -> new TypeDescriptor(BaseKind.INT, new long[] {0}, new long[] {8}, 0, 8);
+            // pairs of a value and an int index, laid out as the C structs (value, then the int, aligned)
+            case KIND_SHORT_INT -> new TypeDescriptor(BaseKind.BYTE, new long[] {0, 4}, new long[] {2, 4}, 0, 8);
+            case KIND_LONG_INT -> new TypeDescriptor(BaseKind.BYTE, new long[] {0, 8}, new long[] {8, 4}, 0, 16);
+            case KIND_FLOAT_INT -> new TypeDescriptor(BaseKind.BYTE, new long[] {0, 4}, new long[] {4, 4}, 0, 8);
+            case KIND_DOUBLE_INT -> new TypeDescriptor(BaseKind.BYTE, new long[] {0, 8}, new long[] {8, 4}, 0, 16);
+            default -> throw new IllegalArgumentException("unknown datatype kind " + kind);
+        };
+    }
+
+    private void checkUsable() {
+        if (isNull()) {
+            throw new MpiError(ErrorClass.ERR_TYPE, "invalid datatype (null or freed)");
+        }
+    }
+
+    private int units(long bytes) {
+        return (int) (bytes / desc.base().bytes);
+    }
+
     public int getLb() throws MPIException {
-        throw Unsupported.of("Datatype.getLb()");
+        try {
+            checkUsable();
+            return units(desc.lb());
+        } catch (MpiError e) {
+            throw Errors.raise("MPI_Type_get_extent", e);
+        }
     }
 
-    @NotImplemented
     public int getExtent() throws MPIException {
-        throw Unsupported.of("Datatype.getExtent()");
+        try {
+            checkUsable();
+            return units(desc.extent());
+        } catch (MpiError e) {
+            throw Errors.raise("MPI_Type_get_extent", e);
+        }
     }
 
-    @NotImplemented
     public int getTrueLb() throws MPIException {
-        throw Unsupported.of("Datatype.getTrueLb()");
+        try {
+            checkUsable();
+            return units(desc.trueLb());
+        } catch (MpiError e) {
+            throw Errors.raise("MPI_Type_get_true_extent", e);
+        }
     }
 
-    @NotImplemented
     public int getTrueExtent() throws MPIException {
-        throw Unsupported.of("Datatype.getTrueExtent()");
+        try {
+            checkUsable();
+            return units(desc.trueExtent());
+        } catch (MpiError e) {
+            throw Errors.raise("MPI_Type_get_true_extent", e);
+        }
     }
 
-    @NotImplemented
     public int getSize() throws MPIException {
-        throw Unsupported.of("Datatype.getSize()");
+        try {
+            checkUsable();
+            return units(desc.size());
+        } catch (MpiError e) {
+            throw Errors.raise("MPI_Type_size", e);
+        }
     }
 
-    @NotImplemented
     public void commit() throws MPIException {
-        throw Unsupported.of("Datatype.commit()");
+        try {
+            checkUsable();
+            committed = true;
+        } catch (MpiError e) {
+            throw Errors.raise("MPI_Type_commit", e);
+        }
     }
 
-    @NotImplemented
     public void free() throws MPIException {
-        throw Unsupported.of("Datatype.free()");
+        try {
+            checkUsable();
+            if (predefined) {
+                throw new MpiError(ErrorClass.ERR_TYPE, "cannot free the predefined datatype " + name);
+            }
+            freed = true;
+        } catch (MpiError e) {
+            throw Errors.raise("MPI_Type_free", e);
+        }
     }
 
     public boolean isNull() {
@@ -126,14 +219,25 @@ public final class Datatype implements Freeable, Cloneable {
         throw Unsupported.of("Datatype.createResized(Datatype, int, int)");
     }
 
-    @NotImplemented
     public void setName(String name) throws MPIException {
-        throw Unsupported.of("Datatype.setName(String)");
+        try {
+            checkUsable();
+            if (name == null) {
+                throw new MpiError(ErrorClass.ERR_ARG, "null name");
+            }
+            userName = name.length() > MPI.MAX_OBJECT_NAME - 1 ? name.substring(0, MPI.MAX_OBJECT_NAME - 1) : name;
+        } catch (MpiError e) {
+            throw Errors.raise("MPI_Type_set_name", e);
+        }
     }
 
-    @NotImplemented
     public String getName() throws MPIException {
-        throw Unsupported.of("Datatype.getName()");
+        try {
+            checkUsable();
+            return userName != null ? userName : predefined ? name : "";
+        } catch (MpiError e) {
+            throw Errors.raise("MPI_Type_get_name", e);
+        }
     }
 
     @NotImplemented

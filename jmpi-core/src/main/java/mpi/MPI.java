@@ -14,6 +14,8 @@ import java.nio.ShortBuffer;
  * direct-buffer helpers.
  */
 public final class MPI {
+    /** The thread that called Init (for isThreadMain). */
+    private static volatile Thread mainThread;
     public static final Intracomm COMM_WORLD = new Intracomm("MPI_COMM_WORLD");
     public static final Intracomm COMM_SELF = new Intracomm("MPI_COMM_SELF");
     public static final int THREAD_SINGLE = 0;
@@ -178,39 +180,61 @@ public final class MPI {
     public static final int ERR_LASTCODE = org.jmpi.runtime.ErrorClass.ERR_LASTCODE;
     public static final int ERR_SYSRESOURCE = org.jmpi.runtime.ErrorClass.ERR_SYSRESOURCE;
 
-    @NotImplemented
     public static String[] Init(String[] args) throws MPIException {
-        throw Unsupported.of("MPI.Init(String[])");
+        initRuntime(THREAD_SINGLE, "MPI_Init");
+        return args == null ? new String[0] : args.clone();
     }
 
-    @NotImplemented
+    private static int initRuntime(int required, String call) throws MPIException {
+        try {
+            org.jmpi.runtime.JmpiRuntime rt = org.jmpi.runtime.JmpiRuntime.init(required);
+            COMM_WORLD.impl = rt.world();
+            COMM_SELF.impl = rt.self();
+            mainThread = Thread.currentThread();
+            return rt.threadLevel();
+        } catch (org.jmpi.runtime.MpiError e) {
+            throw Errors.raise(call, e);
+        }
+    }
+
+    /** Initialises MPI; every thread level up to THREAD_MULTIPLE is provided. */
     public static int InitThread(String[] args, int required) throws MPIException {
-        throw Unsupported.of("MPI.InitThread(String[], int)");
+        return initRuntime(required, "MPI_Init_thread");
     }
 
-    @NotImplemented
     public static int queryThread() throws MPIException {
-        throw Unsupported.of("MPI.queryThread()");
+        try {
+            return org.jmpi.runtime.JmpiRuntime.get().threadLevel();
+        } catch (org.jmpi.runtime.MpiError e) {
+            throw Errors.raise("MPI_Query_thread", e);
+        }
     }
 
-    @NotImplemented
     public static boolean isThreadMain() throws MPIException {
-        throw Unsupported.of("MPI.isThreadMain()");
+        try {
+            org.jmpi.runtime.JmpiRuntime.get();
+            return Thread.currentThread() == mainThread;
+        } catch (org.jmpi.runtime.MpiError e) {
+            throw Errors.raise("MPI_Is_thread_main", e);
+        }
     }
 
-    @NotImplemented
     public static void Finalize() throws MPIException {
-        throw Unsupported.of("MPI.Finalize()");
+        try {
+            org.jmpi.runtime.JmpiRuntime.finalizeRuntime();
+        } catch (org.jmpi.runtime.MpiError e) {
+            throw Errors.raise("MPI_Finalize", e);
+        }
     }
 
-    @NotImplemented
+    /** Seconds since an arbitrary origin, from a monotonic clock (not synchronised across ranks). */
     public static double wtime() throws MPIException {
-        throw Unsupported.of("MPI.wtime()");
+        return System.nanoTime() * 1e-9;
     }
 
-    @NotImplemented
+    /** Resolution of {@link #wtime()} in seconds. */
     public static double wtick() throws MPIException {
-        throw Unsupported.of("MPI.wtick()");
+        return 1e-9;
     }
 
     public static Version getVersion() {
@@ -223,19 +247,22 @@ public final class MPI {
                 + ", API of the Open MPI Java bindings v5.0";
     }
 
-    @NotImplemented
     public static String getProcessorName() throws MPIException {
-        throw Unsupported.of("MPI.getProcessorName()");
+        try {
+            org.jmpi.runtime.JmpiRuntime.get();
+            return org.jmpi.runtime.JmpiRuntime.processorName();
+        } catch (org.jmpi.runtime.MpiError e) {
+            throw Errors.raise("MPI_Get_processor_name", e);
+        }
     }
 
-    @NotImplemented
+    /** True once Init has been called (also after Finalize, as MPI_Initialized says). */
     public static boolean isInitialized() throws MPIException {
-        throw Unsupported.of("MPI.isInitialized()");
+        return org.jmpi.runtime.JmpiRuntime.isInitialized();
     }
 
-    @NotImplemented
     public static boolean isFinalized() throws MPIException {
-        throw Unsupported.of("MPI.isFinalized()");
+        return org.jmpi.runtime.JmpiRuntime.isFinalized();
     }
 
     @NotImplemented

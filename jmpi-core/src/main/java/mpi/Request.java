@@ -1,109 +1,366 @@
 package mpi;
 
-/** A handle to a pending non-blocking operation. */
+import java.util.ArrayList;
+import java.util.List;
+import org.jmpi.runtime.ErrorClass;
+import org.jmpi.runtime.JmpiRuntime;
+import org.jmpi.runtime.MpiError;
+import org.jmpi.runtime.RequestImpl;
+
+/**
+ * A handle to a pending non-blocking operation. Once the operation has completed and its completion has been
+ * observed (by a wait, or a test that returned true), or once the request is freed, the handle becomes a null
+ * request: {@link #isNull()} is true and waiting on it returns at once with an empty status.
+ *
+ * <p>Threading: a request may be waited on or tested by one thread at a time, as MPI requires.
+ */
 public class Request implements Freeable {
     /** True for MPI_REQUEST_NULL, and for a request once it has completed or been freed. */
     boolean nullHandle = true;
 
+    /** The operation; null for MPI_REQUEST_NULL. */
+    RequestImpl impl;
+
+    /** Whose error handler applies; null means MPI_COMM_WORLD's. */
+    Comm comm;
+
+    /** MPI name of the call that started the operation, for error messages. */
+    String call = "MPI_Request";
+
     /** Creates a null request (MPI_REQUEST_NULL). */
     Request() {}
 
-    @NotImplemented
-    public void free() throws MPIException {
-        throw Unsupported.of("Request.free()");
+    /** A request for a started operation; a null {@code impl} (PROC_NULL) gives an already complete request. */
+    static Request of(Comm comm, RequestImpl impl, String call) {
+        Request r = new Request();
+        r.comm = comm;
+        r.call = call;
+        r.impl = impl != null ? impl : RequestImpl.completed(JmpiRuntime.get().progress(), MPI.PROC_NULL,
+                MPI.ANY_TAG, 0);
+        r.nullHandle = false;
+        return r;
     }
 
-    @NotImplemented
+    final MPIException fail(String name, MpiError e) {
+        return Errors.raise(comm != null ? comm.errhandler : MPI.COMM_WORLD.errhandler, name, e);
+    }
+
+    /** Persistent requests stay valid after completion. */
+    boolean persistent() {
+        return false;
+    }
+
+    /** Observes completion: builds the status and turns a non-persistent request into a null handle. */
+    final Status finish(int index) {
+        Status s = Status.of(impl, index);
+        if (!persistent()) {
+            nullHandle = true;
+        } else {
+            inactive();
+        }
+        return s;
+    }
+
+    /** Called when a persistent request's activation completes. */
+    void inactive() {}
+
+    /** Whether this handle refers to an active operation (not null, not an inactive persistent request). */
+    boolean active() {
+        return !nullHandle && impl != null;
+    }
+
+    static Status emptyStatus(int index) {
+        Status s = new Status();
+        s.index = index;
+        return s;
+    }
+
+    private static void raiseIfError(Request r, Status s) {
+        if (s.error != 0 && !s.cancelled) {
+            throw new MpiError(s.error, r.impl.errorMessage());
+        }
+    }
+
+    public void free() throws MPIException {
+        if (nullHandle) {
+            return;
+        }
+        nullHandle = true;
+    }
+
     public final void cancel() throws MPIException {
-        throw Unsupported.of("Request.cancel()");
+        try {
+            if (nullHandle) {
+                throw new MpiError(ErrorClass.ERR_REQUEST, "cancel of a null request");
+            }
+            if (impl != null && !impl.isDone()) {
+                impl.cancel();
+            }
+        } catch (MpiError e) {
+            throw fail("MPI_Cancel", e);
+        }
     }
 
     public final boolean isNull() {
         return nullHandle;
     }
 
-    @NotImplemented
     public final Status waitStatus() throws MPIException {
-        throw Unsupported.of("Request.waitStatus()");
+        try {
+            if (!active()) {
+                return emptyStatus(MPI.UNDEFINED);
+            }
+            JmpiRuntime.get().progress().await(impl);
+            Status s = finish(MPI.UNDEFINED);
+            raiseIfError(this, s);
+            return s;
+        } catch (MpiError e) {
+            throw fail("MPI_Wait", e);
+        }
     }
 
-    @NotImplemented
     public final void waitFor() throws MPIException {
-        throw Unsupported.of("Request.waitFor()");
+        waitStatus();
     }
 
-    @NotImplemented
     public final Status testStatus() throws MPIException {
-        throw Unsupported.of("Request.testStatus()");
+        try {
+            if (!active()) {
+                return emptyStatus(MPI.UNDEFINED);
+            }
+            if (!impl.isDone()) {
+                JmpiRuntime.get().progress().poll();
+                if (!impl.isDone()) {
+                    return null;
+                }
+            }
+            Status s = finish(MPI.UNDEFINED);
+            raiseIfError(this, s);
+            return s;
+        } catch (MpiError e) {
+            throw fail("MPI_Test", e);
+        }
     }
 
-    @NotImplemented
     public final Status getStatus() throws MPIException {
-        throw Unsupported.of("Request.getStatus()");
+        try {
+            if (!active()) {
+                return emptyStatus(MPI.UNDEFINED);
+            }
+            if (!impl.isDone()) {
+                JmpiRuntime.get().progress().poll();
+                if (!impl.isDone()) {
+                    return null;
+                }
+            }
+            return Status.of(impl);
+        } catch (MpiError e) {
+            throw fail("MPI_Request_get_status", e);
+        }
     }
 
-    @NotImplemented
     public final boolean test() throws MPIException {
-        throw Unsupported.of("Request.test()");
+        return testStatus() != null;
     }
 
-    @NotImplemented
+    // ------------------------------------------------------------------ arrays
+
+    private static RequestImpl[] impls(Request[] requests) {
+        if (requests == null) {
+            throw new MpiError(ErrorClass.ERR_ARG, "null request array");
+        }
+        RequestImpl[] out = new RequestImpl[requests.length];
+        for (int i = 0; i < requests.length; i++) {
+            Request r = requests[i];
+            out[i] = r != null && r.active() ? r.impl : null;
+        }
+        return out;
+    }
+
+    private static int firstDone(RequestImpl[] rs) {
+        for (int i = 0; i < rs.length; i++) {
+            if (rs[i] != null && rs[i].isDone()) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean allNull(RequestImpl[] rs) {
+        for (RequestImpl r : rs) {
+            if (r != null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     public static Status waitAnyStatus(Request[] requests) throws MPIException {
-        throw Unsupported.of("Request.waitAnyStatus(Request[])");
+        try {
+            RequestImpl[] rs = impls(requests);
+            if (allNull(rs)) {
+                return emptyStatus(MPI.UNDEFINED);
+            }
+            JmpiRuntime.get().progress().awaitAny(rs);
+            int i = firstDone(rs);
+            Status s = requests[i].finish(i);
+            raiseIfError(requests[i], s);
+            return s;
+        } catch (MpiError e) {
+            throw Errors.raise("MPI_Waitany", e);
+        }
     }
 
-    @NotImplemented
     public static int waitAny(Request[] requests) throws MPIException {
-        throw Unsupported.of("Request.waitAny(Request[])");
+        return waitAnyStatus(requests).getIndex();
     }
 
-    @NotImplemented
     public static Status testAnyStatus(Request[] requests) throws MPIException {
-        throw Unsupported.of("Request.testAnyStatus(Request[])");
+        try {
+            RequestImpl[] rs = impls(requests);
+            if (allNull(rs)) {
+                return emptyStatus(MPI.UNDEFINED);
+            }
+            int i = firstDone(rs);
+            if (i < 0) {
+                JmpiRuntime.get().progress().poll();
+                i = firstDone(rs);
+            }
+            if (i < 0) {
+                return null;
+            }
+            Status s = requests[i].finish(i);
+            raiseIfError(requests[i], s);
+            return s;
+        } catch (MpiError e) {
+            throw Errors.raise("MPI_Testany", e);
+        }
     }
 
-    @NotImplemented
     public static int testAny(Request[] requests) throws MPIException {
-        throw Unsupported.of("Request.testAny(Request[])");
+        Status s = testAnyStatus(requests);
+        return s == null ? MPI.UNDEFINED : s.getIndex();
     }
 
-    @NotImplemented
     public static Status[] waitAllStatus(Request[] requests) throws MPIException {
-        throw Unsupported.of("Request.waitAllStatus(Request[])");
+        try {
+            RequestImpl[] rs = impls(requests);
+            JmpiRuntime rt = JmpiRuntime.get();
+            for (RequestImpl r : rs) {
+                if (r != null) {
+                    rt.progress().await(r);
+                }
+            }
+            return finishAll(requests, rs);
+        } catch (MpiError e) {
+            throw Errors.raise("MPI_Waitall", e);
+        }
     }
 
-    @NotImplemented
+    private static Status[] finishAll(Request[] requests, RequestImpl[] rs) {
+        Status[] out = new Status[rs.length];
+        MpiError first = null;
+        for (int i = 0; i < rs.length; i++) {
+            if (rs[i] == null) {
+                out[i] = emptyStatus(i);
+            } else {
+                out[i] = requests[i].finish(i);
+                if (out[i].error != 0 && !out[i].cancelled && first == null) {
+                    first = new MpiError(out[i].error, "request " + i + ": " + rs[i].errorMessage());
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+        return out;
+    }
+
     public static void waitAll(Request[] requests) throws MPIException {
-        throw Unsupported.of("Request.waitAll(Request[])");
+        waitAllStatus(requests);
     }
 
-    @NotImplemented
     public static Status[] testAllStatus(Request[] requests) throws MPIException {
-        throw Unsupported.of("Request.testAllStatus(Request[])");
+        try {
+            RequestImpl[] rs = impls(requests);
+            JmpiRuntime.get().progress().poll();
+            for (RequestImpl r : rs) {
+                if (r != null && !r.isDone()) {
+                    return null;
+                }
+            }
+            return finishAll(requests, rs);
+        } catch (MpiError e) {
+            throw Errors.raise("MPI_Testall", e);
+        }
     }
 
-    @NotImplemented
     public static boolean testAll(Request[] requests) throws MPIException {
-        throw Unsupported.of("Request.testAll(Request[])");
+        return testAllStatus(requests) != null;
     }
 
-    @NotImplemented
+    private static Status[] collectDone(Request[] requests, RequestImpl[] rs) {
+        List<Status> done = new ArrayList<>();
+        MpiError first = null;
+        for (int i = 0; i < rs.length; i++) {
+            if (rs[i] != null && rs[i].isDone()) {
+                Status s = requests[i].finish(i);
+                done.add(s);
+                if (s.error != 0 && !s.cancelled && first == null) {
+                    first = new MpiError(s.error, "request " + i + ": " + rs[i].errorMessage());
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+        return done.toArray(new Status[0]);
+    }
+
+    private static int[] indices(Status[] ss) {
+        if (ss == null) {
+            return null;
+        }
+        int[] out = new int[ss.length];
+        for (int i = 0; i < ss.length; i++) {
+            out[i] = ss[i].index;
+        }
+        return out;
+    }
+
+    /** Waits until at least one request completes; returns the statuses of all completed ones (null if all null). */
     public static Status[] waitSomeStatus(Request[] requests) throws MPIException {
-        throw Unsupported.of("Request.waitSomeStatus(Request[])");
+        try {
+            RequestImpl[] rs = impls(requests);
+            if (allNull(rs)) {
+                return null;
+            }
+            JmpiRuntime.get().progress().awaitAny(rs);
+            return collectDone(requests, rs);
+        } catch (MpiError e) {
+            throw Errors.raise("MPI_Waitsome", e);
+        }
     }
 
-    @NotImplemented
     public static int[] waitSome(Request[] requests) throws MPIException {
-        throw Unsupported.of("Request.waitSome(Request[])");
+        return indices(waitSomeStatus(requests));
     }
 
-    @NotImplemented
+    /** Statuses of the requests complete now (possibly none); null when all requests are null. */
     public static Status[] testSomeStatus(Request[] requests) throws MPIException {
-        throw Unsupported.of("Request.testSomeStatus(Request[])");
+        try {
+            RequestImpl[] rs = impls(requests);
+            if (allNull(rs)) {
+                return null;
+            }
+            JmpiRuntime.get().progress().poll();
+            return collectDone(requests, rs);
+        } catch (MpiError e) {
+            throw Errors.raise("MPI_Testsome", e);
+        }
     }
 
-    @NotImplemented
     public static int[] testSome(Request[] requests) throws MPIException {
-        throw Unsupported.of("Request.testSome(Request[])");
+        return indices(testSomeStatus(requests));
     }
 }

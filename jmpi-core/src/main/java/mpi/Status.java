@@ -1,47 +1,110 @@
 package mpi;
 
+import org.jmpi.runtime.ErrorClass;
+import org.jmpi.runtime.MpiError;
+import org.jmpi.runtime.RequestImpl;
+
 /** The outcome of a receive, probe, wait or test: source, tag, error, element counts. */
 public final class Status {
     int source = MPI.ANY_SOURCE;
     int tag = MPI.ANY_TAG;
     int error = MPI.SUCCESS;
     int index = MPI.UNDEFINED;
+    /** Bytes of data the operation moved (packed size). */
+    long bytes;
+    boolean cancelled;
 
     Status() {}
 
-    @NotImplemented
+    /** The status of a completed internal request. */
+    static Status of(RequestImpl r) {
+        Status s = new Status();
+        s.source = r.source();
+        s.tag = r.tag();
+        s.error = r.error();
+        s.bytes = r.bytes();
+        s.cancelled = r.cancelled();
+        return s;
+    }
+
+    static Status of(RequestImpl r, int index) {
+        Status s = of(r);
+        s.index = index;
+        return s;
+    }
+
+    private static void checkType(Datatype datatype) {
+        if (datatype == null || datatype.isNull()) {
+            throw new MpiError(ErrorClass.ERR_TYPE, "invalid datatype");
+        }
+    }
+
+    /**
+     * Number of whole {@code datatype} items received, or {@code MPI.UNDEFINED} when the data is not a whole
+     * number of them.
+     */
     public int getCount(Datatype datatype) throws MPIException {
-        throw Unsupported.of("Status.getCount(Datatype)");
+        try {
+            checkType(datatype);
+            long size = datatype.desc.size();
+            if (size == 0) {
+                return bytes == 0 ? 0 : MPI.UNDEFINED;
+            }
+            if (bytes % size != 0 || bytes / size > Integer.MAX_VALUE) {
+                return MPI.UNDEFINED;
+            }
+            return (int) (bytes / size);
+        } catch (MpiError e) {
+            throw Errors.raise("MPI_Get_count", e);
+        }
     }
 
-    @NotImplemented
     public boolean isCancelled() throws MPIException {
-        throw Unsupported.of("Status.isCancelled()");
+        return cancelled;
     }
 
-    @NotImplemented
+    /** Number of basic elements received (elements of the datatype's base type), or MPI.UNDEFINED. */
     public int getElements(Datatype datatype) throws MPIException {
-        throw Unsupported.of("Status.getElements(Datatype)");
+        try {
+            checkType(datatype);
+            long unit = datatype.desc.base().bytes;
+            if (bytes % unit != 0 || bytes / unit > Integer.MAX_VALUE) {
+                return MPI.UNDEFINED;
+            }
+            return (int) (bytes / unit);
+        } catch (MpiError e) {
+            throw Errors.raise("MPI_Get_elements", e);
+        }
     }
 
-    @NotImplemented
     public Count getElementsX(Datatype datatype) throws MPIException {
-        throw Unsupported.of("Status.getElementsX(Datatype)");
+        try {
+            checkType(datatype);
+            long unit = datatype.desc.base().bytes;
+            return new Count(bytes % unit != 0 ? MPI.UNDEFINED : bytes / unit);
+        } catch (MpiError e) {
+            throw Errors.raise("MPI_Get_elements_x", e);
+        }
     }
 
-    @NotImplemented
     public void setElements(Datatype datatype, int count) throws MPIException {
-        throw Unsupported.of("Status.setElements(Datatype, int)");
+        setElementsX(datatype, new Count(count));
     }
 
-    @NotImplemented
     public void setElementsX(Datatype datatype, Count count) throws MPIException {
-        throw Unsupported.of("Status.setElementsX(Datatype, Count)");
+        try {
+            checkType(datatype);
+            if (count == null || count.getCount() < 0) {
+                throw new MpiError(ErrorClass.ERR_COUNT, "invalid count");
+            }
+            bytes = count.getCount() * datatype.desc.base().bytes;
+        } catch (MpiError e) {
+            throw Errors.raise("MPI_Status_set_elements_x", e);
+        }
     }
 
-    @NotImplemented
     public void setCancelled(boolean flag) throws MPIException {
-        throw Unsupported.of("Status.setCancelled(boolean)");
+        cancelled = flag;
     }
 
     public int getSource() {
@@ -58,5 +121,11 @@ public final class Status {
 
     public int getIndex() {
         return index;
+    }
+
+    @Override
+    public String toString() {
+        return "Status[source=" + source + ", tag=" + tag + ", error=" + error + ", bytes=" + bytes
+                + (cancelled ? ", cancelled" : "") + (index != MPI.UNDEFINED ? ", index=" + index : "") + "]";
     }
 }

@@ -382,11 +382,7 @@ public final class ThreadsJob {
 
         @Override
         public void flush() {
-            ByteArrayOutputStream l = line.get();
-            if (l.size() > 0) {
-                l.write('\n');
-                emit(l);
-            }
+            // partial lines stay buffered until their newline, so that ranks' lines never interleave
             target.flush();
         }
 

@@ -1,0 +1,81 @@
+package org.jmpi.datatype;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * User memory taking part in one send or receive, seen as a stream of packed bytes. The point-to-point layer moves
+ * bytes through this view only, so it never needs to know about arrays, buffers or datatype layouts.
+ *
+ * <p>Threading: not thread-safe; one operation uses it at a time.
+ */
+public interface MessageData {
+    /** Length of the packed byte stream (count times the datatype's size). */
+    long bytes();
+
+    /**
+     * The bytes as one segment of exactly {@link #bytes()} bytes when the layout is contiguous in memory (so a
+     * peer may copy straight from or into it), else {@code null}.
+     */
+    MemorySegment contiguous();
+
+    /** Copies packed bytes {@code [offset, offset + length)} into {@code dst} at {@code dstOffset}. */
+    void packTo(long offset, MemorySegment dst, long dstOffset, long length);
+
+    /** Writes packed bytes {@code [offset, offset + length)}, taken from {@code src} at {@code srcOffset}. */
+    void unpackFrom(long offset, MemorySegment src, long srcOffset, long length);
+
+    /** The empty message (count 0 or a null buffer with count 0). */
+    MessageData EMPTY = new SegmentData(MemorySegment.NULL);
+
+    /** A contiguous piece of memory. */
+    record SegmentData(MemorySegment segment) implements MessageData {
+        @Override
+        public long bytes() {
+            return segment.byteSize();
+        }
+
+        @Override
+        public MemorySegment contiguous() {
+            return segment;
+        }
+
+        @Override
+        public void packTo(long offset, MemorySegment dst, long dstOffset, long length) {
+            MemorySegment.copy(segment, offset, dst, dstOffset, length);
+        }
+
+        @Override
+        public void unpackFrom(long offset, MemorySegment src, long srcOffset, long length) {
+            MemorySegment.copy(src, srcOffset, segment, offset, length);
+        }
+    }
+
+    /** A run of a Java boolean[]; booleans travel as one byte each (0 or 1). */
+    record BooleanData(boolean[] array, int first, int count) implements MessageData {
+        @Override
+        public long bytes() {
+            return count;
+        }
+
+        @Override
+        public MemorySegment contiguous() {
+            return null;
+        }
+
+        @Override
+        public void packTo(long offset, MemorySegment dst, long dstOffset, long length) {
+            for (long i = 0; i < length; i++) {
+                dst.set(java.lang.foreign.ValueLayout.JAVA_BYTE, dstOffset + i,
+                        array[first + (int) (offset + i)] ? (byte) 1 : (byte) 0);
+            }
+        }
+
+        @Override
+        public void unpackFrom(long offset, MemorySegment src, long srcOffset, long length) {
+            for (long i = 0; i < length; i++) {
+                array[first + (int) (offset + i)] =
+                        src.get(java.lang.foreign.ValueLayout.JAVA_BYTE, srcOffset + i) != 0;
+            }
+        }
+    }
+}

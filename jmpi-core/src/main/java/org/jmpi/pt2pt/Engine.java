@@ -1,0 +1,506 @@
+package org.jmpi.pt2pt;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jmpi.datatype.MessageData;
+import org.jmpi.runtime.ErrorClass;
+import org.jmpi.runtime.Progress;
+import org.jmpi.runtime.RequestImpl;
+import org.jmpi.shared.InprocEndpoint;
+import org.jmpi.shared.InprocMessage;
+import org.jmpi.shared.ThreadsJob;
+import org.jmpi.transport.FrameLayout;
+import org.jmpi.transport.FrameSink;
+import org.jmpi.transport.Transport;
+
+/**
+ * The point-to-point engine of one rank: matching (posted and unexpected queues), and the protocols that move a
+ * message to a peer.
+ *
+ * <p>Routes: a message to oneself is handed to this engine's own {@link #deliver}; in threads mode, to the peer
+ * rank's engine through the job's {@link InprocEndpoint} table (the receiver copies straight out of the sender's
+ * buffer, one copy); between processes, over the {@link Transport} with an eager protocol for small messages and
+ * rendezvous (RTS, CTS, DATA chunks) for large or synchronous ones.
+ *
+ * <p>Ordering: messages from one sender are entered into this engine's matching in the order they were sent
+ * (in-JVM senders call {@code deliver} in program order; a transport delivers frames of one peer in order), and
+ * both queues are searched in arrival/posting order, which gives MPI's non-overtaking rule.
+ *
+ * <p>Threading: {@code lock} guards the posted and unexpected queues (and the {@code queued} flags). Any thread
+ * may call {@link #isend}, {@link #irecv}, {@link #iprobe} and the {@link InprocEndpoint} methods. Frames are
+ * handled by the progress owner. Once a receive is taken off the posted queue, only the thread that took it
+ * touches it until it completes. {@code rendezvousSends} and {@code activeRecvs} are concurrent maps.
+ */
+public final class Engine implements InprocEndpoint, FrameSink {
+    /** Wildcard source and tag (MPI.ANY_SOURCE and MPI.ANY_TAG). */
+    public static final int ANY = -1;
+
+    private final int worldRank;
+    private final Progress progress;
+    private final ThreadsJob job;
+    private final long eagerLimit;
+    private final long chunkBytes;
+    private volatile Transport transport;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private RecvRequest postedHead;
+    private RecvRequest postedTail;
+    private Unexpected unexpectedHead;
+    private Unexpected unexpectedTail;
+
+    private final AtomicLong ids = new AtomicLong(1);
+    private final ConcurrentHashMap<Long, SendRequest> rendezvousSends = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Long, RecvRequest> activeRecvs = new ConcurrentHashMap<>();
+    private final ThreadLocal<MemorySegment> headers =
+            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(FrameLayout.HEADER_BYTES, 8));
+
+    public Engine(int worldRank, Progress progress, ThreadsJob job, long eagerLimit, long chunkBytes) {
+        this.worldRank = worldRank;
+        this.progress = progress;
+        this.job = job;
+        this.eagerLimit = eagerLimit;
+        this.chunkBytes = chunkBytes;
+    }
+
+    public void setTransport(Transport t) {
+        this.transport = t;
+    }
+
+    // ------------------------------------------------------------------ sends
+
+    /**
+     * Starts a send of {@code data} to world rank {@code worldDest}, enveloped as (context, source = the sender's
+     * rank in the communicator, tag).
+     */
+    public SendRequest isend(MessageData data, int worldDest, int context, int source, int tag, SendMode mode) {
+        SendRequest s = new SendRequest(this, progress, data, worldDest, tag);
+        if (worldDest == worldRank || job != null) {
+            InprocEndpoint target = worldDest == worldRank ? this : job.endpoint(worldDest);
+            InprocMessage m = new InprocMessage();
+            m.context = context;
+            m.source = source;
+            m.tag = tag;
+            m.bytes = data.bytes();
+            m.data = contiguousOrPacked(data);
+            m.synchronous = mode == SendMode.SYNCHRONOUS;
+            m.onConsumed = received -> s.finish();
+            s.inproc = m;
+            target.deliver(m);
+            return s;
+        }
+        Transport t = transport;
+        if (t == null) {
+            s.fail(ErrorClass.ERR_INTERN, "no transport to rank " + worldDest);
+            return s;
+        }
+        long bytes = data.bytes();
+        MemorySegment h = headers.get();
+        FrameLayout.putInt(h, FrameLayout.CONTEXT, context);
+        FrameLayout.putInt(h, FrameLayout.SOURCE, source);
+        FrameLayout.putInt(h, FrameLayout.TAG, tag);
+        FrameLayout.putInt(h, FrameLayout.FLAGS, 0);
+        FrameLayout.putLong(h, FrameLayout.TOTAL, bytes);
+        FrameLayout.putLong(h, FrameLayout.RECV_ID, 0);
+        if (mode != SendMode.SYNCHRONOUS && bytes <= eagerLimit) {
+            FrameLayout.putInt(h, FrameLayout.KIND, Protocol.EAGER);
+            FrameLayout.putInt(h, FrameLayout.PAYLOAD, (int) bytes);
+            FrameLayout.putLong(h, FrameLayout.SEND_ID, 0);
+            t.send(worldDest, h, bytes == 0 ? null : contiguousOrPacked(data), s::finish);
+        } else {
+            s.sendId = ids.getAndIncrement();
+            rendezvousSends.put(s.sendId, s);
+            FrameLayout.putInt(h, FrameLayout.KIND, Protocol.RTS);
+            FrameLayout.putInt(h, FrameLayout.PAYLOAD, 0);
+            FrameLayout.putLong(h, FrameLayout.SEND_ID, s.sendId);
+            t.send(worldDest, h, null, null);
+        }
+        return s;
+    }
+
+    private static MemorySegment contiguousOrPacked(MessageData data) {
+        MemorySegment c = data.contiguous();
+        if (c != null) {
+            return c;
+        }
+        long n = data.bytes();
+        if (n > Integer.MAX_VALUE - 8) {
+            MemorySegment big = Arena.ofAuto().allocate(n);
+            data.packTo(0, big, 0, n);
+            return big;
+        }
+        MemorySegment packed = MemorySegment.ofArray(new byte[(int) n]);
+        data.packTo(0, packed, 0, n);
+        return packed;
+    }
+
+    boolean cancelSend(SendRequest s) {
+        InprocMessage m = s.inproc;
+        if (m == null || s.isDone()) {
+            return false;
+        }
+        InprocEndpoint target = s.worldDest == worldRank ? this : job.endpoint(s.worldDest);
+        if (target.withdraw(m)) {
+            s.markCancelled();
+            return true;
+        }
+        return false;
+    }
+
+    // --------------------------------------------------------------- receives
+
+    /** Posts a receive; matches an unexpected message at once when there is one. */
+    public RecvRequest irecv(MessageData data, int context, int source, int tag) {
+        RecvRequest r = new RecvRequest(this, progress, data, context, source, tag);
+        Unexpected u;
+        lock.lock();
+        try {
+            u = takeUnexpected(context, source, tag);
+            if (u == null) {
+                appendPosted(r);
+                return r;
+            }
+        } finally {
+            lock.unlock();
+        }
+        receiveUnexpected(r, u);
+        return r;
+    }
+
+    private void receiveUnexpected(RecvRequest r, Unexpected u) {
+        long n = r.accept(u.source, u.tag, u.bytes);
+        if (u.eager != null) {
+            r.data.unpackFrom(0, MemorySegment.ofArray(u.eager), 0, n);
+            r.finish();
+        } else if (u.inproc != null) {
+            r.data.unpackFrom(0, u.inproc.data, 0, n);
+            u.inproc.onConsumed.accept(Boolean.TRUE);
+            r.finish();
+        } else {
+            startRendezvousReceive(r, u.peer, u.sendId, n);
+        }
+    }
+
+    private void startRendezvousReceive(RecvRequest r, int peer, long sendId, long wanted) {
+        r.recvId = ids.getAndIncrement();
+        r.wanted = wanted;
+        r.arrived = 0;
+        if (wanted > 0) {
+            activeRecvs.put(r.recvId, r);
+        }
+        MemorySegment h = headers.get();
+        FrameLayout.putInt(h, FrameLayout.PAYLOAD, 0);
+        FrameLayout.putInt(h, FrameLayout.KIND, Protocol.CTS);
+        FrameLayout.putLong(h, FrameLayout.SEND_ID, sendId);
+        FrameLayout.putLong(h, FrameLayout.RECV_ID, r.recvId);
+        FrameLayout.putLong(h, FrameLayout.TOTAL, wanted);
+        transport.send(peer, h, null, null);
+        if (wanted == 0) {
+            r.finish();
+        }
+    }
+
+    boolean cancelRecv(RecvRequest r) {
+        lock.lock();
+        try {
+            if (!r.queued) {
+                return false;
+            }
+            removePosted(r);
+        } finally {
+            lock.unlock();
+        }
+        r.finishCancelled();
+        return true;
+    }
+
+    /**
+     * Looks for a message that a receive (context, source, tag) would match, without receiving it. Returns a
+     * completed request carrying its envelope, or {@code null}.
+     */
+    public RequestImpl iprobe(int context, int source, int tag) {
+        progress.poll();
+        lock.lock();
+        try {
+            for (Unexpected u = unexpectedHead; u != null; u = u.next) {
+                if (matches(u, context, source, tag)) {
+                    return RequestImpl.completed(progress, u.source, u.tag, u.bytes);
+                }
+            }
+            return null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static boolean matches(Unexpected u, int context, int source, int tag) {
+        return u.context == context && (source == ANY || source == u.source) && (tag == ANY || tag == u.tag);
+    }
+
+    // ------------------------------------------------ in-JVM delivery (threads mode and self)
+
+    @Override
+    public boolean deliver(InprocMessage m) {
+        RecvRequest r;
+        lock.lock();
+        try {
+            r = takePosted(m.context, m.source, m.tag);
+            if (r == null) {
+                Unexpected u = new Unexpected(m.context, m.source, m.tag, m.bytes);
+                if (!m.synchronous && m.bytes <= eagerLimit) {
+                    byte[] copy = new byte[(int) m.bytes];
+                    MemorySegment.copy(m.data, 0, MemorySegment.ofArray(copy), 0, m.bytes);
+                    u.eager = copy;
+                    appendUnexpected(u);
+                } else {
+                    u.inproc = m;
+                    appendUnexpected(u);
+                    return false;
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (r != null) {
+            long n = r.accept(m.source, m.tag, m.bytes);
+            r.data.unpackFrom(0, m.data, 0, n);
+            m.onConsumed.accept(Boolean.TRUE);
+            r.finish();
+        } else {
+            m.onConsumed.accept(Boolean.TRUE);
+        }
+        return true;
+    }
+
+    @Override
+    public boolean withdraw(InprocMessage m) {
+        lock.lock();
+        try {
+            for (Unexpected u = unexpectedHead; u != null; u = u.next) {
+                if (u.inproc == m) {
+                    removeUnexpected(u);
+                    return true;
+                }
+            }
+            return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void wakeAll() {
+        lock.lock();
+        try {
+            for (RecvRequest r = postedHead; r != null; r = r.next) {
+                r.wakeWaiter();
+            }
+        } finally {
+            lock.unlock();
+        }
+        Transport t = transport;
+        if (t != null) {
+            t.wakeup();
+        }
+    }
+
+    // ---------------------------------------------------- frames from a transport
+
+    @Override
+    public void onFrame(int peer, MemorySegment header, MemorySegment payload) {
+        int kind = FrameLayout.getInt(header, FrameLayout.KIND);
+        switch (kind) {
+            case Protocol.EAGER -> onEager(header, payload);
+            case Protocol.RTS -> onRts(peer, header);
+            case Protocol.CTS -> onCts(peer, header);
+            case Protocol.DATA -> onData(header, payload);
+            default -> throw new IllegalStateException("unknown frame kind " + kind + " from rank " + peer);
+        }
+    }
+
+    private void onEager(MemorySegment header, MemorySegment payload) {
+        int context = FrameLayout.getInt(header, FrameLayout.CONTEXT);
+        int source = FrameLayout.getInt(header, FrameLayout.SOURCE);
+        int tag = FrameLayout.getInt(header, FrameLayout.TAG);
+        long bytes = FrameLayout.getLong(header, FrameLayout.TOTAL);
+        RecvRequest r;
+        lock.lock();
+        try {
+            r = takePosted(context, source, tag);
+            if (r == null) {
+                Unexpected u = new Unexpected(context, source, tag, bytes);
+                byte[] copy = new byte[(int) bytes];
+                MemorySegment.copy(payload, 0, MemorySegment.ofArray(copy), 0, bytes);
+                u.eager = copy;
+                appendUnexpected(u);
+                return;
+            }
+        } finally {
+            lock.unlock();
+        }
+        long n = r.accept(source, tag, bytes);
+        r.data.unpackFrom(0, payload, 0, n);
+        r.finish();
+    }
+
+    private void onRts(int peer, MemorySegment header) {
+        int context = FrameLayout.getInt(header, FrameLayout.CONTEXT);
+        int source = FrameLayout.getInt(header, FrameLayout.SOURCE);
+        int tag = FrameLayout.getInt(header, FrameLayout.TAG);
+        long bytes = FrameLayout.getLong(header, FrameLayout.TOTAL);
+        long sendId = FrameLayout.getLong(header, FrameLayout.SEND_ID);
+        RecvRequest r;
+        lock.lock();
+        try {
+            r = takePosted(context, source, tag);
+            if (r == null) {
+                Unexpected u = new Unexpected(context, source, tag, bytes);
+                u.peer = peer;
+                u.sendId = sendId;
+                appendUnexpected(u);
+                return;
+            }
+        } finally {
+            lock.unlock();
+        }
+        long n = r.accept(source, tag, bytes);
+        startRendezvousReceive(r, peer, sendId, n);
+    }
+
+    private void onCts(int peer, MemorySegment header) {
+        long sendId = FrameLayout.getLong(header, FrameLayout.SEND_ID);
+        long recvId = FrameLayout.getLong(header, FrameLayout.RECV_ID);
+        long wanted = FrameLayout.getLong(header, FrameLayout.TOTAL);
+        SendRequest s = rendezvousSends.remove(sendId);
+        if (s == null) {
+            throw new IllegalStateException("clear-to-send for unknown send " + sendId + " from rank " + peer);
+        }
+        if (wanted == 0) {
+            s.finish();
+            return;
+        }
+        MemorySegment contiguous = s.data.contiguous();
+        MemorySegment h = headers.get();
+        FrameLayout.putInt(h, FrameLayout.KIND, Protocol.DATA);
+        FrameLayout.putLong(h, FrameLayout.RECV_ID, recvId);
+        FrameLayout.putLong(h, FrameLayout.SEND_ID, sendId);
+        for (long off = 0; off < wanted; off += chunkBytes) {
+            long len = Math.min(chunkBytes, wanted - off);
+            MemorySegment chunk;
+            if (contiguous != null) {
+                chunk = contiguous.asSlice(off, len);
+            } else {
+                chunk = MemorySegment.ofArray(new byte[(int) len]);
+                s.data.packTo(off, chunk, 0, len);
+            }
+            FrameLayout.putInt(h, FrameLayout.PAYLOAD, (int) len);
+            FrameLayout.putLong(h, FrameLayout.TOTAL, off);
+            boolean last = off + len >= wanted;
+            transport.send(peer, h, chunk, last ? s::finish : null);
+        }
+    }
+
+    private void onData(MemorySegment header, MemorySegment payload) {
+        long recvId = FrameLayout.getLong(header, FrameLayout.RECV_ID);
+        long offset = FrameLayout.getLong(header, FrameLayout.TOTAL);
+        RecvRequest r = activeRecvs.get(recvId);
+        if (r == null) {
+            throw new IllegalStateException("data for unknown receive " + recvId);
+        }
+        long len = payload.byteSize();
+        r.data.unpackFrom(offset, payload, 0, len);
+        r.arrived += len;
+        if (r.arrived >= r.wanted) {
+            activeRecvs.remove(recvId);
+            r.finish();
+        }
+    }
+
+    @Override
+    public void onPeerFailure(int peer, Throwable cause) {
+        String why = "connection to rank " + peer + " failed: " + cause;
+        for (SendRequest s : rendezvousSends.values()) {
+            if (s.worldDest == peer && rendezvousSends.remove(s.sendId, s)) {
+                s.fail(ErrorClass.ERR_PROC_FAILED, why);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------- queue helpers
+
+    private RecvRequest takePosted(int context, int source, int tag) {
+        for (RecvRequest r = postedHead; r != null; r = r.next) {
+            if (r.matches(context, source, tag)) {
+                removePosted(r);
+                return r;
+            }
+        }
+        return null;
+    }
+
+    private Unexpected takeUnexpected(int context, int source, int tag) {
+        for (Unexpected u = unexpectedHead; u != null; u = u.next) {
+            if (matches(u, context, source, tag)) {
+                removeUnexpected(u);
+                return u;
+            }
+        }
+        return null;
+    }
+
+    private void appendPosted(RecvRequest r) {
+        r.queued = true;
+        r.prev = postedTail;
+        r.next = null;
+        if (postedTail == null) {
+            postedHead = r;
+        } else {
+            postedTail.next = r;
+        }
+        postedTail = r;
+    }
+
+    private void removePosted(RecvRequest r) {
+        r.queued = false;
+        if (r.prev == null) {
+            postedHead = r.next;
+        } else {
+            r.prev.next = r.next;
+        }
+        if (r.next == null) {
+            postedTail = r.prev;
+        } else {
+            r.next.prev = r.prev;
+        }
+        r.prev = null;
+        r.next = null;
+    }
+
+    private void appendUnexpected(Unexpected u) {
+        u.prev = unexpectedTail;
+        u.next = null;
+        if (unexpectedTail == null) {
+            unexpectedHead = u;
+        } else {
+            unexpectedTail.next = u;
+        }
+        unexpectedTail = u;
+    }
+
+    private void removeUnexpected(Unexpected u) {
+        if (u.prev == null) {
+            unexpectedHead = u.next;
+        } else {
+            u.prev.next = u.next;
+        }
+        if (u.next == null) {
+            unexpectedTail = u.prev;
+        } else {
+            u.next.prev = u.prev;
+        }
+        u.prev = null;
+        u.next = null;
+    }
+}

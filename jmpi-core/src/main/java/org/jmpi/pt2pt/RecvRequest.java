@@ -1,0 +1,78 @@
+package org.jmpi.pt2pt;
+
+import org.jmpi.datatype.MessageData;
+import org.jmpi.runtime.ErrorClass;
+import org.jmpi.runtime.Progress;
+import org.jmpi.runtime.RequestImpl;
+
+/**
+ * A posted receive. While unmatched it sits in the engine's posted queue (intrusive list, guarded by the engine's
+ * matching lock); once matched, exactly one thread fills it and completes it.
+ */
+public final class RecvRequest extends RequestImpl {
+    final int context;
+    final int sourceFilter;
+    final int tagFilter;
+    final MessageData data;
+    final long capacity;
+    final Engine engine;
+    /** Intrusive links in the posted queue; guarded by the engine lock. */
+    RecvRequest prev;
+    RecvRequest next;
+    boolean queued;
+    /** Rendezvous over a transport: id, bytes expected, bytes arrived (touched only by the progress owner). */
+    long recvId;
+    long wanted;
+    long arrived;
+    long total;
+
+    RecvRequest(Engine engine, Progress progress, MessageData data, int context, int source, int tag) {
+        super(progress);
+        this.engine = engine;
+        this.data = data;
+        this.capacity = data.bytes();
+        this.context = context;
+        this.sourceFilter = source;
+        this.tagFilter = tag;
+    }
+
+    boolean matches(int ctx, int src, int t) {
+        return ctx == context && (sourceFilter == Engine.ANY || sourceFilter == src)
+                && (tagFilter == Engine.ANY || tagFilter == t);
+    }
+
+    /** Records the envelope of the matched message; returns how many bytes to take (truncating if needed). */
+    long accept(int src, int t, long messageBytes) {
+        this.source = src;
+        this.tag = t;
+        this.total = messageBytes;
+        long n = Math.min(messageBytes, capacity);
+        this.bytes = n;
+        if (messageBytes > capacity) {
+            this.error = ErrorClass.ERR_TRUNCATE;
+            this.errorMessage = "message of " + messageBytes + " bytes from rank " + src + " (tag " + t
+                    + ") truncated: the receive buffer holds " + capacity + " bytes";
+        }
+        return n;
+    }
+
+    void finish() {
+        complete();
+    }
+
+    void fail(int errorClass, String message) {
+        this.error = errorClass;
+        this.errorMessage = message;
+        complete();
+    }
+
+    void finishCancelled() {
+        this.cancelled = true;
+        complete();
+    }
+
+    @Override
+    public boolean cancel() {
+        return engine.cancelRecv(this);
+    }
+}

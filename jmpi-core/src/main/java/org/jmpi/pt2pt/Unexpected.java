@@ -1,0 +1,31 @@
+package org.jmpi.pt2pt;
+
+import org.jmpi.shared.InprocMessage;
+
+/**
+ * A message that arrived before a matching receive was posted. It holds either a copy of the data (small
+ * messages), a reference to an in-JVM sender's message, or a rendezvous request from a peer over a transport.
+ * Guarded by the engine's matching lock while queued.
+ */
+final class Unexpected {
+    final int context;
+    final int source;
+    final int tag;
+    final long bytes;
+    /** Copied data of an eager message, or null. */
+    byte[] eager;
+    /** An in-JVM message kept by reference, or null. */
+    InprocMessage inproc;
+    /** Transport rendezvous: the sending world rank and its request id. */
+    int peer = -1;
+    long sendId;
+    Unexpected prev;
+    Unexpected next;
+
+    Unexpected(int context, int source, int tag, long bytes) {
+        this.context = context;
+        this.source = source;
+        this.tag = tag;
+        this.bytes = bytes;
+    }
+}

@@ -1,0 +1,73 @@
+package org.jmpi.runtime;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The runtime's tuning parameters, read in this one place from system properties ({@code jmpi.*}) or, when a
+ * property is absent, from the environment ({@code JMPI_*}, dots become underscores, upper case). Validated once;
+ * passed down as values.
+ *
+ * @param eagerLimit messages up to this many bytes are sent eagerly (copied at the receiver if unexpected);
+ *     larger ones use rendezvous
+ * @param chunkBytes size of the data frames of a rendezvous transfer over a transport
+ * @param spinIterations polling iterations before a waiting thread starts to yield
+ * @param yieldIterations yields before a waiting thread blocks
+ */
+public record Config(long eagerLimit, long chunkBytes, int spinIterations, int yieldIterations) {
+    public static Config fromEnvironment() {
+        return new Config(
+                longParam("jmpi.eager.limit", 64 * 1024, 0, 1L << 30),
+                longParam("jmpi.chunk.bytes", 1 << 20, 4096, 1L << 30),
+                (int) longParam("jmpi.spin.iterations", 4000, 0, Integer.MAX_VALUE),
+                (int) longParam("jmpi.yield.iterations", 50, 0, Integer.MAX_VALUE));
+    }
+
+    /** Every parameter with its value, for {@code jmpirun --info}. */
+    public Map<String, String> describe() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("jmpi.eager.limit", Long.toString(eagerLimit));
+        m.put("jmpi.chunk.bytes", Long.toString(chunkBytes));
+        m.put("jmpi.spin.iterations", Integer.toString(spinIterations));
+        m.put("jmpi.yield.iterations", Integer.toString(yieldIterations));
+        return m;
+    }
+
+    static String raw(String property) {
+        String v = System.getProperty(property);
+        if (v == null) {
+            v = System.getenv(property.toUpperCase(java.util.Locale.ROOT).replace('.', '_'));
+        }
+        return v;
+    }
+
+    static long longParam(String property, long dflt, long min, long max) {
+        String v = raw(property);
+        if (v == null || v.isBlank()) {
+            return dflt;
+        }
+        long x;
+        try {
+            x = parseSize(v.trim());
+        } catch (NumberFormatException e) {
+            throw new MpiError(ErrorClass.ERR_ARG, "parameter " + property + "=" + v + " is not a number");
+        }
+        if (x < min || x > max) {
+            throw new MpiError(ErrorClass.ERR_ARG,
+                    "parameter " + property + "=" + v + " is out of range [" + min + ", " + max + "]");
+        }
+        return x;
+    }
+
+    /** Parses "65536", "64k", "1m", "2g" (binary units). */
+    static long parseSize(String v) {
+        String s = v.toLowerCase(java.util.Locale.ROOT);
+        long mul = 1;
+        char last = s.charAt(s.length() - 1);
+        if (last == 'k' || last == 'm' || last == 'g') {
+            mul = last == 'k' ? 1024 : last == 'm' ? 1024 * 1024 : 1024L * 1024 * 1024;
+            s = s.substring(0, s.length() - 1);
+        }
+        return Math.multiplyExact(Long.parseLong(s), mul);
+    }
+}

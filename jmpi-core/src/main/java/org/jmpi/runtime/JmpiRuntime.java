@@ -1,0 +1,217 @@
+package org.jmpi.runtime;
+
+import java.net.InetAddress;
+import org.jmpi.bootstrap.Bootstrap;
+import org.jmpi.bootstrap.BootstrapFactory;
+import org.jmpi.bootstrap.ThreadsBootstrap;
+import org.jmpi.datatype.MessageData;
+import org.jmpi.pt2pt.Engine;
+import org.jmpi.pt2pt.RecvRequest;
+import org.jmpi.pt2pt.SendMode;
+import org.jmpi.pt2pt.SendRequest;
+import org.jmpi.shared.JobAbortedError;
+import org.jmpi.shared.ThreadsJob;
+import org.jmpi.transport.Transport;
+import org.jmpi.transport.tcp.TcpConfig;
+import org.jmpi.transport.tcp.TcpTransport;
+
+/**
+ * The runtime of one rank: bootstrap, progress engine, point-to-point engine, transports, and the predefined
+ * communicators. There is one per rank: a static of this class, which in threads mode is per rank because each
+ * rank has its own class loader.
+ *
+ * <p>Threading: {@link #current()} is a volatile read; the runtime is fully built before it is published by
+ * {@link #init}. {@code state} changes under the class lock.
+ */
+public final class JmpiRuntime {
+    /** Context ids of the predefined communicators; each uses two (point-to-point and collective). */
+    public static final int WORLD_CONTEXT = 0;
+    public static final int SELF_CONTEXT = 2;
+    /** Reserved for the runtime's own traffic (the barrier in finalize). */
+    static final int RUNTIME_CONTEXT = 4;
+    /** First context id free for new communicators. */
+    public static final int FIRST_FREE_CONTEXT = 16;
+
+    private static volatile JmpiRuntime current;
+    private static volatile boolean finalized;
+
+    private final Bootstrap bootstrap;
+    private final Config config;
+    private final Progress progress;
+    private final Engine engine;
+    private final ThreadsJob job;
+    private final Communicator world;
+    private final Communicator self;
+    private final int threadLevel;
+    private final Transport transport;
+
+    private JmpiRuntime(Bootstrap bootstrap, Config config, int threadLevel) {
+        this.bootstrap = bootstrap;
+        this.config = config;
+        this.threadLevel = threadLevel;
+        this.job = bootstrap instanceof ThreadsBootstrap tb ? tb.job() : null;
+        this.progress = new Progress(job, config.spinIterations(), config.yieldIterations());
+        int rank = bootstrap.rank();
+        int size = bootstrap.size();
+        this.engine = new Engine(rank, progress, job, config.eagerLimit(), config.chunkBytes());
+        int[] all = new int[size];
+        for (int i = 0; i < size; i++) {
+            all[i] = i;
+        }
+        this.world = new Communicator(WORLD_CONTEXT, all, rank);
+        this.self = new Communicator(SELF_CONTEXT, new int[] {rank}, 0);
+        if (job != null) {
+            job.register(rank, engine);
+            this.transport = null;
+        } else if (size > 1) {
+            TcpTransport tcp = TcpTransport.open(bootstrap, engine, TcpConfig.fromEnvironment());
+            this.transport = tcp;
+            engine.setTransport(tcp);
+            progress.setTransport(tcp);
+        } else {
+            this.transport = null;
+        }
+        bootstrap.fence();
+    }
+
+    /**
+     * Initialises the runtime of this rank.
+     *
+     * @return the thread level provided
+     */
+    public static synchronized JmpiRuntime init(int requiredThreadLevel) {
+        if (current != null) {
+            throw new MpiError(ErrorClass.ERR_OTHER, "MPI is already initialized.");
+        }
+        if (finalized) {
+            throw new MpiError(ErrorClass.ERR_OTHER, "MPI is finalized.");
+        }
+        Config config = Config.fromEnvironment();
+        Bootstrap b = BootstrapFactory.detect();
+        JmpiRuntime rt = new JmpiRuntime(b, config, Math.max(0, Math.min(3, requiredThreadLevel)));
+        current = rt;
+        return rt;
+    }
+
+    /** The runtime, or an error when MPI is not initialised or already finalised. */
+    public static JmpiRuntime get() {
+        JmpiRuntime rt = current;
+        if (rt == null) {
+            throw new MpiError(ErrorClass.ERR_OTHER, finalized ? "MPI is finalized." : "MPI is not initialized.");
+        }
+        return rt;
+    }
+
+    public static JmpiRuntime current() {
+        return current;
+    }
+
+    public static boolean isInitialized() {
+        return current != null || finalized;
+    }
+
+    public static boolean isFinalized() {
+        return finalized;
+    }
+
+    /** Ends this rank's part in MPI: a barrier over the world (so no rank closes while others still talk). */
+    public static synchronized void finalizeRuntime() {
+        JmpiRuntime rt = get();
+        try {
+            rt.barrier(rt.world, RUNTIME_CONTEXT);
+            rt.bootstrap.finalizeJob();
+        } finally {
+            if (rt.transport != null) {
+                rt.transport.close();
+            }
+            rt.bootstrap.close();
+            current = null;
+            finalized = true;
+        }
+    }
+
+    /** A dissemination barrier over {@code comm} on the given context: ceil(log2 P) rounds. */
+    public void barrier(Communicator comm, int context) {
+        int n = comm.size();
+        int r = comm.rank();
+        for (int k = 1, round = 0; k < n; k <<= 1, round++) {
+            int to = (r + k) % n;
+            int from = (r - k + n) % n;
+            RecvRequest rr = engine.irecv(MessageData.EMPTY, context, from, round);
+            SendRequest sr = engine.isend(MessageData.EMPTY, comm.worldRank(to), context, r, round,
+                    SendMode.STANDARD);
+            progress.await(sr);
+            progress.await(rr);
+        }
+    }
+
+    /**
+     * Ends the whole job with {@code exitCode}. In threads mode the calling thread unwinds with a
+     * {@link JobAbortedError}; in processes mode the process manager kills every rank, and this process exits.
+     */
+    public void abort(int exitCode, String message) {
+        try {
+            bootstrap.abort(exitCode, message);
+        } catch (JobAbortedError e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // the process manager is unreachable: end this process at least
+        }
+        if (job != null) {
+            throw new JobAbortedError(exitCode, message);
+        }
+        System.out.flush();
+        System.err.flush();
+        Runtime.getRuntime().halt(exitCode);
+    }
+
+    public Bootstrap bootstrap() {
+        return bootstrap;
+    }
+
+    public Config config() {
+        return config;
+    }
+
+    public Progress progress() {
+        return progress;
+    }
+
+    public Engine engine() {
+        return engine;
+    }
+
+    public Communicator world() {
+        return world;
+    }
+
+    public Communicator self() {
+        return self;
+    }
+
+    public int threadLevel() {
+        return threadLevel;
+    }
+
+    public int rank() {
+        return world.rank();
+    }
+
+    public int size() {
+        return world.size();
+    }
+
+    /** True in threads mode. */
+    public boolean threadsMode() {
+        return job != null;
+    }
+
+    /** The host name reported by MPI.getProcessorName. */
+    public static String processorName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (java.io.IOException e) {
+            return "localhost";
+        }
+    }
+}

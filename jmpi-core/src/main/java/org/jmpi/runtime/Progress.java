@@ -1,0 +1,141 @@
+package org.jmpi.runtime;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+import org.jmpi.shared.ThreadsJob;
+import org.jmpi.transport.Transport;
+
+/**
+ * The progress engine of one rank: makes waiting threads drive the transports, and decides how they wait. There
+ * is no progress thread: progress happens in the threads that call MPI.
+ *
+ * <p>Waiting goes in three phases: spin (polling the transports, {@link Thread#onSpinWait()}), then yield, then
+ * block. Blocking means: the thread that owns the progress lock sleeps in the transport's {@code await} (a
+ * select), every other thread parks with a short timeout. Completing a request unparks its waiter and, when a
+ * thread may be asleep in {@code await}, wakes the transport.
+ *
+ * <p>Threading: {@code transports} is written once before the runtime is published. The progress lock makes
+ * {@code poll}/{@code await} single-threaded as the transport SPI requires. {@code selecting} is a volatile hint.
+ */
+public final class Progress {
+    private final int spinIterations;
+    private final int yieldIterations;
+    private final ReentrantLock progressLock = new ReentrantLock();
+    private volatile Transport transport;
+    private volatile boolean selecting;
+    private final ThreadsJob job;
+
+    public Progress(ThreadsJob job, int spinIterations, int yieldIterations) {
+        this.job = job;
+        this.spinIterations = spinIterations;
+        this.yieldIterations = yieldIterations;
+    }
+
+    public void setTransport(Transport t) {
+        this.transport = t;
+    }
+
+    public Transport transport() {
+        return transport;
+    }
+
+    /** One non-blocking progress pass; returns whether anything happened. */
+    public boolean poll() {
+        Transport t = transport;
+        if (t == null || !progressLock.tryLock()) {
+            return false;
+        }
+        try {
+            return t.poll();
+        } finally {
+            progressLock.unlock();
+        }
+    }
+
+    /** Wakes a thread waiting for a request that just completed. */
+    void wake(Thread waiter) {
+        LockSupport.unpark(waiter);
+        if (selecting) {
+            Transport t = transport;
+            if (t != null) {
+                t.wakeup();
+            }
+        }
+    }
+
+    /** Waits until {@code r} is complete. */
+    public void await(RequestImpl r) {
+        if (r.isDone()) {
+            return;
+        }
+        r.setWaiter(Thread.currentThread());
+        awaitUntil(r::isDone);
+    }
+
+    /** Waits until any of the requests is complete (nulls are skipped). */
+    public void awaitAny(RequestImpl[] rs) {
+        Thread me = Thread.currentThread();
+        for (RequestImpl r : rs) {
+            if (r != null) {
+                if (r.isDone()) {
+                    return;
+                }
+                r.setWaiter(me);
+            }
+        }
+        awaitUntil(() -> {
+            for (RequestImpl r : rs) {
+                if (r != null && r.isDone()) {
+                    return true;
+                }
+            }
+            return false;
+        });
+    }
+
+    /** Waits until {@code condition} holds; the caller registered itself as waiter where completions happen. */
+    public void awaitUntil(BooleanSupplier condition) {
+        int idle = 0;
+        long parkNanos = 1_000;
+        while (!condition.getAsBoolean()) {
+            if (job != null) {
+                job.checkAborted();
+            }
+            if (poll()) {
+                idle = 0;
+                parkNanos = 1_000;
+                continue;
+            }
+            if (idle < spinIterations) {
+                idle++;
+                Thread.onSpinWait();
+            } else if (idle < spinIterations + yieldIterations) {
+                idle++;
+                Thread.yield();
+            } else {
+                block(condition, parkNanos);
+                parkNanos = Math.min(parkNanos * 2, TimeUnit.MILLISECONDS.toNanos(1));
+            }
+        }
+    }
+
+    private void block(BooleanSupplier condition, long parkNanos) {
+        Transport t = transport;
+        if (t != null && progressLock.tryLock()) {
+            try {
+                selecting = true;
+                if (!condition.getAsBoolean()) {
+                    t.await(TimeUnit.MILLISECONDS.toNanos(50));
+                }
+                t.poll();
+            } finally {
+                selecting = false;
+                progressLock.unlock();
+            }
+        } else {
+            LockSupport.parkNanos(this, parkNanos);
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package org.jmpi.runtime;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The internal side of a request: completion flag, status fields and the thread to wake on completion. Subclasses
+ * (send and receive requests of the point-to-point layer, collective schedules) set the status fields and then
+ * call {@link #complete()}.
+ *
+ * <p>Threading: the status fields are written by the completing thread before the volatile write of {@code done}
+ * in {@link #complete()}; readers check {@link #isDone()} (volatile read) first, which orders the reads after the
+ * writes. {@code waiter} is written by a waiting thread before it checks {@code done}, read by the completer after
+ * it sets {@code done}, so a waiter never misses its wake-up (and parks with a timeout anyway).
+ */
+public abstract class RequestImpl {
+    private volatile boolean done;
+    private volatile Thread waiter;
+    private final Progress progress;
+
+    /** Source rank in the communicator (receives), or the peer. */
+    protected int source = -1;
+    /** Tag of the matched message. */
+    protected int tag = -1;
+    /** Bytes received (or sent). */
+    protected long bytes;
+    /** MPI error class, 0 when the operation succeeded. */
+    protected int error;
+    /** Human-readable detail of {@link #error}. */
+    protected String errorMessage;
+    protected boolean cancelled;
+
+    protected RequestImpl(Progress progress) {
+        this.progress = progress;
+    }
+
+    public final boolean isDone() {
+        return done;
+    }
+
+    /** Marks the request complete and wakes its waiter. Called once per activation. */
+    protected final void complete() {
+        done = true;
+        Thread w = waiter;
+        if (w != null) {
+            progress.wake(w);
+        }
+    }
+
+    /** Re-arms a persistent request before it starts again. */
+    protected final void reset() {
+        done = false;
+        source = -1;
+        tag = -1;
+        bytes = 0;
+        error = 0;
+        errorMessage = null;
+        cancelled = false;
+    }
+
+    final void setWaiter(Thread t) {
+        waiter = t;
+    }
+
+    /** Attempts to cancel; returns true when the request will complete as cancelled. */
+    public boolean cancel() {
+        return false;
+    }
+
+    public int source() {
+        return source;
+    }
+
+    public int tag() {
+        return tag;
+    }
+
+    public long bytes() {
+        return bytes;
+    }
+
+    public int error() {
+        return error;
+    }
+
+    public String errorMessage() {
+        return errorMessage;
+    }
+
+    public boolean cancelled() {
+        return cancelled;
+    }
+
+    public Progress progress() {
+        return progress;
+    }
+
+    /** A request that is complete from the start (operations on MPI.PROC_NULL, probe results). */
+    public static RequestImpl completed(Progress progress, int source, int tag, long bytes) {
+        RequestImpl r = new RequestImpl(progress) {};
+        r.source = source;
+        r.tag = tag;
+        r.bytes = bytes;
+        r.complete();
+        return r;
+    }
+
+    /** Unparks the thread waiting for this request, if any (used when the job aborts). */
+    public final void wakeWaiter() {
+        Thread w = waiter;
+        if (w != null) {
+            LockSupport.unpark(w);
+        }
+    }
+}

@@ -14,7 +14,11 @@ import java.lang.reflect.Modifier;
 final class RankInvoker {
     private RankInvoker() {}
 
-    static void run(ClassLoader loader, RankTask task, MpiTestContext context) throws Throwable {
+    /**
+     * Runs the task on one rank. {@code rank} is this rank's number, or -1 when only MPI knows it (a rank JVM
+     * started without a rank in its environment): then it is asked for after {@code MPI.Init}.
+     */
+    static void run(ClassLoader loader, RankTask task, int size, Mode mode, int rank) throws Throwable {
         Class<?> testClass = Class.forName(task.testClass(), true, loader);
         if (testClass.getClassLoader() != loader && loader != ClassLoader.getSystemClassLoader()) {
             throw new IllegalStateException("test class " + task.testClass() + " was loaded by "
@@ -36,10 +40,14 @@ final class RankInvoker {
             try {
                 mpi.getMethod("Init", String[].class).invoke(null, (Object) new String[0]);
             } catch (InvocationTargetException e) {
-                throw new IllegalStateException("MPI.Init failed on rank " + context.rank() + ": " + e.getCause(),
+                throw new IllegalStateException("MPI.Init failed on rank " + rank + ": " + e.getCause(),
                         e.getCause());
             }
+            if (rank < 0) {
+                rank = worldRank(loader);
+            }
         }
+        MpiTestContext context = new MpiTestContext(Math.max(rank, 0), size, mode);
         Object instance = Modifier.isStatic(method.getModifiers()) ? null : newInstance(testClass);
         try {
             if (task.takesContext()) {
@@ -58,9 +66,20 @@ final class RankInvoker {
                     mpi.getMethod("Finalize").invoke(null);
                 }
             } catch (InvocationTargetException e) {
-                throw new IllegalStateException("MPI.Finalize failed on rank " + context.rank() + ": "
-                        + e.getCause(), e.getCause());
+                throw new IllegalStateException("MPI.Finalize failed on rank " + rank + ": " + e.getCause(),
+                        e.getCause());
             }
+        }
+    }
+
+    /** {@code MPI.COMM_WORLD.getRank()} through the given loader, or -1 when MPI cannot tell. */
+    static int worldRank(ClassLoader loader) {
+        try {
+            Class<?> mpi = Class.forName("mpi.MPI", true, loader);
+            Object world = mpi.getField("COMM_WORLD").get(null);
+            return world == null ? -1 : (Integer) world.getClass().getMethod("getRank").invoke(world);
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            return -1;
         }
     }
 

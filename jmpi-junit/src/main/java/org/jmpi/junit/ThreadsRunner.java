@@ -26,7 +26,7 @@ final class ThreadsRunner {
 
     static Outcome run(RankTask task, int size, long timeoutNanos, ClassLoader parent) throws InterruptedException {
         ThreadsJob job = ThreadsJob.start(size, RankClassPath.forThreads(), parent,
-                (rank, loader) -> RankInvoker.run(loader, task, new MpiTestContext(rank, size, Mode.THREADS)));
+                (rank, loader) -> RankInvoker.run(loader, task, size, Mode.THREADS, rank));
         long start = System.nanoTime();
         long abortSeen = -1;
         boolean done = false;

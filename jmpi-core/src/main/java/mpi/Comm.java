@@ -258,14 +258,72 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
-    @NotImplemented
     public final Status sendRecv(Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag, Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag) throws MPIException {
-        throw Unsupported.of("Comm.sendRecv(Object, int, Datatype, int, int, Object, int, Datatype, int, int)");
+        try {
+            Communicator c = live();
+            checkCount(sendcount);
+            checkType(sendtype);
+            checkDest(c, dest);
+            checkSendTag(sendtag);
+            RecvRequest r = startRecv(c, recvbuf, recvcount, recvtype, source, recvtag);
+            SendRequest s = startSend(c, sendbuf, sendcount, sendtype, dest, sendtag, SendMode.STANDARD);
+            if (s != null) {
+                awaitOk(s);
+            }
+            if (r == null) {
+                return procNullStatus();
+            }
+            JmpiRuntime.get().progress().await(r);
+            Status st = Status.of(r);
+            if (r.error() != 0) {
+                throw new MpiError(r.error(), r.errorMessage());
+            }
+            return st;
+        } catch (MpiError e) {
+            throw fail("MPI_Sendrecv", e);
+        }
     }
 
-    @NotImplemented
     public final Status sendRecvReplace(Object buf, int count, Datatype type, int dest, int sendtag, int source, int recvtag) throws MPIException {
-        throw Unsupported.of("Comm.sendRecvReplace(Object, int, Datatype, int, int, int, int)");
+        try {
+            Communicator c = live();
+            checkCount(count);
+            checkType(type);
+            checkDest(c, dest);
+            checkSendTag(sendtag);
+            checkSource(c, source);
+            checkRecvTag(recvtag);
+            MessageData data = BufferView.of(buf, count, type.desc, true);
+            SendRequest s = null;
+            if (dest != MPI.PROC_NULL) {
+                // the outgoing data is copied first, because the receive overwrites the same buffer
+                long n = data.bytes();
+                if (n > Integer.MAX_VALUE - 8) {
+                    throw new MpiError(ErrorClass.ERR_COUNT, "sendRecvReplace of more than 2 GiB is not supported");
+                }
+                java.lang.foreign.MemorySegment copy = java.lang.foreign.MemorySegment.ofArray(new byte[(int) n]);
+                data.packTo(0, copy, 0, n);
+                s = JmpiRuntime.get().engine().isend(new MessageData.SegmentData(copy), c.worldRank(dest),
+                        c.context(), c.rank(), sendtag, SendMode.STANDARD);
+            }
+            RecvRequest r = source == MPI.PROC_NULL ? null
+                    : JmpiRuntime.get().engine().irecv(data, c.context(), checkSource(c, source),
+                            checkRecvTag(recvtag));
+            if (s != null) {
+                awaitOk(s);
+            }
+            if (r == null) {
+                return procNullStatus();
+            }
+            JmpiRuntime.get().progress().await(r);
+            Status st = Status.of(r);
+            if (r.error() != 0) {
+                throw new MpiError(r.error(), r.errorMessage());
+            }
+            return st;
+        } catch (MpiError e) {
+            throw fail("MPI_Sendrecv_replace", e);
+        }
     }
 
     @NotImplemented

@@ -21,7 +21,7 @@ final class Errors {
     static MPIException raise(Errhandler handler, String call, MpiError e) {
         String text = call + ": " + e.getMessage() + " (" + ErrorClass.name(e.errorClass()) + ")";
         JmpiRuntime rt = JmpiRuntime.current();
-        if (handler == MPI.ERRORS_RETURN || rt == null) {
+        if (handler == MPI.ERRORS_RETURN || rt == null || e.isStateError()) {
             MPIException x = new MPIException(e.errorClass(), text);
             if (e.getCause() != null) {
                 x.initCause(e.getCause());

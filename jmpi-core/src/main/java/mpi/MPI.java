@@ -16,6 +16,9 @@ import java.nio.ShortBuffer;
 public final class MPI {
     /** The thread that called Init (for isThreadMain). */
     private static volatile Thread mainThread;
+    public static final Errhandler ERRORS_ARE_FATAL = new Errhandler("MPI_ERRORS_ARE_FATAL");
+    public static final Errhandler ERRORS_ABORT = new Errhandler("MPI_ERRORS_ABORT");
+    public static final Errhandler ERRORS_RETURN = new Errhandler("MPI_ERRORS_RETURN");
     public static final Intracomm COMM_WORLD = new Intracomm("MPI_COMM_WORLD");
     public static final Intracomm COMM_SELF = new Intracomm("MPI_COMM_SELF");
     public static final int THREAD_SINGLE = 0;
@@ -119,9 +122,6 @@ public final class MPI {
     public static final int MODE_NOSUCCEED = 16;
     public static final int LOCK_EXCLUSIVE = 1;
     public static final int LOCK_SHARED = 2;
-    public static final Errhandler ERRORS_ARE_FATAL = new Errhandler("MPI_ERRORS_ARE_FATAL");
-    public static final Errhandler ERRORS_ABORT = new Errhandler("MPI_ERRORS_ABORT");
-    public static final Errhandler ERRORS_RETURN = new Errhandler("MPI_ERRORS_RETURN");
     public static final int SUCCESS = org.jmpi.runtime.ErrorClass.SUCCESS;
     public static final int ERR_BUFFER = org.jmpi.runtime.ErrorClass.ERR_BUFFER;
     public static final int ERR_COUNT = org.jmpi.runtime.ErrorClass.ERR_COUNT;

@@ -81,10 +81,10 @@ public final class JmpiRuntime {
      */
     public static synchronized JmpiRuntime init(int requiredThreadLevel) {
         if (current != null) {
-            throw new MpiError(ErrorClass.ERR_OTHER, "MPI is already initialized.");
+            throw MpiError.state("MPI is already initialized.");
         }
         if (finalized) {
-            throw new MpiError(ErrorClass.ERR_OTHER, "MPI is finalized.");
+            throw MpiError.state("MPI is finalized.");
         }
         Config config = Config.fromEnvironment();
         Bootstrap b = BootstrapFactory.detect();
@@ -97,7 +97,7 @@ public final class JmpiRuntime {
     public static JmpiRuntime get() {
         JmpiRuntime rt = current;
         if (rt == null) {
-            throw new MpiError(ErrorClass.ERR_OTHER, finalized ? "MPI is finalized." : "MPI is not initialized.");
+            throw MpiError.state(finalized ? "MPI is finalized." : "MPI is not initialized.");
         }
         return rt;
     }

@@ -1,0 +1,48 @@
+package org.jmpi.arch;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The layering rules of docs/architecture.md, checked on the compiled classes. */
+class LayeringTest {
+    private static JavaClasses classes;
+
+    @BeforeAll
+    static void importClasses() {
+        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("mpi", "org.jmpi");
+    }
+
+    @Test
+    void internalsNeverCallUpIntoTheApi() {
+        noClasses().that().resideInAPackage("org.jmpi..").should().dependOnClassesThat().resideInAPackage("mpi")
+                .because("only package mpi validates arguments and throws MPIException").check(classes);
+    }
+
+    @Test
+    void transportsKnowNoMpiSemantics() {
+        noClasses().that().resideInAPackage("org.jmpi.transport..").should().dependOnClassesThat()
+                .resideInAnyPackage("org.jmpi.pt2pt..", "org.jmpi.datatype..", "org.jmpi.runtime..")
+                .because("transports move bytes; matching, tags and datatypes live in pt2pt").check(classes);
+    }
+
+    @Test
+    void sharedFabricDependsOnTheJdkOnly() {
+        noClasses().that().resideInAPackage("org.jmpi.shared..").should().dependOnClassesThat()
+                .resideOutsideOfPackages("java..", "org.jmpi.shared..")
+                .because("org.jmpi.shared is loaded once by the parent loader and shared by every rank")
+                .check(classes);
+    }
+
+    @Test
+    void datatypesDoNotDependOnMessaging() {
+        noClasses().that().resideInAPackage("org.jmpi.datatype..").should().dependOnClassesThat()
+                .resideInAnyPackage("org.jmpi.pt2pt..", "org.jmpi.transport..", "org.jmpi.bootstrap..")
+                .check(classes);
+    }
+}

@@ -146,13 +146,14 @@ final class TcpConnection {
             requestFlush();
             return;
         }
-        Runnable done = null;
         try {
-            NEED_FLUSH.setVolatile(this, 0);
+            clearFlushRequest();
             if (!closed && queue.isEmpty() && curNative == null && curCopy == null) {
                 int st = stage(header, payload, onWritten);
                 if (st == DONE) {
-                    done = onWritten;
+                    // Run while still the writer: a send made by the callback goes to the queue and the flush below
+                    // takes it, so chains of sends from callbacks loop here instead of recursing.
+                    run(onWritten);
                 } else if (st == REJECTED) {
                     queue.add(header, payload, onWritten);
                 }
@@ -163,10 +164,14 @@ final class TcpConnection {
         } finally {
             WRITER.setVolatile(this, 0);
         }
-        if (done != null) {
-            done.run();
-        }
         flushIfRequested();
+    }
+
+    /** Writer only: forget pending flush requests (the pass about to run covers them). */
+    private void clearFlushRequest() {
+        if ((int) NEED_FLUSH.getVolatile(this) != 0) { // skip the fence of a volatile store when nothing is pending
+            NEED_FLUSH.setVolatile(this, 0);
+        }
     }
 
     /** Asks for a flush pass: done now by this thread if no other thread is writing, else by that one. */
@@ -178,7 +183,7 @@ final class TcpConnection {
     private void flushIfRequested() {
         while ((int) NEED_FLUSH.getVolatile(this) != 0 && WRITER.compareAndSet(this, 0, 1)) {
             try {
-                NEED_FLUSH.setVolatile(this, 0);
+                clearFlushRequest();
                 doFlush();
             } finally {
                 WRITER.setVolatile(this, 0);
@@ -211,15 +216,19 @@ final class TcpConnection {
                     disarm(); // fill() stops only at a full buffer, a zero-copy payload, or an empty queue
                     return;
                 }
+                boolean blocked;
                 out.flip();
-                if (nat == null) {
-                    channel.write(out);
-                } else {
-                    gather[1] = nat;
-                    channel.write(gather, 0, 2);
+                try {
+                    if (nat == null) {
+                        channel.write(out);
+                    } else {
+                        gather[1] = nat;
+                        channel.write(gather, 0, 2);
+                    }
+                    blocked = out.hasRemaining() || (nat != null && nat.hasRemaining());
+                } finally {
+                    out.compact(); // back to filling, unwritten bytes first
                 }
-                boolean blocked = out.hasRemaining() || (nat != null && nat.hasRemaining());
-                out.compact();
                 if (blocked) {
                     arm();
                     return;

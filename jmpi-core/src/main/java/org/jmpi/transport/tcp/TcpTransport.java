@@ -106,6 +106,11 @@ public final class TcpTransport implements Transport {
     final MemorySegment rxHeader = Arena.ofAuto().allocate(FrameLayout.HEADER_BYTES, 8);
 
     private volatile boolean closed;
+    /**
+     * The thread inside {@link #poll()}, else null, so that close() called from onFrame can tell. Written and read
+     * plainly: a thread can read its own Thread here only through its own write, i.e. only while it is inside poll.
+     */
+    private Thread selecting;
 
     private TcpTransport(Bootstrap bootstrap, FrameSink sink, TcpConfig config, Selector selector,
             ServerSocketChannel server, String card) {
@@ -269,6 +274,7 @@ public final class TcpTransport implements Transport {
         if (closed) {
             return false;
         }
+        selecting = Thread.currentThread();
         try {
             boolean registered = registerPending();
             return selector.selectNow(onReady) > 0 || registered;
@@ -279,6 +285,11 @@ public final class TcpTransport implements Transport {
             throw e;
         } catch (IOException e) {
             throw new UncheckedIOException("tcp transport: select failed", e);
+        } finally {
+            selecting = null;
+            if (closed) {
+                closeQuietly(selector); // close() was called from inside onFrame and left this to us
+            }
         }
     }
 
@@ -465,7 +476,11 @@ public final class TcpTransport implements Transport {
             c.close();
         }
         connections.clear();
-        closeQuietly(selector);
+        if (selecting != Thread.currentThread()) {
+            // Closing a selector inside its own select pass would free the poll array the pass still reads; when
+            // close() comes from onFrame, poll() closes the selector on its way out.
+            closeQuietly(selector);
+        }
     }
 
     // ================================================================================================ addresses

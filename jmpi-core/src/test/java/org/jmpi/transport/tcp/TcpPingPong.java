@@ -38,10 +38,12 @@ public final class TcpPingPong {
                 throw new IllegalStateException(cause);
             }
         };
+        MemorySegment echoPayload = MemorySegment.ofArray(new byte[size]);
         FrameSink echo = new FrameSink() {
             @Override
             public void onFrame(int peer, MemorySegment h, MemorySegment p) {
-                t[1].send(peer, h, p, null); // payload is copied or written before send returns for small frames
+                MemorySegment.copy(p, 0, echoPayload, 0, p.byteSize()); // the view is valid only during this call
+                t[1].send(peer, h, echoPayload, null);
             }
 
             @Override

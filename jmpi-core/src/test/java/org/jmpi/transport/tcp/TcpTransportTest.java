@@ -537,10 +537,47 @@ class TcpTransportTest {
     }
 
     @Test
+    void aRankCanSendToItself() throws Exception {
+        CountDownLatch received = new CountDownLatch(3);
+        try (Cluster c = Cluster.start(1)) {
+            long[] next = new long[1];
+            c.node(0).handler = (self, peer, h, p) -> {
+                assertThat(peer).isZero();
+                assertThat(FrameLayout.getLong(h, FrameLayout.SEND_ID)).isEqualTo(next[0]++);
+                received.countDown();
+            };
+            for (int i = 0; i < 3; i++) {
+                c.node(0).transport.send(0, header(0, 0, 0, i), null, null);
+            }
+            received.await();
+            c.assertHealthy();
+        }
+    }
+
+    @Test
+    void closeFromInsideOnFrameIsSafe() throws Exception {
+        CountDownLatch closed = new CountDownLatch(1);
+        try (Cluster c = Cluster.start(2)) {
+            c.node(1).handler = (self, peer, h, p) -> {
+                self.transport.close();
+                closed.countDown();
+            };
+            for (int i = 0; i < 10; i++) {
+                c.node(0).transport.send(1, header(0, 0, 0, i), null, null);
+            }
+            closed.await();
+            c.node(0).awaitFailures(1);
+            assertThat(c.node(1).transport.poll()).isFalse();
+            assertThat(c.node(1).errors).isEmpty();
+        }
+    }
+
+    @Test
     void cardsRoundTrip() throws Exception {
         assertThat(TcpTransport.parseCard("127.0.0.1:4711").getPort()).isEqualTo(4711);
         assertThat(TcpTransport.parseCard("[::1]:80").getAddress().getHostAddress()).isEqualTo("0:0:0:0:0:0:0:1");
-        assertThat(TcpTransport.formatCard(java.net.InetAddress.getByName("::1"), 80)).isEqualTo("[0:0:0:0:0:0:0:1]:80");
+        assertThat(TcpTransport.formatCard(java.net.InetAddress.getByName("::1"), 80))
+                .isEqualTo("[0:0:0:0:0:0:0:1]:80");
         assertThatThrownBy(() -> TcpTransport.parseCard("nonsense")).isInstanceOf(IOException.class);
     }
 }

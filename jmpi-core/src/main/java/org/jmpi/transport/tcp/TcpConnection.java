@@ -366,17 +366,18 @@ final class TcpConnection {
 
     // ==================================================================================== poll-thread entry points
 
-    /** Poll thread, right after registering the channel. */
+    /**
+     * Poll thread, right after registering the channel (also from await, so no flush and no callbacks here). A
+     * connection that connected at once was flushed by its sender; if that write blocked before the key existed,
+     * the OP_WRITE interest it asked for is added now.
+     */
     void registered() {
-        if (connected) {
-            if (wantWrite) {
-                try {
-                    key.interestOpsOr(SelectionKey.OP_WRITE);
-                } catch (CancelledKeyException e) {
-                    return;
-                }
+        if (connected && wantWrite) {
+            try {
+                key.interestOpsOr(SelectionKey.OP_WRITE);
+            } catch (CancelledKeyException e) {
+                // closed meanwhile
             }
-            requestFlush();
         }
     }
 

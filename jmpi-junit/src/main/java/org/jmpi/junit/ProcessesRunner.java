@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.opentest4j.TestAbortedException;
 
 /**
  * Runs one invocation in {@link Mode#PROCESSES}: one JVM per rank running {@link RankMain}, output captured in a
@@ -27,6 +28,11 @@ final class ProcessesRunner {
 
     static Outcome run(RankTask task, int size, long timeoutNanos, List<String> extraJvmArgs)
             throws IOException, InterruptedException {
+        if (task.init() && size > 1) {
+            // Rank JVMs started without a PMI server would each come up as a singleton world.
+            throw new TestAbortedException("processes mode with MPI.Init needs the programmatic launcher "
+                    + "(org.jmpi.launcher.Launcher), which jmpi-junit does not use yet");
+        }
         RankOutput output = new RankOutput(size);
         List<String> args = new ArrayList<>();
         args.add(Integer.toString(size));

@@ -1,0 +1,21 @@
+package org.jmpi.bootstrap.pmi;
+
+import java.io.IOException;
+
+/**
+ * A bidirectional stream of ASCII lines to a PMI server. Not thread-safe: {@link Pmi1Bootstrap} holds its lock
+ * around every request and reply.
+ */
+interface LineChannel extends AutoCloseable {
+    /** Longest line accepted from a server; longer ones are a protocol error (real servers stop at 1024). */
+    int MAX_LINE = 64 * 1024;
+
+    /** Sends one line; the newline is added here. */
+    void writeLine(String line) throws IOException;
+
+    /** The next line without its newline, or null at end of stream. */
+    String readLine() throws IOException;
+
+    @Override
+    void close() throws IOException;
+}

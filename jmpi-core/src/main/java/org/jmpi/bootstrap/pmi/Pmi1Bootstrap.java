@@ -1,0 +1,388 @@
+package org.jmpi.bootstrap.pmi;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jmpi.bootstrap.Bootstrap;
+
+/**
+ * {@link Bootstrap} over the PMI-1 "simple" wire, the protocol our {@code jmpirun}, MPICH's Hydra
+ * ({@code mpiexec.hydra}) and Slurm ({@code srun --mpi=pmi2}) all serve.
+ *
+ * <p>Two ways in, chosen by {@link #fromEnvironment(Map)}:
+ * <ul>
+ *   <li>{@code PMI_FD}: an inherited socket (Hydra's default, Slurm). Rank and size come from {@code PMI_RANK} and
+ *       {@code PMI_SIZE}. The descriptor is read and written through libc with {@code java.lang.foreign}.</li>
+ *   <li>{@code PMI_PORT=host:port} with {@code PMI_ID}: TCP (our launcher, Hydra's {@code -pmi-port}). The client
+ *       sends {@code cmd=initack pmiid=<PMI_ID>}; the server answers {@code cmd=initack} and pushes three
+ *       {@code cmd=set} lines carrying size, rank and debug.</li>
+ * </ul>
+ * Then both speak the same lines: {@code init pmi_version=1 pmi_subversion=1}, {@code get_maxes},
+ * {@code get_my_kvsname}, and per call {@code put}, {@code barrier_in}/{@code barrier_out} (the fence),
+ * {@code get} (any {@code rc != 0} means "not found": Hydra says {@code rc=-1}, Slurm {@code rc=1}),
+ * {@code abort} and {@code finalize}. Replies are parsed without regard to key order, since Hydra and Slurm differ.
+ *
+ * <p>Threading: PMI-1 is lock-step, one request in flight per connection, so every request and its reply run
+ * under {@code lock}; any thread may call any method. A fence therefore blocks other callers until it completes.
+ * The fields written after construction ({@code broken}, {@code finalized}, {@code closed}) are only touched under
+ * {@code lock}.
+ */
+public final class Pmi1Bootstrap implements Bootstrap {
+    private static final int CONNECT_TIMEOUT_MILLIS = 10_000;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final LineChannel channel;
+    private final String via;
+    private final int rank;
+    private final int size;
+    private final int debug;
+    private final String kvsName;
+    private final String jobId;
+    private final int keyMax;
+    private final int valueMax;
+    private String broken;
+    private boolean finalized;
+    private boolean closed;
+
+    private Pmi1Bootstrap(LineChannel channel, String via, int rank, int size, int debug, String kvsName, int keyMax,
+            int valueMax) {
+        this.channel = channel;
+        this.via = via;
+        this.rank = rank;
+        this.size = size;
+        this.debug = debug;
+        this.kvsName = kvsName;
+        this.jobId = sanitize(kvsName);
+        this.keyMax = keyMax;
+        this.valueMax = valueMax;
+    }
+
+    /**
+     * Connects to the process manager named by the environment: {@code PMI_FD} first (with {@code PMI_RANK} and
+     * {@code PMI_SIZE}), else {@code PMI_PORT} with {@code PMI_ID}.
+     *
+     * @return the connected bootstrap, or {@code null} when neither {@code PMI_FD} nor {@code PMI_PORT} is set
+     * @throws PmiException when the variables are malformed or the server cannot be reached or misbehaves
+     */
+    public static Pmi1Bootstrap fromEnvironment(Map<String, String> env) {
+        String fd = blankToNull(env.get("PMI_FD"));
+        if (fd != null) {
+            int descriptor = parseInt(env, "PMI_FD");
+            int rank = parseInt(env, "PMI_RANK");
+            int size = parseInt(env, "PMI_SIZE");
+            LineChannel ch;
+            try {
+                ch = new FdLineChannel(descriptor);
+            } catch (RuntimeException | LinkageError e) {
+                throw new PmiException("cannot use PMI_FD=" + fd + " (run the JVM with "
+                        + "--enable-native-access=ALL-UNNAMED, or start the job with PMI_PORT): " + e, e);
+            }
+            return open(ch, "PMI_FD=" + fd, -1, rank, size);
+        }
+        String port = blankToNull(env.get("PMI_PORT"));
+        if (port == null) {
+            return null;
+        }
+        if (blankToNull(env.get("PMI_ID")) == null) {
+            throw new PmiException("PMI_PORT=" + port + " is set but PMI_ID is not");
+        }
+        return connect(port, parseInt(env, "PMI_ID"));
+    }
+
+    /** Connects over TCP to {@code hostPort} and identifies as {@code pmiId} ({@code PMI_PORT} mode). */
+    public static Pmi1Bootstrap connect(String hostPort, int pmiId) {
+        LineChannel ch;
+        try {
+            ch = SocketLineChannel.connect(hostPort, CONNECT_TIMEOUT_MILLIS);
+        } catch (IOException e) {
+            throw new PmiException("cannot connect to the PMI server at PMI_PORT=" + hostPort + ": " + e.getMessage(),
+                    e);
+        }
+        return open(ch, "PMI_PORT=" + hostPort, pmiId, -1, -1);
+    }
+
+    /**
+     * Runs the start-up exchange on {@code ch}. With {@code pmiId >= 0} this is {@code PMI_PORT} mode: initack, and
+     * rank and size come from the server's {@code set} lines; otherwise they are the given values.
+     */
+    static Pmi1Bootstrap open(LineChannel ch, String via, int pmiId, int rank, int size) {
+        try {
+            int debug = 0;
+            if (pmiId >= 0) {
+                ch.writeLine(Pmi1Message.of("initack", "pmiid", Integer.toString(pmiId)).format());
+                Pmi1Message ack = expect(ch, "initack", via);
+                if (ack.rc() != 0) {
+                    throw new PmiException("PMI server at " + via + " refused pmiid " + pmiId + ": " + ack);
+                }
+                for (int i = 0; i < 3; i++) {
+                    Pmi1Message set = expect(ch, "set", via);
+                    size = set.intValue("size", size);
+                    rank = set.intValue("rank", rank);
+                    debug = set.intValue("debug", debug);
+                }
+            }
+            if (size < 1 || rank < 0 || rank >= size) {
+                throw new PmiException("PMI server at " + via + " gave rank " + rank + " of size " + size);
+            }
+            ch.writeLine("cmd=init pmi_version=1 pmi_subversion=1");
+            Pmi1Message init = expect(ch, "response_to_init", via);
+            if (init.rc() != 0) {
+                throw new PmiException("PMI server at " + via + " refused PMI-1.1: " + init);
+            }
+            ch.writeLine("cmd=get_maxes");
+            Pmi1Message maxes = expect(ch, "maxes", via);
+            ch.writeLine("cmd=get_my_kvsname");
+            Pmi1Message name = expect(ch, "my_kvsname", via);
+            String kvs = name.get("kvsname");
+            if (name.rc() != 0 || kvs == null || kvs.isEmpty()) {
+                throw new PmiException("PMI server at " + via + " gave no KVS name: " + name);
+            }
+            return new Pmi1Bootstrap(ch, via, rank, size, debug, kvs, maxes.intValue("keylen_max", 64),
+                    maxes.intValue("vallen_max", 1024));
+        } catch (IOException | RuntimeException e) {
+            try {
+                ch.close();
+            } catch (IOException ignored) {
+                // already failing
+            }
+            if (e instanceof PmiException p) {
+                throw p;
+            }
+            throw new PmiException("PMI start-up with the server at " + via + " failed: " + e, e);
+        }
+    }
+
+    private static Pmi1Message expect(LineChannel ch, String command, String via) throws IOException {
+        String line = ch.readLine();
+        if (line == null) {
+            throw new PmiException("the PMI server at " + via + " closed the connection while this rank waited for "
+                    + "cmd=" + command + " (is the job ending?)");
+        }
+        Pmi1Message m = Pmi1Message.parse(line);
+        if (!m.command().equals(command)) {
+            throw new PmiException("expected cmd=" + command + " from the PMI server at " + via + ", got: " + line);
+        }
+        return m;
+    }
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int size() {
+        return size;
+    }
+
+    /** The KVS name, made safe for file names ({@code [A-Za-z0-9_.-]}). */
+    @Override
+    public String jobId() {
+        return jobId;
+    }
+
+    /** The KVS name exactly as the server gave it. */
+    public String kvsName() {
+        return kvsName;
+    }
+
+    /** The server's debug level (0 unless {@code PMI_PORT} mode said otherwise). */
+    public int debug() {
+        return debug;
+    }
+
+    @Override
+    public void put(String key, String value) {
+        checkKey(key);
+        if (key.startsWith("PMI_")) {
+            throw new IllegalArgumentException("PMI key '" + key + "' starts with PMI_, which is reserved");
+        }
+        checkValue(key, value);
+        lock.lock();
+        try {
+            Pmi1Message r = call(Pmi1Message.of("put", "kvsname", kvsName, "key", key, "value", value), "put_result");
+            if (r.rc() != 0) {
+                throw new PmiException("PMI put of key '" + key + "' refused: " + r);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void fence() {
+        lock.lock();
+        try {
+            Pmi1Message r = call(Pmi1Message.of("barrier_in"), "barrier_out");
+            if (r.rc() != 0) {
+                throw new PmiException("PMI barrier failed: " + r);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public String get(String key) {
+        checkKey(key);
+        lock.lock();
+        try {
+            Pmi1Message r = call(Pmi1Message.of("get", "kvsname", kvsName, "key", key), "get_result");
+            return r.rc() != 0 ? null : r.get("value");
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The server's {@code PMI_process_mapping}, e.g. {@code (vector,(0,1,2))} (block of ranks per node, repeated
+     * cyclically), or null when it has none.
+     */
+    public String processMapping() {
+        return get("PMI_process_mapping");
+    }
+
+    /**
+     * Sends {@code cmd=abort exitcode=N error_msg=...} (spaces and other unprintable characters in the message
+     * become {@code _}). PMI-1 has no reply to abort; this returns once the line is sent, and the caller ends the
+     * process. Never throws: a rank that aborts is already failing.
+     */
+    @Override
+    public void abort(int exitCode, String message) {
+        lock.lock();
+        try {
+            if (broken != null || closed) {
+                return;
+            }
+            String m = message == null || message.isEmpty() ? "aborted" : message;
+            if (m.length() > 512) {
+                m = m.substring(0, 512);
+            }
+            channel.writeLine(Pmi1Message.of("abort", "exitcode", Integer.toString(exitCode), "error_msg",
+                    sanitizeMessage(m)).format());
+        } catch (IOException e) {
+            broken = e.toString();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void finalizeJob() {
+        lock.lock();
+        try {
+            if (finalized) {
+                return;
+            }
+            call(Pmi1Message.of("finalize"), "finalize_ack");
+            finalized = true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            channel.close();
+        } catch (IOException ignored) {
+            // closing a connection we no longer need
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** One request and its reply; caller holds the lock. */
+    private Pmi1Message call(Pmi1Message request, String replyCommand) {
+        if (closed) {
+            throw new PmiException("PMI connection to " + via + " is closed");
+        }
+        if (broken != null) {
+            throw new PmiException("PMI connection to " + via + " is broken: " + broken);
+        }
+        try {
+            channel.writeLine(request.format());
+            return expect(channel, replyCommand, via);
+        } catch (IOException | PmiException e) {
+            broken = e.getMessage();
+            if (e instanceof PmiException p) {
+                throw p;
+            }
+            throw new PmiException("PMI " + request.command() + " to " + via + " failed: " + e, e);
+        }
+    }
+
+    private void checkKey(String key) {
+        if (key == null || key.isEmpty() || key.length() > keyMax) {
+            throw new IllegalArgumentException("PMI key must have 1 to " + keyMax + " characters: '" + key + "'");
+        }
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (!(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '.'
+                    || c == '-')) {
+                throw new IllegalArgumentException("PMI key may only hold [A-Za-z0-9_.-]: '" + key + "'");
+            }
+        }
+    }
+
+    private void checkValue(String key, String value) {
+        int max = Math.min(MAX_VALUE, valueMax - 1);
+        if (value == null || value.isEmpty() || value.length() > max) {
+            throw new IllegalArgumentException("PMI value for key '" + key + "' must have 1 to " + max
+                    + " characters, not " + (value == null ? "null" : value.length()));
+        }
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c < 33 || c > 126) {
+                throw new IllegalArgumentException("PMI value for key '" + key + "' holds a character outside "
+                        + "printable ASCII 33-126 at index " + i);
+            }
+        }
+    }
+
+    private static String sanitizeMessage(String s) {
+        StringBuilder sb = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            sb.append(c >= 33 && c <= 126 ? c : '_');
+        }
+        return sb.toString();
+    }
+
+    private static String sanitize(String s) {
+        StringBuilder sb = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean ok = c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '.'
+                    || c == '-';
+            sb.append(ok ? c : '_');
+        }
+        return sb.toString();
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s.trim();
+    }
+
+    private static int parseInt(Map<String, String> env, String name) {
+        String v = blankToNull(env.get(name));
+        if (v == null) {
+            throw new PmiException(name + " is not set");
+        }
+        try {
+            return Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            throw new PmiException(name + " must be a number, not '" + v + "'", e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Pmi1Bootstrap[rank " + rank + " of " + size + ", kvs " + kvsName + ", " + via + "]";
+    }
+}

@@ -1,0 +1,85 @@
+package org.jmpi.bootstrap.pmi;
+
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+
+/** Lines over a TCP connection ({@code PMI_PORT}). */
+final class SocketLineChannel implements LineChannel {
+    private final Socket socket;
+    private final InputStream in;
+    private final OutputStream out;
+
+    SocketLineChannel(Socket socket) throws IOException {
+        this.socket = socket;
+        socket.setTcpNoDelay(true);
+        this.in = new BufferedInputStream(socket.getInputStream());
+        this.out = socket.getOutputStream();
+    }
+
+    /** Connects to {@code host:port} (the last colon splits, so bracket-less IPv6 literals also work). */
+    static SocketLineChannel connect(String hostPort, int connectTimeoutMillis) throws IOException {
+        int colon = hostPort.lastIndexOf(':');
+        if (colon <= 0 || colon == hostPort.length() - 1) {
+            throw new IOException("PMI_PORT must be host:port, not '" + hostPort + "'");
+        }
+        String host = hostPort.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        int port;
+        try {
+            port = Integer.parseInt(hostPort.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            throw new IOException("PMI_PORT must be host:port, not '" + hostPort + "'", e);
+        }
+        Socket s = new Socket();
+        try {
+            s.connect(new InetSocketAddress(host, port), connectTimeoutMillis);
+            return new SocketLineChannel(s);
+        } catch (IOException e) {
+            s.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public void writeLine(String line) throws IOException {
+        out.write((line + "\n").getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+    }
+
+    @Override
+    public String readLine() throws IOException {
+        return readLine(in);
+    }
+
+    /** Reads bytes up to a newline; returns null at end of stream before any byte; ignores a trailing CR. */
+    static String readLine(InputStream in) throws IOException {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream(128);
+        while (true) {
+            int b = in.read();
+            if (b < 0) {
+                return buf.size() == 0 ? null : buf.toString(StandardCharsets.US_ASCII);
+            }
+            if (b == '\n') {
+                String s = buf.toString(StandardCharsets.US_ASCII);
+                return s.endsWith("\r") ? s.substring(0, s.length() - 1) : s;
+            }
+            if (buf.size() >= MAX_LINE) {
+                throw new IOException("PMI server sent a line longer than " + MAX_LINE + " bytes");
+            }
+            buf.write(b);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}

@@ -1,0 +1,138 @@
+package org.jmpi.launcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.jmpi.launcher.ranks.TestRank;
+import org.jmpi.launcher.ranks.ThreadsHello;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The jmpirun command line, run in-process through {@link JmpiRun#execute}. */
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class JmpiRunTest {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int jmpirun(Map<String, String> env, String... args) {
+        return JmpiRun.execute(new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), env, args);
+    }
+
+    private static List<String> withJvmArgs(String... rest) throws Exception {
+        List<String> a = new ArrayList<>(List.of("--no-stdin", "-cp", LauncherTest.testClasses().toString()));
+        for (String j : LauncherTest.FAST_JVM) {
+            a.add("--jvm-arg=" + j);
+        }
+        a.addAll(List.of(rest));
+        return a;
+    }
+
+    private String out() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void tagOutputPrefixesEveryLineWithTheRank() throws Exception {
+        int code = jmpirun(Map.of(), withJvmArgs("-n", "2", "--tag-output", TestRank.class.getName(), "hello")
+                .toArray(String[]::new));
+        assertThat(code).as(err()).isZero();
+        assertThat(out().lines()).containsExactlyInAnyOrder("[0] hello from rank 0", "[1] hello from rank 1");
+        assertThat(err().lines()).containsExactlyInAnyOrder("[0] warning from rank 0", "[1] warning from rank 1");
+    }
+
+    @Test
+    void dashLIsTagOutputAndUntaggedIsPlain() throws Exception {
+        assertThat(jmpirun(Map.of(), withJvmArgs("-np", "1", "-l", TestRank.class.getName(), "hello")
+                .toArray(String[]::new))).isZero();
+        assertThat(out().lines()).containsExactly("[0] hello from rank 0");
+        out.reset();
+        assertThat(jmpirun(Map.of(), withJvmArgs("-n", "1", TestRank.class.getName(), "hello")
+                .toArray(String[]::new))).isZero();
+        assertThat(out().lines()).containsExactly("hello from rank 0");
+    }
+
+    @Test
+    void failingRankGivesItsCodeAndOneSummaryLine() throws Exception {
+        int code = jmpirun(Map.of(), withJvmArgs("-n", "3", TestRank.class.getName(), "exit3")
+                .toArray(String[]::new));
+        assertThat(code).isEqualTo(3);
+        assertThat(err().lines().filter(l -> l.startsWith("jmpirun: "))).singleElement().asString()
+                .contains("rank 1").contains("code 3");
+    }
+
+    @Test
+    void timeoutFromTheCommandLineOrMpiexecTimeout() throws Exception {
+        assertThat(jmpirun(Map.of(), withJvmArgs("-n", "2", "--timeout", "1", TestRank.class.getName(), "hang")
+                .toArray(String[]::new))).isEqualTo(255);
+        assertThat(err()).contains("did not finish within 1.0 s");
+        err.reset();
+        assertThat(jmpirun(Map.of("MPIEXEC_TIMEOUT", "1"), withJvmArgs("-n", "1", TestRank.class.getName(), "hang")
+                .toArray(String[]::new))).isEqualTo(255);
+        assertThat(jmpirun(Map.of("MPIEXEC_TIMEOUT", "soon"), withJvmArgs("-n", "1", TestRank.class.getName(),
+                "hang").toArray(String[]::new))).isEqualTo(JmpiRun.USAGE_ERROR);
+        assertThat(err()).contains("MPIEXEC_TIMEOUT must be a number");
+    }
+
+    @Test
+    void jvmArgsFromTheEnvironmentAndExportsReachTheRanks() throws Exception {
+        int code = jmpirun(Map.of("JMPI_JVM_ARGS", "-Dx=1  -Dy=2"), withJvmArgs("-n", "1", "-x", "FOO=bar",
+                "--jvm-arg", "-Dy=3", TestRank.class.getName(), "props").toArray(String[]::new));
+        assertThat(code).as(err()).isZero();
+        assertThat(out().lines()).containsExactly("x=1 y=3 FOO=bar PMI_FD=null");
+    }
+
+    @Test
+    void argumentsAfterTheMainClassBelongToTheProgram() throws Exception {
+        // "-n 5" after the main class must reach the program, not jmpirun: TestRank rejects the unknown mode.
+        int code = jmpirun(Map.of(), withJvmArgs("-n", "1", TestRank.class.getName(), "-n", "5")
+                .toArray(String[]::new));
+        assertThat(code).isEqualTo(1);
+        assertThat(err()).contains("unknown mode -n");
+    }
+
+    @Test
+    void printsTheClassPathRanksNeed() {
+        assertThat(jmpirun(Map.of(), "--classpath")).isZero();
+        assertThat(out().trim()).isEqualTo(Launcher.jmpiClassPath().get(0).toString());
+        assertThat(Path.of(out().trim())).exists();
+    }
+
+    @Test
+    void usageErrors() {
+        assertThat(jmpirun(Map.of(), "-n", "2")).isEqualTo(JmpiRun.USAGE_ERROR);
+        assertThat(err()).contains("no main class");
+        assertThat(jmpirun(Map.of(), "--bogus", "X")).isEqualTo(JmpiRun.USAGE_ERROR);
+        assertThat(jmpirun(Map.of(), "-n", "0", "X")).isEqualTo(JmpiRun.USAGE_ERROR);
+        assertThat(jmpirun(Map.of(), "--version")).isZero();
+        assertThat(out()).contains("jmpirun");
+    }
+
+    @Test
+    void threadsModeRunsEveryRankInThisJvm() throws Exception {
+        PrintStream saved = System.out;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        int code;
+        try {
+            code = jmpirun(Map.of(), "--threads", "-n", "3", "-l", "-cp", LauncherTest.testClasses().toString(),
+                    ThreadsHello.class.getName());
+        } finally {
+            System.setOut(saved);
+        }
+        assertThat(code).as(err()).isZero();
+        assertThat(captured.toString(StandardCharsets.UTF_8).lines()).containsExactlyInAnyOrder(
+                "[0] hello from a thread, loader jmpi-rank-0", "[1] hello from a thread, loader jmpi-rank-1",
+                "[2] hello from a thread, loader jmpi-rank-2");
+    }
+}

@@ -215,9 +215,13 @@ public class Comm implements Freeable, Cloneable {
         throw Unsupported.of("Comm.disconnect()");
     }
 
-    @NotImplemented
     public final Group getGroup() throws MPIException {
-        throw Unsupported.of("Comm.getGroup()");
+        try {
+            Communicator c = live();
+            return new Group(c.worldRanks(), c.worldRank(c.rank()));
+        } catch (MpiError e) {
+            throw fail("MPI_Comm_group", e);
+        }
     }
 
     @NotImplemented

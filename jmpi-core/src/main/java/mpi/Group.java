@@ -58,14 +58,20 @@ public final class Group implements Freeable {
         return predefined;
     }
 
-    @NotImplemented
     public int getSize() throws MPIException {
-        throw Unsupported.of("Group.getSize()");
+        check(this, "Group.getSize");
+        return worldRanks.length;
     }
 
-    @NotImplemented
+    /** This process's rank in the group, or {@link MPI#UNDEFINED} when it is not a member. */
     public int getRank() throws MPIException {
-        throw Unsupported.of("Group.getRank()");
+        check(this, "Group.getRank");
+        for (int i = 0; i < worldRanks.length; i++) {
+            if (worldRanks[i] == myWorldRank) {
+                return i;
+            }
+        }
+        return MPI.UNDEFINED;
     }
 
     /**

@@ -149,6 +149,10 @@ public final class JmpiRun implements Callable<Integer> {
             }
         }
         if (threads) {
+            if (!jvmArgs.isEmpty() || !exports.isEmpty()) {
+                err.println("jmpirun: --jvm-arg and -x do not apply with --threads (the ranks share this JVM; use "
+                        + "JMPI_LAUNCHER_JVM_ARGS and the environment of jmpirun instead)");
+            }
             return runThreads(cp, timeout);
         }
         Map<String, String> env = new LinkedHashMap<>();

@@ -7,6 +7,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.jmpi.launcher.ranks.TestRank;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -142,17 +144,38 @@ class LauncherTest {
         assertThat(children).hasSize(2);
         started.addAll(children);
         for (long pid : children) {
-            ProcessHandle.of(pid).ifPresent(h -> h.onExit().orTimeout(5, java.util.concurrent.TimeUnit.SECONDS)
+            ProcessHandle.of(pid).ifPresent(h -> h.onExit().orTimeout(5, TimeUnit.SECONDS)
                     .join());
         }
         assertThat(children).noneMatch(LauncherTest::alive);
     }
 
     @Test
+    void dumpStacksMakesEveryRankPrintAThreadDump() throws Exception {
+        CountDownLatch ready = new CountDownLatch(2);
+        CountDownLatch dumped = new CountDownLatch(2);
+        Launcher l = job(2, "hang").output((rank, stderr, line) -> {
+            if (line.equals("ready")) {
+                ready.countDown();
+            } else if (line.contains("TestRank.main")) {
+                dumped.countDown();
+            }
+        }).build();
+        try (Launcher.Job job = l.start()) {
+            started.addAll(job.pids());
+            assertThat(ready.await(30, TimeUnit.SECONDS)).as("ranks ready").isTrue();
+            assertThat(job.dumpStacks()).isEqualTo(2);
+            assertThat(dumped.await(30, TimeUnit.SECONDS)).as("thread dumps seen").isTrue();
+            job.kill();
+            assertThat(job.await().exitCode()).isEqualTo(LaunchResult.KILLED_EXIT_CODE);
+        }
+    }
+
+    @Test
     void timeoutCanDumpStacksFirst() throws Exception {
         LaunchResult r = run(job(1, "hang").timeout(Duration.ofSeconds(1)).dumpStacksOnTimeout(true));
         assertThat(r.exitCode()).isEqualTo(255);
-        assertThat(lines).anyMatch(l -> l.startsWith("0 out: ") && l.contains("TestRank.main"));
+        assertThat(r.timedOut()).isTrue();
     }
 
     @Test

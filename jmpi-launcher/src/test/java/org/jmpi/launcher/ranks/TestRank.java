@@ -16,7 +16,7 @@ import org.jmpi.bootstrap.pmi.Pmi1Bootstrap;
  *   <li>{@code nofinalize}: the last rank exits 0 after init without finalize; the others block in a fence;
  *   <li>{@code hello}: print a line to stdout and one to stderr, finalize;
  *   <li>{@code props}: print system properties x and y and the variables FOO and PMI_FD, finalize;
- *   <li>{@code hang}: init, then wait forever;
+ *   <li>{@code hang}: init, print {@code ready}, then wait forever;
  *   <li>{@code child}: every rank but 1 starts {@code sleep 600} and prints its pid; after a fence rank 1 exits 3 and
  *       the others block in a second fence.
  * </ul>
@@ -88,7 +88,10 @@ public final class TestRank {
                         + System.getenv("FOO") + " PMI_FD=" + System.getenv("PMI_FD"));
                 pmi.finalizeJob();
             }
-            case "hang" -> new CountDownLatch(1).await();
+            case "hang" -> {
+                System.out.println("ready");
+                new CountDownLatch(1).await();
+            }
             case "child" -> {
                 if (rank != 1) {
                     Process child = new ProcessBuilder("sleep", "600").start();

@@ -148,6 +148,16 @@ public final class JmpiRun implements Callable<Integer> {
                 }
             }
         }
+        if (cp.isEmpty()) {
+            // like java: the CLASSPATH variable, else the current directory
+            String fromEnv = environment.get("CLASSPATH");
+            for (String s : (fromEnv == null || fromEnv.isBlank() ? "." : fromEnv).split(File.pathSeparator)) {
+                if (!s.isBlank()) {
+                    cp.add(Path.of(s));
+                }
+            }
+        }
+        cp.addAll(bundledExamples());
         if (threads) {
             if (!jvmArgs.isEmpty() || !exports.isEmpty()) {
                 err.println("jmpirun: --jvm-arg and -x do not apply with --threads (the ranks share this JVM; use "
@@ -260,5 +270,20 @@ public final class JmpiRun implements Callable<Integer> {
             return new String[] {"jmpirun " + (v == null ? "(development build)" : v) + ", Java "
                     + Runtime.version()};
         }
+    }
+
+    /** The examples jar of a distribution (lib/jmpi-examples.jar beside jmpi-core.jar), so they run out of the box. */
+    private static List<Path> bundledExamples() {
+        List<Path> out = new ArrayList<>();
+        for (Path core : Launcher.jmpiClassPath()) {
+            Path dir = core.getParent();
+            if (dir != null && core.getFileName().toString().endsWith(".jar")) {
+                Path examples = dir.resolve("jmpi-examples.jar");
+                if (java.nio.file.Files.isRegularFile(examples)) {
+                    out.add(examples);
+                }
+            }
+        }
+        return out;
     }
 }

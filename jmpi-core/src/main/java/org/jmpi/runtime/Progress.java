@@ -26,6 +26,15 @@ public final class Progress {
     private volatile Transport transport;
     private volatile boolean selecting;
     private final ThreadsJob job;
+    private final java.util.concurrent.CopyOnWriteArrayList<Poller> pollers =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** Something that needs the waiting threads' attention, such as a non-blocking collective's schedule. */
+    @FunctionalInterface
+    public interface Poller {
+        /** Advances as far as possible without blocking; returns true when anything happened. Thread-safe. */
+        boolean poll();
+    }
 
     public Progress(ThreadsJob job, int spinIterations, int yieldIterations) {
         this.job = job;
@@ -41,14 +50,29 @@ public final class Progress {
         return transport;
     }
 
+    /** Registers a poller that every progress pass calls until it is removed. */
+    public void addPoller(Poller p) {
+        pollers.add(p);
+    }
+
+    public void removePoller(Poller p) {
+        pollers.remove(p);
+    }
+
     /** One non-blocking progress pass; returns whether anything happened. */
     public boolean poll() {
+        boolean any = false;
+        if (!pollers.isEmpty()) {
+            for (Poller p : pollers) {
+                any |= p.poll();
+            }
+        }
         Transport t = transport;
         if (t == null || !progressLock.tryLock()) {
-            return false;
+            return any;
         }
         try {
-            return t.poll();
+            return t.poll() | any;
         } finally {
             progressLock.unlock();
         }

@@ -15,6 +15,7 @@ import java.util.concurrent.locks.LockSupport;
 public abstract class RequestImpl {
     private volatile boolean done;
     private volatile Thread waiter;
+    private volatile Runnable whenDone;
     private final Progress progress;
 
     /** Source rank in the communicator (receives), or the peer. */
@@ -37,12 +38,31 @@ public abstract class RequestImpl {
         return done;
     }
 
-    /** Marks the request complete and wakes its waiter. Called once per activation. */
+    /** Marks the request complete, wakes its waiter and runs its completion callback. Once per activation. */
     protected final void complete() {
         done = true;
         Thread w = waiter;
         if (w != null) {
             progress.wake(w);
+        }
+        Runnable cb = whenDone;
+        if (cb != null) {
+            cb.run();
+        }
+    }
+
+    /**
+     * Sets a callback run once the request completes (for example the next step of a collective schedule). It
+     * runs in the completing thread, which may be another rank's thread in threads mode or the progress owner,
+     * so it must be short, must not block, and must be thread-safe. If the request is already complete it runs
+     * at once, in the caller. Set it at most once per activation.
+     */
+    public final void whenDone(Runnable callback) {
+        whenDone = callback;
+        if (done) {
+            // completion may have raced with the registration: make sure the callback runs (callbacks must
+            // tolerate a second call, e.g. by testing a flag with compareAndSet)
+            callback.run();
         }
     }
 

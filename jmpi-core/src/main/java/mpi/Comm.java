@@ -118,6 +118,78 @@ public class Comm implements Freeable, Cloneable {
         return JmpiRuntime.get().engine().isend(data, c.worldRank(dest), c.context(), c.rank(), tag, mode);
     }
 
+    /** Send modes as the API names them; BUFFERED is handled here, the others by the engine. */
+    enum Mode {
+        STANDARD(SendMode.STANDARD), SYNCHRONOUS(SendMode.SYNCHRONOUS), READY(SendMode.READY), BUFFERED(null);
+
+        final SendMode engineMode;
+
+        Mode(SendMode engineMode) {
+            this.engineMode = engineMode;
+        }
+    }
+
+    /**
+     * Starts a send in any mode; returns the request to wait on (null for PROC_NULL). A buffered send's request is
+     * already complete: its data was copied.
+     */
+    final RequestImpl startSend(Communicator c, Object buf, int count, Datatype type, int dest, int tag, Mode mode) {
+        if (mode != Mode.BUFFERED) {
+            return startSend(c, buf, count, type, dest, tag, mode.engineMode);
+        }
+        checkCount(count);
+        checkType(type);
+        checkDest(c, dest);
+        checkSendTag(tag);
+        MessageData data = BufferView.of(buf, count, type.desc, false);
+        if (dest == MPI.PROC_NULL) {
+            return null;
+        }
+        BufferedSends.start(c, data, dest, tag);
+        return RequestImpl.completed(JmpiRuntime.get().progress(), dest, tag, data.bytes());
+    }
+
+    private void blockingSend(String call, Object buf, int count, Datatype type, int dest, int tag, Mode mode)
+            throws MPIException {
+        try {
+            RequestImpl s = startSend(live(), buf, count, type, dest, tag, mode);
+            if (s != null) {
+                awaitOk(s);
+            }
+        } catch (MpiError e) {
+            throw fail(call, e);
+        }
+    }
+
+    private Request nonBlockingSend(String call, Object buf, int count, Datatype type, int dest, int tag, Mode mode)
+            throws MPIException {
+        try {
+            return Request.of(this, startSend(live(), buf, count, type, dest, tag, mode), call);
+        } catch (MpiError e) {
+            throw fail(call, e);
+        }
+    }
+
+    private Prequest persistent(String call, Prequest.Kind kind, Object buf, int count, Datatype type, int peer,
+            int tag) throws MPIException {
+        try {
+            Communicator c = live();
+            checkCount(count);
+            checkType(type);
+            if (kind == Prequest.Kind.RECV) {
+                checkSource(c, peer);
+                checkRecvTag(tag);
+            } else {
+                checkDest(c, peer);
+                checkSendTag(tag);
+            }
+            BufferView.of(buf, count, type.desc, kind == Prequest.Kind.RECV); // check the buffer now
+            return new Prequest(this, call, kind, buf, count, type, peer, tag);
+        } catch (MpiError e) {
+            throw fail(call, e);
+        }
+    }
+
     /** Posts a receive; null for PROC_NULL. */
     final RecvRequest startRecv(Communicator c, Object buf, int count, Datatype type, int source, int tag) {
         checkCount(count);
@@ -330,46 +402,78 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
-    @NotImplemented
+    /** Buffered send: copies the data into the attached buffer's space and returns; ERR_BUFFER if it does not fit. */
     public final void bSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        throw Unsupported.of("Comm.bSend(Object, int, Datatype, int, int)");
+        blockingSend("MPI_Bsend", buf, count, type, dest, tag, Mode.BUFFERED);
     }
 
-    @NotImplemented
+    /** Synchronous send: returns only once the matching receive has started. */
     public final void sSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        throw Unsupported.of("Comm.sSend(Object, int, Datatype, int, int)");
+        blockingSend("MPI_Ssend", buf, count, type, dest, tag, Mode.SYNCHRONOUS);
     }
 
-    @NotImplemented
+    /** Ready send: the matching receive must already be posted; behaves as a standard send. */
     public final void rSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        throw Unsupported.of("Comm.rSend(Object, int, Datatype, int, int)");
+        blockingSend("MPI_Rsend", buf, count, type, dest, tag, Mode.READY);
     }
 
+    /**
+     * Starts a standard send. Heap and direct buffers are both accepted; the buffer must not be modified until the
+     * request completes.
+     */
     public final Request iSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        try {
-            SendRequest s = startSend(live(), buf, count, type, dest, tag, SendMode.STANDARD);
-            return Request.of(this, s, "MPI_Isend");
-        } catch (MpiError e) {
-            throw fail("MPI_Isend", e);
-        }
+        return nonBlockingSend("MPI_Isend", buf, count, type, dest, tag, Mode.STANDARD);
     }
 
-    @NotImplemented
+    /**
+     * Starts a standard send from a Java array (a jmpi extension, as in MVAPICH2-J): the array must not be modified
+     * until the request completes.
+     */
+    public final Request iSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return nonBlockingSend("MPI_Isend", buf, count, type, dest, tag, Mode.STANDARD);
+    }
+
     public final Request ibSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        throw Unsupported.of("Comm.ibSend(Buffer, int, Datatype, int, int)");
+        return nonBlockingSend("MPI_Ibsend", buf, count, type, dest, tag, Mode.BUFFERED);
     }
 
-    @NotImplemented
+    /** {@link #ibSend(Buffer, int, Datatype, int, int)} from a Java array (jmpi extension). */
+    public final Request ibSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return nonBlockingSend("MPI_Ibsend", buf, count, type, dest, tag, Mode.BUFFERED);
+    }
+
     public final Request isSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        throw Unsupported.of("Comm.isSend(Buffer, int, Datatype, int, int)");
+        return nonBlockingSend("MPI_Issend", buf, count, type, dest, tag, Mode.SYNCHRONOUS);
     }
 
-    @NotImplemented
+    /** {@link #isSend(Buffer, int, Datatype, int, int)} from a Java array (jmpi extension). */
+    public final Request isSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return nonBlockingSend("MPI_Issend", buf, count, type, dest, tag, Mode.SYNCHRONOUS);
+    }
+
     public final Request irSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        throw Unsupported.of("Comm.irSend(Buffer, int, Datatype, int, int)");
+        return nonBlockingSend("MPI_Irsend", buf, count, type, dest, tag, Mode.READY);
     }
 
+    /** {@link #irSend(Buffer, int, Datatype, int, int)} from a Java array (jmpi extension). */
+    public final Request irSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return nonBlockingSend("MPI_Irsend", buf, count, type, dest, tag, Mode.READY);
+    }
+
+    /**
+     * Starts a receive into a heap or direct buffer; the buffer must not be read or modified until the request
+     * completes.
+     */
     public final Request iRecv(Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
+        return nonBlockingRecv(buf, count, type, source, tag);
+    }
+
+    /** Starts a receive into a Java array (jmpi extension); see {@link #iRecv(Buffer, int, Datatype, int, int)}. */
+    public final Request iRecv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
+        return nonBlockingRecv(buf, count, type, source, tag);
+    }
+
+    private Request nonBlockingRecv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
         try {
             RecvRequest r = startRecv(live(), buf, count, type, source, tag);
             return Request.of(this, r, "MPI_Irecv");
@@ -378,29 +482,49 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
-    @NotImplemented
     public final Prequest sendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        throw Unsupported.of("Comm.sendInit(Buffer, int, Datatype, int, int)");
+        return persistent("MPI_Send_init", Prequest.Kind.SEND, buf, count, type, dest, tag);
     }
 
-    @NotImplemented
+    /** {@link #sendInit(Buffer, int, Datatype, int, int)} over a Java array (jmpi extension). */
+    public final Prequest sendInit(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return persistent("MPI_Send_init", Prequest.Kind.SEND, buf, count, type, dest, tag);
+    }
+
     public final Prequest bSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        throw Unsupported.of("Comm.bSendInit(Buffer, int, Datatype, int, int)");
+        return persistent("MPI_Bsend_init", Prequest.Kind.BSEND, buf, count, type, dest, tag);
     }
 
-    @NotImplemented
+    /** {@link #bSendInit(Buffer, int, Datatype, int, int)} over a Java array (jmpi extension). */
+    public final Prequest bSendInit(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return persistent("MPI_Bsend_init", Prequest.Kind.BSEND, buf, count, type, dest, tag);
+    }
+
     public final Prequest sSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        throw Unsupported.of("Comm.sSendInit(Buffer, int, Datatype, int, int)");
+        return persistent("MPI_Ssend_init", Prequest.Kind.SSEND, buf, count, type, dest, tag);
     }
 
-    @NotImplemented
+    /** {@link #sSendInit(Buffer, int, Datatype, int, int)} over a Java array (jmpi extension). */
+    public final Prequest sSendInit(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return persistent("MPI_Ssend_init", Prequest.Kind.SSEND, buf, count, type, dest, tag);
+    }
+
     public final Prequest rSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        throw Unsupported.of("Comm.rSendInit(Buffer, int, Datatype, int, int)");
+        return persistent("MPI_Rsend_init", Prequest.Kind.RSEND, buf, count, type, dest, tag);
     }
 
-    @NotImplemented
+    /** {@link #rSendInit(Buffer, int, Datatype, int, int)} over a Java array (jmpi extension). */
+    public final Prequest rSendInit(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return persistent("MPI_Rsend_init", Prequest.Kind.RSEND, buf, count, type, dest, tag);
+    }
+
     public final Prequest recvInit(Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
-        throw Unsupported.of("Comm.recvInit(Buffer, int, Datatype, int, int)");
+        return persistent("MPI_Recv_init", Prequest.Kind.RECV, buf, count, type, source, tag);
+    }
+
+    /** {@link #recvInit(Buffer, int, Datatype, int, int)} over a Java array (jmpi extension). */
+    public final Prequest recvInit(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
+        return persistent("MPI_Recv_init", Prequest.Kind.RECV, buf, count, type, source, tag);
     }
 
     @NotImplemented

@@ -265,14 +265,24 @@ public final class MPI {
         return org.jmpi.runtime.JmpiRuntime.isFinalized();
     }
 
-    @NotImplemented
+    /** Attaches the buffer whose capacity buffered sends (bSend, ibSend, bSendInit) may use. */
     public static void attachBuffer(byte[] buffer) throws MPIException {
-        throw Unsupported.of("MPI.attachBuffer(byte[])");
+        try {
+            org.jmpi.runtime.JmpiRuntime.get();
+            BufferedSends.attach(buffer);
+        } catch (org.jmpi.runtime.MpiError e) {
+            throw Errors.raise("MPI_Buffer_attach", e);
+        }
     }
 
-    @NotImplemented
+    /** Waits until every buffered message has left, then detaches and returns the buffer. */
     public static byte[] detachBuffer() throws MPIException {
-        throw Unsupported.of("MPI.detachBuffer()");
+        try {
+            org.jmpi.runtime.JmpiRuntime.get();
+            return BufferedSends.detach();
+        } catch (org.jmpi.runtime.MpiError e) {
+            throw Errors.raise("MPI_Buffer_detach", e);
+        }
     }
 
     public static void pControl(int level, Object obj) {

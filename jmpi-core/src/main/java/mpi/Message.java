@@ -1,6 +1,15 @@
 package mpi;
 
 import java.nio.Buffer;
+import org.jmpi.datatype.BufferView;
+import org.jmpi.datatype.MessageData;
+import org.jmpi.pt2pt.Engine;
+import org.jmpi.pt2pt.MatchedMessage;
+import org.jmpi.pt2pt.RecvRequest;
+import org.jmpi.runtime.Communicator;
+import org.jmpi.runtime.ErrorClass;
+import org.jmpi.runtime.JmpiRuntime;
+import org.jmpi.runtime.MpiError;
 
 /**
  * A message matched by {@link #mProbe} or {@link #imProbe} and received later with {@link #mRecv} or
@@ -12,6 +21,10 @@ public final class Message {
 
     /** True for MPI_MESSAGE_NO_PROC: the message matched a probe on {@link MPI#PROC_NULL}. */
     boolean noProc;
+
+    /** The communicator of the probe (its error handler applies), and the message it took. */
+    private Comm comm;
+    private MatchedMessage matched;
 
     public Message() {
         this.nullHandle = true;
@@ -25,23 +38,107 @@ public final class Message {
         return noProc;
     }
 
-    @NotImplemented
+    /**
+     * Blocks until a message matching (source, tag) on {@code comm} is there, and takes it: no other receive can
+     * match it; receive it with {@link #mRecv} or {@link #imRecv}. For {@code MPI.PROC_NULL} this becomes
+     * MPI_MESSAGE_NO_PROC.
+     */
     public Status mProbe(int source, int tag, Comm comm) throws MPIException {
-        throw Unsupported.of("Message.mProbe(int, int, Comm)");
+        return probe(source, tag, comm, true);
     }
 
-    @NotImplemented
+    private Status probe(int source, int tag, Comm comm, boolean block) throws MPIException {
+        if (comm == null) {
+            throw Errors.raise("MPI_Mprobe", new MpiError(ErrorClass.ERR_COMM, "null communicator"));
+        }
+        String call = block ? "MPI_Mprobe" : "MPI_Improbe";
+        try {
+            Communicator c = comm.live();
+            int src = Comm.checkSource(c, source);
+            int t = Comm.checkRecvTag(tag);
+            if (source == MPI.PROC_NULL) {
+                attach(comm, null);
+                noProc = true;
+                nullHandle = false;
+                return Comm.procNullStatus();
+            }
+            Engine engine = JmpiRuntime.get().engine();
+            MatchedMessage[] found = {engine.improbe(c.context(), src, t)};
+            if (found[0] == null) {
+                if (!block) {
+                    return null;
+                }
+                JmpiRuntime.get().progress().awaitUntil(
+                        () -> (found[0] = engine.improbe(c.context(), src, t)) != null);
+            }
+            attach(comm, found[0]);
+            Status s = new Status();
+            s.source = found[0].source();
+            s.tag = found[0].tag();
+            s.bytes = found[0].bytes();
+            return s;
+        } catch (MpiError e) {
+            throw comm.fail(call, e);
+        }
+    }
+
+    private void attach(Comm c, MatchedMessage m) {
+        this.comm = c;
+        this.matched = m;
+        this.noProc = false;
+        this.nullHandle = m == null;
+    }
+
+    /** Like {@link #mProbe} but returns null at once when no matching message is there. */
     public Status imProbe(int source, int tag, Comm comm) throws MPIException {
-        throw Unsupported.of("Message.imProbe(int, int, Comm)");
+        return probe(source, tag, comm, false);
     }
 
-    @NotImplemented
+    /** Receives the message taken by the last probe; the handle becomes MPI_MESSAGE_NULL. */
     public Status mRecv(Object buf, int count, Datatype type) throws MPIException {
-        throw Unsupported.of("Message.mRecv(Object, int, Datatype)");
+        Comm c = comm != null ? comm : MPI.COMM_WORLD;
+        try {
+            RecvRequest r = start(buf, count, type);
+            if (r == null) {
+                return Comm.procNullStatus();
+            }
+            JmpiRuntime.get().progress().await(r);
+            Status s = Status.of(r);
+            if (r.error() != 0) {
+                throw new MpiError(r.error(), r.errorMessage());
+            }
+            return s;
+        } catch (MpiError e) {
+            throw c.fail("MPI_Mrecv", e);
+        }
     }
 
-    @NotImplemented
+    /** Starts receiving the matched message; null for MPI_MESSAGE_NO_PROC. Leaves this handle null. */
+    private RecvRequest start(Object buf, int count, Datatype type) {
+        if (nullHandle) {
+            throw new MpiError(ErrorClass.ERR_REQUEST, "no matched message (MPI_MESSAGE_NULL): call mProbe first");
+        }
+        Comm.checkCount(count);
+        Comm.checkType(type);
+        MessageData data = BufferView.of(buf, count, type.desc, true);
+        if (noProc) {
+            nullHandle = true;
+            noProc = false;
+            return null;
+        }
+        MatchedMessage m = matched;
+        matched = null;
+        nullHandle = true;
+        return JmpiRuntime.get().engine().mrecv(m, data);
+    }
+
+    /** Starts receiving the matched message into a heap or direct buffer; the handle becomes MPI_MESSAGE_NULL. */
     public Request imRecv(Buffer buf, int count, Datatype type) throws MPIException {
-        throw Unsupported.of("Message.imRecv(Buffer, int, Datatype)");
+        Comm c = comm != null ? comm : MPI.COMM_WORLD;
+        try {
+            return Request.of(c, start(buf, count, type), "MPI_Imrecv");
+        } catch (MpiError e) {
+            throw c.fail("MPI_Imrecv", e);
+        }
     }
 }

@@ -27,6 +27,9 @@ public class Request implements Freeable {
     /** MPI name of the call that started the operation, for error messages. */
     String call = "MPI_Request";
 
+    /** True once {@link #free()} was called: using the request again is an error (ERR_REQUEST). */
+    boolean freed;
+
     /** Creates a null request (MPI_REQUEST_NULL). */
     Request() {}
 
@@ -77,20 +80,37 @@ public class Request implements Freeable {
 
     private static void raiseIfError(Request r, Status s) {
         if (s.error != 0 && !s.cancelled) {
-            throw new MpiError(s.error, r.impl.errorMessage());
+            throw new MpiError(s.error, s.errorMessage);
         }
     }
 
+    /**
+     * Frees the request. An operation still in progress goes on and completes on its own (as MPI_Request_free
+     * says); the handle may not be used again: later calls on it fail with {@code MPI.ERR_REQUEST}.
+     */
     public void free() throws MPIException {
-        if (nullHandle) {
-            return;
+        try {
+            checkNotFreed();
+            if (this == MPI.REQUEST_NULL) {
+                throw new MpiError(ErrorClass.ERR_REQUEST, "cannot free MPI.REQUEST_NULL");
+            }
+            freed = true;
+            nullHandle = true;
+        } catch (MpiError e) {
+            throw fail("MPI_Request_free", e);
         }
-        nullHandle = true;
+    }
+
+    final void checkNotFreed() {
+        if (freed) {
+            throw new MpiError(ErrorClass.ERR_REQUEST, "the request was freed and may not be used again");
+        }
     }
 
     public final void cancel() throws MPIException {
         try {
-            if (nullHandle) {
+            checkNotFreed();
+            if (nullHandle || impl == null) {
                 throw new MpiError(ErrorClass.ERR_REQUEST, "cancel of a null request");
             }
             if (impl != null && !impl.isDone()) {
@@ -107,6 +127,7 @@ public class Request implements Freeable {
 
     public final Status waitStatus() throws MPIException {
         try {
+            checkNotFreed();
             if (!active()) {
                 return emptyStatus(MPI.UNDEFINED);
             }
@@ -125,6 +146,7 @@ public class Request implements Freeable {
 
     public final Status testStatus() throws MPIException {
         try {
+            checkNotFreed();
             if (!active()) {
                 return emptyStatus(MPI.UNDEFINED);
             }
@@ -144,6 +166,7 @@ public class Request implements Freeable {
 
     public final Status getStatus() throws MPIException {
         try {
+            checkNotFreed();
             if (!active()) {
                 return emptyStatus(MPI.UNDEFINED);
             }
@@ -172,6 +195,9 @@ public class Request implements Freeable {
         RequestImpl[] out = new RequestImpl[requests.length];
         for (int i = 0; i < requests.length; i++) {
             Request r = requests[i];
+            if (r != null) {
+                r.checkNotFreed();
+            }
             out[i] = r != null && r.active() ? r.impl : null;
         }
         return out;

@@ -13,6 +13,8 @@ public final class Status {
     /** Bytes of data the operation moved (packed size). */
     long bytes;
     boolean cancelled;
+    /** Detail of {@link #error}, for the exception raised from it. */
+    String errorMessage;
 
     Status() {}
 
@@ -24,6 +26,7 @@ public final class Status {
         s.error = r.error();
         s.bytes = r.bytes();
         s.cancelled = r.cancelled();
+        s.errorMessage = r.errorMessage();
         return s;
     }
 

@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jmpi.datatype.MessageData;
+import org.jmpi.runtime.Config;
 import org.jmpi.runtime.ErrorClass;
 import org.jmpi.runtime.Progress;
 import org.jmpi.runtime.RequestImpl;
@@ -43,7 +44,13 @@ public final class Engine implements InprocEndpoint, FrameSink {
     private final ThreadsJob job;
     private final long eagerLimit;
     private final long chunkBytes;
+    private final long flowWindow;
+    private final long unexpectedLimit;
     private volatile Transport transport;
+    /** Flow-control state per peer over a transport; created on first use (index: world rank). */
+    private final PeerFlow[] flows;
+    /** Bytes (plus overhead) of in-JVM unexpected messages copied and held here; guarded by {@code lock}. */
+    private long unexpectedCopied;
 
     private final ReentrantLock lock = new ReentrantLock();
     private RecvRequest postedHead;
@@ -57,12 +64,105 @@ public final class Engine implements InprocEndpoint, FrameSink {
     private final ThreadLocal<MemorySegment> headers =
             ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(FrameLayout.HEADER_BYTES, 8));
 
-    public Engine(int worldRank, Progress progress, ThreadsJob job, long eagerLimit, long chunkBytes) {
+    public Engine(int worldRank, int worldSize, Progress progress, ThreadsJob job, Config config) {
         this.worldRank = worldRank;
         this.progress = progress;
         this.job = job;
-        this.eagerLimit = eagerLimit;
-        this.chunkBytes = chunkBytes;
+        this.eagerLimit = config.eagerLimit();
+        this.chunkBytes = config.chunkBytes();
+        this.flowWindow = config.flowWindow();
+        this.unexpectedLimit = config.unexpectedLimit();
+        this.flows = new PeerFlow[worldSize];
+    }
+
+    /**
+     * Credit-based flow control towards one peer over a transport. Threading: every field is guarded by the
+     * object's monitor, and frames of EAGER and RTS kind to this peer are handed to the transport only while
+     * holding it, so that queued frames never overtake each other.
+     */
+    private static final class PeerFlow {
+        /** Bytes this rank may still send to the peer. */
+        long credits;
+        /** Frames waiting for credit, in send order. */
+        final java.util.ArrayDeque<Pending> queue = new java.util.ArrayDeque<>();
+        /** Bytes consumed from the peer's messages and not yet returned as credit. */
+        long consumed;
+
+        PeerFlow(long window) {
+            credits = window;
+        }
+    }
+
+    /** A frame waiting for credit: its header (copied), payload, completion and charge. */
+    private record Pending(MemorySegment header, MemorySegment payload, Runnable onWritten, long cost,
+            SendRequest request) {}
+
+    private PeerFlow flow(int peer) {
+        PeerFlow f = flows[peer];
+        if (f == null) {
+            synchronized (flows) {
+                f = flows[peer];
+                if (f == null) {
+                    f = new PeerFlow(flowWindow);
+                    flows[peer] = f;
+                }
+            }
+        }
+        return f;
+    }
+
+    /** Hands an EAGER or RTS frame to the transport if the peer has credit, else queues it (in order). */
+    private void sendCharged(Transport t, int peer, MemorySegment h, MemorySegment payload, Runnable onWritten,
+            long cost, SendRequest s) {
+        PeerFlow f = flow(peer);
+        synchronized (f) {
+            if (f.queue.isEmpty() && f.credits >= cost) {
+                f.credits -= cost;
+                t.send(peer, h, payload, onWritten);
+            } else {
+                MemorySegment copy = MemorySegment.ofArray(new byte[FrameLayout.HEADER_BYTES]);
+                MemorySegment.copy(h, 0, copy, 0, FrameLayout.HEADER_BYTES);
+                f.queue.add(new Pending(copy, payload, onWritten, cost, s));
+            }
+        }
+    }
+
+    /** The peer returned credit: send what now fits. */
+    private void onCredit(int peer, MemorySegment header) {
+        long amount = FrameLayout.getLong(header, FrameLayout.TOTAL);
+        Transport t = transport;
+        PeerFlow f = flow(peer);
+        synchronized (f) {
+            f.credits += amount;
+            Pending p;
+            while ((p = f.queue.peek()) != null && f.credits >= p.cost) {
+                f.queue.poll();
+                f.credits -= p.cost;
+                t.send(peer, p.header, p.payload, p.onWritten);
+            }
+        }
+    }
+
+    /** This rank consumed {@code cost} bytes of a peer's messages: return credit once enough has built up. */
+    private void consumed(int peer, long cost) {
+        PeerFlow f = flow(peer);
+        long give;
+        synchronized (f) {
+            f.consumed += cost;
+            if (f.consumed < flowWindow / 4) {
+                return;
+            }
+            give = f.consumed;
+            f.consumed = 0;
+        }
+        MemorySegment h = MemorySegment.ofArray(new byte[FrameLayout.HEADER_BYTES]);
+        FrameLayout.putInt(h, FrameLayout.KIND, Protocol.CREDIT);
+        FrameLayout.putLong(h, FrameLayout.TOTAL, give);
+        transport.send(peer, h, null, null);
+    }
+
+    private static long charge(Unexpected u) {
+        return (u.sendId == 0 ? u.bytes : 0) + Protocol.OVERHEAD;
     }
 
     public void setTransport(Transport t) {
@@ -108,14 +208,15 @@ public final class Engine implements InprocEndpoint, FrameSink {
             FrameLayout.putInt(h, FrameLayout.KIND, Protocol.EAGER);
             FrameLayout.putInt(h, FrameLayout.PAYLOAD, (int) bytes);
             FrameLayout.putLong(h, FrameLayout.SEND_ID, 0);
-            t.send(worldDest, h, bytes == 0 ? null : contiguousOrPacked(data), s::finish);
+            sendCharged(t, worldDest, h, bytes == 0 ? null : contiguousOrPacked(data), s::finish,
+                    bytes + Protocol.OVERHEAD, s);
         } else {
             s.sendId = ids.getAndIncrement();
             rendezvousSends.put(s.sendId, s);
             FrameLayout.putInt(h, FrameLayout.KIND, Protocol.RTS);
             FrameLayout.putInt(h, FrameLayout.PAYLOAD, 0);
             FrameLayout.putLong(h, FrameLayout.SEND_ID, s.sendId);
-            t.send(worldDest, h, null, null);
+            sendCharged(t, worldDest, h, null, null, Protocol.OVERHEAD, s);
         }
         return s;
     }
@@ -137,9 +238,12 @@ public final class Engine implements InprocEndpoint, FrameSink {
     }
 
     boolean cancelSend(SendRequest s) {
-        InprocMessage m = s.inproc;
-        if (m == null || s.isDone()) {
+        if (s.isDone()) {
             return false;
+        }
+        InprocMessage m = s.inproc;
+        if (m == null) {
+            return cancelTransportSend(s);
         }
         InprocEndpoint target = s.worldDest == worldRank ? this : job.endpoint(s.worldDest);
         if (target.withdraw(m)) {
@@ -147,6 +251,69 @@ public final class Engine implements InprocEndpoint, FrameSink {
             return true;
         }
         return false;
+    }
+
+    /**
+     * A rendezvous send not yet matched can be withdrawn: still queued for credit, it is dropped here; already
+     * sent, the receiver is asked (CANCEL) and answers CANCELLED. An eager send is never cancelled.
+     */
+    private boolean cancelTransportSend(SendRequest s) {
+        if (s.sendId == 0 || !rendezvousSends.containsKey(s.sendId)) {
+            return false;
+        }
+        PeerFlow f = flow(s.worldDest);
+        synchronized (f) {
+            for (java.util.Iterator<Pending> it = f.queue.iterator(); it.hasNext(); ) {
+                Pending p = it.next();
+                if (p.request == s) {
+                    it.remove();
+                    if (rendezvousSends.remove(s.sendId, s)) {
+                        s.markCancelled();
+                    }
+                    return true;
+                }
+            }
+        }
+        MemorySegment h = MemorySegment.ofArray(new byte[FrameLayout.HEADER_BYTES]);
+        FrameLayout.putInt(h, FrameLayout.KIND, Protocol.CANCEL);
+        FrameLayout.putLong(h, FrameLayout.SEND_ID, s.sendId);
+        transport.send(s.worldDest, h, null, null);
+        return true;
+    }
+
+    private void onCancel(int peer, MemorySegment header) {
+        long sendId = FrameLayout.getLong(header, FrameLayout.SEND_ID);
+        Unexpected found = null;
+        lock.lock();
+        try {
+            for (Unexpected u = unexpectedHead; u != null; u = u.next) {
+                if (u.peer == peer && u.sendId == sendId) {
+                    removeUnexpected(u);
+                    found = u;
+                    break;
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        MemorySegment h = MemorySegment.ofArray(new byte[FrameLayout.HEADER_BYTES]);
+        FrameLayout.putInt(h, FrameLayout.KIND, Protocol.CANCELLED);
+        FrameLayout.putLong(h, FrameLayout.SEND_ID, sendId);
+        FrameLayout.putInt(h, FrameLayout.FLAGS, found != null ? 1 : 0);
+        transport.send(peer, h, null, null);
+        if (found != null) {
+            consumed(peer, charge(found));
+        }
+    }
+
+    private void onCancelled(MemorySegment header) {
+        long sendId = FrameLayout.getLong(header, FrameLayout.SEND_ID);
+        if (FrameLayout.getInt(header, FrameLayout.FLAGS) == 1) {
+            SendRequest s = rendezvousSends.remove(sendId);
+            if (s != null) {
+                s.markCancelled();
+            }
+        }
     }
 
     // --------------------------------------------------------------- receives
@@ -162,6 +329,9 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 appendPosted(r);
                 return r;
             }
+            if (u.peer < 0 && u.eager != null) {
+                unexpectedCopied -= u.bytes + Protocol.OVERHEAD;
+            }
         } finally {
             lock.unlock();
         }
@@ -170,6 +340,9 @@ public final class Engine implements InprocEndpoint, FrameSink {
     }
 
     private void receiveUnexpected(RecvRequest r, Unexpected u) {
+        if (u.peer >= 0) {
+            consumed(u.peer, charge(u));
+        }
         long n = r.accept(u.source, u.tag, u.bytes);
         if (u.eager != null) {
             r.data.unpackFrom(0, MemorySegment.ofArray(u.eager), 0, n);
@@ -217,6 +390,38 @@ public final class Engine implements InprocEndpoint, FrameSink {
     }
 
     /**
+     * Matched probe: takes the first message a receive (context, source, tag) would match off the unexpected
+     * queue, so that only {@link #mrecv} can receive it. Returns null when there is none.
+     */
+    public MatchedMessage improbe(int context, int source, int tag) {
+        progress.poll();
+        lock.lock();
+        try {
+            Unexpected u = takeUnexpected(context, source, tag);
+            if (u == null) {
+                return null;
+            }
+            if (u.peer < 0 && u.eager != null) {
+                unexpectedCopied -= u.bytes + Protocol.OVERHEAD;
+            }
+            return new MatchedMessage(u);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Receives a message taken by {@link #improbe}. */
+    public RecvRequest mrecv(MatchedMessage m, MessageData data) {
+        if (!m.take()) {
+            throw new org.jmpi.runtime.MpiError(ErrorClass.ERR_REQUEST, "this message has already been received");
+        }
+        Unexpected u = m.entry;
+        RecvRequest r = new RecvRequest(this, progress, data, u.context, u.source, u.tag);
+        receiveUnexpected(r, u);
+        return r;
+    }
+
+    /**
      * Looks for a message that a receive (context, source, tag) would match, without receiving it. Returns a
      * completed request carrying its envelope, or {@code null}.
      */
@@ -249,10 +454,12 @@ public final class Engine implements InprocEndpoint, FrameSink {
             r = takePosted(m.context, m.source, m.tag);
             if (r == null) {
                 Unexpected u = new Unexpected(m.context, m.source, m.tag, m.bytes);
-                if (!m.synchronous && m.bytes <= eagerLimit) {
+                if (!m.synchronous && m.bytes <= eagerLimit
+                        && unexpectedCopied + m.bytes + Protocol.OVERHEAD <= unexpectedLimit) {
                     byte[] copy = new byte[(int) m.bytes];
                     MemorySegment.copy(m.data, 0, MemorySegment.ofArray(copy), 0, m.bytes);
                     u.eager = copy;
+                    unexpectedCopied += m.bytes + Protocol.OVERHEAD;
                     appendUnexpected(u);
                 } else {
                     u.inproc = m;
@@ -312,15 +519,18 @@ public final class Engine implements InprocEndpoint, FrameSink {
     public void onFrame(int peer, MemorySegment header, MemorySegment payload) {
         int kind = FrameLayout.getInt(header, FrameLayout.KIND);
         switch (kind) {
-            case Protocol.EAGER -> onEager(header, payload);
+            case Protocol.EAGER -> onEager(peer, header, payload);
             case Protocol.RTS -> onRts(peer, header);
             case Protocol.CTS -> onCts(peer, header);
             case Protocol.DATA -> onData(header, payload);
+            case Protocol.CREDIT -> onCredit(peer, header);
+            case Protocol.CANCEL -> onCancel(peer, header);
+            case Protocol.CANCELLED -> onCancelled(header);
             default -> throw new IllegalStateException("unknown frame kind " + kind + " from rank " + peer);
         }
     }
 
-    private void onEager(MemorySegment header, MemorySegment payload) {
+    private void onEager(int peer, MemorySegment header, MemorySegment payload) {
         int context = FrameLayout.getInt(header, FrameLayout.CONTEXT);
         int source = FrameLayout.getInt(header, FrameLayout.SOURCE);
         int tag = FrameLayout.getInt(header, FrameLayout.TAG);
@@ -334,12 +544,14 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 byte[] copy = new byte[(int) bytes];
                 MemorySegment.copy(payload, 0, MemorySegment.ofArray(copy), 0, bytes);
                 u.eager = copy;
+                u.peer = peer;
                 appendUnexpected(u);
                 return;
             }
         } finally {
             lock.unlock();
         }
+        consumed(peer, bytes + Protocol.OVERHEAD);
         long n = r.accept(source, tag, bytes);
         r.data.unpackFrom(0, payload, 0, n);
         r.finish();
@@ -365,6 +577,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         } finally {
             lock.unlock();
         }
+        consumed(peer, Protocol.OVERHEAD);
         long n = r.accept(source, tag, bytes);
         startRendezvousReceive(r, peer, sendId, n);
     }
@@ -421,6 +634,19 @@ public final class Engine implements InprocEndpoint, FrameSink {
     @Override
     public void onPeerFailure(int peer, Throwable cause) {
         String why = "connection to rank " + peer + " failed: " + cause;
+        PeerFlow f = flows[peer];
+        if (f != null) {
+            java.util.List<Pending> dropped;
+            synchronized (f) {
+                dropped = new java.util.ArrayList<>(f.queue);
+                f.queue.clear();
+            }
+            for (Pending p : dropped) {
+                if (p.request != null && p.request.sendId == 0) {
+                    p.request.fail(ErrorClass.ERR_PROC_FAILED, why);
+                }
+            }
+        }
         for (SendRequest s : rendezvousSends.values()) {
             if (s.worldDest == peer && rendezvousSends.remove(s.sendId, s)) {
                 s.fail(ErrorClass.ERR_PROC_FAILED, why);

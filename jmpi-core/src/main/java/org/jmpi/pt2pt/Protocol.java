@@ -9,7 +9,14 @@ package org.jmpi.pt2pt;
  * RTS    context, source, tag, TOTAL=bytes, SEND_ID      (rendezvous request: no payload)
  * CTS    SEND_ID, RECV_ID, TOTAL=bytes wanted            (clear to send; wanted &lt; bytes on truncation)
  * DATA   RECV_ID, TOTAL=offset of this chunk             payload = a chunk of the message
+ * CREDIT TOTAL=bytes of flow-control credit returned      (the receiver consumed that much)
+ * CANCEL SEND_ID                                          (the sender wants to withdraw an unmatched RTS)
+ * CANCELLED SEND_ID, FLAGS=1 if withdrawn, 0 if too late
  * </pre>
+ *
+ * <p>Flow control: a sender may have at most {@code jmpi.flow.window} bytes of EAGER and RTS frames (each
+ * charged its payload plus {@link #OVERHEAD}) not yet consumed by the receiver; frames beyond that wait, in
+ * order, in the sender's per-peer queue. The receiver returns credit (CREDIT frames) as it matches them.
  */
 final class Protocol {
     private Protocol() {}
@@ -18,4 +25,10 @@ final class Protocol {
     static final int RTS = 2;
     static final int CTS = 3;
     static final int DATA = 4;
+    static final int CREDIT = 5;
+    static final int CANCEL = 6;
+    static final int CANCELLED = 7;
+
+    /** Flow-control charge of a frame beyond its payload: about what an unexpected entry costs the receiver. */
+    static final long OVERHEAD = 96;
 }

@@ -16,8 +16,9 @@ final class Unexpected {
     byte[] eager;
     /** An in-JVM message kept by reference, or null. */
     InprocMessage inproc;
-    /** Transport rendezvous: the sending world rank and its request id. */
+    /** For messages that came over a transport: the sending world rank (else -1). */
     int peer = -1;
+    /** Transport rendezvous: the sender's request id (0 for eager messages). */
     long sendId;
     Unexpected prev;
     Unexpected next;

@@ -53,7 +53,7 @@ public final class JmpiRuntime {
         this.progress = new Progress(job, config.spinIterations(), config.yieldIterations());
         int rank = bootstrap.rank();
         int size = bootstrap.size();
-        this.engine = new Engine(rank, progress, job, config.eagerLimit(), config.chunkBytes());
+        this.engine = new Engine(rank, size, progress, job, config);
         int[] all = new int[size];
         for (int i = 0; i < size; i++) {
             all[i] = i;

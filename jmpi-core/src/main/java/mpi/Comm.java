@@ -527,19 +527,34 @@ public class Comm implements Freeable, Cloneable {
         return persistent("MPI_Recv_init", Prequest.Kind.RECV, buf, count, type, source, tag);
     }
 
-    @NotImplemented
+    /** Packs {@code incount} elements into {@code outbuf} at {@code position}; returns the new position. */
     public final int pack(Object inbuf, int incount, Datatype type, byte[] outbuf, int position) throws MPIException {
-        throw Unsupported.of("Comm.pack(Object, int, Datatype, byte[], int)");
+        try {
+            live();
+            return Packing.pack(inbuf, incount, type, outbuf, position);
+        } catch (MpiError e) {
+            throw fail("MPI_Pack", e);
+        }
     }
 
-    @NotImplemented
+    /** Unpacks {@code outcount} elements from {@code inbuf} at {@code position}; returns the new position. */
     public final int unpack(byte[] inbuf, int position, Object outbuf, int outcount, Datatype type) throws MPIException {
-        throw Unsupported.of("Comm.unpack(byte[], int, Object, int, Datatype)");
+        try {
+            live();
+            return Packing.unpack(inbuf, position, outbuf, outcount, type);
+        } catch (MpiError e) {
+            throw fail("MPI_Unpack", e);
+        }
     }
 
-    @NotImplemented
+    /** The bytes {@link #pack} needs for {@code incount} elements of {@code type}. */
     public final int packSize(int incount, Datatype type) throws MPIException {
-        throw Unsupported.of("Comm.packSize(int, Datatype)");
+        try {
+            live();
+            return Packing.packSize(incount, type);
+        } catch (MpiError e) {
+            throw fail("MPI_Pack_size", e);
+        }
     }
 
     public final Status iProbe(int source, int tag) throws MPIException {

@@ -1,16 +1,21 @@
 package org.jmpi.runtime;
 
+import java.util.concurrent.atomic.AtomicInteger;
+
 /**
  * The internal state of a communicator that the lower layers need: its context ids and its group as world
  * ranks. Point-to-point traffic uses {@link #context()}, collectives use {@link #collectiveContext()}, so the two
  * never match each other.
  *
- * <p>Threading: immutable.
+ * <p>Threading: immutable, except the collective sequence counter, an atomic that any thread of the rank may
+ * advance.
  */
 public final class Communicator {
     private final int context;
     private final int[] worldRanks;
     private final int rank;
+    /** Counts the collective operations started on this communicator by this rank (see {@link #nextCollective}). */
+    private final AtomicInteger collectives = new AtomicInteger();
 
     public Communicator(int context, int[] worldRanks, int rank) {
         this.context = context;
@@ -24,6 +29,15 @@ public final class Communicator {
 
     public int collectiveContext() {
         return context + 1;
+    }
+
+    /**
+     * The sequence number of the next collective operation on this communicator. Every rank calls collectives in
+     * the same order, so the numbers agree across ranks; collective schedules put them in their tags, so that the
+     * messages of non-blocking collectives in flight at the same time never match each other.
+     */
+    public int nextCollective() {
+        return collectives.getAndIncrement();
     }
 
     public int size() {

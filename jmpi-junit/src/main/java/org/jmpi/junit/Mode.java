@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /** How {@link MpiTest} starts the ranks of one invocation. */
 public enum Mode {
-    /** Every rank is a thread of the test JVM with a class loader of its own (so {@code mpi.MPI} statics are per rank). */
+    /** Every rank is a thread of the test JVM with a class loader of its own ({@code mpi.MPI} statics per rank). */
     THREADS,
     /** Every rank is a JVM of its own, started through {@code org.jmpi.launcher.Launcher}. */
     PROCESSES;

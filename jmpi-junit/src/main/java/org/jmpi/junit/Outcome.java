@@ -30,7 +30,7 @@ record Outcome(
         String output) {
 
     boolean passed() {
-        return failures.isEmpty() && assumptionFailures.isEmpty() && abortedRanks.isEmpty() && stillRunning.isEmpty() && !timedOut
-                && abortMessage == null;
+        return failures.isEmpty() && assumptionFailures.isEmpty() && abortedRanks.isEmpty() && stillRunning.isEmpty()
+                && !timedOut && abortMessage == null;
     }
 }

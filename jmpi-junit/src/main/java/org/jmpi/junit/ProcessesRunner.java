@@ -1,99 +1,75 @@
 package org.jmpi.junit;
 
 import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import org.opentest4j.TestAbortedException;
+import org.jmpi.launcher.LaunchResult;
+import org.jmpi.launcher.Launcher;
 
 /**
- * Runs one invocation in {@link Mode#PROCESSES}: one JVM per rank running {@link RankMain}, output captured in a
- * {@link RankOutput}. On timeout every rank still alive gets {@code kill -3} (SIGQUIT: the JVM prints a thread dump
- * of every thread to its stdout, which is captured), then the job is killed.
+ * Runs one invocation in {@link Mode#PROCESSES}: a {@link Launcher} job of one JVM per rank running
+ * {@link RankMain}, with the launcher's PMI server for {@code MPI.Init}, output captured in a {@link RankOutput}.
+ * The launcher ends the whole job as soon as one rank fails (exits non-zero, calls {@code MPI.Abort}, or exits
+ * after {@code MPI.Init} without {@code MPI.Finalize}). On timeout every rank still alive gets {@code kill -3}
+ * (SIGQUIT: the JVM prints a dump of every thread to its stdout, which is captured), then the job is killed.
  *
- * <p>Threading: called in JUnit's thread, which only waits; output arrives on the job's pump threads.
+ * <p>Threading: called in JUnit's thread, which only waits; output arrives on the launcher's pump threads.
  */
 final class ProcessesRunner {
-    /** How long the other ranks may run after one rank failed before they count as hung. */
-    static final long GRACE_AFTER_FAILURE_NANOS = TimeUnit.SECONDS.toNanos(5);
     /** How long to wait for thread dumps after {@code kill -3}, at most. */
     static final long DUMP_WAIT_NANOS = TimeUnit.SECONDS.toNanos(3);
-    /** Dumps are taken as complete once no rank printed for this long. */
+    /** Dumps are taken as complete once no signalled rank printed for this long. */
     static final long DUMP_QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(300);
+    /** The launcher's own timeout, past ours: a backstop should this thread be stopped in between. */
+    static final Duration LAUNCHER_BACKSTOP = Duration.ofSeconds(60);
 
     private ProcessesRunner() {}
 
     static Outcome run(RankTask task, int size, long timeoutNanos, List<String> extraJvmArgs)
             throws IOException, InterruptedException {
-        if (task.init() && size > 1) {
-            // Rank JVMs started without a PMI server would each come up as a singleton world.
-            throw new TestAbortedException("processes mode with MPI.Init needs the programmatic launcher "
-                    + "(org.jmpi.launcher.Launcher), which jmpi-junit does not use yet");
-        }
         RankOutput output = new RankOutput(size);
         List<String> args = new ArrayList<>();
         args.add(Integer.toString(size));
         args.addAll(task.toArgs());
-        RankJob job = new PlainRankJob(size, RankClassPath.forProcesses(), jvmArgs(extraJvmArgs),
-                RankMain.class.getName(), args, output);
-        long start = System.nanoTime();
-        long failureSeen = -1;
-        boolean done = false;
-        boolean timedOut = false;
-        try {
-            while (true) {
-                long now = System.nanoTime();
-                long left = start + timeoutNanos - now;
-                if (left <= 0) {
-                    timedOut = true;
-                    break;
-                }
-                if (job.awaitExit(Math.min(left, TimeUnit.MILLISECONDS.toNanos(100)), TimeUnit.NANOSECONDS)) {
-                    done = true;
-                    break;
-                }
-                if (anyFailed(job.exitCodes())) {
-                    if (failureSeen < 0) {
-                        failureSeen = now;
-                    } else if (now - failureSeen > GRACE_AFTER_FAILURE_NANOS) {
-                        break;
-                    }
-                }
+        Launcher launcher = Launcher.builder()
+                .ranks(size)
+                .classpath(RankClassPath.forProcesses().stream().map(Path::of).toList())
+                .mainClass(RankMain.class.getName())
+                .args(args)
+                .jvmArgs(jvmArgs(extraJvmArgs))
+                .timeout(Duration.ofNanos(timeoutNanos).plus(LAUNCHER_BACKSTOP))
+                .output(output::line)
+                .build();
+        try (Launcher.Job job = launcher.start()) {
+            Optional<LaunchResult> result = job.await(Duration.ofNanos(timeoutNanos));
+            if (result.isPresent()) {
+                return outcome(size, result.get(), List.of(), output, false, timeoutNanos);
             }
-        } catch (InterruptedException e) {
-            job.kill();
-            throw e;
-        }
-        Integer[] codes = job.exitCodes();
-        List<Integer> running = new ArrayList<>();
-        if (!done) {
+            // Timed out: dump, then kill. Which ranks were still running is read from the pids.
+            List<Integer> running = new ArrayList<>();
             List<Long> pids = job.pids();
-            long signalled = System.nanoTime();
             for (int r = 0; r < size; r++) {
-                if (codes[r] == null) {
+                if (ProcessHandle.of(pids.get(r)).map(ProcessHandle::isAlive).orElse(false)) {
                     running.add(r);
-                    requestThreadDump(pids.get(r));
                 }
             }
+            long signalled = System.nanoTime();
+            job.dumpStacks();
             awaitDumps(output, running, signalled);
             job.kill();
+            LaunchResult killed = job.await();
+            return outcome(size, killed, running, output, true, timeoutNanos);
         }
-        return outcome(size, codes, running, output, timedOut, timeoutNanos);
     }
 
-    private static boolean anyFailed(Integer[] codes) {
-        for (Integer c : codes) {
-            if (c != null && c != 0) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static Outcome outcome(int size, Integer[] codes, List<Integer> running, RankOutput output,
+    private static Outcome outcome(int size, LaunchResult result, List<Integer> running, RankOutput output,
             boolean timedOut, long timeoutNanos) {
         SortedMap<Integer, String> reported = output.failures();
         SortedMap<Integer, String> assumptions = output.assumptions();
@@ -103,38 +79,37 @@ final class ProcessesRunner {
             failures.put(r, new RankFailure(r, "rank " + r + " of " + size + " failed:\n" + e.getValue(), null));
         }
         List<Integer> aborted = new ArrayList<>();
+        String abortMessage = null;
         boolean someoneReported = !reported.isEmpty() || !assumptions.isEmpty();
-        for (int r = 0; r < size; r++) {
-            Integer c = codes[r];
-            if (c == null || c == 0 || reported.containsKey(r) || assumptions.containsKey(r)) {
-                continue;
+        if (!timedOut && !result.succeeded()) {
+            for (int r = 0; r < size; r++) {
+                if (reported.containsKey(r) || assumptions.containsKey(r)) {
+                    continue;
+                }
+                if (!someoneReported && r == result.failedRank() && !result.aborted()) {
+                    // Ended the job without an exception: System.exit, a crash, or no MPI.Finalize.
+                    failures.put(r, new RankFailure(r, "rank " + r + " of " + size + " failed:\n"
+                            + launcherSummary(result), null));
+                } else if (result.rankExitCode(r) != 0) {
+                    aborted.add(r); // killed when the launcher tore the job down, or the MPI.Abort caller
+                }
             }
-            if (someoneReported) {
-                aborted.add(r); // most likely ended because another rank failed first
-            } else {
-                failures.put(r, new RankFailure(r, "rank " + r + " of " + size + " failed:\n"
-                        + "the rank's JVM exited with status " + c + " without reporting an exception", null));
+            if (result.aborted() || (!someoneReported && failures.isEmpty())) {
+                abortMessage = launcherSummary(result);
             }
         }
-        boolean passed = failures.isEmpty() && assumptions.isEmpty() && aborted.isEmpty() && running.isEmpty();
-        return new Outcome(size, failures, assumptions, aborted, null, running, timedOut, timeoutNanos / 1e9, "",
-                passed ? "" : output.text());
+        boolean passed = !timedOut && result.succeeded() && failures.isEmpty() && assumptions.isEmpty();
+        return new Outcome(size, failures, assumptions, aborted, abortMessage, running, timedOut,
+                timeoutNanos / 1e9, "", passed ? "" : output.text());
     }
 
-    /** Sends SIGQUIT, which makes a JVM print every thread's stack to its stdout and go on running. */
-    private static void requestThreadDump(long pid) {
-        try {
-            Process p = new ProcessBuilder("kill", "-3", Long.toString(pid)).redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            p.waitFor(2, TimeUnit.SECONDS);
-        } catch (IOException e) {
-            // no kill command: the report just lacks the dump
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+    /** The launcher's one-line account of what ended the job, without its {@code jmpirun: } prefix. */
+    private static String launcherSummary(LaunchResult result) {
+        String s = result.summary();
+        return s.startsWith("jmpirun: ") ? s.substring("jmpirun: ".length()) : s;
     }
 
-    /** Waits until the dumping ranks have been quiet for a moment (or a few seconds passed). */
+    /** Waits until the signalled ranks have been quiet for a moment (or a few seconds passed). */
     private static void awaitDumps(RankOutput output, List<Integer> ranks, long start) throws InterruptedException {
         if (ranks.isEmpty()) {
             return;
@@ -155,12 +130,17 @@ final class ProcessesRunner {
         }
     }
 
-    /** JVM options of a rank: the test JVM's {@code jmpi.*} properties, then the annotation's options. */
+    /**
+     * JVM options of a rank: serial GC (many JVMs share few cores), {@code -ea} when the test JVM has assertions
+     * on, the test JVM's {@code jmpi.*} system properties, then the annotation's options.
+     */
     static List<String> jvmArgs(List<String> extra) {
         List<String> out = new ArrayList<>();
         out.add("-XX:+UseSerialGC");
         out.add("-Xss2m");
-        out.add("--enable-native-access=ALL-UNNAMED");
+        if (ProcessesRunner.class.desiredAssertionStatus()) {
+            out.add("-ea");
+        }
         for (String name : System.getProperties().stringPropertyNames()) {
             if (name.startsWith("jmpi.") && !name.startsWith("jmpi.junit.")) {
                 out.add("-D" + name + "=" + System.getProperty(name));

@@ -15,7 +15,8 @@ import org.opentest4j.TestAbortedException;
  *
  * <p>A rank that fails prints to stderr a line {@code MARKER + "rank <r> failed"} (or {@code "rank <r> assumption
  * failed"}), then its stack trace, then {@code MARKER + "end"}, and exits with status 1. A rank that passes exits
- * with status 0 (explicitly, so that stray non-daemon threads do not keep the JVM alive).
+ * with status 0. Both through {@code System.exit}, so that stray non-daemon threads cannot keep the JVM alive and
+ * shutdown hooks still run.
  */
 public final class RankMain {
     /** Starts every line the parent parses. */
@@ -36,7 +37,7 @@ public final class RankMain {
         }
         System.out.flush();
         System.err.flush();
-        Runtime.getRuntime().halt(status);
+        System.exit(status);
     }
 
     private static void report(Throwable t, int envRank) {

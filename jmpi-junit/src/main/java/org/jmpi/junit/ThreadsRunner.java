@@ -91,7 +91,7 @@ final class ThreadsRunner {
                 running.add(r);
             } else if (f[r] instanceof TestAbortedException a) {
                 assumptions.put(r, String.valueOf(a.getMessage()));
-            } else if (f[r] instanceof JobAbortedError) {
+            } else if (isAbortEcho(f[r])) {
                 aborted.add(r);
             } else if (f[r] != null) {
                 failures.put(r, new RankFailure(r, "rank " + r + " of " + size + " failed", f[r]));
@@ -99,7 +99,21 @@ final class ThreadsRunner {
         }
         // An abort with no failing rank was asked for by the body (MPI.Abort); one after a failure is its echo.
         String abortMessage = failures.isEmpty() && assumptions.isEmpty() ? jobAbortMessage : null;
-        return new Outcome(size, failures, assumptions, aborted, abortMessage, running, timedOut, timeoutNanos / 1e9, dumps, "");
+        return new Outcome(size, failures, assumptions, aborted, abortMessage, running, timedOut, timeoutNanos / 1e9,
+                dumps, "");
+    }
+
+    /**
+     * Whether a rank's exception is the job's abort reaching it ({@link JobAbortedError}, possibly wrapped, for
+     * example in an {@code MPIException} or in the extension's "MPI.Init failed") rather than a failure of its own.
+     */
+    static boolean isAbortEcho(Throwable t) {
+        for (int depth = 0; t != null && depth < 16; depth++, t = t.getCause()) {
+            if (t instanceof JobAbortedError) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Stacks of the rank threads still alive, one block per rank. */

@@ -46,8 +46,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *       {@code org.opentest4j.AssertionFailedError} is thrown whose message lists every failing rank (rank number
  *       first) with its exception; each rank's exception is attached as a suppressed {@link RankFailure} whose cause
  *       is the original exception (threads mode) or whose message holds the rank's printed stack trace (processes
- *       mode). After the first failure the job is aborted (ranks blocked in MPI are woken) and the other ranks get
- *       a few seconds to end.</li>
+ *       mode). After the first failure the job is aborted: in threads mode ranks blocked in MPI are woken and the
+ *       others get a few seconds to end; in processes mode the launcher ends the other JVMs (SIGTERM, then SIGKILL).
+ *       Ranks that ended only because of that abort are listed as such, not as failures. A rank that calls
+ *       {@code MPI.Abort} fails the invocation with the abort's message; in processes mode so does a rank JVM that
+ *       exits without an exception (say {@code System.exit}), or after {@code MPI.Init} without
+ *       {@code MPI.Finalize}. An assumption ({@code Assumptions.assumeTrue}) that fails on ranks, with no rank
+ *       failing otherwise, skips the invocation.</li>
  *   <li>On timeout, every rank's stack is dumped (threads: the rank threads' stacks; processes: {@code kill -3},
  *       which makes each JVM print a full thread dump), the job is aborted (threads are interrupted; processes are
  *       killed) and the invocation fails with the dumps in the message.</li>
@@ -61,7 +66,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *   <li>In threads mode a rank stuck in a busy loop outside MPI cannot be stopped (Java has no thread kill); it is
  *       interrupted and left running as a daemon thread. Bodies should block in MPI or in interruptible calls.</li>
  *   <li>In processes mode each rank's stdout and stderr are captured; they are shown, each line prefixed with
- *       {@code [rank]}, only when the invocation fails.</li>
+ *       {@code [rank]}, only when the invocation fails (the last few thousand lines). In threads mode ranks print
+ *       straight to the test JVM's streams.</li>
  * </ul>
  *
  * <h2>Class paths</h2>
@@ -69,15 +75,19 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * set {@code <useManifestOnlyJar>false</useManifestOnlyJar>} so that it holds every entry (a manifest-only jar also
  * works, because class loaders follow a jar's {@code Class-Path}, but it hides what is on the path). In threads
  * mode the jar or directory holding jmpi-junit itself is left out of the rank class path, so that
- * {@code org.jmpi.junit} types (such as {@link MpiTestContext}) are shared between JUnit and the ranks.
+ * {@code org.jmpi.junit} types (such as {@link MpiTestContext}) are shared between JUnit and the ranks; the test
+ * class must be on the rest of it (it is an error otherwise, since the ranks would share its statics). In processes
+ * mode the rank JVMs get the whole of it ({@code -cp}), and the launcher appends jmpi-core's location if missing.
  *
- * <h2>System properties</h2>
+ * <h2>Settings</h2>
+ * JUnit configuration parameters (a {@code -D} system property, or an entry in {@code junit-platform.properties}):
  * <ul>
  *   <li>{@code jmpi.junit.modes}: comma-separated list ({@code threads}, {@code processes}); invocations of other
  *       modes are not run (for quick local runs). A test none of whose modes is allowed shows as skipped.</li>
  *   <li>{@code jmpi.junit.timeoutFactor}: multiplies every {@link #timeoutSeconds()} (for slow machines).</li>
- *   <li>In processes mode, every {@code jmpi.*} system property of the test JVM is passed on to the rank JVMs.</li>
  * </ul>
+ * In processes mode, every {@code jmpi.*} system property of the test JVM (but {@code jmpi.junit.*}) is passed on to
+ * the rank JVMs, and so are {@code -ea} when assertions are on and the options in {@link #jvmArgs()}.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)

@@ -28,9 +28,12 @@ import org.opentest4j.TestAbortedException;
  * registered by hand.
  */
 public final class MpiTestExtension implements TestTemplateInvocationContextProvider {
-    /** Comma-separated modes to run ({@code threads}, {@code processes}); unset means every declared mode. */
+    /**
+     * Comma-separated modes to run ({@code threads}, {@code processes}); unset means every declared mode. A JUnit
+     * configuration parameter: a system property or an entry of {@code junit-platform.properties}.
+     */
     public static final String MODES_PROPERTY = "jmpi.junit.modes";
-    /** Factor applied to every {@link MpiTest#timeoutSeconds()}. */
+    /** Factor applied to every {@link MpiTest#timeoutSeconds()}; a JUnit configuration parameter like the above. */
     public static final String TIMEOUT_FACTOR_PROPERTY = "jmpi.junit.timeoutFactor";
 
     @Override
@@ -54,8 +57,10 @@ public final class MpiTestExtension implements TestTemplateInvocationContextProv
             throw new ExtensionConfigurationException("@MpiTest on " + method.getName() + ": timeoutSeconds "
                     + a.timeoutSeconds());
         }
-        long timeoutNanos = (long) (TimeUnit.SECONDS.toNanos(a.timeoutSeconds()) * timeoutFactor());
-        Set<Mode> allowed = allowedModes();
+        long timeoutNanos = (long) (TimeUnit.SECONDS.toNanos(a.timeoutSeconds())
+                * timeoutFactor(context.getConfigurationParameter(TIMEOUT_FACTOR_PROPERTY).orElse(null)));
+        String modesFilter = context.getConfigurationParameter(MODES_PROPERTY).orElse(null);
+        Set<Mode> allowed = allowedModes(modesFilter);
         List<TestTemplateInvocationContext> out = new ArrayList<>();
         for (Mode mode : new LinkedHashSet<>(Arrays.asList(a.modes()))) {
             if (!allowed.contains(mode)) {
@@ -67,33 +72,41 @@ public final class MpiTestExtension implements TestTemplateInvocationContextProv
         }
         if (out.isEmpty()) {
             out.add(new Invocation(a.modes()[0], a.ranks()[0], timeoutNanos, a,
-                    "none of the modes " + Arrays.toString(a.modes()) + " is allowed by -D" + MODES_PROPERTY + "="
-                            + System.getProperty(MODES_PROPERTY)));
+                    "none of the modes " + Arrays.toString(a.modes()) + " is allowed by " + MODES_PROPERTY + "="
+                            + modesFilter));
         }
         return out.stream();
     }
 
-    static Set<Mode> allowedModes() {
-        String p = System.getProperty(MODES_PROPERTY);
+    static Set<Mode> allowedModes(String p) {
         if (p == null || p.isBlank()) {
             return EnumSet.allOf(Mode.class);
         }
         Set<Mode> modes = EnumSet.noneOf(Mode.class);
         for (String s : p.split(",")) {
             if (!s.isBlank()) {
-                modes.add(Mode.valueOf(s.strip().toUpperCase(Locale.ROOT)));
+                try {
+                    modes.add(Mode.valueOf(s.strip().toUpperCase(Locale.ROOT)));
+                } catch (IllegalArgumentException e) {
+                    throw new ExtensionConfigurationException(MODES_PROPERTY + ": unknown mode '" + s.strip()
+                            + "' (threads, processes)");
+                }
             }
         }
         return modes;
     }
 
-    static double timeoutFactor() {
-        String p = System.getProperty(TIMEOUT_FACTOR_PROPERTY);
+    static double timeoutFactor(String p) {
         if (p == null || p.isBlank()) {
             return 1.0;
         }
-        double f = Double.parseDouble(p.strip());
-        if (!(f > 0)) {
+        double f;
+        try {
+            f = Double.parseDouble(p.strip());
+        } catch (NumberFormatException e) {
+            f = Double.NaN;
+        }
+        if (!(f > 0) || Double.isInfinite(f)) {
             throw new ExtensionConfigurationException(TIMEOUT_FACTOR_PROPERTY + " must be positive, not " + p);
         }
         return f;

@@ -54,7 +54,6 @@ class ProcessesModeTest {
         Throwable t = SelfTestSupport.failures(r).getFirst();
         assertThat(t).hasMessageStartingWith("[processes, 4 ranks] rank 2 of 4 failed:")
                 .hasMessageContaining("rank 2: org.opentest4j.AssertionFailedError: boom on rank two")
-                .hasMessageNotContaining("rank 0:").hasMessageNotContaining("rank 3:")
                 .hasMessageContaining("[2] hello from rank 2 on stdout")
                 .hasMessageContaining("[2] hello from rank 2 on stderr");
         assertThat(t.getSuppressed()).singleElement().isInstanceOfSatisfying(RankFailure.class, f -> {

@@ -14,6 +14,8 @@ final class SelfTestSupport {
     static EngineExecutionResults run(Class<?> testClass) {
         return EngineTestKit.engine("junit-jupiter")
                 .configurationParameter(OnlyThroughTestKit.PARAMETER, "true")
+                .configurationParameter(MpiTestExtension.MODES_PROPERTY, "threads,processes")
+                .configurationParameter(MpiTestExtension.TIMEOUT_FACTOR_PROPERTY, "1")
                 .selectors(selectClass(testClass))
                 .execute();
     }

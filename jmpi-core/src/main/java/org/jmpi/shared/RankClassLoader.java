@@ -41,6 +41,12 @@ public final class RankClassLoader extends URLClassLoader {
         return rank;
     }
 
+    /** Classes that must come from the rank's own class path: package mpi and the jmpi runtime. */
+    private static boolean perRankOnly(String name) {
+        return name.startsWith("mpi.") || (name.startsWith("org.jmpi.") && !name.startsWith("org.jmpi.junit.")
+                && !name.startsWith("org.jmpi.launcher."));
+    }
+
     private static boolean parentFirst(String name) {
         for (String p : PARENT_FIRST) {
             if (name.startsWith(p)) {
@@ -61,6 +67,10 @@ public final class RankClassLoader extends URLClassLoader {
                 try {
                     c = findClass(name);
                 } catch (ClassNotFoundException e) {
+                    if (perRankOnly(name)) {
+                        // never share a rank's MPI state through the parent: that would mix ranks silently
+                        throw e;
+                    }
                     c = getParent().loadClass(name);
                 }
             }

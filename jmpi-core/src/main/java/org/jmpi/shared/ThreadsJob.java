@@ -106,19 +106,27 @@ public final class ThreadsJob {
             code = 1;
             abort(rank, 1, "rank " + rank + " failed: " + failure);
         }
+        boolean last;
         lock.lock();
         try {
             failures[rank] = failure;
             exitCodes[rank] = code;
-            finished++;
+            last = ++finished == size;
             changed.signalAll();
         } finally {
             lock.unlock();
         }
-        try {
-            loader.close();
-        } catch (java.io.IOException ignored) {
-            // nothing to do: the loader only reads jars
+        if (last) {
+            // only now: other ranks' threads run code of this rank's loader (they deliver into its engine)
+            for (Thread t : threads) {
+                if (t.getContextClassLoader() instanceof RankClassLoader l) {
+                    try {
+                        l.close();
+                    } catch (java.io.IOException ignored) {
+                        // nothing to do: the loader only reads jars
+                    }
+                }
+            }
         }
     }
 

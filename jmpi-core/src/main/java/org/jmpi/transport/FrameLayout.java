@@ -31,6 +31,13 @@ public final class FrameLayout {
 
     public static final int HEADER_BYTES = 48;
 
+    /**
+     * {@code KIND} values below zero are reserved for transports and never reach a {@link FrameSink}. This one
+     * says goodbye: the sender closes the connection after it, having sent everything, so the end of the stream
+     * that follows is not a failure.
+     */
+    public static final int KIND_TRANSPORT_BYE = -1;
+
     public static final long PAYLOAD = 0;
     public static final long KIND = 4;
     public static final long CONTEXT = 8;

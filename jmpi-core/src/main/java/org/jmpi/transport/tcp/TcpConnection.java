@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.CancelledKeyException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
+import org.jmpi.transport.FrameLayout;
 import org.jmpi.transport.FrameSink;
 
 /**
@@ -81,6 +82,8 @@ final class TcpConnection {
     volatile SelectionKey key;
     volatile boolean connected;
     volatile boolean closed;
+    /** Set by the poll thread when the peer's goodbye frame arrived: an end of stream after it is normal. */
+    volatile boolean saidBye;
 
     // ---- write side: guarded by the writer flag ----
     @SuppressWarnings("unused") // through WRITER
@@ -403,6 +406,10 @@ final class TcpConnection {
                 int space = in.remaining();
                 int n = channel.read(in);
                 if (n < 0) {
+                    if (saidBye) {
+                        transport.connectionEnded(this);
+                        return;
+                    }
                     transport.connectionFailed(this, new EOFException(
                             peer >= 0 ? "connection closed by rank " + peer : "connection closed before hello"));
                     return;
@@ -450,6 +457,10 @@ final class TcpConnection {
             MemorySegment.copy(inSeg, head, header, 0, HEADER);
             MemorySegment payload = length == 0 ? EMPTY : payloadView(head + HEADER, length);
             head += HEADER + length;
+            if (FrameLayout.getInt(header, FrameLayout.KIND) == FrameLayout.KIND_TRANSPORT_BYE) {
+                saidBye = true;
+                continue;
+            }
             sink.onFrame(from, header, payload);
             if (closed) {
                 return false;
@@ -500,6 +511,14 @@ final class TcpConnection {
     }
 
     // ======================================================================================================= close
+
+    /**
+     * True while frames or bytes wait to be written. Exact only when no other thread is sending (as during the
+     * transport's graceful close).
+     */
+    boolean hasPendingOutput() {
+        return !queue.isEmpty() || out.position() > 0 || curNative != null || curCopy != null;
+    }
 
     /** Closes the socket; returns {@code false} if it was closed already. Any thread. */
     boolean close() {

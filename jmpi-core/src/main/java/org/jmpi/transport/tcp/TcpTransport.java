@@ -1,5 +1,6 @@
 package org.jmpi.transport.tcp;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
@@ -78,6 +79,8 @@ public final class TcpTransport implements Transport {
         volatile TcpConnection sendConnection;
         /** Non-null once the peer failed. */
         volatile Throwable failure;
+        /** Non-null once the peer closed a connection after saying goodbye (it finalized): sends now fail. */
+        volatile Throwable ended;
         /** The connection we opened, the one it opened (guarded by this). */
         TcpConnection initiated;
 
@@ -184,7 +187,7 @@ public final class TcpTransport implements Transport {
         }
         Peer p = peers[peer];
         TcpConnection c = p.sendConnection;
-        Throwable failure = p.failure;
+        Throwable failure = p.failure != null ? p.failure : p.ended;
         if (failure != null || closed) {
             sink.onPeerFailure(peer, failure != null ? failure : new ClosedChannelException());
             return;
@@ -423,6 +426,53 @@ public final class TcpTransport implements Transport {
         return true;
     }
 
+    /**
+     * Graceful close: every connected connection gets a goodbye frame after whatever is queued, and the writes are
+     * flushed for at most {@link #GOODBYE_MILLIS}, so that a peer reading the end of the stream knows it is not a
+     * failure and has every frame sent before it.
+     */
+    private void sayGoodbye() {
+        MemorySegment bye = MemorySegment.ofArray(new byte[FrameLayout.HEADER_BYTES]);
+        FrameLayout.putInt(bye, FrameLayout.KIND, FrameLayout.KIND_TRANSPORT_BYE);
+        java.util.List<TcpConnection> open = new java.util.ArrayList<>();
+        for (TcpConnection c : connections) {
+            if (c.connected && !c.closed && c.peer >= 0) {
+                c.send(bye, null, null);
+                open.add(c);
+            }
+        }
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(GOODBYE_MILLIS);
+        for (TcpConnection c : open) {
+            while (!c.closed && c.hasPendingOutput() && System.nanoTime() < deadline) {
+                c.requestFlush();
+                if (c.hasPendingOutput()) {
+                    try {
+                        poll();
+                    } catch (RuntimeException e) {
+                        break;
+                    }
+                    Thread.onSpinWait();
+                }
+            }
+        }
+    }
+
+    /** How long a graceful close waits for queued frames to leave. */
+    static final long GOODBYE_MILLIS = 2000;
+
+    /**
+     * The peer said goodbye and closed: forget the connection. The peer has not failed (frames still arriving on
+     * its other connection are taken), but frames sent to it from now on are reported as undeliverable.
+     */
+    void connectionEnded(TcpConnection c) {
+        int from = c.peer;
+        if (from >= 0 && peers[from].ended == null) {
+            peers[from].ended = new EOFException("rank " + from + " has closed its connections (it finalized)");
+        }
+        c.close();
+        connections.remove(c);
+    }
+
     /** A connection broke or could not be made; fails its peer (if known) or just closes it. Any thread. */
     void connectionFailed(TcpConnection c, IOException cause) {
         int p = c.peer;
@@ -465,6 +515,12 @@ public final class TcpTransport implements Transport {
 
     @Override
     public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+        }
+        sayGoodbye();
         synchronized (this) {
             if (closed) {
                 return;

@@ -76,6 +76,13 @@ final class Node implements FrameSink, AutoCloseable {
         }
     }
 
+    /** Waits a little for a failure report (returns at once when there is one); callers loop on a condition. */
+    synchronized void awaitFailuresOrIdle() throws InterruptedException {
+        if (failures.isEmpty()) {
+            wait(20);
+        }
+    }
+
     @Override
     public void close() throws InterruptedException {
         stop = true;

@@ -1,0 +1,177 @@
+package org.jmpi.tests.pt2pt;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.IntBuffer;
+import mpi.Comm;
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Prequest;
+import mpi.Request;
+import mpi.Status;
+import org.jmpi.junit.MpiTest;
+
+/** Send modes (synchronous, buffered, ready), persistent requests and sendRecvReplace. */
+class SendModesTest {
+
+    private static void expect(int errorClass, org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
+        assertThatThrownBy(call).isInstanceOfSatisfying(MPIException.class,
+                e -> assertThat(e.getErrorClass()).as(e.getMessage()).isEqualTo(errorClass));
+    }
+
+    /**
+     * A synchronous send cannot complete before the receiver has posted the matching receive: rank 0 starts an
+     * isSend, sees it incomplete, and only then tells rank 1 to post its receive.
+     */
+    @MpiTest(ranks = {2, 3})
+    void synchronousSendWaitsForTheReceive() throws MPIException {
+        Comm w = MPI.COMM_WORLD;
+        int rank = w.getRank();
+        for (int size : new int[] {1, 100_000}) {
+            if (rank == 0) {
+                Request r = w.isSend(new int[size], size, MPI.INT, 1, 1);
+                for (int i = 0; i < 1000; i++) {
+                    assertThat(r.test()).as("issend of %d ints completed before the receive was posted", size)
+                            .isFalse();
+                }
+                w.send(new int[0], 0, MPI.INT, 1, 2); // go
+                r.waitFor();
+                assertThat(r.isNull()).isTrue();
+            } else if (rank == 1) {
+                w.recv(new int[0], 0, MPI.INT, 0, 2);
+                Status s = w.recv(new int[size], size, MPI.INT, 0, 1);
+                assertThat(s.getCount(MPI.INT)).isEqualTo(size);
+            }
+        }
+        // blocking sSend to oneself completes once the receive is posted
+        Request self = w.iRecv(new int[1], 1, MPI.INT, rank, 3);
+        w.sSend(new int[] {rank}, 1, MPI.INT, rank, 3);
+        self.waitFor();
+    }
+
+    @MpiTest(ranks = {2, 4})
+    void bufferedSends() throws MPIException {
+        Comm w = MPI.COMM_WORLD;
+        w.setErrhandler(MPI.ERRORS_RETURN);
+        int rank = w.getRank();
+        int size = w.getSize();
+        int next = (rank + 1) % size;
+        int prev = (rank + size - 1) % size;
+        expect(MPI.ERR_BUFFER, () -> w.bSend(new int[4], 4, MPI.INT, next, 0)); // nothing attached
+        byte[] space = new byte[2 * (400 + MPI.BSEND_OVERHEAD)];
+        MPI.attachBuffer(space);
+        expect(MPI.ERR_BUFFER, () -> MPI.attachBuffer(new byte[10])); // one at a time
+        // two buffered sends fit; one larger than the whole buffer never does
+        w.bSend(new int[100], 100, MPI.INT, next, 1);
+        Request r2 = w.ibSend(new int[100], 100, MPI.INT, next, 1);
+        assertThat(r2.test()).isTrue(); // buffered: complete locally
+        expect(MPI.ERR_BUFFER, () -> w.bSend(new int[300], 300, MPI.INT, next, 1));
+        int[] in = new int[100];
+        w.recv(in, 100, MPI.INT, prev, 1);
+        w.recv(in, 100, MPI.INT, prev, 1);
+        assertThat(MPI.detachBuffer()).isSameAs(space);
+        expect(MPI.ERR_BUFFER, MPI::detachBuffer);
+        // buffered persistent sends
+        MPI.attachBuffer(new byte[1 << 16]);
+        Prequest p = w.bSendInit(new int[] {rank}, 1, MPI.INT, next, 2);
+        int[] got = new int[1];
+        for (int i = 0; i < 10; i++) {
+            p.start();
+            p.waitFor();
+            w.recv(got, 1, MPI.INT, prev, 2);
+            assertThat(got[0]).isEqualTo(prev);
+        }
+        p.free();
+        MPI.detachBuffer();
+        w.barrier();
+    }
+
+    @MpiTest(ranks = {2, 3})
+    void readySendAfterTheReceiveIsPosted() throws MPIException {
+        Comm w = MPI.COMM_WORLD;
+        int rank = w.getRank();
+        if (rank == 1) {
+            int[] in = new int[3];
+            Request r = w.iRecv(IntBuffer.wrap(in), 3, MPI.INT, 0, 5);
+            w.send(new int[0], 0, MPI.INT, 0, 6); // the receive is posted
+            r.waitFor();
+            assertThat(in).containsExactly(7, 8, 9);
+            Request rr = w.iRecv(in, 3, MPI.INT, 0, 7);
+            w.send(new int[0], 0, MPI.INT, 0, 6);
+            rr.waitFor();
+            assertThat(in).containsExactly(1, 2, 3);
+        } else if (rank == 0) {
+            w.recv(new int[0], 0, MPI.INT, 1, 6);
+            w.rSend(new int[] {7, 8, 9}, 3, MPI.INT, 1, 5);
+            w.recv(new int[0], 0, MPI.INT, 1, 6);
+            w.irSend(IntBuffer.wrap(new int[] {1, 2, 3}), 3, MPI.INT, 1, 7).waitFor();
+        }
+    }
+
+    @MpiTest(ranks = {1, 2, 3, 4})
+    void persistentRequestsRestartManyTimes() throws MPIException {
+        Comm w = MPI.COMM_WORLD;
+        w.setErrhandler(MPI.ERRORS_RETURN);
+        int rank = w.getRank();
+        int size = w.getSize();
+        int next = (rank + 1) % size;
+        int prev = (rank + size - 1) % size;
+        long[] out = new long[3];
+        long[] in = new long[3];
+        Prequest send = w.sendInit(out, 3, MPI.LONG, next, 9);
+        Prequest recv = w.recvInit(in, 3, MPI.LONG, prev, 9);
+        Prequest ssend = w.sSendInit(MPI.newLongBuffer(200_000), 200_000, MPI.LONG, next, 10);
+        Prequest bigRecv = w.recvInit(MPI.newLongBuffer(200_000), 200_000, MPI.LONG, prev, 10);
+        assertThat(send.isNull()).isFalse();
+        assertThat(send.waitStatus().getSource()).isEqualTo(MPI.ANY_SOURCE); // inactive: empty status
+        for (int i = 0; i < 50; i++) {
+            out[0] = rank * 1000L + i;
+            Prequest.startAll(new Prequest[] {recv, send, null});
+            expect(MPI.ERR_REQUEST, recv::start); // still active
+            Status[] st = Request.waitAllStatus(new Request[] {recv, send});
+            assertThat(in[0]).isEqualTo(prev * 1000L + i);
+            assertThat(st[0].getSource()).isEqualTo(prev);
+            assertThat(recv.isNull()).isFalse(); // persistent requests stay valid
+        }
+        for (int i = 0; i < 3; i++) {
+            bigRecv.start();
+            ssend.start();
+            Request.waitAll(new Request[] {bigRecv, ssend});
+        }
+        for (Prequest p : new Prequest[] {send, recv, ssend, bigRecv}) {
+            p.free();
+            assertThat(p.isNull()).isTrue();
+        }
+        expect(MPI.ERR_REQUEST, send::start);
+        expect(MPI.ERR_REQUEST, send::waitFor);
+        expect(MPI.ERR_REQUEST, send::free);
+        // a freed non-persistent request cannot be used again either
+        Request r = w.iSend(new int[1], 1, MPI.INT, rank, 11);
+        r.free();
+        expect(MPI.ERR_REQUEST, r::waitFor);
+        expect(MPI.ERR_REQUEST, r::test);
+        expect(MPI.ERR_REQUEST, r::cancel);
+        expect(MPI.ERR_REQUEST, () -> Request.waitAll(new Request[] {r}));
+        w.recv(new int[1], 1, MPI.INT, rank, 11); // the freed send still completes
+        // PROC_NULL persistent requests complete at once
+        Prequest nothing = w.recvInit(new int[1], 1, MPI.INT, MPI.PROC_NULL, 0);
+        nothing.start();
+        assertThat(nothing.waitStatus().getSource()).isEqualTo(MPI.PROC_NULL);
+    }
+
+    @MpiTest(ranks = {1, 2, 3})
+    void sendRecvReplaceSwapsInPlace() throws MPIException {
+        Comm w = MPI.COMM_WORLD;
+        int rank = w.getRank();
+        int size = w.getSize();
+        for (int n : new int[] {1, 50_000}) {
+            double[] buf = new double[n];
+            java.util.Arrays.fill(buf, rank);
+            Status s = w.sendRecvReplace(buf, n, MPI.DOUBLE, (rank + 1) % size, 4, (rank + size - 1) % size, 4);
+            assertThat(s.getCount(MPI.DOUBLE)).isEqualTo(n);
+            assertThat(buf[0]).isEqualTo((rank + size - 1) % size);
+            assertThat(buf[n - 1]).isEqualTo((rank + size - 1) % size);
+        }
+    }
+}

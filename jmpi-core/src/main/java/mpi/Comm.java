@@ -665,197 +665,190 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final void barrier() throws MPIException {
-        try {
-            Communicator c = live();
-            JmpiRuntime.get().barrier(c, c.collectiveContext());
-        } catch (MpiError e) {
-            throw fail("MPI_Barrier", e);
-        }
+        CollectiveCalls.barrier(this);
     }
 
-    @NotImplemented
     public final Request iBarrier() throws MPIException {
-        throw Unsupported.of("Comm.iBarrier()");
+        return CollectiveCalls.iBarrier(this);
     }
 
-    @NotImplemented
     public final void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
-        throw Unsupported.of("Comm.bcast(Object, int, Datatype, int)");
+        CollectiveCalls.run(this, "MPI_Bcast", CollectiveCalls.bcast(buf, count, type, root));
     }
 
-    @NotImplemented
     public final Request iBcast(Buffer buf, int count, Datatype type, int root) throws MPIException {
-        throw Unsupported.of("Comm.iBcast(Buffer, int, Datatype, int)");
+        return CollectiveCalls.begin(this, "MPI_Ibcast", CollectiveCalls.bcast(buf, count, type, root));
     }
 
-    @NotImplemented
     public final void gather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
-        throw Unsupported.of("Comm.gather(Object, int, Datatype, Object, int, Datatype, int)");
+        CollectiveCalls.run(this, "MPI_Gather",
+                CollectiveCalls.gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false));
     }
 
-    @NotImplemented
     public final void gather(Object buf, int count, Datatype type, int root) throws MPIException {
-        throw Unsupported.of("Comm.gather(Object, int, Datatype, int)");
+        CollectiveCalls.run(this, "MPI_Gather", CollectiveCalls.gather(null, 0, null, buf, count, type, root, true));
     }
 
-    @NotImplemented
     public final Request iGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
-        throw Unsupported.of("Comm.iGather(Buffer, int, Datatype, Buffer, int, Datatype, int)");
+        return CollectiveCalls.begin(this, "MPI_Igather",
+                CollectiveCalls.gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false));
     }
 
-    @NotImplemented
     public final Request iGather(Buffer buf, int count, Datatype type, int root) throws MPIException {
-        throw Unsupported.of("Comm.iGather(Buffer, int, Datatype, int)");
+        return CollectiveCalls.begin(this, "MPI_Igather",
+                CollectiveCalls.gather(null, 0, null, buf, count, type, root, true));
     }
 
-    @NotImplemented
     public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root) throws MPIException {
-        throw Unsupported.of("Comm.gatherv(Object, int, Datatype, Object, int[], int[], Datatype, int)");
+        CollectiveCalls.run(this, "MPI_Gatherv",
+                CollectiveCalls.gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root, 0));
     }
 
-    @NotImplemented
     public final void gatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root) throws MPIException {
-        throw Unsupported.of("Comm.gatherv(Object, int[], int[], Datatype, int)");
+        CollectiveCalls.run(this, "MPI_Gatherv",
+                CollectiveCalls.gatherv(null, 0, null, recvbuf, recvcount, displs, recvtype, root, 1));
     }
 
-    @NotImplemented
     public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
-        throw Unsupported.of("Comm.gatherv(Object, int, Datatype, int)");
+        CollectiveCalls.run(this, "MPI_Gatherv",
+                CollectiveCalls.gatherv(sendbuf, sendcount, sendtype, null, null, null, null, root, 2));
     }
 
-    @NotImplemented
     public final Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root) throws MPIException {
-        throw Unsupported.of("Comm.iGatherv(Buffer, int, Datatype, Buffer, int[], int[], Datatype, int)");
+        return CollectiveCalls.begin(this, "MPI_Igatherv",
+                CollectiveCalls.gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root, 0));
     }
 
-    @NotImplemented
     public final Request iGatherv(Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root) throws MPIException {
-        throw Unsupported.of("Comm.iGatherv(Buffer, int[], int[], Datatype, int)");
+        return CollectiveCalls.begin(this, "MPI_Igatherv",
+                CollectiveCalls.gatherv(null, 0, null, recvbuf, recvcount, displs, recvtype, root, 1));
     }
 
-    @NotImplemented
     public final Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
-        throw Unsupported.of("Comm.iGatherv(Buffer, int, Datatype, int)");
+        return CollectiveCalls.begin(this, "MPI_Igatherv",
+                CollectiveCalls.gatherv(sendbuf, sendcount, sendtype, null, null, null, null, root, 2));
     }
 
-    @NotImplemented
     public final void scatter(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
-        throw Unsupported.of("Comm.scatter(Object, int, Datatype, Object, int, Datatype, int)");
+        CollectiveCalls.run(this, "MPI_Scatter",
+                CollectiveCalls.scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false));
     }
 
-    @NotImplemented
     public final void scatter(Object buf, int count, Datatype type, int root) throws MPIException {
-        throw Unsupported.of("Comm.scatter(Object, int, Datatype, int)");
+        CollectiveCalls.run(this, "MPI_Scatter", CollectiveCalls.scatter(buf, count, type, null, 0, null, root, true));
     }
 
-    @NotImplemented
     public final Request iScatter(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
-        throw Unsupported.of("Comm.iScatter(Buffer, int, Datatype, Buffer, int, Datatype, int)");
+        return CollectiveCalls.begin(this, "MPI_Iscatter",
+                CollectiveCalls.scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false));
     }
 
-    @NotImplemented
     public final Request iScatter(Buffer buf, int count, Datatype type, int root) throws MPIException {
-        throw Unsupported.of("Comm.iScatter(Buffer, int, Datatype, int)");
+        return CollectiveCalls.begin(this, "MPI_Iscatter",
+                CollectiveCalls.scatter(buf, count, type, null, 0, null, root, true));
     }
 
-    @NotImplemented
     public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
-        throw Unsupported.of("Comm.scatterv(Object, int[], int[], Datatype, Object, int, Datatype, int)");
+        CollectiveCalls.run(this, "MPI_Scatterv",
+                CollectiveCalls.scatterv(sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root, 0));
     }
 
-    @NotImplemented
     public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root) throws MPIException {
-        throw Unsupported.of("Comm.scatterv(Object, int[], int[], Datatype, int)");
+        CollectiveCalls.run(this, "MPI_Scatterv",
+                CollectiveCalls.scatterv(sendbuf, sendcount, displs, sendtype, null, 0, null, root, 1));
     }
 
-    @NotImplemented
     public final void scatterv(Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
-        throw Unsupported.of("Comm.scatterv(Object, int, Datatype, int)");
+        CollectiveCalls.run(this, "MPI_Scatterv",
+                CollectiveCalls.scatterv(null, null, null, null, recvbuf, recvcount, recvtype, root, 2));
     }
 
-    @NotImplemented
     public final Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
-        throw Unsupported.of("Comm.iScatterv(Buffer, int[], int[], Datatype, Buffer, int, Datatype, int)");
+        return CollectiveCalls.begin(this, "MPI_Iscatterv",
+                CollectiveCalls.scatterv(sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root, 0));
     }
 
-    @NotImplemented
     public final Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root) throws MPIException {
-        throw Unsupported.of("Comm.iScatterv(Buffer, int[], int[], Datatype, int)");
+        return CollectiveCalls.begin(this, "MPI_Iscatterv",
+                CollectiveCalls.scatterv(sendbuf, sendcount, displs, sendtype, null, 0, null, root, 1));
     }
 
-    @NotImplemented
     public final Request iScatterv(Buffer recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
-        throw Unsupported.of("Comm.iScatterv(Buffer, int, Datatype, int)");
+        return CollectiveCalls.begin(this, "MPI_Iscatterv",
+                CollectiveCalls.scatterv(null, null, null, null, recvbuf, recvcount, recvtype, root, 2));
     }
 
-    @NotImplemented
     public final void allGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype) throws MPIException {
-        throw Unsupported.of("Comm.allGather(Object, int, Datatype, Object, int, Datatype)");
+        CollectiveCalls.run(this, "MPI_Allgather",
+                CollectiveCalls.allGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false));
     }
 
-    @NotImplemented
     public final void allGather(Object buf, int count, Datatype type) throws MPIException {
-        throw Unsupported.of("Comm.allGather(Object, int, Datatype)");
+        CollectiveCalls.run(this, "MPI_Allgather", CollectiveCalls.allGather(null, 0, null, buf, count, type, true));
     }
 
-    @NotImplemented
     public final Request iAllGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype) throws MPIException {
-        throw Unsupported.of("Comm.iAllGather(Buffer, int, Datatype, Buffer, int, Datatype)");
+        return CollectiveCalls.begin(this, "MPI_Iallgather",
+                CollectiveCalls.allGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false));
     }
 
-    @NotImplemented
     public final Request iAllGather(Buffer buf, int count, Datatype type) throws MPIException {
-        throw Unsupported.of("Comm.iAllGather(Buffer, int, Datatype)");
+        return CollectiveCalls.begin(this, "MPI_Iallgather",
+                CollectiveCalls.allGather(null, 0, null, buf, count, type, true));
     }
 
-    @NotImplemented
     public final void allGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
-        throw Unsupported.of("Comm.allGatherv(Object, int, Datatype, Object, int[], int[], Datatype)");
+        CollectiveCalls.run(this, "MPI_Allgatherv",
+                CollectiveCalls.allGatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, false));
     }
 
-    @NotImplemented
     public final void allGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
-        throw Unsupported.of("Comm.allGatherv(Object, int[], int[], Datatype)");
+        CollectiveCalls.run(this, "MPI_Allgatherv",
+                CollectiveCalls.allGatherv(null, 0, null, recvbuf, recvcount, displs, recvtype, true));
     }
 
-    @NotImplemented
     public final Request iAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
-        throw Unsupported.of("Comm.iAllGatherv(Buffer, int, Datatype, Buffer, int[], int[], Datatype)");
+        return CollectiveCalls.begin(this, "MPI_Iallgatherv",
+                CollectiveCalls.allGatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, false));
     }
 
-    @NotImplemented
     public final Request iAllGatherv(Buffer buf, int[] count, int[] displs, Datatype type) throws MPIException {
-        throw Unsupported.of("Comm.iAllGatherv(Buffer, int[], int[], Datatype)");
+        return CollectiveCalls.begin(this, "MPI_Iallgatherv",
+                CollectiveCalls.allGatherv(null, 0, null, buf, count, displs, type, true));
     }
 
-    @NotImplemented
     public final void allToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype) throws MPIException {
-        throw Unsupported.of("Comm.allToAll(Object, int, Datatype, Object, int, Datatype)");
+        CollectiveCalls.run(this, "MPI_Alltoall",
+                CollectiveCalls.allToAll(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
     }
 
-    @NotImplemented
     public final Request iAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype) throws MPIException {
-        throw Unsupported.of("Comm.iAllToAll(Buffer, int, Datatype, Buffer, int, Datatype)");
+        return CollectiveCalls.begin(this, "MPI_Ialltoall",
+                CollectiveCalls.allToAll(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
     }
 
-    @NotImplemented
     public final void allToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
-        throw Unsupported.of("Comm.allToAllv(Object, int[], int[], Datatype, Object, int[], int[], Datatype)");
+        CollectiveCalls.run(this, "MPI_Alltoallv",
+                CollectiveCalls.allToAllv(sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls,
+                        recvtype));
     }
 
-    @NotImplemented
     public final Request iAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Buffer recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
-        throw Unsupported.of("Comm.iAllToAllv(Buffer, int[], int[], Datatype, Buffer, int[], int[], Datatype)");
+        return CollectiveCalls.begin(this, "MPI_Ialltoallv",
+                CollectiveCalls.allToAllv(sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls,
+                        recvtype));
     }
 
-    @NotImplemented
     public final void allToAllw(Object sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes, Object recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes) throws MPIException {
-        throw Unsupported.of("Comm.allToAllw(Object, int[], int[], Datatype[], Object, int[], int[], Datatype[])");
+        CollectiveCalls.run(this, "MPI_Alltoallw",
+                CollectiveCalls.allToAllw(sendBuf, sendCount, sDispls, sendTypes, recvBuf, recvCount, rDispls,
+                        recvTypes));
     }
 
-    @NotImplemented
     public final Request iAllToAllw(Buffer sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes, Buffer recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes) throws MPIException {
-        throw Unsupported.of("Comm.iAllToAllw(Buffer, int[], int[], Datatype[], Buffer, int[], int[], Datatype[])");
+        return CollectiveCalls.begin(this, "MPI_Ialltoallw",
+                CollectiveCalls.allToAllw(sendBuf, sendCount, sDispls, sendTypes, recvBuf, recvCount, rDispls,
+                        recvTypes));
     }
 
     @NotImplemented
@@ -898,89 +891,84 @@ public class Comm implements Freeable, Cloneable {
         throw Unsupported.of("Comm.iNeighborAllToAllv(Buffer, int[], int[], Datatype, Buffer, int[], int[], Datatype)");
     }
 
-    @NotImplemented
     public final void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root) throws MPIException {
-        throw Unsupported.of("Comm.reduce(Object, Object, int, Datatype, Op, int)");
+        CollectiveCalls.run(this, "MPI_Reduce", CollectiveCalls.reduce(sendbuf, recvbuf, count, type, op, root, false));
     }
 
-    @NotImplemented
     public final void reduce(Object buf, int count, Datatype type, Op op, int root) throws MPIException {
-        throw Unsupported.of("Comm.reduce(Object, int, Datatype, Op, int)");
+        CollectiveCalls.run(this, "MPI_Reduce", CollectiveCalls.reduce(null, buf, count, type, op, root, true));
     }
 
-    @NotImplemented
     public final Request iReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op, int root) throws MPIException {
-        throw Unsupported.of("Comm.iReduce(Buffer, Buffer, int, Datatype, Op, int)");
+        return CollectiveCalls.begin(this, "MPI_Ireduce",
+                CollectiveCalls.reduce(sendbuf, recvbuf, count, type, op, root, false));
     }
 
-    @NotImplemented
     public final Request iReduce(Buffer buf, int count, Datatype type, Op op, int root) throws MPIException {
-        throw Unsupported.of("Comm.iReduce(Buffer, int, Datatype, Op, int)");
+        return CollectiveCalls.begin(this, "MPI_Ireduce",
+                CollectiveCalls.reduce(null, buf, count, type, op, root, true));
     }
 
-    @NotImplemented
     public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        throw Unsupported.of("Comm.allReduce(Object, Object, int, Datatype, Op)");
+        CollectiveCalls.run(this, "MPI_Allreduce", CollectiveCalls.allReduce(sendbuf, recvbuf, count, type, op, false));
     }
 
-    @NotImplemented
     public final void allReduce(Object buf, int count, Datatype type, Op op) throws MPIException {
-        throw Unsupported.of("Comm.allReduce(Object, int, Datatype, Op)");
+        CollectiveCalls.run(this, "MPI_Allreduce", CollectiveCalls.allReduce(null, buf, count, type, op, true));
     }
 
-    @NotImplemented
     public final Request iAllReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
-        throw Unsupported.of("Comm.iAllReduce(Buffer, Buffer, int, Datatype, Op)");
+        return CollectiveCalls.begin(this, "MPI_Iallreduce",
+                CollectiveCalls.allReduce(sendbuf, recvbuf, count, type, op, false));
     }
 
-    @NotImplemented
     public final Request iAllReduce(Buffer buf, int count, Datatype type, Op op) throws MPIException {
-        throw Unsupported.of("Comm.iAllReduce(Buffer, int, Datatype, Op)");
+        return CollectiveCalls.begin(this, "MPI_Iallreduce",
+                CollectiveCalls.allReduce(null, buf, count, type, op, true));
     }
 
-    @NotImplemented
     public final void reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op) throws MPIException {
-        throw Unsupported.of("Comm.reduceScatter(Object, Object, int[], Datatype, Op)");
+        CollectiveCalls.run(this, "MPI_Reduce_scatter",
+                CollectiveCalls.reduceScatter(sendbuf, recvbuf, recvcounts, type, op, false));
     }
 
-    @NotImplemented
     public final void reduceScatter(Object buf, int[] counts, Datatype type, Op op) throws MPIException {
-        throw Unsupported.of("Comm.reduceScatter(Object, int[], Datatype, Op)");
+        CollectiveCalls.run(this, "MPI_Reduce_scatter",
+                CollectiveCalls.reduceScatter(null, buf, counts, type, op, true));
     }
 
-    @NotImplemented
     public final Request iReduceScatter(Buffer sendbuf, Buffer recvbuf, int[] recvcounts, Datatype type, Op op) throws MPIException {
-        throw Unsupported.of("Comm.iReduceScatter(Buffer, Buffer, int[], Datatype, Op)");
+        return CollectiveCalls.begin(this, "MPI_Ireduce_scatter",
+                CollectiveCalls.reduceScatter(sendbuf, recvbuf, recvcounts, type, op, false));
     }
 
-    @NotImplemented
     public final Request iReduceScatter(Buffer buf, int[] counts, Datatype type, Op op) throws MPIException {
-        throw Unsupported.of("Comm.iReduceScatter(Buffer, int[], Datatype, Op)");
+        return CollectiveCalls.begin(this, "MPI_Ireduce_scatter",
+                CollectiveCalls.reduceScatter(null, buf, counts, type, op, true));
     }
 
-    @NotImplemented
     public final void reduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op) throws MPIException {
-        throw Unsupported.of("Comm.reduceScatterBlock(Object, Object, int, Datatype, Op)");
+        CollectiveCalls.run(this, "MPI_Reduce_scatter_block",
+                CollectiveCalls.reduceScatterBlock(sendbuf, recvbuf, recvcount, type, op, false));
     }
 
-    @NotImplemented
     public final void reduceScatterBlock(Object buf, int count, Datatype type, Op op) throws MPIException {
-        throw Unsupported.of("Comm.reduceScatterBlock(Object, int, Datatype, Op)");
+        CollectiveCalls.run(this, "MPI_Reduce_scatter_block",
+                CollectiveCalls.reduceScatterBlock(null, buf, count, type, op, true));
     }
 
-    @NotImplemented
     public final Request iReduceScatterBlock(Buffer sendbuf, Buffer recvbuf, int recvcount, Datatype type, Op op) throws MPIException {
-        throw Unsupported.of("Comm.iReduceScatterBlock(Buffer, Buffer, int, Datatype, Op)");
+        return CollectiveCalls.begin(this, "MPI_Ireduce_scatter_block",
+                CollectiveCalls.reduceScatterBlock(sendbuf, recvbuf, recvcount, type, op, false));
     }
 
-    @NotImplemented
     public final Request iReduceScatterBlock(Buffer buf, int count, Datatype type, Op op) throws MPIException {
-        throw Unsupported.of("Comm.iReduceScatterBlock(Buffer, int, Datatype, Op)");
+        return CollectiveCalls.begin(this, "MPI_Ireduce_scatter_block",
+                CollectiveCalls.reduceScatterBlock(null, buf, count, type, op, true));
     }
 
-    @NotImplemented
     public static void reduceLocal(Object inBuf, Object inOutBuf, int count, Datatype type, Op op) throws MPIException {
-        throw Unsupported.of("Comm.reduceLocal(Object, Object, int, Datatype, Op)");
+        CollectiveCalls.reduceLocal(inBuf, inOutBuf, count, type, op);
     }
 
     @NotImplemented

@@ -84,44 +84,38 @@ public class Intracomm extends Comm {
         throw Unsupported.of("Intracomm.createDistGraphAdjacent(int[], int[], Info, boolean)");
     }
 
-    @NotImplemented
     public final void scan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        throw Unsupported.of("Intracomm.scan(Object, Object, int, Datatype, Op)");
+        CollectiveCalls.run(this, "MPI_Scan", CollectiveCalls.scan(sendbuf, recvbuf, count, type, op, false, false));
     }
 
-    @NotImplemented
     public final void scan(Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        throw Unsupported.of("Intracomm.scan(Object, int, Datatype, Op)");
+        CollectiveCalls.run(this, "MPI_Scan", CollectiveCalls.scan(null, recvbuf, count, type, op, true, false));
     }
 
-    @NotImplemented
     public final Request iScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
-        throw Unsupported.of("Intracomm.iScan(Buffer, Buffer, int, Datatype, Op)");
+        return CollectiveCalls.begin(this, "MPI_Iscan",
+                CollectiveCalls.scan(sendbuf, recvbuf, count, type, op, false, false));
     }
 
-    @NotImplemented
     public final Request iScan(Buffer buf, int count, Datatype type, Op op) throws MPIException {
-        throw Unsupported.of("Intracomm.iScan(Buffer, int, Datatype, Op)");
+        return CollectiveCalls.begin(this, "MPI_Iscan", CollectiveCalls.scan(null, buf, count, type, op, true, false));
     }
 
-    @NotImplemented
     public final void exScan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        throw Unsupported.of("Intracomm.exScan(Object, Object, int, Datatype, Op)");
+        CollectiveCalls.run(this, "MPI_Exscan", CollectiveCalls.scan(sendbuf, recvbuf, count, type, op, false, true));
     }
 
-    @NotImplemented
     public final void exScan(Object buf, int count, Datatype type, Op op) throws MPIException {
-        throw Unsupported.of("Intracomm.exScan(Object, int, Datatype, Op)");
+        CollectiveCalls.run(this, "MPI_Exscan", CollectiveCalls.scan(null, buf, count, type, op, true, true));
     }
 
-    @NotImplemented
     public final Request iExScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
-        throw Unsupported.of("Intracomm.iExScan(Buffer, Buffer, int, Datatype, Op)");
+        return CollectiveCalls.begin(this, "MPI_Iexscan",
+                CollectiveCalls.scan(sendbuf, recvbuf, count, type, op, false, true));
     }
 
-    @NotImplemented
     public final Request iExScan(Buffer buf, int count, Datatype type, Op op) throws MPIException {
-        throw Unsupported.of("Intracomm.iExScan(Buffer, int, Datatype, Op)");
+        return CollectiveCalls.begin(this, "MPI_Iexscan", CollectiveCalls.scan(null, buf, count, type, op, true, true));
     }
 
     @NotImplemented

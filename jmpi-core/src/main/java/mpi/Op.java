@@ -1,5 +1,12 @@
 package mpi;
 
+import org.jmpi.op.ElementKind;
+import org.jmpi.op.PredefinedOp;
+import org.jmpi.op.PredefinedReduction;
+import org.jmpi.op.Reduction;
+import org.jmpi.runtime.ErrorClass;
+import org.jmpi.runtime.MpiError;
+
 /** A reduction operation: predefined ({@code MPI.SUM}, ...) or user-defined with a {@link UserFunction}. */
 public final class Op implements Freeable {
     // Operation codes of the predefined operations; user functions have CODE_USER.
@@ -55,9 +62,19 @@ public final class Op implements Freeable {
         return commute;
     }
 
-    @NotImplemented
+    /** Frees a user-defined operation; the predefined ones cannot be freed (MPI_ERR_OP). */
     public void free() throws MPIException {
-        throw Unsupported.of("Op.free()");
+        try {
+            if (freed) {
+                throw new MpiError(ErrorClass.ERR_OP, "the operation is already freed");
+            }
+            if (function == null) {
+                throw new MpiError(ErrorClass.ERR_OP, "cannot free the predefined operation " + name);
+            }
+            freed = true;
+        } catch (MpiError e) {
+            throw Errors.raise("MPI_Op_free", e);
+        }
     }
 
     public boolean isNull() {
@@ -67,5 +84,77 @@ public final class Op implements Freeable {
     @Override
     public String toString() {
         return name;
+    }
+
+    /**
+     * This operation applied to {@code type}, as the collectives use it.
+     *
+     * @param accumulate true in one-sided accumulate operations, the only place MPI allows REPLACE and NO_OP
+     * @throws MpiError ERR_OP for a freed operation or one that does not apply to the type, ERR_TYPE for a datatype
+     *     reductions cannot work on
+     */
+    Reduction reduction(Datatype type, boolean accumulate) {
+        if (freed) {
+            throw new MpiError(ErrorClass.ERR_OP, "invalid operation (freed)");
+        }
+        if (function != null) {
+            return new UserReduction(this, type);
+        }
+        PredefinedOp p = predefined();
+        if (p.accumulateOnly() && !accumulate) {
+            throw new MpiError(ErrorClass.ERR_OP, name + " may only be used in one-sided accumulate operations");
+        }
+        ElementKind kind = kindOf(type);
+        if (kind == null) {
+            throw new MpiError(ErrorClass.ERR_OP, name + " does not apply to " + type.name);
+        }
+        long size = type.desc.size();
+        if (size % kind.packedBytes != 0 || size / kind.packedBytes > Integer.MAX_VALUE) {
+            throw new MpiError(ErrorClass.ERR_TYPE, "the datatype " + type.name + " is not made of whole "
+                    + kind.mpiName + " elements, so " + name + " cannot reduce it");
+        }
+        return PredefinedReduction.of(p, kind, (int) (size / kind.packedBytes), type.name);
+    }
+
+    private PredefinedOp predefined() {
+        return switch (code) {
+            case CODE_MAX -> PredefinedOp.MAX;
+            case CODE_MIN -> PredefinedOp.MIN;
+            case CODE_SUM -> PredefinedOp.SUM;
+            case CODE_PROD -> PredefinedOp.PROD;
+            case CODE_LAND -> PredefinedOp.LAND;
+            case CODE_BAND -> PredefinedOp.BAND;
+            case CODE_LOR -> PredefinedOp.LOR;
+            case CODE_BOR -> PredefinedOp.BOR;
+            case CODE_LXOR -> PredefinedOp.LXOR;
+            case CODE_BXOR -> PredefinedOp.BXOR;
+            case CODE_MINLOC -> PredefinedOp.MINLOC;
+            case CODE_MAXLOC -> PredefinedOp.MAXLOC;
+            case CODE_REPLACE -> PredefinedOp.REPLACE;
+            case CODE_NO_OP -> PredefinedOp.NO_OP;
+            default -> throw new IllegalStateException("operation code " + code);
+        };
+    }
+
+    /** The element kind reductions see in {@code type}, or null (MPI.PACKED, an unknown kind). */
+    static ElementKind kindOf(Datatype type) {
+        return switch (type.baseKind) {
+            case Datatype.KIND_BYTE -> ElementKind.BYTE;
+            case Datatype.KIND_CHAR -> ElementKind.CHAR;
+            case Datatype.KIND_SHORT -> ElementKind.SHORT;
+            case Datatype.KIND_BOOLEAN -> ElementKind.BOOLEAN;
+            case Datatype.KIND_INT -> ElementKind.INT;
+            case Datatype.KIND_LONG -> ElementKind.LONG;
+            case Datatype.KIND_FLOAT -> ElementKind.FLOAT;
+            case Datatype.KIND_DOUBLE -> ElementKind.DOUBLE;
+            case Datatype.KIND_FLOAT_COMPLEX -> ElementKind.FLOAT_COMPLEX;
+            case Datatype.KIND_DOUBLE_COMPLEX -> ElementKind.DOUBLE_COMPLEX;
+            case Datatype.KIND_INT2 -> ElementKind.INT2;
+            case Datatype.KIND_SHORT_INT -> ElementKind.SHORT_INT;
+            case Datatype.KIND_LONG_INT -> ElementKind.LONG_INT;
+            case Datatype.KIND_FLOAT_INT -> ElementKind.FLOAT_INT;
+            case Datatype.KIND_DOUBLE_INT -> ElementKind.DOUBLE_INT;
+            default -> null;
+        };
     }
 }

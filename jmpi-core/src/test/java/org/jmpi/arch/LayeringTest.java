@@ -45,4 +45,20 @@ class LayeringTest {
                 .resideInAnyPackage("org.jmpi.pt2pt..", "org.jmpi.transport..", "org.jmpi.bootstrap..")
                 .check(classes);
     }
+
+    @Test
+    void collectivesUsePointToPointNotTransports() {
+        noClasses().that().resideInAPackage("org.jmpi.coll..").should().dependOnClassesThat()
+                .resideInAnyPackage("org.jmpi.transport..", "org.jmpi.bootstrap..")
+                .because("collectives move data through the point-to-point engine on the collective context")
+                .check(classes);
+    }
+
+    @Test
+    void reductionsDoNotDependOnMessaging() {
+        noClasses().that().resideInAPackage("org.jmpi.op..").should().dependOnClassesThat()
+                .resideInAnyPackage("org.jmpi.pt2pt..", "org.jmpi.transport..", "org.jmpi.coll..",
+                        "org.jmpi.bootstrap..", "org.jmpi.datatype..")
+                .check(classes);
+    }
 }

@@ -1,0 +1,575 @@
+package mpi;
+
+import org.jmpi.coll.Collectives;
+import org.jmpi.coll.Schedule;
+import org.jmpi.datatype.BufferView;
+import org.jmpi.datatype.MessageData;
+import org.jmpi.datatype.PlanData;
+import org.jmpi.datatype.TypeDescriptor;
+import org.jmpi.op.Reduction;
+import org.jmpi.runtime.Communicator;
+import org.jmpi.runtime.ErrorClass;
+import org.jmpi.runtime.MpiError;
+
+/**
+ * The collective operations of {@link Comm} and {@link Intracomm}: argument checks, buffers turned into packed
+ * message data, the in-place forms resolved, then a schedule from {@link Collectives}; blocking calls wait for it,
+ * non-blocking ones return it as the request. Errors go through the communicator's error handler under the MPI name
+ * of the call.
+ *
+ * <p>Every call on a valid communicator takes a collective sequence number before it checks anything else, so that
+ * ranks stay in step even when some of them reject their arguments.
+ */
+final class CollectiveCalls {
+    private CollectiveCalls() {}
+
+    /** Fills the schedule of one collective call, after checking the arguments. */
+    @FunctionalInterface
+    interface Build {
+        void build(Schedule s, Communicator c);
+    }
+
+    /** Runs a blocking collective. */
+    static void run(Comm comm, String call, Build build) throws MPIException {
+        try {
+            Communicator c = intra(comm);
+            Schedule s = Collectives.schedule(c, call);
+            build.build(s, c);
+            s.start();
+            Collectives.await(s);
+            if (s.error() != 0) {
+                throw new MpiError(s.error(), s.errorMessage());
+            }
+        } catch (MpiError e) {
+            throw comm.fail(call, e);
+        }
+    }
+
+    /** Starts a non-blocking collective; its request completes with the schedule. */
+    static Request begin(Comm comm, String call, Build build) throws MPIException {
+        try {
+            Communicator c = intra(comm);
+            Schedule s = Collectives.schedule(c, call);
+            build.build(s, c);
+            return Request.of(comm, s.start(), call);
+        } catch (MpiError e) {
+            throw comm.fail(call, e);
+        }
+    }
+
+    private static Communicator intra(Comm comm) {
+        Communicator c = comm.live();
+        if (comm instanceof Intercomm) {
+            throw new MpiError(ErrorClass.ERR_UNSUPPORTED_OPERATION,
+                    "collective operations on intercommunicators are not implemented yet");
+        }
+        return c;
+    }
+
+    // ------------------------------------------------------------------ checks and views
+
+    static void checkRoot(Communicator c, int root) {
+        if (root < 0 || root >= c.size()) {
+            throw new MpiError(ErrorClass.ERR_ROOT, "invalid root " + root + " (communicator of size " + c.size()
+                    + ")");
+        }
+    }
+
+    /** {@code count} elements of {@code type} in {@code buf}, checked. */
+    static MessageData view(Object buf, long count, Datatype type, boolean forReceive) {
+        Comm.checkType(type);
+        if (count < 0) {
+            throw new MpiError(ErrorClass.ERR_COUNT, "negative count " + count);
+        }
+        if (count > Integer.MAX_VALUE) {
+            throw new MpiError(ErrorClass.ERR_COUNT, "a count of " + count + " elements is more than 2^31 - 1");
+        }
+        return BufferView.of(buf, (int) count, type.desc, forReceive);
+    }
+
+    static void checkCount(int count) {
+        if (count < 0) {
+            throw new MpiError(ErrorClass.ERR_COUNT, "negative count " + count);
+        }
+    }
+
+    /** The send and receive buffers of a call that is not in place must differ. */
+    static void noAlias(Object send, Object recv) {
+        if (send != null && send == recv) {
+            throw new MpiError(ErrorClass.ERR_BUFFER,
+                    "the send and receive buffers are the same object; use the in-place form of the call");
+        }
+    }
+
+    static int[] checkCounts(int[] counts, int p, String what) {
+        if (counts == null) {
+            throw new MpiError(ErrorClass.ERR_ARG, "null " + what + " array");
+        }
+        if (counts.length < p) {
+            throw new MpiError(ErrorClass.ERR_ARG, what + " has " + counts.length + " entries for a communicator of "
+                    + "size " + p);
+        }
+        for (int i = 0; i < p; i++) {
+            if (counts[i] < 0) {
+                throw new MpiError(ErrorClass.ERR_COUNT, "negative count " + counts[i] + " in " + what + "[" + i
+                        + "]");
+            }
+        }
+        return counts;
+    }
+
+    /**
+     * Blocks of {@code counts[i]} elements at element displacements {@code displs[i]} of {@code buf}: the whole
+     * buffer as message data, with each block's packed offset and length filled in.
+     */
+    static MessageData blocks(Object buf, int[] counts, int[] displs, Datatype type, boolean forReceive, int p,
+            long[] offsets, long[] lengths) {
+        Comm.checkType(type);
+        checkCounts(counts, p, forReceive ? "recvcount" : "sendcount");
+        if (displs == null || displs.length < p) {
+            throw new MpiError(ErrorClass.ERR_ARG, (displs == null ? "null displacement array"
+                    : "the displacement array has " + displs.length + " entries for a communicator of size " + p));
+        }
+        long end = 0;
+        for (int i = 0; i < p; i++) {
+            if (counts[i] > 0) {
+                if (displs[i] < 0) {
+                    throw new MpiError(ErrorClass.ERR_BUFFER, "displacement " + displs[i] + " of block " + i
+                            + " lies before the start of the buffer");
+                }
+                end = Math.max(end, (long) displs[i] + counts[i]);
+            }
+        }
+        MessageData whole = view(buf, end, type, forReceive);
+        long size = type.desc.size();
+        for (int i = 0; i < p; i++) {
+            offsets[i] = counts[i] > 0 ? displs[i] * size : 0;
+            lengths[i] = counts[i] * size;
+        }
+        return whole;
+    }
+
+    static long blockBytes(int count, Datatype type) {
+        return count * type.desc.size();
+    }
+
+    static Reduction reduction(Op op, Datatype type) {
+        Comm.checkType(type);
+        if (op == null) {
+            throw new MpiError(ErrorClass.ERR_OP, "null operation");
+        }
+        return op.reduction(type, false);
+    }
+
+    static MessageData slice(MessageData d, long offset, long length) {
+        return org.jmpi.coll.Blocks.slice(d, offset, length);
+    }
+
+    // ------------------------------------------------------------------ alltoallw views
+
+    /**
+     * Per-peer views of {@code buf} for alltoallw: block {@code i} is {@code counts[i]} elements of
+     * {@code types[i]} at byte displacement {@code displs[i]} (bytes, as in C).
+     */
+    static MessageData[] byteBlocks(Object buf, int[] counts, int[] displs, Datatype[] types, boolean forReceive,
+            int p) {
+        String what = forReceive ? "recv" : "send";
+        checkCounts(counts, p, what + "Count");
+        if (displs == null || displs.length < p) {
+            throw new MpiError(ErrorClass.ERR_ARG, "the " + what + " displacement array is null or shorter than the "
+                    + "communicator (" + p + ")");
+        }
+        if (types == null || types.length < p) {
+            throw new MpiError(ErrorClass.ERR_ARG, "the " + what + " datatype array is null or shorter than the "
+                    + "communicator (" + p + ")");
+        }
+        long end = 0;
+        org.jmpi.datatype.BaseKind base = null;
+        for (int i = 0; i < p; i++) {
+            Comm.checkType(types[i]);
+            if (counts[i] == 0 || types[i].desc.size() == 0) {
+                continue;
+            }
+            long[] span = types[i].desc.span(counts[i]);
+            if (displs[i] + span[0] < 0) {
+                throw new MpiError(ErrorClass.ERR_BUFFER, "block " + i + " at byte displacement " + displs[i]
+                        + " starts before the buffer");
+            }
+            end = Math.max(end, displs[i] + span[1]);
+            if (base == null) {
+                base = types[i].desc.base();
+            } else if (base != types[i].desc.base()) {
+                throw new MpiError(ErrorClass.ERR_TYPE, "the " + what + " datatypes of alltoallw over one Java buffer "
+                        + "must share their base type (" + base.mpiName + " and " + types[i].desc.base().mpiName + ")");
+            }
+        }
+        MessageData[] views = new MessageData[p];
+        if (base == null) {
+            java.util.Arrays.fill(views, MessageData.EMPTY);
+            if (buf != null) {
+                view(buf, 0, types[0], forReceive);
+            }
+            return views;
+        }
+        long units = (end + base.bytes - 1) / base.bytes;
+        MessageData whole = view(buf, units, primitive(base), forReceive);
+        for (int i = 0; i < p; i++) {
+            TypeDescriptor d = types[i].desc;
+            if (counts[i] == 0 || d.size() == 0) {
+                views[i] = MessageData.EMPTY;
+            } else if (whole instanceof MessageData.BooleanData bd) {
+                if (!d.isContiguous()) {
+                    throw new MpiError(ErrorClass.ERR_UNSUPPORTED_OPERATION,
+                            "derived datatypes over boolean[] are not supported yet");
+                }
+                views[i] = new MessageData.BooleanData(bd.array(), (int) (displs[i] + d.lb()),
+                        (int) (counts[i] * d.size()));
+            } else {
+                java.lang.foreign.MemorySegment seg = whole.contiguous();
+                if (d.isContiguous()) {
+                    views[i] = new MessageData.SegmentData(seg.asSlice(displs[i] + d.lb(), counts[i] * d.size()));
+                } else {
+                    views[i] = new PlanData(seg, displs[i], d, counts[i]);
+                }
+            }
+        }
+        return views;
+    }
+
+    private static Datatype primitive(org.jmpi.datatype.BaseKind base) {
+        return switch (base) {
+            case BYTE -> MPI.BYTE;
+            case CHAR -> MPI.CHAR;
+            case SHORT -> MPI.SHORT;
+            case BOOLEAN -> MPI.BOOLEAN;
+            case INT -> MPI.INT;
+            case LONG -> MPI.LONG;
+            case FLOAT -> MPI.FLOAT;
+            case DOUBLE -> MPI.DOUBLE;
+        };
+    }
+
+    // ------------------------------------------------------------------ the calls
+
+    static void barrier(Comm comm) throws MPIException {
+        run(comm, "MPI_Barrier", (s, c) -> Collectives.barrier(s));
+    }
+
+    static Request iBarrier(Comm comm) throws MPIException {
+        return begin(comm, "MPI_Ibarrier", (s, c) -> Collectives.barrier(s));
+    }
+
+    static Build bcast(Object buf, int count, Datatype type, int root) {
+        return (s, c) -> {
+            checkRoot(c, root);
+            Collectives.bcast(s, view(buf, count, type, c.rank() != root), root);
+        };
+    }
+
+    /** gather; {@code sendbuf == null && inPlace} is the in-place form (buf at every rank is {@code recvbuf}). */
+    static Build gather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+            Datatype recvtype, int root, boolean inPlace) {
+        return (s, c) -> {
+            checkRoot(c, root);
+            boolean isRoot = c.rank() == root;
+            int p = c.size();
+            if (inPlace) {
+                // gather(buf, count, type, root): the root gathers in place, the others send buf
+                MessageData recv = isRoot ? view(recvbuf, (long) p * recvcount, recvtype, true) : null;
+                MessageData send = isRoot ? null : view(recvbuf, recvcount, recvtype, false);
+                Collectives.gather(s, send, recv, blockBytes(recvcount, recvtype), root);
+                return;
+            }
+            MessageData send = view(sendbuf, sendcount, sendtype, false);
+            if (isRoot) {
+                noAlias(sendbuf, recvbuf);
+                MessageData recv = view(recvbuf, (long) p * recvcount, recvtype, true);
+                Collectives.gather(s, send, recv, blockBytes(recvcount, recvtype), root);
+            } else {
+                Collectives.gather(s, send, null, blockBytes(sendcount, sendtype), root);
+            }
+        };
+    }
+
+    /**
+     * gatherv. {@code form}: 0 the full form, 1 the root's in-place form (no send buffer), 2 the non-root form (no
+     * receive arguments).
+     */
+    static Build gatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
+            int[] displs, Datatype recvtype, int root, int form) {
+        return (s, c) -> {
+            checkRoot(c, root);
+            boolean isRoot = c.rank() == root;
+            if (form == 1 && !isRoot) {
+                throw new MpiError(ErrorClass.ERR_ROOT, "gatherv(recvbuf, recvcount, displs, recvtype, root) is the "
+                        + "root's in-place form, but this rank (" + c.rank() + ") is not the root " + root);
+            }
+            if (form == 2 && isRoot) {
+                throw new MpiError(ErrorClass.ERR_ROOT, "gatherv(sendbuf, sendcount, sendtype, root) is the form "
+                        + "for ranks other than the root; the root " + root + " calls one with receive arguments");
+            }
+            MessageData send = form == 1 ? null : view(sendbuf, sendcount, sendtype, false);
+            if (!isRoot) {
+                Collectives.gatherv(s, send, null, null, null, root);
+                return;
+            }
+            if (form == 0) {
+                noAlias(sendbuf, recvbuf);
+            }
+            int p = c.size();
+            long[] offsets = new long[p];
+            long[] lengths = new long[p];
+            MessageData recv = blocks(recvbuf, recvcount, displs, recvtype, true, p, offsets, lengths);
+            Collectives.gatherv(s, send, recv, offsets, lengths, root);
+        };
+    }
+
+    /** scatter; {@code inPlace} is the form scatter(buf, count, type, root), with buf in {@code sendbuf}. */
+    static Build scatter(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+            Datatype recvtype, int root, boolean inPlace) {
+        return (s, c) -> {
+            checkRoot(c, root);
+            boolean isRoot = c.rank() == root;
+            int p = c.size();
+            if (inPlace) {
+                MessageData send = isRoot ? view(sendbuf, (long) p * sendcount, sendtype, false) : null;
+                MessageData recv = isRoot ? null : view(sendbuf, sendcount, sendtype, true);
+                Collectives.scatter(s, send, recv, blockBytes(sendcount, sendtype), root);
+                return;
+            }
+            MessageData recv = view(recvbuf, recvcount, recvtype, true);
+            if (isRoot) {
+                noAlias(sendbuf, recvbuf);
+                MessageData send = view(sendbuf, (long) p * sendcount, sendtype, false);
+                Collectives.scatter(s, send, recv, blockBytes(sendcount, sendtype), root);
+            } else {
+                Collectives.scatter(s, null, recv, blockBytes(recvcount, recvtype), root);
+            }
+        };
+    }
+
+    /**
+     * scatterv. {@code form}: 0 the full form, 1 the root's in-place form (no receive buffer), 2 the non-root form
+     * (no send arguments).
+     */
+    static Build scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Object recvbuf,
+            int recvcount, Datatype recvtype, int root, int form) {
+        return (s, c) -> {
+            checkRoot(c, root);
+            boolean isRoot = c.rank() == root;
+            if (form == 1 && !isRoot) {
+                throw new MpiError(ErrorClass.ERR_ROOT, "scatterv(sendbuf, sendcount, displs, sendtype, root) is the "
+                        + "root's in-place form, but this rank (" + c.rank() + ") is not the root " + root);
+            }
+            if (form == 2 && isRoot) {
+                throw new MpiError(ErrorClass.ERR_ROOT, "scatterv(recvbuf, recvcount, recvtype, root) is the form "
+                        + "for ranks other than the root; the root " + root + " calls one with send arguments");
+            }
+            MessageData recv = form == 1 ? null : view(recvbuf, recvcount, recvtype, true);
+            if (!isRoot) {
+                Collectives.scatterv(s, null, null, null, recv, root);
+                return;
+            }
+            if (form == 0) {
+                noAlias(sendbuf, recvbuf);
+            }
+            int p = c.size();
+            long[] offsets = new long[p];
+            long[] lengths = new long[p];
+            MessageData send = blocks(sendbuf, sendcount, displs, sendtype, false, p, offsets, lengths);
+            Collectives.scatterv(s, send, offsets, lengths, recv, root);
+        };
+    }
+
+    /** allGather; a null {@code sendtype} is the in-place form. */
+    static Build allGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+            Datatype recvtype, boolean inPlace) {
+        return (s, c) -> {
+            MessageData send = null;
+            if (!inPlace) {
+                noAlias(sendbuf, recvbuf);
+                send = view(sendbuf, sendcount, sendtype, false);
+            }
+            MessageData recv = view(recvbuf, (long) c.size() * recvcount, recvtype, true);
+            Collectives.allgather(s, send, recv, blockBytes(recvcount, recvtype));
+        };
+    }
+
+    static Build allGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
+            int[] displs, Datatype recvtype, boolean inPlace) {
+        return (s, c) -> {
+            MessageData send = null;
+            if (!inPlace) {
+                noAlias(sendbuf, recvbuf);
+                send = view(sendbuf, sendcount, sendtype, false);
+            }
+            int p = c.size();
+            long[] offsets = new long[p];
+            long[] lengths = new long[p];
+            MessageData recv = blocks(recvbuf, recvcount, displs, recvtype, true, p, offsets, lengths);
+            Collectives.allgatherv(s, send, recv, offsets, lengths);
+        };
+    }
+
+    static Build allToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+            Datatype recvtype) {
+        return (s, c) -> {
+            noAlias(sendbuf, recvbuf);
+            int p = c.size();
+            MessageData send = view(sendbuf, (long) p * sendcount, sendtype, false);
+            MessageData recv = view(recvbuf, (long) p * recvcount, recvtype, true);
+            long block = blockBytes(recvcount, recvtype);
+            if (blockBytes(sendcount, sendtype) != block) {
+                throw new MpiError(ErrorClass.ERR_TRUNCATE, "alltoall blocks of " + blockBytes(sendcount, sendtype)
+                        + " bytes sent but " + block + " bytes received");
+            }
+            Collectives.alltoall(s, send, recv, block);
+        };
+    }
+
+    static Build allToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf,
+            int[] recvcount, int[] rdispls, Datatype recvtype) {
+        return (s, c) -> {
+            noAlias(sendbuf, recvbuf);
+            int p = c.size();
+            long[] so = new long[p];
+            long[] sl = new long[p];
+            long[] ro = new long[p];
+            long[] rl = new long[p];
+            MessageData send = blocks(sendbuf, sendcount, sdispls, sendtype, false, p, so, sl);
+            MessageData recv = blocks(recvbuf, recvcount, rdispls, recvtype, true, p, ro, rl);
+            MessageData[] sb = new MessageData[p];
+            MessageData[] rb = new MessageData[p];
+            for (int i = 0; i < p; i++) {
+                sb[i] = slice(send, so[i], sl[i]);
+                rb[i] = slice(recv, ro[i], rl[i]);
+            }
+            Collectives.alltoallv(s, sb, rb, false);
+        };
+    }
+
+    static Build allToAllw(Object sendbuf, int[] sendcount, int[] sdispls, Datatype[] sendtypes, Object recvbuf,
+            int[] recvcount, int[] rdispls, Datatype[] recvtypes) {
+        return (s, c) -> {
+            noAlias(sendbuf, recvbuf);
+            int p = c.size();
+            MessageData[] sb = byteBlocks(sendbuf, sendcount, sdispls, sendtypes, false, p);
+            MessageData[] rb = byteBlocks(recvbuf, recvcount, rdispls, recvtypes, true, p);
+            Collectives.alltoallv(s, sb, rb, true);
+        };
+    }
+
+    /** reduce; {@code sendbuf == null && inPlace}: reduce(buf, ...), buf in {@code recvbuf}. */
+    static Build reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root, boolean inPlace) {
+        return (s, c) -> {
+            checkRoot(c, root);
+            Reduction red = reduction(op, type);
+            checkCount(count);
+            boolean isRoot = c.rank() == root;
+            MessageData input;
+            MessageData output = null;
+            if (inPlace) {
+                input = view(recvbuf, count, type, isRoot);
+                output = isRoot ? input : null;
+            } else {
+                input = view(sendbuf, count, type, false);
+                if (isRoot) {
+                    noAlias(sendbuf, recvbuf);
+                    output = view(recvbuf, count, type, true);
+                }
+            }
+            Collectives.reduce(s, input, output, count, red, root);
+        };
+    }
+
+    static Build allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, boolean inPlace) {
+        return (s, c) -> {
+            Reduction red = reduction(op, type);
+            checkCount(count);
+            MessageData output = view(recvbuf, count, type, true);
+            MessageData input = output;
+            if (!inPlace) {
+                noAlias(sendbuf, recvbuf);
+                input = view(sendbuf, count, type, false);
+            }
+            Collectives.allreduce(s, input, output, count, red);
+        };
+    }
+
+    static Build reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op,
+            boolean inPlace) {
+        return (s, c) -> {
+            Reduction red = reduction(op, type);
+            int p = c.size();
+            checkCounts(recvcounts, p, "recvcounts");
+            long total = 0;
+            for (int i = 0; i < p; i++) {
+                total += recvcounts[i];
+            }
+            int[] counts = java.util.Arrays.copyOf(recvcounts, p);
+            reduceScatter(s, c, sendbuf, recvbuf, total, counts, type, red, inPlace, false);
+        };
+    }
+
+    static Build reduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op,
+            boolean inPlace) {
+        return (s, c) -> {
+            Reduction red = reduction(op, type);
+            checkCount(recvcount);
+            int p = c.size();
+            int[] counts = new int[p];
+            java.util.Arrays.fill(counts, recvcount);
+            reduceScatter(s, c, sendbuf, recvbuf, (long) p * recvcount, counts, type, red, inPlace, true);
+        };
+    }
+
+    private static void reduceScatter(Schedule s, Communicator c, Object sendbuf, Object recvbuf, long total,
+            int[] counts, Datatype type, Reduction red, boolean inPlace, boolean block) {
+        int mine = counts[c.rank()];
+        MessageData input;
+        MessageData output;
+        if (inPlace) {
+            input = view(recvbuf, total, type, true);
+            output = slice(input, 0, blockBytes(mine, type));
+        } else {
+            noAlias(sendbuf, recvbuf);
+            input = view(sendbuf, total, type, false);
+            output = view(recvbuf, mine, type, true);
+        }
+        Collectives.reduceScatter(s, input, output, counts, red, block);
+    }
+
+    /** scan and exscan. */
+    static Build scan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, boolean inPlace,
+            boolean exclusive) {
+        return (s, c) -> {
+            Reduction red = reduction(op, type);
+            checkCount(count);
+            MessageData output = view(recvbuf, count, type, true);
+            MessageData input = output;
+            if (!inPlace) {
+                noAlias(sendbuf, recvbuf);
+                input = view(sendbuf, count, type, false);
+            }
+            if (exclusive) {
+                Collectives.exscan(s, input, output, count, red);
+            } else {
+                Collectives.scan(s, input, output, count, red);
+            }
+        };
+    }
+
+    static void reduceLocal(Object inBuf, Object inOutBuf, int count, Datatype type, Op op) throws MPIException {
+        try {
+            org.jmpi.runtime.JmpiRuntime.get();
+            Reduction red = reduction(op, type);
+            checkCount(count);
+            noAlias(inBuf, inOutBuf);
+            MessageData in = view(inBuf, count, type, false);
+            MessageData inout = view(inOutBuf, count, type, true);
+            Collectives.reduceLocal(in, inout, count, red);
+        } catch (MpiError e) {
+            throw Errors.raise("MPI_Reduce_local", e);
+        }
+    }
+}

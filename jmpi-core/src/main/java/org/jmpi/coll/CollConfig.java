@@ -1,0 +1,140 @@
+package org.jmpi.coll;
+
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import org.jmpi.runtime.ErrorClass;
+import org.jmpi.runtime.MpiError;
+
+/**
+ * The tuning parameters of the collectives, read in this one place from system properties ({@code jmpi.coll.*}) or,
+ * when a property is absent, from the environment ({@code JMPI_COLL_*}: dots become underscores, upper case).
+ * Sizes accept the suffixes {@code k}, {@code m}, {@code g} (binary units). docs/tuning.md describes each one and how
+ * the defaults were measured.
+ *
+ * @param forced algorithms forced by {@code jmpi.coll.<collective>.algorithm}; absent means automatic selection
+ * @param bcastLong messages of at least this many bytes are broadcast by scatter + allgather (more than 2 ranks)
+ * @param bcastPipeline messages of at least this many bytes are broadcast by the segmented pipeline (takes
+ *     precedence over {@code bcastLong})
+ * @param bcastSegment segment size of the pipelined broadcast, in bytes
+ * @param gatherShort gathers and scatters of fewer total bytes use the binomial tree, larger ones the linear algorithm
+ * @param allgatherShort allgathers of fewer total bytes use Bruck's algorithm (recursive doubling for a power of two
+ *     ranks); larger ones the ring
+ * @param alltoallShort all-to-alls with smaller blocks (bytes per rank pair) use Bruck's algorithm
+ * @param alltoallMedium all-to-alls with smaller blocks (and at least {@code alltoallShort}) post every message at
+ *     once; larger ones go pairwise
+ * @param allreduceShort allreduces of fewer bytes use recursive doubling
+ * @param allreduceLong allreduces of at least this many bytes use the ring; in between, Rabenseifner's algorithm
+ * @param reduceLong reductions of at least this many bytes use Rabenseifner's algorithm (commutative operations)
+ * @param reduceScatterLong reduce-scatters of at least this many (total) bytes use the ring, smaller ones recursive
+ *     halving (commutative operations)
+ */
+public record CollConfig(
+        Map<Collective, Algorithm> forced,
+        long bcastLong,
+        long bcastPipeline,
+        long bcastSegment,
+        long gatherShort,
+        long allgatherShort,
+        long alltoallShort,
+        long alltoallMedium,
+        long allreduceShort,
+        long allreduceLong,
+        long reduceLong,
+        long reduceScatterLong) {
+
+    /** The defaults, measured on the project's 2-core development machine (docs/tuning.md). */
+    public static CollConfig defaults() {
+        return new CollConfig(Map.of(), 256 * 1024, 1L << 62, 128 * 1024, 16 * 1024, 64 * 1024, 256, 32 * 1024,
+                16 * 1024, 1 << 20, 512 * 1024, 512 * 1024);
+    }
+
+    /** Reads every parameter; unset ones keep their defaults. */
+    public static CollConfig fromEnvironment() {
+        CollConfig d = defaults();
+        Map<Collective, Algorithm> forced = new EnumMap<>(Collective.class);
+        for (Collective c : Collective.values()) {
+            String property = "jmpi.coll." + c.key() + ".algorithm";
+            String v = raw(property);
+            if (v == null || v.isBlank() || v.trim().equalsIgnoreCase("auto")) {
+                continue;
+            }
+            Algorithm a = Algorithm.find(c, v);
+            if (a == null) {
+                StringBuilder known = new StringBuilder("auto");
+                for (Algorithm x : Algorithm.of(c)) {
+                    known.append(", ").append(x.key());
+                }
+                throw new MpiError(ErrorClass.ERR_ARG, "parameter " + property + "=" + v + " names no algorithm of "
+                        + c.key() + " (known: " + known + ")");
+            }
+            forced.put(c, a);
+        }
+        return new CollConfig(Map.copyOf(forced),
+                size("jmpi.coll.bcast.long", d.bcastLong),
+                size("jmpi.coll.bcast.pipeline", d.bcastPipeline),
+                Math.max(1, size("jmpi.coll.bcast.segment", d.bcastSegment)),
+                size("jmpi.coll.gather.short", d.gatherShort),
+                size("jmpi.coll.allgather.short", d.allgatherShort),
+                size("jmpi.coll.alltoall.short", d.alltoallShort),
+                size("jmpi.coll.alltoall.medium", d.alltoallMedium),
+                size("jmpi.coll.allreduce.short", d.allreduceShort),
+                size("jmpi.coll.allreduce.long", d.allreduceLong),
+                size("jmpi.coll.reduce.long", d.reduceLong),
+                size("jmpi.coll.reduce_scatter.long", d.reduceScatterLong));
+    }
+
+    /** Every parameter with its value, for {@code jmpirun --info}. */
+    public Map<String, String> describe() {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (Collective c : Collective.values()) {
+            Algorithm a = forced.get(c);
+            m.put("jmpi.coll." + c.key() + ".algorithm", a == null ? "auto" : a.key());
+        }
+        m.put("jmpi.coll.bcast.long", Long.toString(bcastLong));
+        m.put("jmpi.coll.bcast.pipeline", Long.toString(bcastPipeline));
+        m.put("jmpi.coll.bcast.segment", Long.toString(bcastSegment));
+        m.put("jmpi.coll.gather.short", Long.toString(gatherShort));
+        m.put("jmpi.coll.allgather.short", Long.toString(allgatherShort));
+        m.put("jmpi.coll.alltoall.short", Long.toString(alltoallShort));
+        m.put("jmpi.coll.alltoall.medium", Long.toString(alltoallMedium));
+        m.put("jmpi.coll.allreduce.short", Long.toString(allreduceShort));
+        m.put("jmpi.coll.allreduce.long", Long.toString(allreduceLong));
+        m.put("jmpi.coll.reduce.long", Long.toString(reduceLong));
+        m.put("jmpi.coll.reduce_scatter.long", Long.toString(reduceScatterLong));
+        return m;
+    }
+
+    private static String raw(String property) {
+        String v = System.getProperty(property);
+        if (v == null) {
+            v = System.getenv(property.toUpperCase(Locale.ROOT).replace('.', '_'));
+        }
+        return v;
+    }
+
+    private static long size(String property, long dflt) {
+        String v = raw(property);
+        if (v == null || v.isBlank()) {
+            return dflt;
+        }
+        String s = v.trim().toLowerCase(Locale.ROOT);
+        long mul = 1;
+        char last = s.charAt(s.length() - 1);
+        if (last == 'k' || last == 'm' || last == 'g') {
+            mul = last == 'k' ? 1L << 10 : last == 'm' ? 1L << 20 : 1L << 30;
+            s = s.substring(0, s.length() - 1);
+        }
+        try {
+            long x = Math.multiplyExact(Long.parseLong(s.trim()), mul);
+            if (x < 0) {
+                throw new NumberFormatException();
+            }
+            return x;
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw new MpiError(ErrorClass.ERR_ARG, "parameter " + property + "=" + v
+                    + " is not a size (a non-negative number of bytes, optionally with k, m or g)");
+        }
+    }
+}

@@ -1,0 +1,302 @@
+package org.jmpi.coll;
+
+import org.jmpi.datatype.MessageData;
+import org.jmpi.op.Reduction;
+import org.jmpi.runtime.Communicator;
+import org.jmpi.runtime.JmpiRuntime;
+
+/**
+ * Entry points of the collective operations for package {@code mpi}. A call first takes a schedule
+ * ({@link #schedule}, which also takes the communicator's next collective sequence number), then fills it with the
+ * algorithm {@link Tuning} selects through one of the methods here, then starts it. A blocking call waits for it
+ * ({@link #await(Schedule)}); a non-blocking one hands it to the user as the request.
+ *
+ * <p>Arguments arrive checked. Buffers are packed message data: block {@code i} of a buffer of {@code n}-byte blocks
+ * is packed bytes {@code [i * n, (i + 1) * n)}, and the v-forms give every block's packed offset and length. A null
+ * send block means "in place" (the data already sits at its place in the receive buffer). Reductions take the
+ * rank's input and the place for its result (null where the rank gets none); in place, both are the same message.
+ * Algorithms take the communicator as an {@link Communicator}, so they work on any communicator.
+ */
+public final class Collectives {
+    private Collectives() {}
+
+    /** A new, empty schedule for one collective call on {@code c}; {@code call} names it in error messages. */
+    public static Schedule schedule(Communicator c, String call) {
+        JmpiRuntime rt = JmpiRuntime.get();
+        return new Schedule(c, rt.engine(), rt.progress(), call);
+    }
+
+    /** Waits for a schedule; errors are left in the request for the caller to raise. */
+    public static void await(Schedule s) {
+        JmpiRuntime.get().progress().await(s);
+    }
+
+    public static void barrier(Schedule s) {
+        Communicator c = s.comm();
+        switch (Tuning.select(Collective.BARRIER, c.size(), 0, true)) {
+            case BARRIER_TREE -> BarrierTree.build(s);
+            default -> BarrierDissemination.build(s);
+        }
+    }
+
+    public static void bcast(Schedule s, MessageData buf, int root) {
+        Communicator c = s.comm();
+        int p = c.size();
+        if (p > 1) {
+            switch (Tuning.select(Collective.BCAST, p, buf.bytes(), true)) {
+                case BCAST_SCATTER_ALLGATHER -> BcastScatterAllgather.build(s, buf, root);
+                case BCAST_PIPELINE -> BcastPipeline.build(s, buf, root, Tuning.config().bcastSegment());
+                default -> BcastBinomial.build(s, buf, root);
+            }
+        }
+    }
+
+    /**
+     * @param send this rank's block, or null at the root in place
+     * @param recv the root's buffer of {@code size * block} bytes (ignored elsewhere)
+     */
+    public static void gather(Schedule s, MessageData send, MessageData recv, long block, int root) {
+        Communicator c = s.comm();
+        int p = c.size();
+        switch (Tuning.select(Collective.GATHER, p, p * block, true)) {
+            case GATHER_BINOMIAL -> GatherBinomial.build(s, send, recv, block, root);
+            default -> GatherLinear.build(s, send, recv, block, root);
+        }
+    }
+
+    public static void gatherv(Schedule s, MessageData send, MessageData recv, long[] offsets,
+            long[] lengths, int root) {
+        Communicator c = s.comm();
+        Tuning.select(Collective.GATHERV, c.size(), 0, true);
+        GathervLinear.build(s, send, recv, offsets, lengths, root);
+    }
+
+    /**
+     * @param send the root's buffer of {@code size * block} bytes (ignored elsewhere)
+     * @param recv this rank's block, or null at the root in place
+     */
+    public static void scatter(Schedule s, MessageData send, MessageData recv, long block, int root) {
+        Communicator c = s.comm();
+        int p = c.size();
+        switch (Tuning.select(Collective.SCATTER, p, p * block, true)) {
+            case SCATTER_BINOMIAL -> ScatterBinomial.build(s, send, recv, block, root);
+            default -> ScatterLinear.build(s, send, recv, block, root);
+        }
+    }
+
+    public static void scatterv(Schedule s, MessageData send, long[] offsets, long[] lengths,
+            MessageData recv, int root) {
+        Communicator c = s.comm();
+        Tuning.select(Collective.SCATTERV, c.size(), 0, true);
+        ScattervLinear.build(s, send, offsets, lengths, recv, root);
+    }
+
+    /** @param send this rank's block, or null when it already sits in place in {@code recv} */
+    public static void allgather(Schedule s, MessageData send, MessageData recv, long block) {
+        Communicator c = s.comm();
+        int p = c.size();
+        switch (Tuning.select(Collective.ALLGATHER, p, p * block, true)) {
+            case ALLGATHER_BRUCK -> AllgatherBruck.build(s, send, recv, block);
+            case ALLGATHER_RECURSIVE_DOUBLING -> AllgatherRecursiveDoubling.build(s, send, recv, block);
+            default -> AllgatherRing.build(s, send, recv, block);
+        }
+    }
+
+    public static void allgatherv(Schedule s, MessageData send, MessageData recv, long[] offsets,
+            long[] lengths) {
+        Communicator c = s.comm();
+        long total = 0;
+        for (long l : lengths) {
+            total += l;
+        }
+        switch (Tuning.select(Collective.ALLGATHERV, c.size(), total, true)) {
+            case ALLGATHERV_BRUCK -> AllgathervBruck.build(s, send, recv, offsets, lengths);
+            default -> AllgathervRing.build(s, send, recv, offsets, lengths);
+        }
+    }
+
+    public static void alltoall(Schedule s, MessageData send, MessageData recv, long block) {
+        Communicator c = s.comm();
+        int p = c.size();
+        Algorithm a = Tuning.select(Collective.ALLTOALL, p, block, true);
+        if (a == Algorithm.ALLTOALL_BRUCK) {
+            AlltoallBruck.build(s, send, recv, block);
+        } else {
+            MessageData[] sb = new MessageData[p];
+            MessageData[] rb = new MessageData[p];
+            for (int i = 0; i < p; i++) {
+                sb[i] = Blocks.slice(send, i * block, block);
+                rb[i] = Blocks.slice(recv, i * block, block);
+            }
+            if (a == Algorithm.ALLTOALL_LINEAR) {
+                AlltoallvLinear.build(s, sb, rb);
+            } else {
+                AlltoallvPairwise.build(s, sb, rb);
+            }
+        }
+    }
+
+    /**
+     * All-to-all with a message view per peer (alltoallv and alltoallw).
+     *
+     * @param w true for alltoallw (selects among its algorithms)
+     */
+    public static void alltoallv(Schedule s, MessageData[] send, MessageData[] recv, boolean w) {
+        Communicator c = s.comm();
+        long total = 0;
+        for (MessageData d : send) {
+            total += d.bytes();
+        }
+        Algorithm a = Tuning.select(w ? Collective.ALLTOALLW : Collective.ALLTOALLV, c.size(), total, true);
+        if (a == Algorithm.ALLTOALLV_PAIRWISE || a == Algorithm.ALLTOALLW_PAIRWISE) {
+            AlltoallvPairwise.build(s, send, recv);
+        } else {
+            AlltoallvLinear.build(s, send, recv);
+        }
+    }
+
+    /**
+     * @param input this rank's data ({@code count} elements)
+     * @param output the root's result buffer (null elsewhere); the same message as {@code input} in place
+     */
+    public static void reduce(Schedule s, MessageData input, MessageData output, int count, Reduction red,
+            int root) {
+        Communicator c = s.comm();
+        if (count > 0) {
+            ReduceBuffers b = new ReduceBuffers(s, red, count, input, c.rank() == root ? output : null);
+            Object result = switch (Tuning.select(Collective.REDUCE, c.size(), b.bytes(), red.commutative())) {
+                case REDUCE_RABENSEIFNER -> ReduceRabenseifner.build(s, b, root);
+                default -> ReduceBinomial.build(s, b, root);
+            };
+            if (c.rank() == root) {
+                b.finish(result);
+            }
+        }
+    }
+
+    public static void allreduce(Schedule s, MessageData input, MessageData output, int count,
+            Reduction red) {
+        Communicator c = s.comm();
+        if (count > 0) {
+            ReduceBuffers b = new ReduceBuffers(s, red, count, input, output);
+            Object result = switch (Tuning.select(Collective.ALLREDUCE, c.size(), b.bytes(), red.commutative())) {
+                case ALLREDUCE_RABENSEIFNER -> AllreduceRabenseifner.build(s, b);
+                case ALLREDUCE_RING -> AllreduceRing.build(s, b);
+                case ALLREDUCE_REDUCE_BCAST -> {
+                    Object res = ReduceBinomial.build(s, b, 0);
+                    Object target = c.rank() == 0 ? res : b.resultArray();
+                    BcastBinomial.build(s, b.all(target), 0);
+                    yield target;
+                }
+                default -> AllreduceRecursiveDoubling.build(s, b);
+            };
+            b.finish(result);
+        }
+    }
+
+    /**
+     * @param input the whole vector ({@code sum(counts)} elements)
+     * @param output this rank's block ({@code counts[rank]} elements)
+     * @param block true for reduce-scatter-block (selects among its algorithms)
+     */
+    public static void reduceScatter(Schedule s, MessageData input, MessageData output, int[] counts,
+            Reduction red, boolean block) {
+        Communicator c = s.comm();
+        long total = 0;
+        for (int n : counts) {
+            total += n;
+        }
+        if (total > Integer.MAX_VALUE) {
+            throw new org.jmpi.runtime.MpiError(org.jmpi.runtime.ErrorClass.ERR_COUNT,
+                    "the counts add up to more than 2^31 - 1 elements");
+        }
+        if (total > 0) {
+            ReduceBuffers b = new ReduceBuffers(s, red, (int) total, input, output);
+            Algorithm a = Tuning.select(block ? Collective.REDUCE_SCATTER_BLOCK : Collective.REDUCE_SCATTER,
+                    c.size(), b.bytes(), red.commutative());
+            switch (a) {
+                case REDUCE_SCATTER_RING, REDUCE_SCATTER_BLOCK_RING -> ReduceScatterRing.build(s, b, counts);
+                case REDUCE_SCATTER_RECURSIVE_HALVING, REDUCE_SCATTER_BLOCK_RECURSIVE_HALVING ->
+                        ReduceScatterRecursiveHalving.build(s, b, counts);
+                default -> reduceThenScatter(s, c, b, counts);
+            }
+        }
+    }
+
+    /** Reduce-scatter as a reduction to rank 0 followed by a linear scatterv: rank order for any operation. */
+    private static void reduceThenScatter(Schedule s, Communicator c, ReduceBuffers b, int[] counts) {
+        ReduceBuffers whole = new ReduceBuffers(s, b.red, b.count, b.input, null);
+        Object result = ReduceBinomial.build(s, whole, 0);
+        int p = c.size();
+        long[] offsets = new long[p];
+        long[] lengths = new long[p];
+        long at = 0;
+        for (int i = 0; i < p; i++) {
+            offsets[i] = at;
+            lengths[i] = b.bytes(counts[i]);
+            at += lengths[i];
+        }
+        MessageData all = c.rank() == 0 ? b.all(result) : null;
+        ScattervLinear.build(s, all, offsets, lengths, b.output, 0);
+    }
+
+    public static void scan(Schedule s, MessageData input, MessageData output, int count, Reduction red) {
+        Communicator c = s.comm();
+        if (count > 0) {
+            ReduceBuffers b = new ReduceBuffers(s, red, count, input, output);
+            Object result = switch (Tuning.select(Collective.SCAN, c.size(), b.bytes(), red.commutative())) {
+                case SCAN_LINEAR -> ScanLinear.build(s, b);
+                default -> ScanRecursiveDoubling.build(s, b);
+            };
+            b.finish(result);
+        }
+    }
+
+    public static void exscan(Schedule s, MessageData input, MessageData output, int count, Reduction red) {
+        Communicator c = s.comm();
+        if (count > 0) {
+            ReduceBuffers b = new ReduceBuffers(s, red, count, input, output);
+            Object result = switch (Tuning.select(Collective.EXSCAN, c.size(), b.bytes(), red.commutative())) {
+                case EXSCAN_LINEAR -> ExscanLinear.build(s, b);
+                default -> ExscanRecursiveDoubling.build(s, b);
+            };
+            if (result != null) {
+                b.finish(result);
+            }
+        }
+    }
+
+    /** {@code inout = in op inout} on {@code count} elements, in the calling thread. */
+    public static void reduceLocal(MessageData in, MessageData inout, int count, Reduction red) {
+        if (count == 0) {
+            return;
+        }
+        long bytes = count * red.bytesPerElement();
+        int slots = count * red.slotsPerElement();
+        Object a = ReduceBuffers.directArray(in, red, count);
+        Object b = ReduceBuffers.directArray(inout, red, count);
+        boolean tempA = a == null;
+        boolean tempB = b == null;
+        if (tempA) {
+            a = ArrayPool.take(red.arrayType(), slots);
+            Blocks.copy(in, 0, Blocks.of(a, 0, bytes), 0, bytes);
+        }
+        if (tempB) {
+            b = ArrayPool.take(red.arrayType(), slots);
+            Blocks.copy(inout, 0, Blocks.of(b, 0, bytes), 0, bytes);
+        }
+        try {
+            red.apply(a, b, 0, count);
+            if (tempB) {
+                Blocks.copy(Blocks.of(b, 0, bytes), 0, inout, 0, bytes);
+            }
+        } finally {
+            if (tempA) {
+                ArrayPool.give(a);
+            }
+            if (tempB) {
+                ArrayPool.give(b);
+            }
+        }
+    }
+}

@@ -1,0 +1,104 @@
+package org.jmpi.coll;
+
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * Chooses the algorithm of each collective call from the communicator size, the message size and whether the
+ * operation commutes, following the thresholds of {@link CollConfig}. Every rank must choose the same algorithm, so
+ * the choice depends only on values all ranks share.
+ *
+ * <p>An algorithm can be forced by a parameter ({@code jmpi.coll.<collective>.algorithm}) or, per rank and at run
+ * time, by {@link #force} (tests use it to run every algorithm in turn). An algorithm that reorders operands is
+ * never chosen for a non-commutative operation, forced or not.
+ *
+ * <p>Threading: one instance of this state per rank (statics of this class; each rank has its own class loader in
+ * threads mode). The configuration is read once, under the class lock; forced algorithms live in a volatile,
+ * copy-on-write map.
+ */
+public final class Tuning {
+    private Tuning() {}
+
+    private static CollConfig config;
+    private static volatile Map<Collective, Algorithm> overrides = new EnumMap<>(Collective.class);
+
+    /** The parameters, read on first use. */
+    public static synchronized CollConfig config() {
+        if (config == null) {
+            config = CollConfig.fromEnvironment();
+        }
+        return config;
+    }
+
+    /**
+     * Forces {@code a} for every later call of its collective on this rank, or restores automatic selection for
+     * {@code c} when {@code a} is null. Every rank of a communicator must force the same algorithms.
+     */
+    public static synchronized void force(Collective c, Algorithm a) {
+        if (a != null && a.collective() != c) {
+            throw new IllegalArgumentException(a + " is not an algorithm of " + c);
+        }
+        Map<Collective, Algorithm> m = new EnumMap<>(Collective.class);
+        m.putAll(overrides);
+        if (a == null) {
+            m.remove(c);
+        } else {
+            m.put(c, a);
+        }
+        overrides = m;
+    }
+
+    /** Restores automatic selection for every collective (parameters still apply). */
+    public static synchronized void clearForced() {
+        overrides = new EnumMap<>(Collective.class);
+    }
+
+    /**
+     * The algorithm for one call.
+     *
+     * @param p communicator size
+     * @param bytes the size that the thresholds of {@code c} compare with (see {@link CollConfig})
+     * @param commutative whether the reduction commutes (true for collectives without one)
+     */
+    public static Algorithm select(Collective c, int p, long bytes, boolean commutative) {
+        CollConfig cfg = config();
+        Algorithm forced = overrides.get(c);
+        if (forced == null) {
+            forced = cfg.forced().get(c);
+        }
+        if (forced != null && (commutative || forced.orderPreserving())) {
+            return forced;
+        }
+        boolean pow2 = Integer.bitCount(p) == 1;
+        return switch (c) {
+            case BARRIER -> Algorithm.BARRIER_DISSEMINATION;
+            case BCAST -> bytes >= cfg.bcastPipeline() ? Algorithm.BCAST_PIPELINE
+                    : bytes >= cfg.bcastLong() && p > 2 ? Algorithm.BCAST_SCATTER_ALLGATHER
+                    : Algorithm.BCAST_BINOMIAL;
+            case GATHER -> bytes < cfg.gatherShort() ? Algorithm.GATHER_BINOMIAL : Algorithm.GATHER_LINEAR;
+            case GATHERV -> Algorithm.GATHERV_LINEAR;
+            case SCATTER -> bytes < cfg.gatherShort() ? Algorithm.SCATTER_BINOMIAL : Algorithm.SCATTER_LINEAR;
+            case SCATTERV -> Algorithm.SCATTERV_LINEAR;
+            case ALLGATHER -> bytes >= cfg.allgatherShort() ? Algorithm.ALLGATHER_RING
+                    : pow2 ? Algorithm.ALLGATHER_RECURSIVE_DOUBLING : Algorithm.ALLGATHER_BRUCK;
+            case ALLGATHERV -> bytes >= cfg.allgatherShort() ? Algorithm.ALLGATHERV_RING : Algorithm.ALLGATHERV_BRUCK;
+            case ALLTOALL -> bytes < cfg.alltoallShort() && p > 2 ? Algorithm.ALLTOALL_BRUCK
+                    : bytes < cfg.alltoallMedium() ? Algorithm.ALLTOALL_LINEAR : Algorithm.ALLTOALL_PAIRWISE;
+            case ALLTOALLV -> Algorithm.ALLTOALLV_LINEAR;
+            case ALLTOALLW -> Algorithm.ALLTOALLW_LINEAR;
+            case REDUCE -> commutative && bytes >= cfg.reduceLong() && p > 2 ? Algorithm.REDUCE_RABENSEIFNER
+                    : Algorithm.REDUCE_BINOMIAL;
+            case ALLREDUCE -> !commutative || bytes < cfg.allreduceShort() || p == 1
+                    ? Algorithm.ALLREDUCE_RECURSIVE_DOUBLING
+                    : bytes >= cfg.allreduceLong() ? Algorithm.ALLREDUCE_RING : Algorithm.ALLREDUCE_RABENSEIFNER;
+            case REDUCE_SCATTER -> !commutative ? Algorithm.REDUCE_SCATTER_REDUCE_SCATTERV
+                    : bytes >= cfg.reduceScatterLong() ? Algorithm.REDUCE_SCATTER_RING
+                    : Algorithm.REDUCE_SCATTER_RECURSIVE_HALVING;
+            case REDUCE_SCATTER_BLOCK -> !commutative ? Algorithm.REDUCE_SCATTER_BLOCK_REDUCE_SCATTERV
+                    : bytes >= cfg.reduceScatterLong() ? Algorithm.REDUCE_SCATTER_BLOCK_RING
+                    : Algorithm.REDUCE_SCATTER_BLOCK_RECURSIVE_HALVING;
+            case SCAN -> Algorithm.SCAN_RECURSIVE_DOUBLING;
+            case EXSCAN -> Algorithm.EXSCAN_RECURSIVE_DOUBLING;
+        };
+    }
+}

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jmpi.shared.RankClassLoader;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
@@ -30,6 +31,16 @@ class ThreadsModeTest {
     @MpiTest(ranks = 3, modes = Mode.THREADS, init = false, timeoutSeconds = 20)
     void aBodyWithoutParametersRuns() {
         assertThat(getClass().getClassLoader()).isInstanceOf(RankClassLoader.class);
+    }
+
+    @Nested
+    class InANestedClass {
+        @MpiTest(ranks = 2, modes = Mode.THREADS, init = false, timeoutSeconds = 20)
+        void runsOnAFreshRankLoadedOuterInstance(MpiTestContext ctx) {
+            assertThat(getClass().getClassLoader()).isInstanceOfSatisfying(RankClassLoader.class,
+                    l -> assertThat(l.rank()).isEqualTo(ctx.rank()));
+            assertThat(ThreadsModeTest.this.getClass().getClassLoader()).isSameAs(getClass().getClassLoader());
+        }
     }
 
     @Test

@@ -140,6 +140,14 @@ public final class TcpTransport implements Transport {
      * @throws UncheckedIOException when the socket cannot be opened or bound
      */
     public static TcpTransport open(Bootstrap bootstrap, FrameSink sink, TcpConfig config) {
+        // What only the bootstrap knows: the secret shared through the process manager (Hydra, Slurm), and where to
+        // listen when the job spans hosts. Explicit settings (jmpi.secret, jmpi.tcp.host) win.
+        if (config.secret().isEmpty() && bootstrap.secret() != null) {
+            config = config.withSecret(bootstrap.secret());
+        }
+        if (config.host().equals(TcpConfig.defaults().host()) && bootstrap.listenHost() != null) {
+            config = config.withHost(bootstrap.listenHost());
+        }
         Selector selector = null;
         ServerSocketChannel server = null;
         try {
@@ -436,7 +444,8 @@ public final class TcpTransport implements Transport {
         FrameLayout.putInt(bye, FrameLayout.KIND, FrameLayout.KIND_TRANSPORT_BYE);
         java.util.List<TcpConnection> open = new java.util.ArrayList<>();
         for (TcpConnection c : connections) {
-            if (c.connected && !c.closed && c.peer >= 0) {
+            // also connections still connecting: frames staged on them count as sent already
+            if (!c.closed && c.peer >= 0) {
                 c.send(bye, null, null);
                 open.add(c);
             }

@@ -42,6 +42,49 @@ public interface Bootstrap extends AutoCloseable {
     /** Tell the process manager this rank finalized cleanly; called once from MPI.Finalize. */
     void finalizeJob();
 
+    /**
+     * The job's shared secret, which every transport connection must present, or {@code null} when the process
+     * manager gave none (a singleton, threads mode). Launched by jmpirun it is {@code JMPI_SECRET}; under Hydra or
+     * Slurm rank 0 makes one up and shares it through the key-value space at start-up.
+     */
+    default String secret() {
+        return null;
+    }
+
+    /**
+     * Whether world rank {@code peer} runs on the same host as this rank (same kernel and network namespace), so
+     * that shared memory could reach it. Valid after the first {@link #fence()}. The default knows only itself.
+     */
+    default boolean isLocal(int peer) {
+        return peer == rank();
+    }
+
+    /**
+     * Where transports should listen when the job spans hosts (an address, an interface name, or {@code "*"}), or
+     * {@code null} when every rank is on this host and loopback will do.
+     */
+    default String listenHost() {
+        return null;
+    }
+
+    /**
+     * Registers a listener told when the process manager reports another rank as failed (jmpirun
+     * {@code --continue-on-failure}). Called from a thread of the bootstrap; must not block. Without such a process
+     * manager this does nothing.
+     */
+    default void onPeerFailure(FailureListener listener) {
+    }
+
+    /** Hears that a rank of the job failed. */
+    @FunctionalInterface
+    interface FailureListener {
+        /**
+         * @param rank the world rank that failed
+         * @param reason one line for error messages ("exited with code 3", "killed by signal 9", ...)
+         */
+        void failed(int rank, String reason);
+    }
+
     /** Release resources (sockets); idempotent. */
     @Override
     void close();

@@ -58,6 +58,12 @@ public final class ThreadsBootstrap implements Bootstrap {
         job.finalized(rank);
     }
 
+    /** Every rank of a threads-mode job lives in this JVM. */
+    @Override
+    public boolean isLocal(int peer) {
+        return peer >= 0 && peer < job.size();
+    }
+
     @Override
     public void close() {}
 }

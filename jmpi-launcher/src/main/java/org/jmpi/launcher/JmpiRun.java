@@ -1,22 +1,29 @@
 package org.jmpi.launcher;
 
 import java.io.File;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.nio.charset.Charset;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.jmpi.launcher.hosts.HostDiscovery;
+import org.jmpi.launcher.hosts.HostListException;
+import org.jmpi.launcher.hosts.Placement;
 import org.jmpi.shared.ThreadsJob;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -24,58 +31,118 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code jmpirun}: runs a Java MPI program on N ranks, as JVMs on this host (default) or as threads of this JVM
- * ({@code --threads}).
+ * {@code jmpirun}: runs a Java MPI program (or any PMI program) on N ranks: JVMs on this host and on others reached
+ * by ssh, or threads of this JVM ({@code --threads}). The flags are the common union of Open MPI's {@code mpirun} and
+ * MPICH's {@code mpiexec.hydra}, in both spellings; the environment variables they read are honoured too (hostfiles
+ * from mpi-operator, Volcano, Slurm allocations; launch agents; {@code MPIEXEC_TIMEOUT}). See docs/launching.md.
  *
  * <pre>
- * jmpirun -n 4 [--threads] [-cp PATH] [--tag-output|-l] [--timeout SEC] [--jvm-arg ARG]... [-x VAR[=VALUE]]...
- *         MainClass [args...]
- * jmpirun --classpath          # prints the class path jmpi ranks need (for use under other launchers)
+ * jmpirun -n 4 [-H a,b:2 | -f hostfile] [-ppn N | --map-by slot|node] [-x VAR[=V]] [-genv V X] [--wdir D]
+ *         [--timeout S] [-l] [--output-filename D] [--continue-on-failure] MainClass|program [args] [: -n 2 ...]
+ * jmpirun --kvs-server [--kvs-listen ADDR] [-- command...]    # rendezvous for env-only ranks (JMPI_KVS)
+ * jmpirun --classpath                                          # what ranks need under mpiexec.hydra / srun
  * </pre>
  *
- * Environment: {@code MPIEXEC_TIMEOUT} (seconds, when {@code --timeout} is absent), {@code JMPI_JVM_ARGS} (JVM
- * options for every rank, split on white space, before any {@code --jvm-arg}).
- *
- * <p>Exit code: the job's ({@link LaunchResult#exitCode()}): 0, the abort code, the first failing rank's code, 255
- * on timeout; 2 for a command-line error.
+ * <p>Exit code: the job's ({@link LaunchResult#exitCode()}): 0, the abort code, the first failing rank's code, 254
+ * when a host was lost, 255 on timeout, 130 after Ctrl-C, 143 after SIGTERM; 2 for a command-line error (including a
+ * host list, hostfile or variable that cannot be parsed: jmpirun never falls back to this host silently).
  */
-@Command(name = "jmpirun", mixinStandardHelpOptions = true, sortOptions = false, usageHelpWidth = 100,
+@Command(name = "jmpirun", mixinStandardHelpOptions = true, sortOptions = false, usageHelpWidth = 110,
         versionProvider = JmpiRun.Version.class,
-        description = "Runs a Java MPI program on N ranks: JVMs on this host (default) or threads of one JVM.",
-        footer = {"", "Environment: MPIEXEC_TIMEOUT (seconds, if --timeout is absent); JMPI_JVM_ARGS (JVM options"
-                + " for every rank)."})
+        description = "Runs a Java MPI program on N ranks: JVMs on this and other hosts, or threads of one JVM.",
+        footer = {"", "MPMD: separate application contexts with ':' (jmpirun -n 1 A : -n 3 B).",
+            "Environment: MPIEXEC_TIMEOUT; JMPI_JVM_ARGS (JVM options for every rank); hostfiles from HYDRA_HOST_FILE,"
+                    + " I_MPI_HYDRA_HOST_FILE, OMPI_MCA_orte_default_hostfile, PRTE_MCA_prte_default_hostfile;"
+                    + " MPI_HOST; SLURM_JOB_NODELIST; PBS_NODEFILE; launch agents from HYDRA_LAUNCHER(_EXEC),"
+                    + " OMPI_MCA_plm_rsh_agent, PRTE_MCA_plm_ssh_agent and their extra-argument variables.",
+            "See docs/launching.md."})
 public final class JmpiRun implements Callable<Integer> {
     /** Exit code for a command-line error. */
     public static final int USAGE_ERROR = 2;
 
-    @Option(names = {"-n", "-np", "-c", "--np"}, paramLabel = "N", description = "number of ranks (default 1)")
-    int ranks = 1;
+    /** Options that may appear in every application context of an MPMD line; the rest belong to the first. */
+    private static final Set<String> PER_APP = Set.of("-n", "-cp", "--jvm-arg", "-x", "-env", "--wdir", "--exec");
+
+    @Option(names = {"-n", "-np", "-c", "--np"}, paramLabel = "N",
+            description = "number of ranks (default: the hosts' slots when a host list is given, else 1)")
+    Integer ranks;
 
     @Option(names = "--threads", description = "run the ranks as threads of this JVM (each with its own class loader)")
     boolean threads;
 
     @Option(names = {"-cp", "--classpath-append"}, paramLabel = "PATH",
-            description = "class path of the program (jars and directories, '" + "${sys:path.separator}"
-                    + "'-separated; repeatable); jmpi-core is added automatically")
+            description = "class path of the program ('${sys:path.separator}'-separated; repeatable); jmpi-core is"
+                    + " added automatically; default CLASSPATH, else '.'")
     List<String> classpath = new ArrayList<>();
 
     @Option(names = "--classpath", description = "print the class path jmpi ranks need (the jmpi-core jar) and exit")
     boolean printClasspath;
 
-    @Option(names = {"--tag-output", "-l", "--prepend-rank", "-prepend-rank"},
-            description = "prefix every output line with [rank]")
-    boolean tagOutput;
+    @Option(names = "--exec", description = "the program is an executable (a C MPI program, a script), not a Java"
+            + " main class; implied when it contains '/' or is 'java'")
+    boolean exec;
+
+    @Option(names = {"-H", "--host", "-host", "-hosts", "--hosts"}, paramLabel = "HOST[:N],...",
+            description = "hosts to run on, with optional slot counts (repeatable)")
+    List<String> hostList = new ArrayList<>();
+
+    @Option(names = {"-f", "--hostfile", "-hostfile", "-machinefile", "--machinefile", "--default-hostfile"},
+            paramLabel = "FILE", description = "hostfile: 'host slots=N' or 'host:N' lines")
+    String hostfile;
+
+    @Option(names = {"-ppn", "--npernode", "-npernode", "-N", "--per-host"}, paramLabel = "N",
+            description = "N consecutive ranks per host")
+    Integer perHost;
+
+    @Option(names = {"--map-by", "-map-by"}, paramLabel = "slot|node|ppr:N:node",
+            description = "how ranks are spread over hosts (default slot)")
+    String mapBy;
+
+    @Option(names = {"--bind-to", "-bind-to"}, paramLabel = "none|core|...",
+            description = "accepted; JVM ranks are not bound (a note is printed unless none)")
+    String bindTo;
+
+    @Option(names = "--oversubscribe", description = "allow more ranks than slots (the default)")
+    boolean oversubscribe;
+
+    @Option(names = "--nooversubscribe", description = "refuse more ranks than slots")
+    boolean noOversubscribe;
+
+    @Option(names = {"-x"}, paramLabel = "VAR[=VALUE]", description = "set or forward VAR in every rank (repeatable)")
+    List<String> exports = new ArrayList<>();
+
+    @Option(names = {"-genv", "-env", "--env"}, arity = "2", paramLabel = "NAME VALUE",
+            description = "set NAME=VALUE in every rank (repeatable)")
+    List<String> genv = new ArrayList<>();
+
+    @Option(names = {"-genvlist", "-envlist"}, paramLabel = "A,B", description = "forward these variables")
+    List<String> genvList = new ArrayList<>();
+
+    @Option(names = {"-genvall", "-envall", "--forward-all-env"},
+            description = "forward jmpirun's whole environment to other hosts (this host always inherits it)")
+    boolean genvAll;
+
+    @Option(names = {"-genvnone", "-envnone"}, description = "forward nothing beyond -x/-genv to other hosts")
+    boolean genvNone;
+
+    @Option(names = {"--wdir", "-wdir", "--cwd"}, paramLabel = "DIR",
+            description = "working directory of the ranks, the same path on every host (default: this one)")
+    String wdir;
 
     @Option(names = "--timeout", paramLabel = "SEC",
             description = "kill the job after SEC seconds and exit 255 (default: MPIEXEC_TIMEOUT, else none)")
     Integer timeoutSeconds;
 
+    @Option(names = {"--tag-output", "-l", "--prepend-rank", "-prepend-rank"},
+            description = "prefix every output line with [rank]")
+    boolean tagOutput;
+
+    @Option(names = {"--output-filename", "-output-filename"}, paramLabel = "DIR",
+            description = "write each rank's output to DIR/1/rank.N/stdout and stderr instead of the terminal")
+    String outputDirectory;
+
     @Option(names = "--jvm-arg", paramLabel = "ARG", description = "a JVM option for every rank (repeatable)")
     List<String> jvmArgs = new ArrayList<>();
-
-    @Option(names = "-x", paramLabel = "VAR[=VALUE]",
-            description = "set VAR in every rank (the whole environment is forwarded anyway; repeatable)")
-    List<String> exports = new ArrayList<>();
 
     @Option(names = "--no-stdin", description = "do not give rank 0 this process's standard input")
     boolean noStdin;
@@ -83,7 +150,53 @@ public final class JmpiRun implements Callable<Integer> {
     @Option(names = "--dump-on-timeout", description = "on timeout, make every rank print a thread dump first")
     boolean dumpOnTimeout;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "MainClass", description = "the class whose main to run")
+    @Option(names = {"--launcher", "-launcher", "-bootstrap", "--bootstrap"}, paramLabel = "ssh|rsh|slurm|fork",
+            description = "how proxies start on other hosts (default ssh; HYDRA_LAUNCHER)")
+    String launcher;
+
+    @Option(names = {"--launcher-exec", "-launcher-exec", "--launch-agent", "-launch-agent", "-bootstrap-exec"},
+            paramLabel = "PROGRAM", description = "the agent program, e.g. a wrapper around ssh")
+    String launcherExec;
+
+    @Option(names = "--no-autofork", description = "use the agent even for this host (HYDRA_LAUNCHER_AUTOFORK=0)")
+    boolean noAutofork;
+
+    @Option(names = {"--mca", "-mca", "--gmca", "-gmca"}, arity = "2", paramLabel = "KEY VALUE",
+            description = "Open MPI parameters jmpirun understands: plm_rsh_agent, plm_rsh_args, orte_default_hostfile,"
+                    + " oob_tcp_if_include, btl_tcp_if_include, orte_keep_fqdn_hostnames, rmaps_base_oversubscribe")
+    List<String> mca = new ArrayList<>();
+
+    @Option(names = {"--iface", "-iface"}, paramLabel = "IF|ADDR",
+            description = "network interface or address ranks listen on (JMPI_TCP_HOST)")
+    String iface;
+
+    @Option(names = {"--continue-on-failure", "-disable-auto-cleanup", "--disable-auto-cleanup"},
+            description = "survivors go on when a rank fails; MPI calls involving it raise MPI_ERR_PROC_FAILED")
+    boolean continueOnFailure;
+
+    @Option(names = "--link-timeout", paramLabel = "SEC",
+            description = "a host silent for SEC seconds is lost (default 4)")
+    Integer linkTimeoutSeconds;
+
+    @Option(names = {"-print-all-exitcodes", "--print-all-exitcodes"}, description = "print every rank's exit code")
+    boolean printAllExitCodes;
+
+    @Option(names = {"-v", "--verbose", "-verbose"}, description = "print where each rank runs")
+    boolean verbose;
+
+    @Option(names = "--allow-run-as-root", description = "accepted (jmpirun does not refuse root)")
+    boolean allowRunAsRoot;
+
+    @Option(names = "--kvs-server", description = "run a rendezvous server for ranks started by a launcher without"
+            + " PMI (env-only mode), then the command after --, with JMPI_KVS and JMPI_SECRET set")
+    boolean kvsServer;
+
+    @Option(names = "--kvs-listen", paramLabel = "ADDR|IF|*",
+            description = "where the rendezvous server listens (default loopback; '*' for every interface)")
+    String kvsListen;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "PROGRAM",
+            description = "the main class to run (or a program, see --exec)")
     String mainClass;
 
     @Parameters(index = "1..*", paramLabel = "ARGS", description = "arguments of the program")
@@ -92,6 +205,8 @@ public final class JmpiRun implements Callable<Integer> {
     private final PrintStream out;
     private final PrintStream err;
     private final Map<String, String> environment;
+    private List<String> rawArgs = List.of();
+    private boolean installSignals;
 
     JmpiRun(PrintStream out, PrintStream err, Map<String, String> environment) {
         this.out = out;
@@ -100,7 +215,7 @@ public final class JmpiRun implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
-        System.exit(execute(System.out, System.err, System.getenv(), args));
+        System.exit(execute(System.out, System.err, System.getenv(), true, args));
     }
 
     /**
@@ -108,7 +223,50 @@ public final class JmpiRun implements Callable<Integer> {
      * {@code out}/{@code err}; threads-mode ranks write to {@link System#out}/{@link System#err}.
      */
     public static int execute(PrintStream out, PrintStream err, Map<String, String> environment, String... args) {
-        CommandLine cl = new CommandLine(new JmpiRun(out, err, environment));
+        return execute(out, err, environment, false, args);
+    }
+
+    private static int execute(PrintStream out, PrintStream err, Map<String, String> environment,
+            boolean installSignals, String... args) {
+        List<List<String>> segments = splitMpmd(List.of(args));
+        JmpiRun first = new JmpiRun(out, err, environment);
+        first.installSignals = installSignals;
+        first.rawArgs = List.of(args);
+        CommandLine cl = commandLine(first, out, err);
+        if (segments.size() == 1) {
+            return cl.execute(args);
+        }
+        // MPMD: parse every context, then run the first with the others attached
+        List<JmpiRun> more = new ArrayList<>();
+        try {
+            cl.parseArgs(segments.get(0).toArray(String[]::new));
+            for (int i = 1; i < segments.size(); i++) {
+                JmpiRun app = new JmpiRun(out, err, environment);
+                CommandLine c = commandLine(app, out, err);
+                CommandLine.ParseResult pr = c.parseArgs(segments.get(i).toArray(String[]::new));
+                for (CommandLine.Model.OptionSpec o : pr.matchedOptions()) {
+                    if (java.util.Arrays.stream(o.names()).noneMatch(PER_APP::contains)) {
+                        err.println("jmpirun: " + o.longestName() + " applies to the whole job: give it in the "
+                                + "first application context, before any ':'");
+                        return USAGE_ERROR;
+                    }
+                }
+                more.add(app);
+            }
+        } catch (CommandLine.ParameterException e) {
+            err.println("jmpirun: " + e.getMessage());
+            return USAGE_ERROR;
+        }
+        try {
+            return first.run(more);
+        } catch (Exception e) {
+            err.println("jmpirun: " + e);
+            return 1;
+        }
+    }
+
+    private static CommandLine commandLine(JmpiRun run, PrintStream out, PrintStream err) {
+        CommandLine cl = new CommandLine(run);
         cl.setStopAtPositional(true);
         cl.setOut(new PrintWriter(out, true, Charset.defaultCharset()));
         cl.setErr(new PrintWriter(err, true, Charset.defaultCharset()));
@@ -116,21 +274,44 @@ public final class JmpiRun implements Callable<Integer> {
             err.println("jmpirun: " + e);
             return 1;
         });
-        return cl.execute(args);
+        return cl;
+    }
+
+    /** Splits the command line at every bare ":" (MPMD application contexts). */
+    static List<List<String>> splitMpmd(List<String> args) {
+        List<List<String>> out = new ArrayList<>();
+        List<String> cur = new ArrayList<>();
+        boolean afterDashDash = false;
+        for (String a : args) {
+            if (a.equals("--")) {
+                afterDashDash = true;
+            }
+            if (a.equals(":") && !afterDashDash) {
+                out.add(cur);
+                cur = new ArrayList<>();
+            } else {
+                cur.add(a);
+            }
+        }
+        out.add(cur);
+        return out;
     }
 
     @Override
     public Integer call() throws Exception {
+        return run(List.of());
+    }
+
+    private int run(List<JmpiRun> moreApps) throws Exception {
         if (printClasspath) {
             out.println(joinPaths(Launcher.jmpiClassPath()));
             return 0;
         }
-        if (mainClass == null) {
-            err.println("jmpirun: no main class given (try jmpirun --help)");
-            return USAGE_ERROR;
+        if (kvsServer) {
+            return runKvsServer();
         }
-        if (ranks < 1) {
-            err.println("jmpirun: -n must be at least 1, not " + ranks);
+        if (mainClass == null) {
+            err.println("jmpirun: no main class or program given (try jmpirun --help)");
             return USAGE_ERROR;
         }
         Duration timeout;
@@ -140,6 +321,224 @@ public final class JmpiRun implements Callable<Integer> {
             err.println("jmpirun: " + e.getMessage());
             return USAGE_ERROR;
         }
+        if (threads) {
+            if (!moreApps.isEmpty() || !hostList.isEmpty() || hostfile != null) {
+                err.println("jmpirun: --threads runs one application on this host; no ':' or host lists");
+                return USAGE_ERROR;
+            }
+            if (!jvmArgs.isEmpty() || !exports.isEmpty()) {
+                err.println("jmpirun: --jvm-arg and -x do not apply with --threads (the ranks share this JVM; use "
+                        + "JMPI_LAUNCHER_JVM_ARGS and the environment of jmpirun instead)");
+            }
+            int n = ranks == null ? 1 : ranks;
+            if (n < 1) {
+                err.println("jmpirun: -n must be at least 1, not " + n);
+                return USAGE_ERROR;
+            }
+            return runThreads(userClassPath(), timeout, n);
+        }
+        Launcher.Builder b;
+        try {
+            b = configure(timeout, moreApps);
+        } catch (IllegalArgumentException | HostListException e) {
+            err.println("jmpirun: " + e.getMessage());
+            return USAGE_ERROR;
+        }
+        Launcher launcher;
+        try {
+            launcher = b.build();
+        } catch (IllegalArgumentException e) {
+            err.println("jmpirun: " + e.getMessage());
+            return USAGE_ERROR;
+        }
+        if (verbose) {
+            Placement p = launcher.placement();
+            for (int h = 0; h < p.hosts().size(); h++) {
+                List<Integer> rs = p.ranksOn(h);
+                if (!rs.isEmpty()) {
+                    err.println("jmpirun: host " + p.hosts().get(h).name() + ": ranks " + rs);
+                }
+            }
+        }
+        FileOutput files = outputDirectory == null ? null : new FileOutput(Path.of(outputDirectory));
+        if (files != null) {
+            b.output(files);
+        }
+        LaunchResult r;
+        try (Launcher.Job job = launcher.start()) {
+            Runnable uninstall = installSignals ? Signals.install(job) : () -> {};
+            try {
+                r = job.await();
+            } finally {
+                uninstall.run();
+            }
+        } finally {
+            if (files != null) {
+                files.close();
+            }
+        }
+        if (printAllExitCodes) {
+            err.println("jmpirun: exit codes " + r.rankExitCodes());
+        }
+        if (!r.summary().isEmpty()) {
+            err.println(r.summary());
+        }
+        return r.exitCode();
+    }
+
+    /** Everything but the per-application settings, then one application per context. */
+    private Launcher.Builder configure(Duration timeout, List<JmpiRun> moreApps) throws HostListException {
+        Launcher.Builder b = Launcher.builder()
+                .timeout(timeout)
+                .tagOutput(tagOutput)
+                .output(OutputConsumer.printing(out, err, tagOutput))
+                .notices(err)
+                .stdinToRank0(!noStdin)
+                .dumpStacksOnTimeout(dumpOnTimeout)
+                .continueOnFailure(continueOnFailure)
+                .forwardAllEnvironment(genvAll && !genvNone);
+        if (bindTo != null && !bindTo.equalsIgnoreCase("none")) {
+            Set<String> known = Set.of("core", "socket", "hwthread", "numa", "l3cache", "board");
+            if (!known.contains(bindTo.toLowerCase(Locale.ROOT).split(":")[0])) {
+                throw new IllegalArgumentException("--bind-to " + bindTo + " is not a binding jmpirun knows");
+            }
+            err.println("jmpirun: note: --bind-to " + bindTo + " is accepted but JVM ranks are not bound");
+        }
+        // Open MPI parameters
+        String mcaAgent = null;
+        String mcaArgs = null;
+        String mcaHostfile = null;
+        String mcaIface = null;
+        for (int i = 0; i + 1 < mca.size(); i += 2) {
+            String k = mca.get(i);
+            String v = mca.get(i + 1);
+            switch (k) {
+                case "plm_rsh_agent", "plm_ssh_agent" -> mcaAgent = v;
+                case "plm_rsh_args", "plm_ssh_args" -> mcaArgs = v;
+                case "orte_default_hostfile", "prte_default_hostfile" -> mcaHostfile = v;
+                case "oob_tcp_if_include", "btl_tcp_if_include" -> mcaIface = v;
+                case "orte_keep_fqdn_hostnames", "prte_keep_fqdn_hostnames" -> {
+                    // host names are always kept as given
+                }
+                case "rmaps_base_oversubscribe" -> oversubscribe |= !v.equals("0") && !v.equalsIgnoreCase("false");
+                default -> throw new IllegalArgumentException("--mca " + k + " is not a parameter jmpirun knows "
+                        + "(it understands plm_rsh_agent, plm_rsh_args, orte_default_hostfile, oob_tcp_if_include, "
+                        + "btl_tcp_if_include, orte_keep_fqdn_hostnames, rmaps_base_oversubscribe)");
+            }
+        }
+        HostDiscovery.Result found = HostDiscovery.discover(hostList, hostfile != null ? hostfile : mcaHostfile,
+                environment);
+        if (found.hosts() != null) {
+            b.hosts(found.hosts());
+        }
+        if (perHost != null) {
+            if (perHost < 1) {
+                throw new IllegalArgumentException("-ppn must be at least 1, not " + perHost);
+            }
+            b.perHost(perHost);
+        }
+        if (mapBy != null) {
+            String m = mapBy.trim().toLowerCase(Locale.ROOT);
+            if (m.startsWith("ppr:")) {
+                String[] f = m.split(":");
+                if (f.length < 3 || !f[2].equals("node")) {
+                    throw new IllegalArgumentException("--map-by " + mapBy + ": only ppr:N:node is supported");
+                }
+                try {
+                    b.perHost(Integer.parseInt(f[1]));
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("--map-by " + mapBy + ": N must be a number", e);
+                }
+            } else {
+                b.mapBy(Placement.MapBy.parse(m));
+                if (m.endsWith(":oversubscribe")) {
+                    oversubscribe = true;
+                }
+            }
+        }
+        if (noOversubscribe && oversubscribe) {
+            throw new IllegalArgumentException("--oversubscribe and --nooversubscribe contradict each other");
+        }
+        b.oversubscribe(!noOversubscribe);
+        String autofork = environment.get("HYDRA_LAUNCHER_AUTOFORK");
+        b.autofork(!noAutofork && !"0".equals(autofork == null ? null : autofork.trim()));
+        b.launchAgent(LaunchAgent.from(launcher, launcherExec != null ? launcherExec : mcaAgent, mcaArgs,
+                environment));
+        String ifc = iface != null ? iface : mcaIface != null ? mcaIface : environment.get("HYDRA_IFACE");
+        if (ifc != null && !ifc.isBlank()) {
+            b.tcpHost(ifc.trim());
+        }
+        if (linkTimeoutSeconds != null) {
+            if (linkTimeoutSeconds < 1) {
+                throw new IllegalArgumentException("--link-timeout must be at least 1 second");
+            }
+            b.linkTimeout(Duration.ofSeconds(linkTimeoutSeconds));
+        }
+        String javaArgs = environment.get("JMPI_JVM_ARGS");
+        List<String> envJvm = javaArgs == null || javaArgs.isBlank() ? List.of()
+                : List.of(javaArgs.trim().split("\\s+"));
+        int defaultRanks = found.hosts() == null ? 1 : found.hosts().stream().mapToInt(HostSpec::slots).sum();
+        boolean firstApp = true;
+        List<JmpiRun> all = new ArrayList<>();
+        all.add(this);
+        all.addAll(moreApps);
+        for (JmpiRun app : all) {
+            if (!firstApp) {
+                b.nextApp();
+            }
+            app.configureApp(b, envJvm, firstApp ? defaultRanks : 1, environment);
+            firstApp = false;
+        }
+        return b;
+    }
+
+    private void configureApp(Launcher.Builder b, List<String> envJvm, int defaultRanks, Map<String, String> env) {
+        if (mainClass == null) {
+            throw new IllegalArgumentException("an application context after ':' has no program");
+        }
+        int n = ranks == null ? defaultRanks : ranks;
+        if (n < 1) {
+            throw new IllegalArgumentException("-n must be at least 1, not " + n);
+        }
+        b.ranks(n);
+        boolean isProgram = exec || mainClass.contains("/") || mainClass.equals("java");
+        if (isProgram) {
+            b.exec(List.of(mainClass));
+        } else {
+            b.mainClass(mainClass);
+            b.classpath(userClassPath());
+            b.jvmArgs(envJvm);
+            b.jvmArgs(jvmArgs);
+        }
+        b.args(args);
+        Map<String, String> vars = new LinkedHashMap<>();
+        for (String x : exports) {
+            int eq = x.indexOf('=');
+            if (eq > 0) {
+                vars.put(x.substring(0, eq), x.substring(eq + 1));
+            } else if (eq == 0 || x.isBlank()) {
+                throw new IllegalArgumentException("-x needs VAR or VAR=VALUE, not '" + x + "'");
+            } else if (env.get(x) != null) {
+                vars.put(x, env.get(x));
+            }
+        }
+        for (int i = 0; i + 1 < genv.size(); i += 2) {
+            vars.put(genv.get(i), genv.get(i + 1));
+        }
+        for (String list : genvList) {
+            for (String v : list.split(",")) {
+                if (!v.isBlank() && env.get(v.trim()) != null) {
+                    vars.put(v.trim(), env.get(v.trim()));
+                }
+            }
+        }
+        b.env(vars);
+        if (wdir != null) {
+            b.workingDirectory(Path.of(wdir).toAbsolutePath());
+        }
+    }
+
+    private List<Path> userClassPath() {
         List<Path> cp = new ArrayList<>();
         for (String entry : classpath) {
             for (String s : entry.split(File.pathSeparator)) {
@@ -158,46 +557,7 @@ public final class JmpiRun implements Callable<Integer> {
             }
         }
         cp.addAll(bundledExamples());
-        if (threads) {
-            if (!jvmArgs.isEmpty() || !exports.isEmpty()) {
-                err.println("jmpirun: --jvm-arg and -x do not apply with --threads (the ranks share this JVM; use "
-                        + "JMPI_LAUNCHER_JVM_ARGS and the environment of jmpirun instead)");
-            }
-            return runThreads(cp, timeout);
-        }
-        Map<String, String> env = new LinkedHashMap<>();
-        for (String x : exports) {
-            int eq = x.indexOf('=');
-            if (eq > 0) {
-                env.put(x.substring(0, eq), x.substring(eq + 1));
-            } else if (environment.get(x) != null) {
-                env.put(x, environment.get(x));
-            }
-        }
-        List<String> allJvmArgs = new ArrayList<>();
-        String fromEnv = environment.get("JMPI_JVM_ARGS");
-        if (fromEnv != null && !fromEnv.isBlank()) {
-            allJvmArgs.addAll(List.of(fromEnv.trim().split("\\s+")));
-        }
-        allJvmArgs.addAll(jvmArgs);
-        Launcher launcher = Launcher.builder()
-                .ranks(ranks)
-                .classpath(cp)
-                .mainClass(mainClass)
-                .args(args)
-                .jvmArgs(allJvmArgs)
-                .env(env)
-                .timeout(timeout)
-                .tagOutput(tagOutput)
-                .output(OutputConsumer.printing(out, err, tagOutput))
-                .stdinToRank0(!noStdin)
-                .dumpStacksOnTimeout(dumpOnTimeout)
-                .build();
-        LaunchResult r = launcher.run();
-        if (!r.summary().isEmpty()) {
-            err.println(r.summary());
-        }
-        return r.exitCode();
+        return cp;
     }
 
     /** The timeout from --timeout, else MPIEXEC_TIMEOUT, else null (none; also for 0). */
@@ -220,7 +580,26 @@ public final class JmpiRun implements Callable<Integer> {
         return s > 0 ? Duration.ofSeconds(s) : null;
     }
 
-    private int runThreads(List<Path> cp, Duration timeout) throws Exception {
+    private int runKvsServer() throws Exception {
+        Duration timeout;
+        try {
+            timeout = timeout();
+        } catch (IllegalArgumentException e) {
+            err.println("jmpirun: " + e.getMessage());
+            return USAGE_ERROR;
+        }
+        List<String> command = new ArrayList<>();
+        int dashDash = rawArgs.indexOf("--");
+        if (dashDash >= 0) {
+            command.addAll(rawArgs.subList(dashDash + 1, rawArgs.size()));
+        } else if (mainClass != null) {
+            err.println("jmpirun: put the command to run after '--' (jmpirun --kvs-server -- mpirun ...)");
+            return USAGE_ERROR;
+        }
+        return new KvsServer(out, err, kvsListen, timeout).run(command);
+    }
+
+    private int runThreads(List<Path> cp, Duration timeout, int n) throws Exception {
         List<Path> all = new ArrayList<>(cp);
         for (Path p : Launcher.jmpiClassPath()) {
             if (!all.contains(p)) {
@@ -240,7 +619,7 @@ public final class JmpiRun implements Callable<Integer> {
         CompletableFuture<Integer> job = new CompletableFuture<>();
         Thread runner = Thread.ofPlatform().daemon().name("jmpi-threads-job").start(() -> {
             try {
-                job.complete(ThreadsJob.runMain(ranks, urls, mainClass, a, tagOutput, 5000));
+                job.complete(ThreadsJob.runMain(n, urls, mainClass, a, tagOutput, 5000));
             } catch (Throwable t) {
                 job.completeExceptionally(t);
             }
@@ -279,11 +658,44 @@ public final class JmpiRun implements Callable<Integer> {
             Path dir = core.getParent();
             if (dir != null && core.getFileName().toString().endsWith(".jar")) {
                 Path examples = dir.resolve("jmpi-examples.jar");
-                if (java.nio.file.Files.isRegularFile(examples)) {
+                if (Files.isRegularFile(examples)) {
                     out.add(examples);
                 }
             }
         }
         return out;
+    }
+
+    /** {@code --output-filename DIR}: Open MPI's layout, {@code DIR/1/rank.N/stdout} and {@code stderr}. */
+    static final class FileOutput implements OutputConsumer, AutoCloseable {
+        private final Path dir;
+        private final Map<String, PrintStream> streams = new LinkedHashMap<>();
+
+        FileOutput(Path dir) {
+            this.dir = dir;
+        }
+
+        @Override
+        public synchronized void line(int rank, boolean stderr, String line) {
+            String key = rank + (stderr ? "e" : "o");
+            PrintStream s = streams.get(key);
+            if (s == null) {
+                try {
+                    Path d = dir.resolve("1").resolve("rank." + rank);
+                    Files.createDirectories(d);
+                    s = new PrintStream(Files.newOutputStream(d.resolve(stderr ? "stderr" : "stdout")), true,
+                            Charset.defaultCharset());
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+                streams.put(key, s);
+            }
+            s.println(line);
+        }
+
+        @Override
+        public synchronized void close() {
+            streams.values().forEach(PrintStream::close);
+        }
     }
 }

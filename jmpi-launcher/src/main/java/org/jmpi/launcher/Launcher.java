@@ -1,12 +1,9 @@
 package org.jmpi.launcher;
 
-import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
+import java.io.PrintStream;
 import java.net.URISyntaxException;
-import java.nio.charset.Charset;
 import java.nio.file.Path;
 import java.security.CodeSource;
 import java.time.Duration;
@@ -17,21 +14,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.jmpi.bootstrap.Bootstrap;
-import org.jmpi.launcher.pmi.PmiServer;
+import org.jmpi.launcher.hosts.HostListException;
+import org.jmpi.launcher.hosts.Placement;
 
 /**
- * Starts a job of N JVMs on this host, one per rank, each running a main class, with a PMI-1 server on loopback
- * through which the ranks find each other. This is what {@code jmpirun} does in processes mode; tests and the
- * JUnit extension use it directly.
+ * Starts a job: N ranks, each a process (a JVM running a main class, or any program), on this host or on many, with
+ * a PMI-1 server per host through which the ranks find each other. This is what {@code jmpirun} does in processes
+ * mode; tests and the JUnit extension use it directly.
  *
  * <pre>{@code
  * LaunchResult r = Launcher.builder()
@@ -46,57 +37,95 @@ import org.jmpi.launcher.pmi.PmiServer;
  * assert r.exitCode() == 0 : r.summary();
  * }</pre>
  *
- * <p>Each rank runs {@code <java.home>/bin/java --enable-native-access=ALL-UNNAMED <jvmArgs> -cp <classpath>
- * <mainClass> <args>} in the working directory, with this process's environment (less any {@code PMI_*},
- * {@code PMIX_*} and {@code JMPI_KVS} it inherited), plus the builder's extra variables, plus {@code PMI_PORT},
- * {@code PMI_ID}, {@code PMI_RANK}, {@code PMI_SIZE}, {@code JMPI_RANK}, {@code JMPI_SIZE}, {@code JMPI_JOBID},
- * {@code JMPI_LOCAL_RANK}, {@code JMPI_LOCAL_SIZE}, {@code JMPI_NODE_ID}, {@code MPI_LOCALRANKID} and
- * {@code MPI_LOCALNRANKS}.
+ * <p><b>Hosts.</b> Without {@link Builder#hosts} every rank runs here. With hosts, ranks are placed by
+ * {@link Placement} (by slot, by node, or N per host), and every host that gets ranks gets a proxy
+ * ({@code org.jmpi.launcher.proxy.HostProxy}): in this JVM for this machine (unless autofork is off), otherwise
+ * started through the {@link LaunchAgent} (ssh by default) as {@code java ... org.jmpi.launcher.proxy.ProxyMain},
+ * with the same {@code java} and jar paths as here. A proxy serves PMI on loopback to its host's ranks, pumps their
+ * output back, and kills them when told to, or by itself when it loses jmpirun (end of its input, or no heartbeat for
+ * the link timeout).
  *
- * <p>Failure policy (as Open MPI and single-host Hydra): when a rank exits non-zero or by a signal, exits 0 after PMI
- * {@code init} without {@code finalize}, sends {@code abort}, or breaks the PMI protocol, or the timeout passes,
- * every rank still running (and every process it started) gets SIGTERM, then SIGKILL after the termination grace
- * (2 s by default), so all are gone within a few seconds. {@link LaunchResult} says which rank and code ended the
- * job. A JVM shutdown hook kills the ranks if this JVM ends first.
+ * <p><b>Rank environment.</b> A Java rank runs {@code <java> --enable-native-access=ALL-UNNAMED <jvmArgs> -cp
+ * <classpath> <mainClass> <args>}. On this host it inherits this process's environment; on other hosts it gets the
+ * proxy's (the ssh login environment) plus the variables jmpirun forwards (its {@code env} settings, {@code JMPI_*}
+ * and {@code CLASSPATH}; or everything with {@link Builder#forwardAllEnvironment}). Inherited {@code PMI_*},
+ * {@code PMIX_*} and {@code JMPI_KVS} are dropped. Then each rank gets {@code PMI_PORT}, {@code PMI_ID},
+ * {@code PMI_RANK}, {@code PMI_SIZE}, {@code JMPI_RANK}, {@code JMPI_SIZE}, {@code JMPI_JOBID},
+ * {@code JMPI_LOCAL_RANK}, {@code JMPI_LOCAL_SIZE}, {@code JMPI_NODE_ID}, {@code JMPI_APPNUM},
+ * {@code MPI_LOCALRANKID}, {@code MPI_LOCALNRANKS}, {@code JMPI_SECRET} (the job's random secret), {@code JMPI_FT=1}
+ * with --continue-on-failure, and, when the job spans hosts, {@code JMPI_TCP_HOST} (an address other hosts reach)
+ * unless set already.
+ *
+ * <p><b>Failure policy</b> (as Open MPI and single-host Hydra): when a rank exits non-zero or by a signal, exits
+ * after PMI {@code init} without {@code finalize}, sends {@code abort}, breaks the PMI protocol, when a host is lost,
+ * or the timeout passes, every rank still running on every host (and every process it started) gets SIGTERM, then
+ * SIGKILL after the termination grace (2 s by default). {@link LaunchResult} says which rank and code ended the job.
+ * With {@link Builder#continueOnFailure} a failed rank does not end the job: the others are told (their MPI calls
+ * involving it fail with {@code MPI_ERR_PROC_FAILED}) and the job's exit code is still the first failure's. An
+ * {@code abort} always ends the job. A JVM shutdown hook kills the ranks if this JVM ends first.
  *
  * <p>Instances are immutable; {@link #start()} may be called more than once, each call starting a separate job.
  */
 public final class Launcher {
-    private static final AtomicInteger JOB_COUNTER = new AtomicInteger();
+    /** One MPMD application context: how many ranks and what they run. */
+    record App(int ranks, List<Path> classpath, boolean addJmpiClassPath, String mainClass, List<String> exec,
+            List<String> args, List<String> jvmArgs, Map<String, String> env, Path workingDirectory) {}
 
-    private final int ranks;
-    private final List<Path> classpath;
-    private final boolean addJmpiClassPath;
-    private final String mainClass;
-    private final List<String> args;
-    private final List<String> jvmArgs;
-    private final Map<String, String> env;
-    private final Duration timeout;
-    private final boolean tagOutput;
-    private final OutputConsumer output;
-    private final Path workingDirectory;
-    private final Path javaExecutable;
-    private final boolean stdinToRank0;
-    private final Duration terminationGrace;
-    private final boolean dumpStacksOnTimeout;
+    final List<App> apps;
+    final int size;
+    final Duration timeout;
+    final boolean tagOutput;
+    final OutputConsumer output;
+    final Consumer<String> notices;
+    final Path javaExecutable;
+    final boolean stdinToRank0;
+    final Duration terminationGrace;
+    final boolean dumpStacksOnTimeout;
+    final List<HostSpec> hosts;
+    final Placement placement;
+    final LaunchAgent agent;
+    final boolean autofork;
+    final boolean continueOnFailure;
+    final boolean forwardAllEnvironment;
+    final Map<String, String> environment;
+    final String tcpHost;
+    final Duration linkTimeout;
+    final Path remoteJava;
 
     private Launcher(Builder b) {
-        this.ranks = b.ranks;
-        this.classpath = List.copyOf(b.classpath);
-        this.addJmpiClassPath = b.addJmpiClassPath;
-        this.mainClass = Objects.requireNonNull(b.mainClass, "mainClass");
-        this.args = List.copyOf(b.args);
-        this.jvmArgs = List.copyOf(b.jvmArgs);
-        this.env = Map.copyOf(b.env);
+        List<App> all = new ArrayList<>(b.finished);
+        all.add(b.current());
+        for (App a : all) {
+            if (a.mainClass == null && a.exec == null) {
+                throw new IllegalArgumentException("every application needs a main class or a program to run");
+            }
+        }
+        this.apps = List.copyOf(all);
+        this.size = apps.stream().mapToInt(App::ranks).sum();
         this.timeout = b.timeout;
         this.tagOutput = b.tagOutput;
         this.output = b.output != null ? b.output : OutputConsumer.console(b.tagOutput);
-        this.workingDirectory = b.workingDirectory;
+        this.notices = b.notices != null ? b.notices : System.err::println;
         this.javaExecutable = b.javaExecutable != null ? b.javaExecutable
                 : Path.of(System.getProperty("java.home"), "bin", "java");
         this.stdinToRank0 = b.stdinToRank0;
         this.terminationGrace = b.terminationGrace;
         this.dumpStacksOnTimeout = b.dumpStacksOnTimeout;
+        this.hosts = b.hosts == null ? null : List.copyOf(b.hosts);
+        this.agent = b.agent != null ? b.agent : LaunchAgent.ssh();
+        this.autofork = b.autofork;
+        this.continueOnFailure = b.continueOnFailure;
+        this.forwardAllEnvironment = b.forwardAllEnvironment;
+        this.environment = b.environment != null ? Map.copyOf(b.environment) : System.getenv();
+        this.tcpHost = b.tcpHost;
+        this.linkTimeout = b.linkTimeout;
+        this.remoteJava = b.remoteJava;
+        try {
+            List<HostSpec> h = hosts != null ? hosts : List.of(HostSpec.of("localhost", size));
+            this.placement = Placement.of(h, size, b.mapBy, b.perHost, b.oversubscribe);
+        } catch (HostListException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
     }
 
     /** A builder with defaults: 1 rank, no timeout, untagged output to System.out/err. */
@@ -109,21 +138,42 @@ public final class Launcher {
      * its classes directory in a development build). This is what {@code jmpirun --classpath} prints.
      */
     public static List<Path> jmpiClassPath() {
-        CodeSource cs = Bootstrap.class.getProtectionDomain().getCodeSource();
+        return List.of(codeLocation(Bootstrap.class));
+    }
+
+    /** Where the proxy's classes come from: jmpi-launcher and jmpi-core. */
+    static List<Path> proxyClassPath() {
+        List<Path> cp = new ArrayList<>();
+        cp.add(codeLocation(Launcher.class));
+        for (Path p : jmpiClassPath()) {
+            if (!cp.contains(p)) {
+                cp.add(p);
+            }
+        }
+        return cp;
+    }
+
+    private static Path codeLocation(Class<?> c) {
+        CodeSource cs = c.getProtectionDomain().getCodeSource();
         if (cs == null || cs.getLocation() == null) {
-            throw new IllegalStateException("cannot tell where jmpi-core was loaded from");
+            throw new IllegalStateException("cannot tell where " + c.getName() + " was loaded from");
         }
         try {
-            return List.of(Path.of(cs.getLocation().toURI()));
+            return Path.of(cs.getLocation().toURI());
         } catch (URISyntaxException e) {
-            throw new IllegalStateException("cannot tell where jmpi-core was loaded from: " + cs.getLocation(), e);
+            throw new IllegalStateException("cannot tell where " + c.getName() + " was loaded from: "
+                    + cs.getLocation(), e);
         }
     }
 
-    /** The full class path of a rank: the builder's entries, then {@link #jmpiClassPath()} unless excluded. */
+    /** The full class path of a rank of the first application: its entries, then {@link #jmpiClassPath()}. */
     public List<Path> rankClassPath() {
-        List<Path> all = new ArrayList<>(classpath);
-        if (addJmpiClassPath) {
+        return classPath(apps.get(0));
+    }
+
+    private static List<Path> classPath(App a) {
+        List<Path> all = new ArrayList<>(a.classpath);
+        if (a.addJmpiClassPath) {
             for (Path p : jmpiClassPath()) {
                 if (!all.contains(p)) {
                     all.add(p);
@@ -133,17 +183,36 @@ public final class Launcher {
         return all;
     }
 
-    /** The command line of a rank's JVM. */
+    /** The command line of a rank of the first application. */
     public List<String> rankCommand() {
+        return command(apps.get(0));
+    }
+
+    List<String> command(App a) {
+        if (a.exec != null) {
+            List<String> cmd = new ArrayList<>(a.exec);
+            cmd.addAll(a.args);
+            return cmd;
+        }
         List<String> cmd = new ArrayList<>();
         cmd.add(javaExecutable.toString());
         cmd.add("--enable-native-access=ALL-UNNAMED");
-        cmd.addAll(jvmArgs);
+        cmd.addAll(a.jvmArgs);
         cmd.add("-cp");
-        cmd.add(String.join(File.pathSeparator, rankClassPath().stream().map(Path::toString).toList()));
-        cmd.add(mainClass);
-        cmd.addAll(args);
+        cmd.add(String.join(File.pathSeparator, classPath(a).stream().map(Path::toString).toList()));
+        cmd.add(a.mainClass);
+        cmd.addAll(a.args);
         return cmd;
+    }
+
+    /** Number of ranks of the job (all applications). */
+    public int size() {
+        return size;
+    }
+
+    /** Where each rank will run. */
+    public Placement placement() {
+        return placement;
     }
 
     /** Starts the job and waits for it to end; the result carries the exit code and what went wrong. */
@@ -155,31 +224,74 @@ public final class Launcher {
 
     /** Starts the job and returns at once; the caller must {@link Job#await()} or {@link Job#close()} it. */
     public Job start() throws IOException {
-        return new Job(this);
+        return new Job(new FrontEnd(this));
     }
 
-    /** Settings of a {@link Launcher}. Not thread-safe. */
+    /**
+     * Settings of a {@link Launcher}. The settings of one application (ranks, class path, main class or program,
+     * arguments, JVM options, environment, working directory) apply to the current application; {@link #nextApp()}
+     * starts another (MPMD, as {@code jmpirun A : B}). The rest apply to the whole job. Not thread-safe.
+     */
     public static final class Builder {
+        private final List<App> finished = new ArrayList<>();
         private int ranks = 1;
         private final List<Path> classpath = new ArrayList<>();
         private boolean addJmpiClassPath = true;
         private String mainClass;
+        private List<String> exec;
         private final List<String> args = new ArrayList<>();
         private final List<String> jvmArgs = new ArrayList<>();
         private final Map<String, String> env = new LinkedHashMap<>();
+        private Path workingDirectory;
         private Duration timeout;
         private boolean tagOutput;
         private OutputConsumer output;
-        private Path workingDirectory;
+        private Consumer<String> notices;
         private Path javaExecutable;
         private boolean stdinToRank0;
         private Duration terminationGrace = Duration.ofSeconds(2);
         private boolean dumpStacksOnTimeout;
+        private List<HostSpec> hosts;
+        private Placement.MapBy mapBy = Placement.MapBy.SLOT;
+        private int perHost;
+        private boolean oversubscribe = true;
+        private LaunchAgent agent;
+        private boolean autofork = true;
+        private boolean continueOnFailure;
+        private boolean forwardAllEnvironment;
+        private Map<String, String> environment;
+        private String tcpHost;
+        private Duration linkTimeout = Duration.ofSeconds(4);
+        private Path remoteJava;
 
         private Builder() {
         }
 
-        /** Number of ranks (processes), at least 1. */
+        private App current() {
+            return new App(ranks, List.copyOf(classpath), addJmpiClassPath, mainClass,
+                    exec == null ? null : List.copyOf(exec), List.copyOf(args), List.copyOf(jvmArgs), Map.copyOf(env),
+                    workingDirectory);
+        }
+
+        /**
+         * Ends the current application and starts the next (MPMD): its ranks follow the previous ones. Class path,
+         * JVM options, environment and working directory carry over; the count, main class, program and arguments
+         * start afresh.
+         */
+        public Builder nextApp() {
+            App a = current();
+            if (a.mainClass == null && a.exec == null) {
+                throw new IllegalStateException("the current application has no main class or program yet");
+            }
+            finished.add(a);
+            ranks = 1;
+            mainClass = null;
+            exec = null;
+            args.clear();
+            return this;
+        }
+
+        /** Number of ranks (processes) of the current application, at least 1. */
         public Builder ranks(int n) {
             if (n < 1) {
                 throw new IllegalArgumentException("a job needs at least one rank, not " + n);
@@ -216,9 +328,23 @@ public final class Launcher {
             return this;
         }
 
-        /** The class whose {@code main} every rank runs. Required. */
+        /** The class whose {@code main} every rank of the current application runs. */
         public Builder mainClass(String className) {
             this.mainClass = className;
+            this.exec = null;
+            return this;
+        }
+
+        /**
+         * Runs a program instead of a Java main class ({@code jmpirun -n 2 ./a.out}, or {@code java -cp ... Main}):
+         * the command and its first arguments; {@link #args} are appended.
+         */
+        public Builder exec(List<String> command) {
+            if (command.isEmpty()) {
+                throw new IllegalArgumentException("empty command");
+            }
+            this.exec = List.copyOf(command);
+            this.mainClass = null;
             return this;
         }
 
@@ -246,15 +372,21 @@ public final class Launcher {
             return this;
         }
 
-        /** Sets an environment variable in every rank. */
+        /** Sets an environment variable in every rank (forwarded to other hosts too). */
         public Builder env(String name, String value) {
             env.put(name, value);
             return this;
         }
 
-        /** Sets environment variables in every rank. */
+        /** Sets environment variables in every rank (forwarded to other hosts too). */
         public Builder env(Map<String, String> vars) {
             env.putAll(vars);
+            return this;
+        }
+
+        /** Working directory of the ranks (the same path on every host); default this process's. */
+        public Builder workingDirectory(Path dir) {
+            this.workingDirectory = dir;
             return this;
         }
 
@@ -276,15 +408,30 @@ public final class Launcher {
             return this;
         }
 
-        /** Working directory of the ranks; default this process's. */
-        public Builder workingDirectory(Path dir) {
-            this.workingDirectory = dir;
+        /** Where the launcher's own notes go (a refused connection, a proxy's complaint); default System.err. */
+        public Builder notices(Consumer<String> sink) {
+            this.notices = sink;
             return this;
         }
 
-        /** The {@code java} executable; default {@code <java.home>/bin/java} of this JVM. */
+        /** Notes to a stream, one line each. */
+        public Builder notices(PrintStream stream) {
+            return notices(line -> {
+                synchronized (stream) {
+                    stream.println(line);
+                }
+            });
+        }
+
+        /** The {@code java} executable of Java ranks; default {@code <java.home>/bin/java} of this JVM. */
         public Builder javaExecutable(Path java) {
             this.javaExecutable = java;
+            return this;
+        }
+
+        /** The {@code java} that starts proxies on other hosts; default the same path as {@link #javaExecutable}. */
+        public Builder remoteJava(Path java) {
+            this.remoteJava = java;
             return this;
         }
 
@@ -309,6 +456,79 @@ public final class Launcher {
             return this;
         }
 
+        /** The hosts to run on (default: this host only). */
+        public Builder hosts(List<HostSpec> h) {
+            this.hosts = h == null ? null : List.copyOf(h);
+            return this;
+        }
+
+        /** How ranks are spread over the hosts (default by slot). */
+        public Builder mapBy(Placement.MapBy m) {
+            this.mapBy = Objects.requireNonNull(m);
+            return this;
+        }
+
+        /** N consecutive ranks per host, whatever the slots (-ppn); 0 (default): use {@link #mapBy}. */
+        public Builder perHost(int n) {
+            if (n < 0) {
+                throw new IllegalArgumentException("ranks per host must not be negative");
+            }
+            this.perHost = n;
+            return this;
+        }
+
+        /** Whether more ranks than slots is allowed (default true, as Hydra). */
+        public Builder oversubscribe(boolean allow) {
+            this.oversubscribe = allow;
+            return this;
+        }
+
+        /** How proxies are started on other hosts (default plain ssh). */
+        public Builder launchAgent(LaunchAgent a) {
+            this.agent = a;
+            return this;
+        }
+
+        /** Whether a host that names this machine runs in this JVM rather than through the agent (default true). */
+        public Builder autofork(boolean fork) {
+            this.autofork = fork;
+            return this;
+        }
+
+        /** Survivors go on when a rank fails (default false: the job ends). */
+        public Builder continueOnFailure(boolean cont) {
+            this.continueOnFailure = cont;
+            return this;
+        }
+
+        /** Forward this process's whole environment to ranks on other hosts (Hydra's -genvall); default false. */
+        public Builder forwardAllEnvironment(boolean all) {
+            this.forwardAllEnvironment = all;
+            return this;
+        }
+
+        /** The environment jmpirun runs in (ranks here inherit it); default this process's. */
+        public Builder environment(Map<String, String> e) {
+            this.environment = e;
+            return this;
+        }
+
+        /**
+         * {@code JMPI_TCP_HOST} for every rank (an address or interface name: where the TCP transport listens);
+         * default: loopback on one host, a reachable address when the job spans hosts.
+         */
+        public Builder tcpHost(String hostOrInterface) {
+            this.tcpHost = hostOrInterface;
+            return this;
+        }
+
+        /** A host silent for this long is lost (both directions); default 4 s. */
+        public Builder linkTimeout(Duration t) {
+            this.linkTimeout = Objects.requireNonNull(t);
+            return this;
+        }
+
+        /** @throws IllegalArgumentException when the ranks cannot be placed (not enough slots, no program) */
         public Launcher build() {
             return new Launcher(this);
         }
@@ -318,457 +538,85 @@ public final class Launcher {
      * A running job. {@link #await()} returns its {@link LaunchResult}; {@link #kill()} ends it early;
      * {@link #pids()} and {@link #dumpStacks()} help to find out why a job hangs.
      *
-     * <p>Threading: a monitor thread owns the rank processes' fate: it takes events (a rank exited, a rank
-     * aborted, a protocol error, a kill request) from a queue and alone decides on and performs the teardown. Reader
-     * threads pump output; the PMI server's threads post events. Public methods are safe from any thread.
+     * <p>Threading: a monitor thread owns the job's fate (see {@code FrontEnd}); public methods are safe from any
+     * thread.
      */
     public static final class Job implements AutoCloseable {
-        private sealed interface Event permits Exited, Aborted, ProtocolError, KillRequested {}
+        private final FrontEnd front;
 
-        private record Exited(int rank, int code) implements Event {}
-
-        private record Aborted(int rank, int code, String message) implements Event {}
-
-        private record ProtocolError(int rank, String message) implements Event {}
-
-        private record KillRequested() implements Event {}
-
-        private final Launcher config;
-        private final int size;
-        private final String jobId;
-        private final PmiServer server;
-        private final Process[] processes;
-        private final List<Thread> pumps = new ArrayList<>();
-        private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
-        private final AtomicReference<Aborted> firstAbort = new AtomicReference<>();
-        private final CompletableFuture<LaunchResult> result = new CompletableFuture<>();
-        private final Thread shutdownHook;
-        private final long startNanos = System.nanoTime();
-        private final List<ProcessHandle> descendants = new ArrayList<>();
-
-        private Job(Launcher config) throws IOException {
-            this.config = config;
-            this.size = config.ranks;
-            this.jobId = "jmpi_" + ProcessHandle.current().pid() + "_" + JOB_COUNTER.incrementAndGet();
-            this.processes = new Process[size];
-            this.server = new PmiServer(size, jobId, new PmiServer.Listener() {
-                @Override
-                public void aborted(int rank, int exitCode, String message) {
-                    Aborted a = new Aborted(rank, exitCode, message);
-                    firstAbort.compareAndSet(null, a);
-                    events.add(a);
-                }
-
-                @Override
-                public void protocolError(int rank, String message) {
-                    events.add(new ProtocolError(rank, message));
-                }
-            });
-            this.shutdownHook = new Thread(this::emergencyKill, "jmpi-job-killer-" + jobId);
-            Runtime.getRuntime().addShutdownHook(shutdownHook);
-            try {
-                server.start();
-                for (int r = 0; r < size; r++) {
-                    processes[r] = startRank(r);
-                }
-            } catch (IOException | RuntimeException e) {
-                emergencyKill();
-                server.close();
-                removeShutdownHook();
-                throw e;
-            }
-            for (int r = 0; r < size; r++) {
-                final int rank = r;
-                processes[r].onExit().thenAccept(p -> events.add(new Exited(rank, p.exitValue())));
-            }
-            Thread.ofPlatform().daemon().name("jmpi-job-monitor-" + jobId).start(this::monitor);
-        }
-
-        private Process startRank(int rank) throws IOException {
-            ProcessBuilder pb = new ProcessBuilder(config.rankCommand());
-            if (config.workingDirectory != null) {
-                pb.directory(config.workingDirectory.toFile());
-            }
-            Map<String, String> e = pb.environment();
-            e.keySet().removeIf(k -> k.startsWith("PMI_") || k.startsWith("PMIX_") || k.equals("JMPI_KVS"));
-            e.putAll(config.env);
-            String r = Integer.toString(rank);
-            String n = Integer.toString(size);
-            e.put("PMI_PORT", server.address());
-            e.put("PMI_ID", r);
-            e.put("PMI_RANK", r);
-            e.put("PMI_SIZE", n);
-            e.put("JMPI_RANK", r);
-            e.put("JMPI_SIZE", n);
-            e.put("JMPI_JOBID", jobId);
-            e.put("JMPI_LOCAL_RANK", r);
-            e.put("JMPI_LOCAL_SIZE", n);
-            e.put("JMPI_NODE_ID", "0");
-            e.put("MPI_LOCALRANKID", r);
-            e.put("MPI_LOCALNRANKS", n);
-            if (rank == 0 && config.stdinToRank0) {
-                pb.redirectInput(ProcessBuilder.Redirect.INHERIT);
-            }
-            Process p = pb.start();
-            if (!(rank == 0 && config.stdinToRank0)) {
-                p.getOutputStream().close();
-            }
-            pumps.add(pump(rank, false, p.getInputStream()));
-            pumps.add(pump(rank, true, p.getErrorStream()));
-            return p;
-        }
-
-        private Thread pump(int rank, boolean stderr, InputStream in) {
-            return Thread.ofPlatform().daemon().name("jmpi-out-" + rank + (stderr ? "-err" : "-out")).start(() -> {
-                try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, Charset.defaultCharset()))) {
-                    for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-                        try {
-                            config.output.line(rank, stderr, line);
-                        } catch (RuntimeException e) {
-                            // a failing consumer must not block the rank: keep draining
-                        }
-                    }
-                } catch (IOException e) {
-                    // the stream ended abruptly: the rank died
-                }
-            });
+        private Job(FrontEnd front) throws IOException {
+            this.front = front;
+            front.start();
         }
 
         /** Number of ranks. */
         public int size() {
-            return size;
+            return front.size();
         }
 
         /** The job id (also the PMI KVS name and the ranks' {@code JMPI_JOBID}). */
         public String jobId() {
-            return jobId;
+            return front.jobId();
         }
 
-        /** The PMI server's {@code host:port} (the ranks' {@code PMI_PORT}). */
+        /** The PMI server address of the first host's proxy ({@code PMI_PORT} of its ranks), or "" if remote. */
         public String pmiAddress() {
-            return server.address();
+            return front.pmiAddress();
         }
 
-        /** The process id of each rank's JVM, by rank. */
+        /** The process id of each rank, by rank (on its own host); -1 while unknown. */
         public List<Long> pids() {
-            return Arrays.stream(processes).map(Process::pid).toList();
+            return front.pids();
         }
 
         /** Whether the job has ended (every rank process has exited). */
         public boolean isDone() {
-            return result.isDone();
+            return front.isDone();
         }
 
         /** Waits until the job ends (bounded by the builder's timeout, if any) and returns how it ended. */
         public LaunchResult await() throws InterruptedException {
-            try {
-                return result.get();
-            } catch (ExecutionException e) {
-                throw new IllegalStateException("the job monitor failed", e.getCause());
-            }
+            return front.await();
         }
 
         /** Waits at most {@code timeout}; empty if the job is still running then. */
         public Optional<LaunchResult> await(Duration timeout) throws InterruptedException {
-            try {
-                return Optional.of(result.get(timeout.toNanos(), TimeUnit.NANOSECONDS));
-            } catch (TimeoutException e) {
-                return Optional.empty();
-            } catch (ExecutionException e) {
-                throw new IllegalStateException("the job monitor failed", e.getCause());
-            }
+            return front.await(timeout);
         }
 
         /**
-         * Ends the job now: SIGTERM to every rank and its descendants, SIGKILL after the termination grace. Returns
-         * at once; {@link #await()} gives the result (exit code 143 unless the job had already failed).
+         * Ends the job now: SIGTERM to every rank and its descendants, SIGKILL after the grace. Returns at once;
+         * {@link #await()} gives the result (exit code 143 unless the job had already failed).
          */
         public void kill() {
-            events.add(new KillRequested());
+            front.request(FrontEnd.Request.KILL);
         }
 
         /**
-         * Sends SIGQUIT ({@code kill -QUIT pid}) to every rank still running: each JVM prints a thread dump to its
-         * standard output, which reaches the output consumer. The dump is asynchronous; Unix only.
+         * Forwards an interrupt (Ctrl-C): SIGINT to every rank, SIGKILL to those still running after twice the
+         * grace; a second call kills everything at once. {@link #await()} then gives 130.
+         */
+        public void interrupt() {
+            front.request(FrontEnd.Request.INTERRUPT);
+        }
+
+        /**
+         * Sends SIGQUIT to every rank still running: each JVM prints a thread dump to its standard output, which
+         * reaches the output consumer. The dump is asynchronous; Unix only.
          *
          * @return the number of ranks signalled
          */
         public int dumpStacks() {
-            int n = 0;
-            for (Process p : processes) {
-                if (p.isAlive()) {
-                    try {
-                        Process k = new ProcessBuilder("kill", "-QUIT", Long.toString(p.pid()))
-                                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-                        if (k.waitFor(5, TimeUnit.SECONDS) && k.exitValue() == 0) {
-                            n++;
-                        }
-                    } catch (IOException e) {
-                        // no kill command: nothing to dump
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        return n;
-                    }
-                }
-            }
-            return n;
+            return front.dumpStacks();
         }
 
         /** Kills the job if it is still running and waits until it has ended. */
         @Override
         public void close() throws InterruptedException {
-            if (!result.isDone()) {
+            if (!front.isDone()) {
                 kill();
             }
             await();
-        }
-
-        // ---- the monitor ----
-
-        private void monitor() {
-            LaunchResult r;
-            try {
-                r = supervise();
-            } catch (Throwable t) {
-                emergencyKill();
-                server.close();
-                result.completeExceptionally(t);
-                removeShutdownHook();
-                return;
-            }
-            removeShutdownHook();
-            result.complete(r);
-        }
-
-        private LaunchResult supervise() throws InterruptedException {
-            final long never = Long.MAX_VALUE;
-            long deadline = config.timeout == null ? never : startNanos + config.timeout.toNanos();
-            long teardownAt = never; // when a pending teardown (after a stack dump) starts
-            long killAt = never; // when SIGKILL follows SIGTERM
-            int[] codes = new int[size];
-            int alive = size;
-            boolean tearingDown = false;
-            long teardownStart = 0;
-            int runningAtTeardown = 0;
-            boolean timedOut = false;
-            boolean killedByCaller = false;
-            int failedRank = -1;
-            int failedCode = 0;
-            String failure = null;
-            Aborted abort = null;
-
-            while (alive > 0) {
-                long wake = Math.min(Math.min(deadline, teardownAt), killAt);
-                Event ev = wake == never ? events.take()
-                        : events.poll(Math.max(0, wake - System.nanoTime()), TimeUnit.NANOSECONDS);
-                long now = System.nanoTime();
-                if (ev == null) {
-                    if (!tearingDown && !timedOut && now >= deadline) {
-                        timedOut = true;
-                        deadline = never;
-                        if (config.dumpStacksOnTimeout) {
-                            dumpStacks();
-                            teardownAt = now + TimeUnit.SECONDS.toNanos(1);
-                            continue;
-                        }
-                        teardownAt = now;
-                    }
-                    if (!tearingDown && now >= teardownAt) {
-                        teardownAt = never;
-                        tearingDown = true;
-                        teardownStart = now;
-                        runningAtTeardown = alive;
-                        terminateAll();
-                        killAt = now + config.terminationGrace.toNanos();
-                    } else if (tearingDown && now >= killAt) {
-                        killAt = never;
-                        forceKillAll();
-                    }
-                    continue;
-                }
-                boolean failNow = false;
-                switch (ev) {
-                    case Exited e -> {
-                        alive--;
-                        codes[e.rank()] = e.code();
-                        if (!tearingDown && !timedOut) {
-                            // Let the server read whatever the rank sent before it died (an abort, say).
-                            server.awaitDisconnected(e.rank(), Duration.ofSeconds(2));
-                            Aborted a = firstAbort.get();
-                            if (a != null) {
-                                abort = a;
-                                failNow = true;
-                            } else if (e.code() != 0) {
-                                failedRank = e.rank();
-                                failedCode = e.code();
-                                failure = "exited with code " + e.code() + signalNote(e.code());
-                                failNow = true;
-                            } else if (server.initialized(e.rank()) && !server.finalized(e.rank())) {
-                                failedRank = e.rank();
-                                failedCode = 1;
-                                failure = "exited with code 0 without finalizing (no MPI.Finalize, or it "
-                                        + "exited during it)";
-                                failNow = true;
-                            }
-                        }
-                    }
-                    case Aborted a -> {
-                        if (!tearingDown && !timedOut && abort == null) {
-                            abort = firstAbort.get() != null ? firstAbort.get() : a;
-                            failNow = true;
-                        }
-                    }
-                    case ProtocolError p -> {
-                        if (!tearingDown && !timedOut && failure == null && abort == null) {
-                            failedRank = p.rank();
-                            failedCode = 1;
-                            failure = "broke the PMI protocol: " + p.message();
-                            failNow = true;
-                        }
-                    }
-                    case KillRequested k -> {
-                        if (!tearingDown && !timedOut && failure == null && abort == null) {
-                            killedByCaller = true;
-                            failNow = true;
-                        }
-                    }
-                }
-                if (failNow && !tearingDown && alive > 0) {
-                    tearingDown = true;
-                    teardownAt = never;
-                    teardownStart = System.nanoTime();
-                    runningAtTeardown = alive;
-                    terminateAll();
-                    killAt = teardownStart + config.terminationGrace.toNanos();
-                }
-            }
-            long end = System.nanoTime();
-            if (tearingDown) {
-                forceKillDescendants();
-            }
-            server.close();
-            for (Thread t : pumps) {
-                t.join(2000);
-            }
-
-            int exitCode;
-            int culprit = -1;
-            String summary;
-            String tail = tearingDown
-                    ? "; killed " + (runningAtTeardown == 1 ? "the 1 rank" : "the " + runningAtTeardown + " ranks")
-                            + " still running (teardown " + seconds(end - teardownStart) + ")"
-                    : "";
-            if (timedOut) {
-                exitCode = LaunchResult.TIMEOUT_EXIT_CODE;
-                summary = "jmpirun: the job did not finish within " + seconds(config.timeout.toNanos())
-                        + " (timeout)" + tail;
-            } else if (abort != null) {
-                exitCode = abort.code();
-                culprit = abort.rank();
-                summary = "jmpirun: rank " + abort.rank() + pid(abort.rank()) + " called abort with exit code "
-                        + abort.code() + (abort.message().isEmpty() ? "" : ": " + abort.message()) + tail;
-            } else if (failure != null) {
-                exitCode = failedCode;
-                culprit = failedRank;
-                summary = "jmpirun: rank " + failedRank + pid(failedRank) + " " + failure + tail;
-            } else if (killedByCaller) {
-                exitCode = LaunchResult.KILLED_EXIT_CODE;
-                summary = "jmpirun: the job was killed on request" + tail;
-            } else {
-                exitCode = 0;
-                summary = "";
-            }
-            List<Integer> rankCodes = Arrays.stream(codes).boxed().toList();
-            return new LaunchResult(exitCode, rankCodes, timedOut, abort != null, culprit, summary,
-                    Duration.ofNanos(end - startNanos),
-                    tearingDown ? Duration.ofNanos(end - teardownStart) : Duration.ZERO);
-        }
-
-        private String pid(int rank) {
-            return rank >= 0 && rank < size ? " (pid " + processes[rank].pid() + ")" : "";
-        }
-
-        private static String signalNote(int code) {
-            return code > 128 && code < 128 + 65 ? " (killed by signal " + (code - 128) + ")" : "";
-        }
-
-        private static String seconds(long nanos) {
-            return String.format(java.util.Locale.ROOT, "%.1f s", nanos / 1e9);
-        }
-
-        /** SIGTERM to every live rank and every process it started (collected first: they reparent on death). */
-        private void terminateAll() {
-            for (Process p : processes) {
-                if (p != null && p.isAlive()) {
-                    p.descendants().forEach(descendants::add);
-                }
-            }
-            for (ProcessHandle d : descendants) {
-                d.destroy();
-            }
-            for (Process p : processes) {
-                if (p != null) {
-                    p.destroy();
-                }
-            }
-        }
-
-        /** SIGKILL to whatever is still alive. */
-        private void forceKillAll() {
-            for (Process p : processes) {
-                if (p != null && p.isAlive()) {
-                    p.descendants().forEach(descendants::add);
-                }
-            }
-            forceKillDescendants();
-            for (Process p : processes) {
-                if (p != null) {
-                    p.destroyForcibly();
-                }
-            }
-        }
-
-        private void forceKillDescendants() {
-            for (ProcessHandle d : descendants) {
-                if (d.isAlive()) {
-                    d.destroyForcibly();
-                }
-            }
-        }
-
-        /** Used by the shutdown hook and on start-up failure: SIGTERM, a short wait, SIGKILL. */
-        private void emergencyKill() {
-            List<ProcessHandle> all = new ArrayList<>();
-            for (Process p : processes) {
-                if (p != null && p.isAlive()) {
-                    all.addAll(p.descendants().toList());
-                    all.add(p.toHandle());
-                }
-            }
-            all.forEach(ProcessHandle::destroy);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-            for (ProcessHandle h : all) {
-                long left = deadline - System.nanoTime();
-                if (left > 0) {
-                    try {
-                        h.onExit().get(left, TimeUnit.NANOSECONDS);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        break;
-                    } catch (ExecutionException | TimeoutException e) {
-                        // SIGKILL below
-                    }
-                }
-            }
-            all.forEach(ProcessHandle::destroyForcibly);
-        }
-
-        private void removeShutdownHook() {
-            try {
-                Runtime.getRuntime().removeShutdownHook(shutdownHook);
-            } catch (IllegalStateException e) {
-                // the JVM is already shutting down; the hook runs and finds nothing alive
-            }
         }
     }
 }

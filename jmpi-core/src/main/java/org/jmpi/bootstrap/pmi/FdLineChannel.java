@@ -64,7 +64,11 @@ final class FdLineChannel implements LineChannel {
 
     @Override
     public void writeLine(String line) throws IOException {
-        byte[] bytes = (line + "\n").getBytes(StandardCharsets.US_ASCII);
+        write((line + "\n").getBytes(StandardCharsets.US_ASCII));
+    }
+
+    @Override
+    public void write(byte[] bytes) throws IOException {
         if (writeBuffer.byteSize() < bytes.length) {
             writeBuffer = arena.allocate(bytes.length);
         }
@@ -104,6 +108,33 @@ final class FdLineChannel implements LineChannel {
             }
             buf.write(b);
         }
+    }
+
+    @Override
+    public byte[] readExactly(int n) throws IOException {
+        byte[] out = new byte[n];
+        int got = 0;
+        while (got < n) {
+            if (readPos == readEnd) {
+                long r = call(READ, readBuffer, readBuffer.byteSize());
+                if (r < 0) {
+                    throw new IOException("read(PMI_FD=" + fd + ") failed, errno " + errno());
+                }
+                if (r == 0) {
+                    if (got == 0) {
+                        return null;
+                    }
+                    throw new IOException("the PMI server closed PMI_FD=" + fd + " in the middle of a message");
+                }
+                readPos = 0;
+                readEnd = (int) r;
+            }
+            int k = Math.min(n - got, readEnd - readPos);
+            MemorySegment.copy(readBuffer, ValueLayout.JAVA_BYTE, readPos, out, got, k);
+            readPos += k;
+            got += k;
+        }
+        return out;
     }
 
     /** Calls read or write, retrying when a signal interrupted it; returns the count or -1 (errno in state). */

@@ -3,7 +3,7 @@ package org.jmpi.bootstrap.pmi;
 import java.io.IOException;
 
 /**
- * A bidirectional stream of ASCII lines to a PMI server. Not thread-safe: {@link Pmi1Bootstrap} holds its lock
+ * A bidirectional stream of ASCII lines (PMI-1) or length-prefixed frames (PMI-2) to a PMI server. Not thread-safe: {@link Pmi1Bootstrap} holds its lock
  * around every request and reply.
  */
 interface LineChannel extends AutoCloseable {
@@ -15,6 +15,12 @@ interface LineChannel extends AutoCloseable {
 
     /** The next line without its newline, or null at end of stream. */
     String readLine() throws IOException;
+
+    /** Sends bytes as they are (PMI-2 frames). */
+    void write(byte[] bytes) throws IOException;
+
+    /** Exactly {@code n} bytes (after any buffered ones), or null at end of stream before the first byte. */
+    byte[] readExactly(int n) throws IOException;
 
     @Override
     void close() throws IOException;

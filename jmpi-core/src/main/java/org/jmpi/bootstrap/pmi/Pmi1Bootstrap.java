@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jmpi.bootstrap.Bootstrap;
+import org.jmpi.bootstrap.Bootstrap.FailureListener;
 
 /**
  * {@link Bootstrap} over the PMI-1 "simple" wire, the protocol our {@code jmpirun}, MPICH's Hydra
@@ -29,6 +30,10 @@ import org.jmpi.bootstrap.Bootstrap;
  */
 public final class Pmi1Bootstrap implements Bootstrap {
     private static final int CONNECT_TIMEOUT_MILLIS = 10_000;
+    /** The environment variable with the job secret that jmpirun gives every rank. */
+    public static final String SECRET_VARIABLE = "JMPI_SECRET";
+    /** The {@code initack} field that proves the job secret to jmpirun's PMI server. */
+    public static final String SECRET_KEY = "jmpi_secret";
 
     private final ReentrantLock lock = new ReentrantLock();
     private final LineChannel channel;
@@ -86,19 +91,83 @@ public final class Pmi1Bootstrap implements Bootstrap {
         if (blankToNull(env.get("PMI_ID")) == null) {
             throw new PmiException("PMI_PORT=" + port + " is set but PMI_ID is not");
         }
-        return connect(port, parseInt(env, "PMI_ID"));
+        String secret = blankToNull(env.get(SECRET_VARIABLE));
+        return connect(port, parseInt(env, "PMI_ID"),
+                secret == null ? Map.of() : Map.of(SECRET_KEY, secret), "PMI_PORT=" + port);
     }
 
     /** Connects over TCP to {@code hostPort} and identifies as {@code pmiId} ({@code PMI_PORT} mode). */
     public static Pmi1Bootstrap connect(String hostPort, int pmiId) {
+        return connect(hostPort, pmiId, Map.of(), "PMI_PORT=" + hostPort);
+    }
+
+    /**
+     * Connects to jmpirun's rendezvous server ({@code JMPI_KVS=host:port}, env-only mode): the same PMI-1 wire, with
+     * the rank, the job size and the job secret in the {@code initack} line, since no launcher told the server.
+     */
+    public static Pmi1Bootstrap connectKvs(String hostPort, int rank, int size, String secret) {
+        if (secret == null || secret.isBlank()) {
+            throw new PmiException("JMPI_KVS=" + hostPort + " is set but " + SECRET_VARIABLE + " is not (pass both "
+                    + "to every rank, e.g. mpirun -x JMPI_KVS -x JMPI_SECRET)");
+        }
+        return connect(hostPort, rank, Map.of("size", Integer.toString(size), SECRET_KEY, secret),
+                "JMPI_KVS=" + hostPort);
+    }
+
+    private static Pmi1Bootstrap connect(String hostPort, int pmiId, Map<String, String> extra, String via) {
         LineChannel ch;
         try {
             ch = SocketLineChannel.connect(hostPort, CONNECT_TIMEOUT_MILLIS);
         } catch (IOException e) {
-            throw new PmiException("cannot connect to the PMI server at PMI_PORT=" + hostPort + ": " + e.getMessage(),
-                    e);
+            throw new PmiException("cannot connect to the PMI server at " + via + ": " + e.getMessage(), e);
         }
-        return open(ch, "PMI_PORT=" + hostPort, pmiId, -1, -1);
+        return open(ch, via, pmiId, -1, -1, extra);
+    }
+
+    /**
+     * Opens jmpirun's failure-notice channel: a second connection to the {@code PMI_PORT} server, identified like the
+     * first plus {@code jmpi_notices=1}, on which the server pushes one line per failed rank:
+     * {@code cmd=jmpi_failed rank=R reason=text}. A daemon thread reads it and calls {@code listener}; it ends when
+     * the connection closes. Only jmpirun's server knows this request.
+     *
+     * @return a handle that closes the channel
+     */
+    public static AutoCloseable openFailureNotices(String hostPort, int pmiId, String secret,
+            FailureListener listener) {
+        SocketLineChannel ch;
+        try {
+            ch = SocketLineChannel.connect(hostPort, CONNECT_TIMEOUT_MILLIS);
+            Map<String, String> fields = new java.util.LinkedHashMap<>();
+            fields.put("pmiid", Integer.toString(pmiId));
+            if (secret != null && !secret.isBlank()) {
+                fields.put(SECRET_KEY, secret);
+            }
+            fields.put("jmpi_notices", "1");
+            ch.writeLine(new Pmi1Message("initack", fields).format());
+            String ack = ch.readLine();
+            if (ack == null || !Pmi1Message.parse(ack).command().equals("initack")) {
+                ch.close();
+                throw new PmiException("the PMI server at " + hostPort + " refused the failure-notice channel: "
+                        + ack);
+            }
+        } catch (IOException e) {
+            throw new PmiException("cannot open the failure-notice channel to " + hostPort + ": " + e, e);
+        }
+        Thread.ofPlatform().daemon().name("jmpi-failure-notices").start(() -> {
+            try {
+                for (String line = ch.readLine(); line != null; line = ch.readLine()) {
+                    Pmi1Message m = Pmi1Message.parse(line);
+                    int r = m.intValue("rank", -1);
+                    if (m.command().equals("jmpi_failed") && r >= 0) {
+                        String reason = m.get("reason");
+                        listener.failed(r, reason == null ? "failed" : reason.replace('_', ' '));
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                // the job is ending; nothing more will come
+            }
+        });
+        return ch;
     }
 
     /**
@@ -106,10 +175,18 @@ public final class Pmi1Bootstrap implements Bootstrap {
      * rank and size come from the server's {@code set} lines; otherwise they are the given values.
      */
     static Pmi1Bootstrap open(LineChannel ch, String via, int pmiId, int rank, int size) {
+        return open(ch, via, pmiId, rank, size, Map.of());
+    }
+
+    /** As {@link #open(LineChannel, String, int, int, int)}, with extra fields in the {@code initack} line. */
+    static Pmi1Bootstrap open(LineChannel ch, String via, int pmiId, int rank, int size, Map<String, String> extra) {
         try {
             int debug = 0;
             if (pmiId >= 0) {
-                ch.writeLine(Pmi1Message.of("initack", "pmiid", Integer.toString(pmiId)).format());
+                Map<String, String> fields = new java.util.LinkedHashMap<>();
+                fields.put("pmiid", Integer.toString(pmiId));
+                fields.putAll(extra);
+                ch.writeLine(new Pmi1Message("initack", fields).format());
                 Pmi1Message ack = expect(ch, "initack", via);
                 if (ack.rc() != 0) {
                     throw new PmiException("PMI server at " + via + " refused pmiid " + pmiId + ": " + ack);
@@ -318,67 +395,27 @@ public final class Pmi1Bootstrap implements Bootstrap {
     }
 
     private void checkKey(String key) {
-        if (key == null || key.isEmpty() || key.length() > keyMax) {
-            throw new IllegalArgumentException("PMI key must have 1 to " + keyMax + " characters: '" + key + "'");
-        }
-        for (int i = 0; i < key.length(); i++) {
-            char c = key.charAt(i);
-            if (!(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '.'
-                    || c == '-')) {
-                throw new IllegalArgumentException("PMI key may only hold [A-Za-z0-9_.-]: '" + key + "'");
-            }
-        }
+        PmiText.checkKey(key, keyMax);
     }
 
     private void checkValue(String key, String value) {
-        int max = Math.min(MAX_VALUE, valueMax - 1);
-        if (value == null || value.isEmpty() || value.length() > max) {
-            throw new IllegalArgumentException("PMI value for key '" + key + "' must have 1 to " + max
-                    + " characters, not " + (value == null ? "null" : value.length()));
-        }
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c < 33 || c > 126) {
-                throw new IllegalArgumentException("PMI value for key '" + key + "' holds a character outside "
-                        + "printable ASCII 33-126 at index " + i);
-            }
-        }
+        PmiText.checkValue(key, value, Math.min(MAX_VALUE, valueMax - 1));
     }
 
     private static String sanitizeMessage(String s) {
-        StringBuilder sb = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            sb.append(c >= 33 && c <= 126 ? c : '_');
-        }
-        return sb.toString();
+        return PmiText.sanitizeMessage(s);
     }
 
     private static String sanitize(String s) {
-        StringBuilder sb = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            boolean ok = c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '.'
-                    || c == '-';
-            sb.append(ok ? c : '_');
-        }
-        return sb.toString();
+        return PmiText.safeName(s);
     }
 
     private static String blankToNull(String s) {
-        return s == null || s.isBlank() ? null : s.trim();
+        return PmiText.blankToNull(s);
     }
 
     private static int parseInt(Map<String, String> env, String name) {
-        String v = blankToNull(env.get(name));
-        if (v == null) {
-            throw new PmiException(name + " is not set");
-        }
-        try {
-            return Integer.parseInt(v);
-        } catch (NumberFormatException e) {
-            throw new PmiException(name + " must be a number, not '" + v + "'", e);
-        }
+        return PmiText.parseInt(env, name);
     }
 
     @Override

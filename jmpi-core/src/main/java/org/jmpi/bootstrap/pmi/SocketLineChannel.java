@@ -59,6 +59,29 @@ final class SocketLineChannel implements LineChannel {
         return readLine(in);
     }
 
+    @Override
+    public void write(byte[] bytes) throws IOException {
+        out.write(bytes);
+        out.flush();
+    }
+
+    @Override
+    public byte[] readExactly(int n) throws IOException {
+        byte[] b = in.readNBytes(n);
+        if (b.length == 0 && n > 0) {
+            return null;
+        }
+        if (b.length < n) {
+            throw new IOException("the PMI server closed the connection in the middle of a message");
+        }
+        return b;
+    }
+
+    /** Whether bytes can be read without blocking (used by the failure-notice reader only). */
+    int available() throws IOException {
+        return in.available();
+    }
+
     /** Reads bytes up to a newline; returns null at end of stream before any byte; ignores a trailing CR. */
     static String readLine(InputStream in) throws IOException {
         ByteArrayOutputStream buf = new ByteArrayOutputStream(128);

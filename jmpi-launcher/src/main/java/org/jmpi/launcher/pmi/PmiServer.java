@@ -10,45 +10,67 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+import org.jmpi.bootstrap.ProcessMapping;
+import org.jmpi.bootstrap.pmi.Pmi1Bootstrap;
 import org.jmpi.bootstrap.pmi.Pmi1Message;
 
 /**
- * A PMI-1 server for one job of {@code size} ranks, listening on 127.0.0.1 at an ephemeral port. It answers in
- * Hydra's dialect (the one MPICH's client and ours both parse), so the exchange a rank sees is the one of
+ * A PMI-1 server over TCP for the ranks of one host of a job (jmpirun's proxy runs one per host), or for every rank
+ * of a job whose launcher gives no PMI (jmpirun's rendezvous server, {@code JMPI_KVS}). It answers in Hydra's
+ * dialect, the one MPICH's client and ours both parse, so a rank sees the exchange of
  * {@code mpiexec.hydra -pmi-port}:
  *
  * <pre>
- * -> cmd=initack pmiid=1                       &lt;- cmd=initack, cmd=set size=N, cmd=set rank=1, cmd=set debug=0
+ * -> cmd=initack pmiid=1 jmpi_secret=S         &lt;- cmd=initack, cmd=set size=N, cmd=set rank=1, cmd=set debug=0
  * -> cmd=init pmi_version=1 pmi_subversion=1   &lt;- cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=0
  * -> cmd=get_maxes                             &lt;- cmd=maxes kvsname_max=256 keylen_max=64 vallen_max=1024
- * -> cmd=get_appnum                            &lt;- cmd=appnum appnum=0
+ * -> cmd=get_appnum                            &lt;- cmd=appnum appnum=A
  * -> cmd=get_my_kvsname                        &lt;- cmd=my_kvsname kvsname=K
  * -> cmd=get_universe_size                     &lt;- cmd=universe_size size=N
  * -> cmd=put kvsname=K key=k value=v           &lt;- cmd=put_result rc=0 msg=success
- * -> cmd=barrier_in                            &lt;- cmd=barrier_out          (once all N ranks entered)
+ * -> cmd=barrier_in                            &lt;- cmd=barrier_out          (once every rank entered)
  * -> cmd=get kvsname=K key=k                   &lt;- cmd=get_result rc=0 msg=success value=v
  *                                                 or cmd=get_result rc=-1 msg=key_k_not_found value=unknown
  * -> cmd=abort exitcode=7 error_msg=m          (no reply; the listener hears of it)
  * -> cmd=finalize                              &lt;- cmd=finalize_ack
  * </pre>
  *
- * Puts become visible to {@code get} at the next completed barrier, as under Hydra. {@code PMI_process_mapping} is
- * {@code (vector,(0,1,N))}: every rank on this one node. An unknown command, a multi-line {@code spawn} (not
- * supported yet) or a malformed request is reported to the listener as a protocol error; the launcher then ends the
- * job, as Hydra does.
+ * <p><b>Who may connect.</b> The first line of a connection must be {@code initack}. When the server has a secret, the
+ * line must carry it ({@code jmpi_secret=}, compared in constant time), or else the connection must belong to a
+ * process this server trusts (a rank process or one of its descendants, checked through {@code /proc}: see
+ * {@link PeerCredentials}); that second way admits unmodified MPICH programs, which cannot send a secret. Anything
+ * else is closed at once and reported to {@link Listener#refused}; it does not disturb the job.
+ *
+ * <p><b>Fences.</b> A barrier completes when every rank served here that is still running has entered it. The
+ * server then hands the puts made since the last barrier to the {@link Fence} (jmpirun's proxy forwards them to the
+ * front end, which answers once every host has entered) and makes the answer visible to {@code get}. With
+ * {@link Options#survivorsContinue} a rank that exited ({@link #rankExited}) no longer counts, so survivors of a
+ * failure are not stuck in a barrier.
+ * {@code PMI_process_mapping} is answered from the options (default {@code (vector,(0,1,N))}).
+ *
+ * <p><b>Failure notices.</b> A connection whose {@code initack} carries {@code jmpi_notices=1} is a rank's notice
+ * channel: {@link #notifyFailure} writes {@code cmd=jmpi_failed rank=R reason=...} to each.
+ *
+ * <p>An unknown command, a {@code spawn} (not supported yet) or a malformed request from an admitted rank is
+ * reported to the listener as a protocol error; jmpirun then ends the job, as Hydra does.
  *
  * <p>Threading: one virtual thread accepts, one virtual thread per connection serves it. All shared state (the two
- * key-value maps, the barrier count and generation, per-rank flags, {@code closed}) is guarded by {@code lock};
- * {@code changed} is signalled whenever a barrier completes, a connection ends or the server closes. The listener
- * is called from connection threads without the lock held.
+ * key-value maps, the barrier state, per-rank flags, the notice channels, {@code closed}) is guarded by {@code lock};
+ * {@code changed} is signalled whenever a barrier completes, a connection ends, a rank exits or the server closes.
+ * The listener and the fence are called without the lock held. Notice lines are written under {@code lock}.
  */
 public final class PmiServer implements AutoCloseable {
     /** Longest request line accepted (Slurm stops at 1024; we are lenient but bounded). */
@@ -56,49 +78,190 @@ public final class PmiServer implements AutoCloseable {
 
     /** What the launcher hears from the server. Called from connection threads; must not block for long. */
     public interface Listener {
-        /** A rank sent {@code cmd=abort}. {@code rank} is -1 when the connection never identified itself. */
+        /** A rank sent {@code cmd=abort}. */
         void aborted(int rank, int exitCode, String message);
 
-        /** A rank broke the protocol (unknown command, spawn, bad initack); the job should end. */
+        /** A rank broke the protocol (unknown command, spawn, bad or repeated id); the job should end. */
         void protocolError(int rank, String message);
+
+        /** A connection was refused (no or wrong secret, not a process of the job). Default: ignore. */
+        default void refused(String remote, String reason) {}
     }
 
-    private final int size;
+    /** Completes a barrier across hosts: given the puts made here, answers with every put of the job's fence. */
+    @FunctionalInterface
+    public interface Fence {
+        CompletableFuture<Map<String, String>> fence(Map<String, String> puts);
+
+        /** A job served entirely by this server: the puts are all there is. */
+        Fence LOCAL = CompletableFuture::completedFuture;
+    }
+
+    /** Settings of a server. Not thread-safe. */
+    public static final class Options {
+        private int size;
+        private final String kvsName;
+        private String secret;
+        private Supplier<Collection<ProcessHandle>> trusted;
+        private int[] localRanks;
+        private String mapping;
+        private int[] appnums;
+        private Fence fence = Fence.LOCAL;
+        private boolean dynamicSize;
+        private boolean survivorsContinue;
+        private InetAddress bind = InetAddress.getLoopbackAddress();
+        private Listener listener;
+
+        private Options(int size, String kvsName) {
+            this.size = size;
+            this.kvsName = Objects.requireNonNull(kvsName);
+        }
+
+        /** Connections must prove this secret (or come from a trusted process); null: no check (tests only). */
+        public Options secret(String s) {
+            this.secret = s;
+            return this;
+        }
+
+        /** Processes whose connections are admitted without the secret (ranks started here, with descendants). */
+        public Options trusted(Supplier<Collection<ProcessHandle>> processes) {
+            this.trusted = processes;
+            return this;
+        }
+
+        /** The world ranks served here (default: all). */
+        public Options localRanks(int[] ranks) {
+            this.localRanks = ranks.clone();
+            return this;
+        }
+
+        /** The {@code PMI_process_mapping} value (default: every rank on node 0). */
+        public Options mapping(String m) {
+            this.mapping = m;
+            return this;
+        }
+
+        /** The MPMD application number of each world rank (default 0 for all). */
+        public Options appnums(int[] a) {
+            this.appnums = a.clone();
+            return this;
+        }
+
+        public Options fence(Fence f) {
+            this.fence = Objects.requireNonNull(f);
+            return this;
+        }
+
+        /** The job size is not known in advance: the first {@code initack} brings it ({@code size=N}). */
+        public Options dynamicSize() {
+            this.dynamicSize = true;
+            return this;
+        }
+
+        /**
+         * Whether ranks that exited stop counting in barriers (jmpirun --continue-on-failure). Default false: a
+         * barrier waits for every rank, as under Hydra, and the launcher ends the job when a rank fails.
+         */
+        public Options survivorsContinue(boolean b) {
+            this.survivorsContinue = b;
+            return this;
+        }
+
+        /** Address to listen on (default loopback). */
+        public Options bind(InetAddress address) {
+            this.bind = Objects.requireNonNull(address);
+            return this;
+        }
+
+        public Options listener(Listener l) {
+            this.listener = l;
+            return this;
+        }
+
+        public PmiServer build() throws IOException {
+            return new PmiServer(this);
+        }
+    }
+
+    /** Options for a job of {@code size} ranks (ignored with {@link Options#dynamicSize()}). */
+    public static Options options(int size, String kvsName) {
+        return new Options(size, kvsName);
+    }
+
     private final String kvsName;
+    private final byte[] secret;
+    private final Supplier<Collection<ProcessHandle>> trusted;
+    private final String fixedMapping;
+    private final int[] appnums;
+    private final Fence fence;
     private final Listener listener;
+    private final boolean dynamicRanks;
+    private final boolean survivorsContinue;
     private final ServerSocket server;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final Map<String, String> visible = new HashMap<>();
     private final Map<String, String> pending = new HashMap<>();
-    private final boolean[] initialized;
-    private final boolean[] finalized;
-    private final boolean[] connected;
-    private final boolean[] disconnected;
+    private final Map<Integer, RankState> ranks = new HashMap<>();
     private final List<Socket> sockets = new ArrayList<>();
+    private final List<OutputStream> noticeChannels = new ArrayList<>();
+    private int size;
     private int barrierArrived;
     private long barrierGeneration;
+    private boolean fenceInFlight;
+    private String fenceFailure;
     private boolean closed;
     private Thread acceptor;
 
+    /** Per-rank flags (guarded by lock). */
+    private static final class RankState {
+        boolean connected;
+        boolean disconnected;
+        boolean initialized;
+        boolean finalized;
+        boolean exited;
+        boolean inBarrier;
+    }
+
     /**
-     * Binds the server socket to 127.0.0.1 at an ephemeral port; call {@link #start()} to accept connections.
-     *
-     * @param kvsName the KVS name ranks get; also the job id ({@code [A-Za-z0-9_.-]})
+     * A server for all {@code size} ranks of a job on loopback, without authentication (tests, and code that checks
+     * peers some other way). Call {@link #start()} to accept connections.
      */
     public PmiServer(int size, String kvsName, Listener listener) throws IOException {
-        if (size < 1) {
-            throw new IllegalArgumentException("a job needs at least one rank, not " + size);
+        this(options(size, kvsName).listener(listener));
+    }
+
+    private PmiServer(Options o) throws IOException {
+        if (!o.dynamicSize && o.size < 1) {
+            throw new IllegalArgumentException("a job needs at least one rank, not " + o.size);
         }
-        this.size = size;
-        this.kvsName = kvsName;
-        this.listener = listener;
-        this.initialized = new boolean[size];
-        this.finalized = new boolean[size];
-        this.connected = new boolean[size];
-        this.disconnected = new boolean[size];
+        this.kvsName = o.kvsName;
+        this.secret = o.secret == null ? null : o.secret.getBytes(StandardCharsets.UTF_8);
+        this.trusted = o.trusted;
+        this.fixedMapping = o.mapping;
+        this.appnums = o.appnums;
+        this.fence = o.fence;
+        this.listener = o.listener != null ? o.listener : new Listener() {
+            @Override
+            public void aborted(int rank, int exitCode, String message) {}
+
+            @Override
+            public void protocolError(int rank, String message) {}
+        };
+        this.size = o.dynamicSize ? -1 : o.size;
+        this.dynamicRanks = o.dynamicSize && o.localRanks == null;
+        this.survivorsContinue = o.survivorsContinue;
+        if (o.localRanks != null) {
+            for (int r : o.localRanks) {
+                ranks.put(r, new RankState());
+            }
+        } else if (!o.dynamicSize) {
+            for (int r = 0; r < o.size; r++) {
+                ranks.put(r, new RankState());
+            }
+        }
         this.server = new ServerSocket();
-        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), Math.max(50, size));
+        server.bind(new InetSocketAddress(o.bind, 0), 128);
     }
 
     /** Starts accepting connections. */
@@ -111,9 +274,11 @@ public final class PmiServer implements AutoCloseable {
         return server.getLocalPort();
     }
 
-    /** {@code 127.0.0.1:port}, the value of {@code PMI_PORT}. */
+    /** {@code host:port}, the value of {@code PMI_PORT} (or {@code JMPI_KVS}). */
     public String address() {
-        return server.getInetAddress().getHostAddress() + ":" + port();
+        InetAddress a = server.getInetAddress();
+        String h = a.getHostAddress();
+        return (h.contains(":") ? "[" + h + "]" : h) + ":" + port();
     }
 
     public String kvsName() {
@@ -122,12 +287,24 @@ public final class PmiServer implements AutoCloseable {
 
     /** Whether the rank has sent {@code cmd=init}. */
     public boolean initialized(int rank) {
-        return flag(initialized, rank);
+        lock.lock();
+        try {
+            RankState s = ranks.get(rank);
+            return s != null && s.initialized;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Whether the rank has sent {@code cmd=finalize}. */
     public boolean finalized(int rank) {
-        return flag(finalized, rank);
+        lock.lock();
+        try {
+            RankState s = ranks.get(rank);
+            return s != null && s.finalized;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -141,7 +318,8 @@ public final class PmiServer implements AutoCloseable {
         long left = timeout.toNanos();
         lock.lock();
         try {
-            while (connected[rank] && !disconnected[rank] && !closed) {
+            RankState s = ranks.get(rank);
+            while (s != null && s.connected && !s.disconnected && !closed) {
                 if (left <= 0) {
                     return false;
                 }
@@ -153,13 +331,56 @@ public final class PmiServer implements AutoCloseable {
         }
     }
 
-    private boolean flag(boolean[] flags, int rank) {
+    /**
+     * The rank's process has ended. With {@link Options#survivorsContinue} it no longer takes part in barriers (which
+     * may complete now); otherwise barriers keep waiting for it (the launcher is ending the job).
+     */
+    public void rankExited(int rank) {
         lock.lock();
         try {
-            return flags[rank];
+            RankState s = ranks.get(rank);
+            if (s == null || s.exited || !survivorsContinue) {
+                return;
+            }
+            s.exited = true;
+            if (s.inBarrier) {
+                s.inBarrier = false;
+                barrierArrived--;
+            }
         } finally {
             lock.unlock();
         }
+        maybeStartFence();
+    }
+
+    /**
+     * Tells every rank that opened a notice channel that {@code rank} failed. Spaces in the reason become
+     * {@code _} on the wire.
+     */
+    public void notifyFailure(int rank, String reason) {
+        String line = "cmd=jmpi_failed rank=" + rank + " reason=" + wireText(reason) + "\n";
+        byte[] bytes = line.getBytes(StandardCharsets.US_ASCII);
+        lock.lock();
+        try {
+            for (OutputStream out : noticeChannels) {
+                try {
+                    out.write(bytes);
+                    out.flush();
+                } catch (IOException e) {
+                    // that rank is gone too
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static String wireText(String s) {
+        StringBuilder sb = new StringBuilder();
+        for (char c : s.toCharArray()) {
+            sb.append(c > 32 && c < 127 ? c : '_');
+        }
+        return sb.isEmpty() ? "failed" : sb.toString();
     }
 
     private void acceptLoop() {
@@ -187,30 +408,67 @@ public final class PmiServer implements AutoCloseable {
     /** Serves one connection until it ends. */
     private void serve(Socket s) {
         int rank = -1;
+        boolean noticeChannel = false;
+        OutputStream out = null;
         try (s) {
             s.setTcpNoDelay(true);
             InputStream in = new BufferedInputStream(s.getInputStream());
-            OutputStream out = s.getOutputStream();
-            boolean first = true;
+            out = s.getOutputStream();
+            String first = readLine(in);
+            while (first != null && first.isBlank()) {
+                first = readLine(in);
+            }
+            if (first == null) {
+                return;
+            }
+            Pmi1Message m = Pmi1Message.parse(first);
+            if (!m.command().equals("initack")) {
+                refuse(s, "the first request was not cmd=initack");
+                return;
+            }
+            String why = authenticate(s, m);
+            if (why != null) {
+                refuse(s, why);
+                return;
+            }
+            int id = m.intValue("pmiid", -1);
+            if ("1".equals(m.get("jmpi_notices"))) {
+                if (!knownRank(id)) {
+                    refuse(s, "notice channel for unknown rank " + id);
+                    return;
+                }
+                noticeChannel = true;
+                lock.lock();
+                try {
+                    send(out, "cmd=initack");
+                    noticeChannels.add(out);
+                } finally {
+                    lock.unlock();
+                }
+                while (readLine(in) != null) {
+                    // nothing is expected from a notice channel; wait for it to close
+                }
+                return;
+            }
+            String err = claim(id, m.get("size"));
+            if (err != null) {
+                listener.protocolError(id, err + " in '" + first + "'");
+                return;
+            }
+            rank = id;
+            int n;
+            lock.lock();
+            try {
+                n = size;
+            } finally {
+                lock.unlock();
+            }
+            send(out, "cmd=initack", "cmd=set size=" + n, "cmd=set rank=" + rank, "cmd=set debug=0");
             for (String line = readLine(in); line != null; line = readLine(in)) {
                 if (line.isBlank()) {
                     continue;
                 }
-                Pmi1Message m = Pmi1Message.parse(line);
-                if (first && m.command().equals("initack")) {
-                    first = false;
-                    int id = m.intValue("pmiid", -1);
-                    if (id < 0 || id >= size || !claim(id)) {
-                        listener.protocolError(id, "bad or repeated PMI id in '" + line + "' (job of " + size
-                                + " ranks)");
-                        return;
-                    }
-                    rank = id;
-                    send(out, "cmd=initack", "cmd=set size=" + size, "cmd=set rank=" + rank, "cmd=set debug=0");
-                    continue;
-                }
-                first = false;
-                if (!handle(rank, m, line, in, out)) {
+                if (!handle(rank, Pmi1Message.parse(line), line, in, out)) {
                     return;
                 }
             }
@@ -220,7 +478,17 @@ public final class PmiServer implements AutoCloseable {
             lock.lock();
             try {
                 if (rank >= 0) {
-                    disconnected[rank] = true;
+                    RankState st = ranks.get(rank);
+                    if (st != null) {
+                        st.disconnected = true;
+                        if (st.inBarrier && survivorsContinue) {
+                            st.inBarrier = false;
+                            barrierArrived--;
+                        }
+                    }
+                }
+                if (noticeChannel) {
+                    noticeChannels.remove(out);
                 }
                 sockets.remove(s);
                 changed.signalAll();
@@ -230,17 +498,76 @@ public final class PmiServer implements AutoCloseable {
         }
     }
 
-    private boolean claim(int rank) {
+    /** Null when the connection may proceed, else why not. */
+    private String authenticate(Socket s, Pmi1Message initack) {
+        if (secret == null) {
+            return null;
+        }
+        String offered = initack.get(Pmi1Bootstrap.SECRET_KEY);
+        if (offered != null) {
+            return MessageDigest.isEqual(secret, offered.getBytes(StandardCharsets.UTF_8)) ? null
+                    : "wrong job secret";
+        }
+        if (trusted != null && PeerCredentials.belongsTo(s, trusted.get())) {
+            return null;
+        }
+        return "no job secret, and not a process of this job";
+    }
+
+    private void refuse(Socket s, String reason) {
+        listener.refused(String.valueOf(s.getRemoteSocketAddress()), reason);
+    }
+
+    private boolean knownRank(int id) {
         lock.lock();
         try {
-            if (connected[rank]) {
-                return false;
-            }
-            connected[rank] = true;
-            return true;
+            return ranks.containsKey(id) || (size > 0 && id >= 0 && id < size && ranks.isEmpty());
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Registers the connection of rank {@code id}; null on success, else the error. */
+    private String claim(int id, String sizeField) {
+        lock.lock();
+        try {
+            if (size < 0) {
+                int n = -1;
+                try {
+                    n = sizeField == null ? -1 : Integer.parseInt(sizeField);
+                } catch (NumberFormatException e) {
+                    // reported below
+                }
+                if (n < 1) {
+                    return "the first rank did not say the job size (size=N)";
+                }
+                size = n;
+            } else if (sizeField != null && !sizeField.equals(Integer.toString(size))) {
+                return "rank says the job has " + sizeField + " ranks, but it has " + size;
+            }
+            if (id < 0 || id >= size) {
+                return "bad PMI id " + id + " (job of " + size + " ranks)";
+            }
+            RankState st = ranks.get(id);
+            if (st == null) {
+                if (!dynamic()) {
+                    return "PMI id " + id + " is not a rank of this host";
+                }
+                st = new RankState();
+                ranks.put(id, st);
+            }
+            if (st.connected) {
+                return "repeated PMI id " + id;
+            }
+            st.connected = true;
+            return null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean dynamic() {
+        return dynamicRanks;
     }
 
     /** Handles one request; returns false when the connection should end. */
@@ -254,13 +581,13 @@ public final class PmiServer implements AutoCloseable {
                             + "; jmpirun serves PMI-1 only");
                     return false;
                 }
-                setFlag(initialized, rank);
+                setFlag(rank, true);
                 send(out, "cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=0");
             }
             case "get_maxes" -> send(out, "cmd=maxes kvsname_max=256 keylen_max=64 vallen_max=1024");
-            case "get_appnum" -> send(out, "cmd=appnum appnum=0");
+            case "get_appnum" -> send(out, "cmd=appnum appnum=" + (appnums == null ? 0 : appnums[rank]));
             case "get_my_kvsname" -> send(out, "cmd=my_kvsname kvsname=" + kvsName);
-            case "get_universe_size" -> send(out, "cmd=universe_size size=" + size);
+            case "get_universe_size" -> send(out, "cmd=universe_size size=" + currentSize());
             case "put" -> {
                 String key = m.get("key");
                 String value = m.get("value");
@@ -286,13 +613,15 @@ public final class PmiServer implements AutoCloseable {
                 }
             }
             case "barrier_in" -> {
-                if (!barrier()) {
+                String failed = barrier(rank);
+                if (failed != null) {
+                    send(out, "cmd=barrier_out rc=-1 msg=" + wireText(failed));
                     return false;
                 }
                 send(out, "cmd=barrier_out");
             }
             case "finalize" -> {
-                setFlag(finalized, rank);
+                setFlag(rank, false);
                 send(out, "cmd=finalize_ack");
             }
             case "abort" -> {
@@ -314,59 +643,138 @@ public final class PmiServer implements AutoCloseable {
         return true;
     }
 
-    private String lookup(String key) {
-        if (key.equals("PMI_process_mapping")) {
-            return "(vector,(0,1," + size + "))";
-        }
+    private int currentSize() {
         lock.lock();
         try {
+            return size;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private String lookup(String key) {
+        lock.lock();
+        try {
+            if (key.equals("PMI_process_mapping")) {
+                return fixedMapping != null ? fixedMapping : ProcessMapping.format(new int[Math.max(1, size)]);
+            }
             return visible.get(key);
         } finally {
             lock.unlock();
         }
     }
 
-    private void setFlag(boolean[] flags, int rank) {
-        if (rank < 0) {
-            return;
-        }
+    private void setFlag(int rank, boolean init) {
         lock.lock();
         try {
-            flags[rank] = true;
+            RankState s = ranks.get(rank);
+            if (s != null) {
+                if (init) {
+                    s.initialized = true;
+                } else {
+                    s.finalized = true;
+                }
+            }
         } finally {
             lock.unlock();
         }
     }
 
-    /** Waits for all ranks to enter; the last one publishes the pending puts. Returns false if the server closed. */
-    private boolean barrier() {
+    /** Number of ranks a barrier waits for: the ranks served here that have not exited (caller holds lock). */
+    private int participants() {
+        if (dynamic()) {
+            int gone = 0;
+            for (RankState s : ranks.values()) {
+                if (s.exited) {
+                    gone++;
+                }
+            }
+            return size - gone;
+        }
+        int n = 0;
+        for (RankState s : ranks.values()) {
+            if (!s.exited) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Waits for all ranks here to enter and the fence to complete. Returns null, or why the barrier failed. */
+    private String barrier(int rank) {
+        long generation;
         lock.lock();
         try {
             if (closed) {
-                return false;
+                return "the job is ending";
             }
-            long generation = barrierGeneration;
-            if (++barrierArrived == size) {
-                barrierArrived = 0;
-                barrierGeneration++;
-                visible.putAll(pending);
-                pending.clear();
-                changed.signalAll();
-                return true;
-            }
-            while (generation == barrierGeneration) {
-                if (closed) {
-                    return false;
-                }
-                changed.await(1, TimeUnit.SECONDS);
-            }
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
+            RankState st = ranks.get(rank);
+            st.inBarrier = true;
+            barrierArrived++;
+            generation = barrierGeneration;
         } finally {
             lock.unlock();
         }
+        maybeStartFence();
+        lock.lock();
+        try {
+            while (generation == barrierGeneration) {
+                if (closed) {
+                    return "the job is ending";
+                }
+                if (fenceFailure != null) {
+                    return fenceFailure;
+                }
+                changed.await(1, TimeUnit.SECONDS);
+            }
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Starts the fence when every participant has entered the barrier. */
+    private void maybeStartFence() {
+        Map<String, String> puts;
+        lock.lock();
+        try {
+            if (fenceInFlight || barrierArrived == 0 || barrierArrived < participants() || closed) {
+                return;
+            }
+            fenceInFlight = true;
+            puts = new HashMap<>(pending);
+            pending.clear();
+        } finally {
+            lock.unlock();
+        }
+        CompletableFuture<Map<String, String>> f;
+        try {
+            f = fence.fence(puts);
+        } catch (RuntimeException e) {
+            f = CompletableFuture.failedFuture(e);
+        }
+        f.whenComplete((all, error) -> {
+            lock.lock();
+            try {
+                fenceInFlight = false;
+                if (error != null) {
+                    fenceFailure = "fence failed: " + error.getMessage();
+                } else {
+                    visible.putAll(all);
+                    barrierArrived = 0;
+                    for (RankState s : ranks.values()) {
+                        s.inBarrier = false;
+                    }
+                    barrierGeneration++;
+                }
+                changed.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        });
     }
 
     private static void send(OutputStream out, String... lines) throws IOException {

@@ -73,7 +73,7 @@ class PmiServerTest {
                         out.flush();
                     } else {
                         String got = in.readLine();
-                        if (!line.substring(3).equals(got)) {
+                        if (!line.substring(3).equals(String.valueOf(got))) {
                             problems.add("step " + step + ": expected '" + line.substring(3) + "', got '" + got + "'");
                             break;
                         }
@@ -185,7 +185,121 @@ class PmiServerTest {
             }
         });
         seen.get(5, TimeUnit.SECONDS);
-        assertThat(events.get(0)).startsWith("error 5 bad or repeated PMI id");
+        assertThat(events.get(0)).startsWith("error 5 bad PMI id 5");
+    }
+
+    /** A server that demands the secret {@code s3cret}; trusts the processes in {@code trusted}. */
+    private PmiServer secured(List<ProcessHandle> trusted) throws IOException {
+        server.close();
+        server = PmiServer.options(2, KVS).secret("s3cret").trusted(() -> trusted).survivorsContinue(true)
+                .listener(new PmiServer.Listener() {
+                    @Override
+                    public void aborted(int rank, int exitCode, String message) {
+                        events.add("abort");
+                    }
+
+                    @Override
+                    public void protocolError(int rank, String message) {
+                        events.add("error " + message);
+                    }
+
+                    @Override
+                    public void refused(String remote, String reason) {
+                        events.add("refused " + reason);
+                    }
+                }).build();
+        server.start();
+        return server;
+    }
+
+    private void awaitEvents(int n) throws Exception {
+        CompletableFuture.runAsync(() -> {
+            while (events.size() < n) {
+                Thread.onSpinWait();
+            }
+        }).get(5, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aConnectionWithoutTheSecretIsRefused() throws Exception {
+        secured(List.of());
+        // no secret: the server closes the connection without a word, and the job is not disturbed
+        assertThat(client(List.of("-> cmd=initack pmiid=0", "<- null")).get()).isEmpty();
+        awaitEvents(1);
+        assertThat(events.get(0)).isEqualTo("refused no job secret, and not a process of this job");
+        assertThat(client(List.of("-> cmd=initack pmiid=0 jmpi_secret=guess", "<- null")).get()).isEmpty();
+        awaitEvents(2);
+        assertThat(events.get(1)).isEqualTo("refused wrong job secret");
+        assertThat(client(List.of("-> cmd=init pmi_version=1 pmi_subversion=1", "<- null")).get()).isEmpty();
+        awaitEvents(3);
+        assertThat(events.get(2)).isEqualTo("refused the first request was not cmd=initack");
+        // the right secret is served
+        assertThat(client(List.of("-> cmd=initack pmiid=0 jmpi_secret=s3cret", "<- cmd=initack",
+                "<- cmd=set size=2", "<- cmd=set rank=0", "<- cmd=set debug=0")).get()).isEmpty();
+        assertThat(events).hasSize(3);
+        assertThat(server.initialized(0)).isFalse();
+    }
+
+    @Test
+    void aProcessOfTheJobNeedsNoSecret() throws Exception {
+        // the kernel says this connection belongs to this JVM, which the server trusts (as it trusts its ranks)
+        secured(List.of(ProcessHandle.current()));
+        assertThat(client(List.of("-> cmd=initack pmiid=1", "<- cmd=initack", "<- cmd=set size=2",
+                "<- cmd=set rank=1", "<- cmd=set debug=0")).get()).isEmpty();
+        assertThat(events).isEmpty();
+    }
+
+    @Test
+    void failureNoticesReachTheNoticeChannels() throws Exception {
+        secured(List.of());
+        try (Socket s = new Socket("127.0.0.1", server.port());
+                BufferedReader in = new BufferedReader(
+                        new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII))) {
+            s.getOutputStream().write("cmd=initack pmiid=0 jmpi_secret=s3cret jmpi_notices=1\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+            assertThat(in.readLine()).isEqualTo("cmd=initack");
+            server.notifyFailure(1, "exited with code 3");
+            assertThat(in.readLine()).isEqualTo("cmd=jmpi_failed rank=1 reason=exited_with_code_3");
+        }
+    }
+
+    @Test
+    void aBarrierCompletesWithoutARankThatExited() throws Exception {
+        secured(List.of());
+        Future<List<String>> r0 = client(List.of("-> cmd=initack pmiid=0 jmpi_secret=s3cret", "<- cmd=initack",
+                "<- cmd=set size=2", "<- cmd=set rank=0", "<- cmd=set debug=0", "-> cmd=put kvsname=" + KVS
+                        + " key=a value=1", "<- cmd=put_result rc=0 msg=success", "-> cmd=barrier_in",
+                "<- cmd=barrier_out", "-> cmd=get kvsname=" + KVS + " key=a",
+                "<- cmd=get_result rc=0 msg=success value=1"));
+        // rank 0 waits in the barrier for rank 1 ...
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> r0.get(200, TimeUnit.MILLISECONDS))
+                .isInstanceOf(java.util.concurrent.TimeoutException.class);
+        server.rankExited(1); // ... until rank 1 is known to be gone
+        assertThat(r0.get(5, TimeUnit.SECONDS)).isEmpty();
+    }
+
+    @Test
+    void theFenceSeesEveryPutOfTheHostAndPublishesItsAnswer() throws Exception {
+        server.close();
+        List<java.util.Map<String, String>> fences = new CopyOnWriteArrayList<>();
+        server = PmiServer.options(4, KVS).localRanks(new int[] {1, 3}).mapping("(vector,(0,2,1))")
+                .fence(puts -> {
+                    fences.add(puts);
+                    return CompletableFuture.completedFuture(java.util.Map.of("k1", "v1", "k3", "v3", "k0", "v0"));
+                }).build();
+        server.start();
+        Future<List<String>> r1 = client(List.of("-> cmd=initack pmiid=1", "<- cmd=initack", "<- cmd=set size=4",
+                "<- cmd=set rank=1", "<- cmd=set debug=0", "-> cmd=put kvsname=" + KVS + " key=k1 value=v1",
+                "<- cmd=put_result rc=0 msg=success", "-> cmd=barrier_in", "<- cmd=barrier_out",
+                "-> cmd=get kvsname=" + KVS + " key=k0", "<- cmd=get_result rc=0 msg=success value=v0",
+                "-> cmd=get kvsname=" + KVS + " key=PMI_process_mapping",
+                "<- cmd=get_result rc=0 msg=success value=(vector,(0,2,1))"));
+        Future<List<String>> r3 = client(List.of("-> cmd=initack pmiid=3", "<- cmd=initack", "<- cmd=set size=4",
+                "<- cmd=set rank=3", "<- cmd=set debug=0", "-> cmd=put kvsname=" + KVS + " key=k3 value=v3",
+                "<- cmd=put_result rc=0 msg=success", "-> cmd=barrier_in", "<- cmd=barrier_out"));
+        assertThat(r1.get()).isEmpty();
+        assertThat(r3.get()).isEmpty();
+        assertThat(fences).containsExactly(java.util.Map.of("k1", "v1", "k3", "v3"));
     }
 
     @Test

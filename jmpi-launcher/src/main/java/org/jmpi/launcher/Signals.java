@@ -1,0 +1,67 @@
+package org.jmpi.launcher;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Ctrl-C and SIGTERM for the {@code jmpirun} command: the first Ctrl-C is forwarded to every rank on every host
+ * ({@link Launcher.Job#interrupt()}), a second one kills them all at once; SIGTERM and SIGHUP end the job
+ * ({@link Launcher.Job#kill()}). Without this the JVM would run its shutdown hooks on the first Ctrl-C and there would
+ * be no second chance.
+ *
+ * <p>The JDK has no public API for signal handlers; {@code sun.misc.Signal} in the {@code jdk.unsupported} module is
+ * the supported escape hatch for exactly this. It is reached reflectively, so jmpi compiles without internal-API
+ * warnings; where it is missing (another JDK), the shutdown hook of {@link Launcher} still ends the ranks.
+ *
+ * <p>Threading: handlers run on the JDK's signal dispatch thread and only post requests to the job.
+ */
+final class Signals {
+    private Signals() {}
+
+    /** Installs the handlers for {@code job}; the returned action restores the previous ones. */
+    static Runnable install(Launcher.Job job) {
+        List<Runnable> restore = new ArrayList<>();
+        handle("INT", job::interrupt, restore);
+        handle("TERM", job::kill, restore);
+        handle("HUP", job::kill, restore);
+        return () -> restore.forEach(Runnable::run);
+    }
+
+    private static void handle(String name, Runnable action, List<Runnable> restore) {
+        try {
+            Class<?> signalClass = Class.forName("sun.misc.Signal");
+            Class<?> handlerClass = Class.forName("sun.misc.SignalHandler");
+            MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+            MethodHandle create = lookup.findConstructor(signalClass, MethodType.methodType(void.class, String.class));
+            MethodHandle handle = lookup.findStatic(signalClass, "handle",
+                    MethodType.methodType(handlerClass, signalClass, handlerClass));
+            Object signal = create.invoke(name);
+            Object handler = Proxy.newProxyInstance(Signals.class.getClassLoader(), new Class<?>[] {handlerClass},
+                    (proxy, method, args) -> {
+                        if (method.getName().equals("handle")) {
+                            action.run();
+                            return null;
+                        }
+                        return switch (method.getName()) {
+                            case "hashCode" -> System.identityHashCode(proxy);
+                            case "equals" -> proxy == args[0];
+                            default -> "jmpirun " + name + " handler";
+                        };
+                    });
+            Object previous = handle.invoke(signal, handler);
+            restore.add(() -> {
+                try {
+                    handle.invoke(signal, previous);
+                } catch (Throwable t) {
+                    // leave ours in place
+                }
+            });
+        } catch (Throwable t) {
+            // no sun.misc.Signal here, or the signal is reserved: keep the JVM's default
+        }
+    }
+}

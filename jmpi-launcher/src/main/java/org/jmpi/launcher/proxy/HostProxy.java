@@ -1,0 +1,486 @@
+package org.jmpi.launcher.proxy;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.Charset;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.jmpi.launcher.pmi.PmiServer;
+import org.jmpi.launcher.proxy.ControlMessage.Aborted;
+import org.jmpi.launcher.proxy.ControlMessage.Exited;
+import org.jmpi.launcher.proxy.ControlMessage.FenceIn;
+import org.jmpi.launcher.proxy.ControlMessage.FenceOut;
+import org.jmpi.launcher.proxy.ControlMessage.Heartbeat;
+import org.jmpi.launcher.proxy.ControlMessage.Notice;
+import org.jmpi.launcher.proxy.ControlMessage.Output;
+import org.jmpi.launcher.proxy.ControlMessage.ProtocolError;
+import org.jmpi.launcher.proxy.ControlMessage.RankFailed;
+import org.jmpi.launcher.proxy.ControlMessage.Signal;
+import org.jmpi.launcher.proxy.ControlMessage.Started;
+import org.jmpi.launcher.proxy.ControlMessage.Stdin;
+import org.jmpi.launcher.proxy.ControlMessage.StdinEof;
+import org.jmpi.launcher.proxy.ProxySpec.RankLaunch;
+
+/**
+ * jmpirun's agent on one host: starts that host's ranks, serves their PMI requests on loopback, pumps their output
+ * to the front end, reports how each ended, and kills them when told to or when it loses the front end.
+ *
+ * <p>A proxy for the host jmpirun runs on lives in jmpirun's own JVM ({@link #handle} is then called directly); on
+ * other hosts {@link ProxyMain} runs one, started through ssh (or srun), talking {@link ControlMessage}s over the
+ * ssh session's standard input and output.
+ *
+ * <p>Rank environment, in increasing precedence: the proxy's environment (less inherited {@code PMI_*},
+ * {@code PMIX_*}, {@code JMPI_KVS}); {@code JMPI_TCP_HOST} when the job spans hosts and nothing else sets it; the
+ * spec's variables; the rank's own ({@code JMPI_RANK}, {@code MPI_LOCALRANKID}, ...); and last the ones only the proxy
+ * knows: {@code PMI_PORT} (its PMI server), {@code PMI_ID}, {@code JMPI_SECRET} and, with --continue-on-failure,
+ * {@code JMPI_FT=1}.
+ *
+ * <p>Ending: when a rank's process exits, the proxy waits (at most 2 s) until the PMI server has read what the rank
+ * sent before dying (an abort, say) and until its output is drained, then reports {@link Exited}. {@code TERM}
+ * sends SIGTERM to every rank and everything it started, then SIGKILL after the grace period; the proxy arms that
+ * SIGKILL itself, so it happens even if the front end is gone.
+ *
+ * <p>Threading: {@code lock} guards the process table, the pending fence and the rank counters. Exit watchers,
+ * output pumps and PMI connections run on virtual threads; {@code upstream} must accept messages from any thread
+ * (the remote link serialises writes). {@link #handle} may be called from any thread.
+ */
+public final class HostProxy implements AutoCloseable {
+    private final ProxySpec spec;
+    private final Map<String, String> baseEnv;
+    private final Consumer<ControlMessage> upstream;
+    private final Runnable onAllExited;
+    private final Object lock = new Object();
+    private final Map<Integer, Process> processes = new LinkedHashMap<>();
+    private final List<ProcessHandle> descendants = new ArrayList<>();
+    private final List<Thread> watchers = new ArrayList<>();
+    private PmiServer server;
+    private CompletableFuture<Map<String, String>> pendingFence;
+    private OutputStream forwardedStdin;
+    private int running;
+    private boolean terminating;
+    private boolean closed;
+
+    /**
+     * @param baseEnv the environment ranks start from (the proxy's own)
+     * @param upstream where messages for the front end go
+     * @param onAllExited called once, after the last rank's {@link Exited} has been sent
+     */
+    public HostProxy(ProxySpec spec, Map<String, String> baseEnv, Consumer<ControlMessage> upstream,
+            Runnable onAllExited) {
+        this.spec = spec;
+        this.baseEnv = Map.copyOf(baseEnv);
+        this.upstream = upstream;
+        this.onAllExited = onAllExited;
+    }
+
+    public ProxySpec spec() {
+        return spec;
+    }
+
+    /** The PMI server's {@code host:port} (the ranks' {@code PMI_PORT}); "" before {@link #start()}. */
+    public String pmiAddress() {
+        return server == null ? "" : server.address();
+    }
+
+    /** Starts the PMI server and every rank of this host. A rank that cannot be started exits with code 127. */
+    public void start() throws IOException {
+        server = PmiServer.options(spec.size(), spec.jobId())
+                .secret(spec.secret())
+                .trusted(this::rankProcesses)
+                .localRanks(spec.rankNumbers())
+                .mapping(spec.mapping())
+                .appnums(spec.appnums())
+                .fence(this::fence)
+                .survivorsContinue(spec.continueOnFailure())
+                .listener(new PmiServer.Listener() {
+                    @Override
+                    public void aborted(int rank, int exitCode, String message) {
+                        upstream.accept(new Aborted(rank, exitCode, message));
+                    }
+
+                    @Override
+                    public void protocolError(int rank, String message) {
+                        upstream.accept(new ProtocolError(rank, message));
+                    }
+
+                    @Override
+                    public void refused(String remote, String reason) {
+                        upstream.accept(new Notice("host " + spec.hostName() + ": refused a PMI connection from "
+                                + remote + ": " + reason));
+                    }
+                })
+                .build();
+        server.start();
+        synchronized (lock) {
+            running = spec.ranks().size();
+        }
+        if (spec.ranks().isEmpty()) {
+            onAllExited.run();
+            return;
+        }
+        for (RankLaunch r : spec.ranks()) {
+            startRank(r);
+        }
+    }
+
+    private void startRank(RankLaunch r) {
+        ProcessBuilder pb = new ProcessBuilder(r.argv());
+        Map<String, String> env = pb.environment();
+        env.clear();
+        env.putAll(rankEnvironment(r));
+        if (r.workingDirectory() != null && !r.workingDirectory().isEmpty()) {
+            pb.directory(new File(r.workingDirectory()));
+        }
+        switch (r.stdin()) {
+            case INHERIT -> pb.redirectInput(ProcessBuilder.Redirect.INHERIT);
+            case NONE -> pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+            case FORWARDED -> pb.redirectInput(ProcessBuilder.Redirect.PIPE);
+        }
+        Process p = null;
+        String failure = null;
+        synchronized (lock) {
+            if (terminating || closed) {
+                failure = "the job is ending";
+            } else {
+                try {
+                    p = pb.start();
+                    processes.put(r.rank(), p);
+                } catch (IOException | RuntimeException e) {
+                    failure = e.getMessage();
+                }
+            }
+        }
+        if (failure != null) {
+            reportNotStarted(r, failure);
+            return;
+        }
+        synchronized (lock) {
+            if (r.stdin() == ProxySpec.Stdin.FORWARDED) {
+                forwardedStdin = p.getOutputStream();
+            } else {
+                closeQuietly(p.getOutputStream());
+            }
+        }
+        upstream.accept(new Started(r.rank(), p.pid()));
+        Process proc = p;
+        Thread out = pump(r.rank(), false, p.getInputStream());
+        Thread err = pump(r.rank(), true, p.getErrorStream());
+        Thread w = Thread.ofVirtual().name("jmpi-exit-" + r.rank()).start(() -> watch(r.rank(), proc, out, err));
+        synchronized (lock) {
+            watchers.add(w);
+        }
+    }
+
+    private void reportNotStarted(RankLaunch r, String why) {
+        upstream.accept(new Output(r.rank(), true, "jmpirun: cannot start rank " + r.rank() + " on "
+                + spec.hostName() + " (" + String.join(" ", r.argv()) + "): " + why));
+        server.rankExited(r.rank());
+        upstream.accept(new Exited(r.rank(), 127, false, false));
+        countExit();
+    }
+
+    /** The environment of one rank (see the class comment for the order). */
+    Map<String, String> rankEnvironment(RankLaunch r) {
+        Map<String, String> env = new HashMap<>(baseEnv);
+        env.keySet().removeIf(k -> k.startsWith("PMI_") || k.startsWith("PMIX_") || k.equals("JMPI_KVS")
+                || k.startsWith("OMPI_COMM_WORLD_") || k.equals("JMPI_FT"));
+        String tcpHost = tcpHost();
+        if (tcpHost != null && !env.containsKey("JMPI_TCP_HOST") && !spec.env().containsKey("JMPI_TCP_HOST")
+                && !r.env().containsKey("JMPI_TCP_HOST")) {
+            env.put("JMPI_TCP_HOST", tcpHost);
+        }
+        env.putAll(spec.env());
+        env.putAll(r.env());
+        env.put("PMI_PORT", server.address());
+        env.put("PMI_ID", Integer.toString(r.rank()));
+        env.put("PMI_RANK", Integer.toString(r.rank()));
+        env.put("PMI_SIZE", Integer.toString(spec.size()));
+        env.put("JMPI_SECRET", spec.secret());
+        if (spec.continueOnFailure()) {
+            env.put("JMPI_FT", "1");
+        }
+        return env;
+    }
+
+    /** JMPI_TCP_HOST for this host's ranks, or null for the default. */
+    private String tcpHost() {
+        String h = spec.tcpHost();
+        if (h == null || !h.equals("@ssh")) {
+            return h;
+        }
+        String ssh = baseEnv.get("SSH_CONNECTION"); // client-ip client-port server-ip server-port
+        if (ssh != null) {
+            String[] f = ssh.trim().split("\\s+");
+            if (f.length == 4) {
+                return f[2];
+            }
+        }
+        return "*";
+    }
+
+    private Thread pump(int rank, boolean stderr, InputStream in) {
+        return Thread.ofVirtual().name("jmpi-out-" + rank + (stderr ? "-err" : "-out")).start(() -> {
+            try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, Charset.defaultCharset()))) {
+                for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                    upstream.accept(new Output(rank, stderr, line));
+                }
+            } catch (IOException | RuntimeException e) {
+                // the stream ended abruptly: the rank died
+            }
+        });
+    }
+
+    private void watch(int rank, Process p, Thread out, Thread err) {
+        int code;
+        try {
+            code = p.waitFor();
+            // Let the server read whatever the rank sent before it died (an abort, say), and drain its output.
+            server.awaitDisconnected(rank, Duration.ofSeconds(2));
+            out.join(Duration.ofSeconds(2));
+            err.join(Duration.ofSeconds(2));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            code = p.isAlive() ? 137 : p.exitValue();
+        }
+        boolean init = server.initialized(rank);
+        boolean fin = server.finalized(rank);
+        server.rankExited(rank);
+        upstream.accept(new Exited(rank, code, init, fin));
+        countExit();
+    }
+
+    private void countExit() {
+        boolean last;
+        synchronized (lock) {
+            last = --running == 0;
+        }
+        if (last) {
+            onAllExited.run();
+        }
+    }
+
+    /** The rank processes of this host and what they started (trusted by the PMI server without the secret). */
+    private List<ProcessHandle> rankProcesses() {
+        List<ProcessHandle> all = new ArrayList<>();
+        List<Process> ps;
+        synchronized (lock) {
+            ps = new ArrayList<>(processes.values());
+        }
+        for (Process p : ps) {
+            if (p.isAlive()) {
+                all.add(p.toHandle());
+                p.descendants().forEach(all::add);
+            }
+        }
+        return all;
+    }
+
+    /** PMI fence: forward this host's puts, answer when the front end says every host is in. */
+    private CompletableFuture<Map<String, String>> fence(Map<String, String> puts) {
+        CompletableFuture<Map<String, String>> f = new CompletableFuture<>();
+        synchronized (lock) {
+            if (pendingFence != null) {
+                return CompletableFuture.failedFuture(new IllegalStateException("two fences at once"));
+            }
+            pendingFence = f;
+        }
+        upstream.accept(new FenceIn(puts));
+        return f;
+    }
+
+    /** A message from the front end. */
+    public void handle(ControlMessage m) {
+        switch (m) {
+            case FenceOut f -> {
+                CompletableFuture<Map<String, String>> pending;
+                synchronized (lock) {
+                    pending = pendingFence;
+                    pendingFence = null;
+                }
+                if (pending != null) {
+                    pending.complete(f.values());
+                }
+            }
+            case Stdin s -> {
+                OutputStream o;
+                synchronized (lock) {
+                    o = forwardedStdin;
+                }
+                if (o != null) {
+                    try {
+                        o.write(s.bytes());
+                        o.flush();
+                    } catch (IOException e) {
+                        // rank 0 is gone or closed its input
+                    }
+                }
+            }
+            case StdinEof e -> {
+                OutputStream o;
+                synchronized (lock) {
+                    o = forwardedStdin;
+                    forwardedStdin = null;
+                }
+                if (o != null) {
+                    closeQuietly(o);
+                }
+            }
+            case Signal s -> signal(s.signal());
+            case RankFailed f -> {
+                if (server != null) {
+                    server.notifyFailure(f.rank(), f.reason());
+                }
+            }
+            case Heartbeat h -> {
+                // the link is alive; the remote side's watchdog counts any message
+            }
+            default -> upstream.accept(new Notice("host " + spec.hostName() + ": unexpected control message "
+                    + m.getClass().getSimpleName()));
+        }
+    }
+
+    /** Delivers a signal to every rank of this host (see {@link Signal}). */
+    public void signal(int signal) {
+        switch (signal) {
+            case Signal.TERM -> terminate();
+            case Signal.KILL -> killNow();
+            default -> {
+                List<Process> ps;
+                synchronized (lock) {
+                    ps = new ArrayList<>(processes.values());
+                }
+                for (Process p : ps) {
+                    if (p.isAlive()) {
+                        sendSignal(p.pid(), signal);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Number of live ranks signalled by a thread-dump request (for {@code Job.dumpStacks}). */
+    public int liveRanks() {
+        synchronized (lock) {
+            return (int) processes.values().stream().filter(Process::isAlive).count();
+        }
+    }
+
+    /** SIGTERM to every rank and its descendants now, SIGKILL to whatever is left after the grace period. */
+    public void terminate() {
+        List<Process> ps;
+        synchronized (lock) {
+            if (terminating) {
+                return;
+            }
+            terminating = true;
+            ps = new ArrayList<>(processes.values());
+            for (Process p : ps) {
+                if (p.isAlive()) {
+                    p.descendants().forEach(descendants::add);
+                }
+            }
+        }
+        List<ProcessHandle> ds;
+        synchronized (lock) {
+            ds = new ArrayList<>(descendants);
+        }
+        ds.forEach(ProcessHandle::destroy);
+        ps.forEach(Process::destroy);
+        Thread.ofVirtual().name("jmpi-kill-after-grace").start(() -> {
+            try {
+                Thread.sleep(spec.graceMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            killNow();
+        });
+    }
+
+    /** SIGKILL to every rank and everything it started. */
+    public void killNow() {
+        List<Process> ps;
+        List<ProcessHandle> ds;
+        synchronized (lock) {
+            terminating = true;
+            ps = new ArrayList<>(processes.values());
+            for (Process p : ps) {
+                if (p.isAlive()) {
+                    p.descendants().forEach(descendants::add);
+                }
+            }
+            ds = new ArrayList<>(descendants);
+        }
+        for (ProcessHandle d : ds) {
+            if (d.isAlive()) {
+                d.destroyForcibly();
+            }
+        }
+        for (Process p : ps) {
+            if (p.isAlive()) {
+                p.destroyForcibly();
+            }
+        }
+    }
+
+    /** Waits until every rank's exit has been reported, at most {@code timeout}; true if so. */
+    public boolean awaitExits(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<Thread> ws;
+        synchronized (lock) {
+            ws = new ArrayList<>(watchers);
+        }
+        for (Thread w : ws) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || !w.join(Duration.ofNanos(left))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Kills whatever still runs (descendants included) and closes the PMI server. Idempotent. */
+    @Override
+    public void close() {
+        synchronized (lock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        killNow();
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private static void sendSignal(long pid, int signal) {
+        try {
+            Process k = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            k.waitFor(5, TimeUnit.SECONDS);
+        } catch (IOException e) {
+            // no kill command here
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception e) {
+            // closing anyway
+        }
+    }
+}

@@ -15,6 +15,12 @@ public final class DoubleInt extends Struct {
         setOffset(16);
     }
 
+    /** The pair's predefined datatype, {@link MPI#DOUBLE_INT}. */
+    @Override
+    Datatype predefinedType() {
+        return MPI.DOUBLE_INT;
+    }
+
     /** Creates an accessor object for one pair. */
     @Override
     protected Data newData() {

@@ -15,6 +15,12 @@ public final class FloatInt extends Struct {
         setOffset(8);
     }
 
+    /** The pair's predefined datatype, {@link MPI#FLOAT_INT}. */
+    @Override
+    Datatype predefinedType() {
+        return MPI.FLOAT_INT;
+    }
+
     /** Creates an accessor object for one pair. */
     @Override
     protected Data newData() {

@@ -15,6 +15,12 @@ public final class Int2 extends Struct {
         setOffset(8);
     }
 
+    /** The pair's predefined datatype, {@link MPI#INT2}. */
+    @Override
+    Datatype predefinedType() {
+        return MPI.INT2;
+    }
+
     /** Creates an accessor object for one pair. */
     @Override
     protected Data newData() {

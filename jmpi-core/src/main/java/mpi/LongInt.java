@@ -15,6 +15,12 @@ public final class LongInt extends Struct {
         setOffset(16);
     }
 
+    /** The pair's predefined datatype, {@link MPI#LONG_INT}. */
+    @Override
+    Datatype predefinedType() {
+        return MPI.LONG_INT;
+    }
+
     /** Creates an accessor object for one pair. */
     @Override
     protected Data newData() {

@@ -15,6 +15,12 @@ public final class ShortInt extends Struct {
         setOffset(8);
     }
 
+    /** The pair's predefined datatype, {@link MPI#SHORT_INT}. */
+    @Override
+    Datatype predefinedType() {
+        return MPI.SHORT_INT;
+    }
+
     /** Creates an accessor object for one pair. */
     @Override
     protected Data newData() {

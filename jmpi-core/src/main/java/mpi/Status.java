@@ -66,15 +66,15 @@ public final class Status {
         return cancelled;
     }
 
-    /** Number of basic elements received (elements of the datatype's base type), or MPI.UNDEFINED. */
+    /**
+     * Number of basic elements received (the primitives of the datatype's type map; a MINLOC/MAXLOC pair counts 2), or
+     * MPI.UNDEFINED when the data ends inside one.
+     */
     public int getElements(Datatype datatype) throws MPIException {
         try {
             checkType(datatype);
-            long unit = datatype.desc.base().bytes;
-            if (bytes % unit != 0 || bytes / unit > Integer.MAX_VALUE) {
-                return MPI.UNDEFINED;
-            }
-            return (int) (bytes / unit);
+            long n = datatype.desc.basicElementsIn(bytes);
+            return n < 0 || n > Integer.MAX_VALUE ? MPI.UNDEFINED : (int) n;
         } catch (MpiError e) {
             throw Errors.raise("MPI_Get_elements", e);
         }
@@ -83,8 +83,8 @@ public final class Status {
     public Count getElementsX(Datatype datatype) throws MPIException {
         try {
             checkType(datatype);
-            long unit = datatype.desc.base().bytes;
-            return new Count(bytes % unit != 0 ? MPI.UNDEFINED : bytes / unit);
+            long n = datatype.desc.basicElementsIn(bytes);
+            return new Count(n < 0 ? MPI.UNDEFINED : n);
         } catch (MpiError e) {
             throw Errors.raise("MPI_Get_elements_x", e);
         }
@@ -100,7 +100,12 @@ public final class Status {
             if (count == null || count.getCount() < 0) {
                 throw new MpiError(ErrorClass.ERR_COUNT, "invalid count");
             }
-            bytes = count.getCount() * datatype.desc.base().bytes;
+            long b = datatype.desc.bytesOfBasicElements(count.getCount());
+            if (b < 0) {
+                throw new MpiError(ErrorClass.ERR_COUNT, count.getCount() + " basic elements of " + datatype
+                        + " do not end on an element boundary");
+            }
+            bytes = b;
         } catch (MpiError e) {
             throw Errors.raise("MPI_Status_set_elements_x", e);
         }

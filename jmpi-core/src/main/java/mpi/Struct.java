@@ -18,7 +18,8 @@ import java.util.List;
  * fails with {@link IllegalStateException}.
  */
 public abstract class Struct {
-    private record Field(Datatype type, int offset, int length) {}
+    /** A field: a datatype, or a nested struct whose datatype is made when this struct's is. */
+    private record Field(Datatype type, Struct nested, int offset, int length) {}
 
     private final List<Field> fields = new ArrayList<>();
     private int position;
@@ -35,6 +36,10 @@ public abstract class Struct {
     /** The MPI datatype describing one struct (created and committed on first use). */
     public final Datatype getType() throws MPIException {
         sealed = true;
+        Datatype predefined = predefinedType();
+        if (predefined != null) {
+            return predefined;
+        }
         if (datatype == null) {
             int n = fields.size();
             int[] lengths = new int[n];
@@ -44,7 +49,7 @@ public abstract class Struct {
                 Field f = fields.get(i);
                 lengths[i] = f.length();
                 displs[i] = f.offset();
-                types[i] = f.type();
+                types[i] = f.nested() != null ? f.nested().getType() : f.type();
             }
             Datatype struct = Datatype.createStruct(lengths, displs, types);
             Datatype resized = Datatype.createResized(struct, 0, extent);
@@ -53,6 +58,11 @@ public abstract class Struct {
             datatype = resized;
         }
         return datatype;
+    }
+
+    /** The predefined datatype this layout describes (the MINLOC/MAXLOC pairs), or null for user structs. */
+    Datatype predefinedType() {
+        return null;
     }
 
     /** Creates a new, unattached accessor object of this struct's {@link Data} subclass. */
@@ -183,7 +193,7 @@ public abstract class Struct {
         if (struct == this) {
             throw new MPIException(MPI.ERR_ARG, "Struct.addStruct: a struct cannot contain itself");
         }
-        return addField(struct.getType(), struct.getExtent(), length);
+        return addField(null, struct, struct.getExtent(), length);
     }
 
     /** Adds a field of datatype {@code type}; returns its offset. */
@@ -196,16 +206,20 @@ public abstract class Struct {
         if (type == null || type.isNull()) {
             throw new MPIException(MPI.ERR_TYPE, "Struct.addData: the datatype is null");
         }
-        return addField(type, type.getExtent() * type.baseSizeBytes, length);
+        return addField(type, null, Math.toIntExact(type.extentBytes()), length);
     }
 
     private int addField(Datatype type, int typeExtent, int length) {
+        return addField(type, null, typeExtent, length);
+    }
+
+    private int addField(Datatype type, Struct nested, int typeExtent, int length) {
         checkOpen();
         if (length < 0) {
             throw new IllegalArgumentException("negative field length " + length);
         }
         int offset = position;
-        fields.add(new Field(type, offset, length));
+        fields.add(new Field(type, nested, offset, length));
         position = Math.addExact(offset, Math.multiplyExact(typeExtent, length));
         extent = Math.max(extent, position);
         return offset;
@@ -390,12 +404,12 @@ public abstract class Struct {
             if (type == null || type.isNull()) {
                 throw new MPIException(MPI.ERR_TYPE, "Struct.Data.getBuffer: the datatype is null");
             }
-            int start = offset + field + index * type.getExtent() * type.baseSizeBytes;
+            long start = offset + field + index * type.extentBytes();
             if (start < 0 || start > buffer.capacity()) {
                 throw new MPIException(MPI.ERR_BUFFER, "Struct.Data.getBuffer: element " + index
                         + " lies outside the buffer");
             }
-            return buffer.slice(start, buffer.capacity() - start).order(buffer.order());
+            return buffer.slice((int) start, buffer.capacity() - (int) start).order(buffer.order());
         }
     }
 }

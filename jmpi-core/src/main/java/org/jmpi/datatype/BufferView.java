@@ -20,7 +20,10 @@ import org.jmpi.runtime.MpiError;
  *
  * <p>Where data starts: at element 0 of an array, or at index 0 of a buffer (its array offset for a heap buffer,
  * its address for a direct one); the buffer's position and limit are ignored, as in the Open MPI bindings. Use
- * {@code MPI.slice} to start further in.
+ * {@code MPI.slice} to start further in. A datatype's displacements count from there and may be negative: for an
+ * array-backed buffer (such as {@code MPI.slice(array, offset)}) they may reach back into the array before the
+ * slice, as a C pointer into the middle of an array would; a direct buffer cannot be read before its start.
+ * Forward, data may reach the buffer's capacity.
  */
 public final class BufferView {
     private BufferView() {}
@@ -46,27 +49,65 @@ public final class BufferView {
         if (buf instanceof boolean[] a) {
             checkKind(buf, type);
             long[] span = type.span(count);
-            checkSpan(span, a.length, type, count, buf);
-            if (!type.isContiguous()) {
-                throw new MpiError(ErrorClass.ERR_UNSUPPORTED_OPERATION,
-                        "derived datatypes over boolean[] are not supported yet");
-            }
-            return new MessageData.BooleanData(a, (int) type.lb(), (int) (count * type.size()));
+            checkSpan(span, 0, a.length, type, count, buf);
+            return new BooleanPlanData(a, type, count);
         }
         MemorySegment memory = segmentOf(buf, base);
         if (forReceive && memory.isReadOnly()) {
             throw new MpiError(ErrorClass.ERR_BUFFER, "cannot receive into a read-only buffer");
         }
-        long[] span = type.span(count);
-        checkSpan(span, memory.byteSize(), type, count, buf);
-        if (type.isContiguous()) {
-            return new MessageData.SegmentData(memory.asSlice(type.lb(), count * type.size()));
+        long origin = 0;
+        if (buf instanceof Buffer b && b.hasArray() && b.arrayOffset() > 0) {
+            // the whole backing array, so that negative displacements may reach before the slice
+            origin = (long) b.arrayOffset() * elementBytes(b);
+            memory = arraySegment(b.array());
         }
-        return new PlanData(memory, 0, type, count);
+        long capacity = buf instanceof Buffer b ? (long) b.capacity() * elementBytes(b) : memory.byteSize();
+        long[] span = type.span(count);
+        checkSpan(new long[] {span[0] + origin, span[1]}, origin, capacity, type, count, buf);
+        return PlanData.over(memory, origin, type, count);
     }
 
-    private static void checkSpan(long[] span, long capacityBytes, TypeDescriptor type, int count, Object buf) {
-        if (span[0] < 0 || span[1] > capacityBytes) {
+    private static int elementBytes(Buffer b) {
+        return switch (b) {
+            case ByteBuffer x -> 1;
+            case CharBuffer x -> 2;
+            case ShortBuffer x -> 2;
+            case IntBuffer x -> 4;
+            case FloatBuffer x -> 4;
+            case LongBuffer x -> 8;
+            case DoubleBuffer x -> 8;
+            default -> throw new MpiError(ErrorClass.ERR_BUFFER, "unsupported buffer " + describe(b));
+        };
+    }
+
+    private static MemorySegment arraySegment(Object array) {
+        return switch (array) {
+            case byte[] a -> MemorySegment.ofArray(a);
+            case char[] a -> MemorySegment.ofArray(a);
+            case short[] a -> MemorySegment.ofArray(a);
+            case int[] a -> MemorySegment.ofArray(a);
+            case long[] a -> MemorySegment.ofArray(a);
+            case float[] a -> MemorySegment.ofArray(a);
+            case double[] a -> MemorySegment.ofArray(a);
+            default -> throw new MpiError(ErrorClass.ERR_BUFFER, "unsupported array " + describe(array));
+        };
+    }
+
+    /**
+     * @param span lowest byte (from the start of the accessible memory) and one past the highest byte (from the
+     *     origin) the data touches
+     * @param origin where element 0 starts in the accessible memory
+     * @param capacityBytes bytes from the origin to the end of the buffer
+     */
+    private static void checkSpan(long[] span, long origin, long capacityBytes, TypeDescriptor type, int count,
+            Object buf) {
+        if (span[0] < 0) {
+            throw new MpiError(ErrorClass.ERR_BUFFER, "count " + count + " of the datatype reaches " + -span[0]
+                    + " bytes before the start of the " + (origin > 0 ? "array behind the " : "") + "buffer ("
+                    + describe(buf) + ")");
+        }
+        if (span[1] > capacityBytes) {
             int unit = type.base().bytes;
             throw new MpiError(ErrorClass.ERR_BUFFER, "count " + count + " of a " + type.base().mpiName
                     + "-based type needs " + ceil(span[1], unit) + " elements but the buffer ("

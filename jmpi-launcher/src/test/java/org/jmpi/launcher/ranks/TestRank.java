@@ -18,7 +18,14 @@ import org.jmpi.bootstrap.pmi.Pmi1Bootstrap;
  *   <li>{@code props}: print system properties x and y and the variables FOO and PMI_FD, finalize;
  *   <li>{@code hang}: init, print {@code ready}, then wait forever;
  *   <li>{@code child}: every rank but 1 starts {@code sleep 600} and prints its pid; after a fence rank 1 exits 3 and
- *       the others block in a second fence.
+ *       the others block in a second fence;
+ *   <li>{@code where}: like {@code exchange}, and prints its node id, local rank, {@code JMPI_TCP_HOST}, the mapping
+ *       and its pid;
+ *   <li>{@code notices}: opens the failure-notice channel; after a fence rank 1 exits 3; the others wait for the notice,
+ *       print it, fence again without rank 1, and finalize;
+ *   <li>{@code stdin}: rank 0 prints the first line of its standard input;
+ *   <li>{@code pidblock}: after a fence prints its pid; then rank 0 sleeps and the others block in a fence that cannot
+ *       complete (for tests that kill something meanwhile).
  * </ul>
  */
 public final class TestRank {
@@ -100,6 +107,54 @@ public final class TestRank {
                 pmi.fence(); // every child exists before rank 1 fails
                 if (rank == 1) {
                     System.exit(3);
+                }
+                pmi.fence();
+                pmi.finalizeJob();
+            }
+            case "where" -> {
+                pmi.put("card-" + rank, "from-" + rank);
+                pmi.fence();
+                StringJoiner j = new StringJoiner(",");
+                for (int r = 0; r < size; r++) {
+                    j.add(pmi.get("card-" + r));
+                }
+                System.out.println("rank " + rank + " node " + System.getenv("JMPI_NODE_ID") + " local "
+                        + System.getenv("JMPI_LOCAL_RANK") + "/" + System.getenv("JMPI_LOCAL_SIZE") + " tcp "
+                        + System.getenv("JMPI_TCP_HOST") + " map " + pmi.processMapping() + " cards " + j + " app "
+                        + System.getenv("JMPI_APPNUM") + " pid " + ProcessHandle.current().pid());
+                pmi.fence();
+                pmi.finalizeJob();
+            }
+            case "notices" -> {
+                CountDownLatch heard = new CountDownLatch(1);
+                String[] what = new String[1];
+                AutoCloseable ch = Pmi1Bootstrap.openFailureNotices(System.getenv("PMI_PORT"), rank,
+                        System.getenv("JMPI_SECRET"), (r, why) -> {
+                            what[0] = r + ": " + why;
+                            heard.countDown();
+                        });
+                pmi.fence();
+                if (rank == 1) {
+                    System.exit(3);
+                }
+                heard.await();
+                System.out.println("rank " + rank + " heard " + what[0]);
+                pmi.fence();
+                pmi.finalizeJob();
+                ch.close();
+            }
+            case "stdin" -> {
+                if (rank == 0) {
+                    java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));
+                    System.out.println("rank 0 read " + in.readLine());
+                }
+                pmi.finalizeJob();
+            }
+            case "pidblock" -> {
+                pmi.fence();
+                System.out.println("rank " + rank + " pid " + ProcessHandle.current().pid());
+                if (rank == 0) {
+                    new CountDownLatch(1).await();
                 }
                 pmi.fence();
                 pmi.finalizeJob();

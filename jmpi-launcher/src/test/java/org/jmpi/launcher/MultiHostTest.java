@@ -1,0 +1,255 @@
+package org.jmpi.launcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jmpi.launcher.ranks.FaultRank;
+import org.jmpi.launcher.ranks.TestRank;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Jobs over several "hosts" on this machine: proxies in this JVM ({@code --launcher fork}), and remote proxies
+ * ({@code ProxyMain} JVMs) started by a fake ssh that runs the remote command here, so the whole front end / proxy
+ * protocol, the fences across hosts, heartbeats and the failure policy run as they do across real hosts (the
+ * launch-integration tests do the same over real ssh into network namespaces).
+ */
+@Timeout(value = 90, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class MultiHostTest {
+    @TempDir
+    Path dir;
+
+    private Path fakeSsh;
+    private final ConcurrentLinkedQueue<String> lines = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<String> notes = new ConcurrentLinkedQueue<>();
+    private final List<Long> started = new ArrayList<>();
+
+    @BeforeEach
+    void writeFakeSsh() throws Exception {
+        fakeSsh = dir.resolve("fakessh");
+        // "fakessh HOST COMMAND": runs COMMAND here, as ssh would run it there; the proxy keeps this pid
+        Files.writeString(fakeSsh, "#!/bin/sh\nhost=\"$1\"; shift\necho $$ > '" + dir + "'/proxy-$host.pid\n"
+                + "exec sh -c \"$1\"\n");
+        Files.setPosixFilePermissions(fakeSsh, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+
+    /** Kills (by pid) anything a test started that is still alive, and fails the test if there was any. */
+    @AfterEach
+    void noProcessLeft() throws Exception {
+        started.addAll(proxyPids());
+        started.addAll(printedPids());
+        List<Long> alive = started.stream().filter(LauncherTest::alive).toList();
+        alive.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+        assertThat(alive).as("processes of the job still alive after it ended").isEmpty();
+    }
+
+    private List<Long> proxyPids() throws Exception {
+        List<Long> out = new ArrayList<>();
+        try (var files = Files.list(dir)) {
+            for (Path f : files.filter(p -> p.getFileName().toString().startsWith("proxy-")).toList()) {
+                out.add(Long.parseLong(Files.readString(f).trim()));
+            }
+        }
+        return out;
+    }
+
+    private List<Long> printedPids() {
+        List<Long> out = new ArrayList<>();
+        Pattern p = Pattern.compile("pid (\\d+)");
+        for (String l : lines) {
+            Matcher m = p.matcher(l);
+            if (m.find()) {
+                out.add(Long.parseLong(m.group(1)));
+            }
+        }
+        return out;
+    }
+
+    private Launcher.Builder job(int ranks, Class<?> main, String mode, List<HostSpec> hosts, LaunchAgent agent)
+            throws Exception {
+        return Launcher.builder()
+                .ranks(ranks)
+                .classpath(LauncherTest.testClasses())
+                .mainClass(main.getName())
+                .args(mode)
+                .jvmArgs(LauncherTest.FAST_JVM)
+                .hosts(hosts)
+                .launchAgent(agent)
+                .timeout(Duration.ofSeconds(60))
+                .notices(notes::add)
+                .output((rank, stderr, line) -> lines.add(rank + (stderr ? " err: " : " out: ") + line));
+    }
+
+    private LaunchAgent ssh() {
+        return new LaunchAgent(LaunchAgent.Kind.SSH, List.of(fakeSsh.toString()), List.of());
+    }
+
+    private LaunchResult run(Launcher.Builder b) throws Exception {
+        try (Launcher.Job job = b.build().start()) {
+            return job.await();
+        }
+    }
+
+    private List<String> outputContaining(String s) {
+        return lines.stream().filter(l -> l.contains(s)).toList();
+    }
+
+    @Test
+    void proxiesInThisJvmFenceAcrossHosts() throws Exception {
+        LaunchResult r = run(job(4, TestRank.class, "where", List.of(HostSpec.of("a", 2), HostSpec.of("b", 2)),
+                LaunchAgent.fork()));
+        assertThat(r.exitCode()).as(r.summary() + " " + lines).isZero();
+        String cards = " cards from-0,from-1,from-2,from-3 app 0";
+        assertThat(lines).anyMatch(l -> l.startsWith("0 out: rank 0 node 0 local 0/2 tcp null map (vector,(0,2,2))"
+                + cards));
+        assertThat(lines).anyMatch(l -> l.startsWith("3 out: rank 3 node 1 local 1/2 tcp null map (vector,(0,2,2))"
+                + cards));
+    }
+
+    @Test
+    void remoteProxiesRunAnMpmdJobAcrossHosts() throws Exception {
+        LaunchResult r = run(job(1, TestRank.class, "where", List.of(HostSpec.of("nodeA", 1), HostSpec.of("nodeB", 2)),
+                ssh()).nextApp().ranks(2).mainClass(TestRank.class.getName()).args("where"));
+        assertThat(r.exitCode()).as(r.summary() + " " + lines + notes).isZero();
+        String cards = " cards from-0,from-1,from-2 app ";
+        // remote hosts without SSH_CONNECTION listen on every interface
+        assertThat(lines).anyMatch(l -> l.startsWith("0 out: rank 0 node 0 local 0/1 tcp * map (vector,(0,1,1),(1,1,2))"
+                + cards + "0"));
+        assertThat(lines).anyMatch(l -> l.startsWith("2 out: rank 2 node 1 local 1/2 tcp * map (vector,(0,1,1),(1,1,2))"
+                + cards + "1"));
+        assertThat(proxyPids()).hasSize(2);
+    }
+
+    @Test
+    void aFailureOnOneHostEndsTheRanksOnEveryHost() throws Exception {
+        LaunchResult r = run(job(3, TestRank.class, "exit3", List.of(HostSpec.of("nodeA", 1), HostSpec.of("nodeB", 2)),
+                ssh()));
+        assertThat(r.exitCode()).isEqualTo(3);
+        assertThat(r.failedRank()).isEqualTo(1);
+        assertThat(r.summary()).contains("rank 1 (host nodeB, pid ").contains("exited with code 3")
+                .contains("killed the 2 ranks still running on 2 hosts");
+        assertThat(r.teardownTime()).isLessThan(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void aHostWhoseProxyDiesIsLostAndTheOthersEnd() throws Exception {
+        CountDownLatch ready = new CountDownLatch(3);
+        Launcher.Builder b = job(3, TestRank.class, "pidblock", List.of(HostSpec.of("nodeA", 2),
+                HostSpec.of("nodeB", 1)), ssh()).output((rank, stderr, line) -> {
+                    lines.add(rank + " out: " + line);
+                    if (line.contains(" pid ")) {
+                        ready.countDown();
+                    }
+                });
+        try (Launcher.Job job = b.build().start()) {
+            assertThat(ready.await(60, TimeUnit.SECONDS)).as("ranks up " + lines + notes).isTrue();
+            long proxyB = Long.parseLong(Files.readString(dir.resolve("proxy-nodeB.pid")).trim());
+            ProcessHandle.of(proxyB).orElseThrow().destroyForcibly();
+            LaunchResult r = job.await();
+            assertThat(r.exitCode()).isEqualTo(LaunchResult.HOST_LOST_EXIT_CODE);
+            assertThat(r.failedRank()).isEqualTo(2);
+            assertThat(r.summary()).contains("host nodeB, which was lost: its proxy ended");
+            assertThat(r.teardownTime()).isLessThan(Duration.ofSeconds(10));
+        }
+    }
+
+    @Test
+    void survivorsHearOfAFailureWithContinueOnFailure() throws Exception {
+        LaunchResult r = run(job(3, TestRank.class, "notices", List.of(HostSpec.of("nodeA", 2),
+                HostSpec.of("nodeB", 1)), ssh()).continueOnFailure(true));
+        assertThat(r.exitCode()).as(r.summary() + " " + lines).isEqualTo(3);
+        assertThat(r.teardownTime()).isZero();
+        assertThat(r.rankExitCodes()).containsExactly(0, 3, 0);
+        assertThat(lines).contains("0 out: rank 0 heard 1: exited with code 3", "2 out: rank 2 heard 1: exited with "
+                + "code 3");
+    }
+
+    @Test
+    void rank0OnAnotherHostReadsStandardInput() throws Exception {
+        InputStream saved = System.in;
+        System.setIn(new ByteArrayInputStream("hello over ssh\n".getBytes(StandardCharsets.UTF_8)));
+        try {
+            LaunchResult r = run(job(2, TestRank.class, "stdin", List.of(HostSpec.of("nodeA", 1),
+                    HostSpec.of("nodeB", 1)), ssh()).stdinToRank0(true));
+            assertThat(r.exitCode()).as(r.summary() + " " + lines).isZero();
+            assertThat(lines).contains("0 out: rank 0 read hello over ssh");
+        } finally {
+            System.setIn(saved);
+        }
+    }
+
+    @Test
+    void aRefusedConnectionIsReportedAndDoesNotDisturbTheJob() throws Exception {
+        CountDownLatch ready = new CountDownLatch(2);
+        Launcher.Builder b = job(2, TestRank.class, "hang", null, LaunchAgent.fork())
+                .output((rank, stderr, line) -> {
+                    lines.add(rank + " out: " + line);
+                    if (line.equals("ready")) {
+                        ready.countDown();
+                    }
+                });
+        try (Launcher.Job job = b.build().start()) {
+            assertThat(ready.await(60, TimeUnit.SECONDS)).isTrue();
+            String[] hp = job.pmiAddress().split(":");
+            try (java.net.Socket s = new java.net.Socket(hp[0], Integer.parseInt(hp[1]))) {
+                s.getOutputStream().write("cmd=initack pmiid=0\n".getBytes(StandardCharsets.US_ASCII));
+                assertThat(s.getInputStream().read()).as("closed without an answer").isEqualTo(-1);
+            }
+            job.kill();
+            assertThat(job.await().exitCode()).isEqualTo(LaunchResult.KILLED_EXIT_CODE);
+        }
+        assertThat(notes).anyMatch(n -> n.contains("refused a PMI connection") && n.contains("no job secret"));
+    }
+
+    // ------------------------------------------------------------------------------------------ MPI-level faults
+
+    private LaunchResult fault(String mode) throws Exception {
+        return run(job(3, FaultRank.class, mode, List.of(HostSpec.of("nodeA", 2), HostSpec.of("nodeB", 1)), ssh())
+                .tcpHost("lo"));
+    }
+
+    @Test
+    void mpiRanksTalkAcrossHosts() throws Exception {
+        LaunchResult r = fault("ok");
+        assertThat(r.exitCode()).as(r.summary() + " " + lines + notes).isZero();
+        assertThat(outputContaining(" got 42")).hasSize(2);
+    }
+
+    @Test
+    void faultsOnAnotherHostEndTheJobWithTheRightCode() throws Exception {
+        record Case(String mode, int code, String words) {}
+        for (Case c : List.of(new Case("exit3", 3, "exited with code 3"),
+                new Case("sigkill", 137, "killed by signal 9"),
+                new Case("halt", 5, "exited with code 5"),
+                new Case("abort7", 7, "called abort with exit code 7"),
+                new Case("nofinalize", 1, "without finalizing"))) {
+            lines.clear();
+            LaunchResult r = fault(c.mode());
+            assertThat(r.exitCode()).as(c.mode() + ": " + r.summary() + " " + lines).isEqualTo(c.code());
+            assertThat(r.failedRank()).as(c.mode()).isEqualTo(2);
+            assertThat(r.summary()).as(c.mode()).contains("rank 2 (host nodeB").contains(c.words());
+            assertThat(r.teardownTime()).as(c.mode()).isLessThan(Duration.ofSeconds(10));
+            List<Long> pids = printedPids();
+            assertThat(pids).as(c.mode() + " ranks started").hasSize(3);
+            started.addAll(pids);
+            assertThat(pids).as(c.mode() + ": no rank left").noneMatch(LauncherTest::alive);
+            assertThat(proxyPids()).as(c.mode() + ": no proxy left").noneMatch(LauncherTest::alive);
+        }
+    }
+}

@@ -27,7 +27,7 @@ import java.util.List;
  * Building is proportional to the number of constructor arguments (plus the flattened runs, at most
  * {@link #FLAT_LIMIT} per node). Packing or unpacking any byte range {@code [skip, skip + len)} of the packed stream
  * costs a seek of O(depth * log(width)) and then one copy per contiguous run touched; a repeat over a single run (a
- * matrix column, a vector of blocks) runs a tight strided loop ({@link StridedCopy}) with no per-run call.
+ * matrix column, a vector of blocks) runs a tight strided loop ({@link StridedKernel}) with no per-run call.
  *
  * <h2>Restrictions</h2>
  * Offsets and sizes are longs in bytes; builders throw {@link ArithmeticException} on overflow (the caller turns it
@@ -75,8 +75,10 @@ abstract sealed class Plan permits Plan.Runs, Plan.Repeat, Plan.Seq {
      * @param mem user memory; this plan's origin is at byte {@code base} of it
      * @param buf the packed side; byte {@code skip} of the stream is at {@code bufAt}
      * @param pack true: memory to buffer; false: buffer to memory
+     * @param k the copy loops for this pair of segments ({@link StridedCopy#kernel})
      */
-    abstract void move(MemorySegment mem, long base, long skip, long len, MemorySegment buf, long bufAt, boolean pack);
+    abstract void move(MemorySegment mem, long base, long skip, long len, MemorySegment buf, long bufAt, boolean pack,
+            CopyKernel k);
 
     /**
      * Calls {@code visitor} for every contiguous run (or part of one) that bytes {@code [skip, skip + len)} of the
@@ -248,7 +250,8 @@ abstract sealed class Plan permits Plan.Runs, Plan.Repeat, Plan.Seq {
         }
 
         @Override
-        void move(MemorySegment mem, long base, long skip, long len, MemorySegment buf, long bufAt, boolean pack) {
+        void move(MemorySegment mem, long base, long skip, long len, MemorySegment buf, long bufAt, boolean pack,
+                CopyKernel k) {
             int i = skip == 0 ? 0 : firstEndAfter(ends, skip);
             long within = skip - (i == 0 ? 0 : ends[i - 1]);
             long done = 0;
@@ -256,9 +259,9 @@ abstract sealed class Plan permits Plan.Runs, Plan.Repeat, Plan.Seq {
                 long n = Math.min(lengths[i] - within, len - done);
                 long at = base + offsets[i] + within;
                 if (pack) {
-                    StridedCopy.copy(mem, at, buf, bufAt + done, n);
+                    k.copy(mem, at, buf, bufAt + done, n);
                 } else {
-                    StridedCopy.copy(buf, bufAt + done, mem, at, n);
+                    k.copy(buf, bufAt + done, mem, at, n);
                 }
                 done += n;
                 within = 0;
@@ -334,7 +337,8 @@ abstract sealed class Plan permits Plan.Runs, Plan.Repeat, Plan.Seq {
         }
 
         @Override
-        void move(MemorySegment mem, long base, long skip, long len, MemorySegment buf, long bufAt, boolean pack) {
+        void move(MemorySegment mem, long base, long skip, long len, MemorySegment buf, long bufAt, boolean pack,
+                CopyKernel k) {
             long cs = child.size;
             long i = skip / cs;
             long within = skip - i * cs;
@@ -342,7 +346,7 @@ abstract sealed class Plan permits Plan.Runs, Plan.Repeat, Plan.Seq {
             long done = 0;
             if (within != 0) {
                 long n = Math.min(cs - within, len);
-                child.move(mem, at, within, n, buf, bufAt, pack);
+                child.move(mem, at, within, n, buf, bufAt, pack, k);
                 done = n;
                 at += stride;
             }
@@ -350,22 +354,22 @@ abstract sealed class Plan permits Plan.Runs, Plan.Repeat, Plan.Seq {
             if (whole > 0) {
                 if (singleLength > 0) {
                     if (pack) {
-                        StridedCopy.strided(mem, at + singleOffset, stride, buf, bufAt + done, cs, cs, whole);
+                        k.strided(mem, at + singleOffset, stride, buf, bufAt + done, cs, cs, whole);
                     } else {
-                        StridedCopy.strided(buf, bufAt + done, cs, mem, at + singleOffset, stride, cs, whole);
+                        k.strided(buf, bufAt + done, cs, mem, at + singleOffset, stride, cs, whole);
                     }
                     at += whole * stride;
                     done += whole * cs;
                 } else {
-                    for (long k = 0; k < whole; k++) {
-                        child.move(mem, at, 0, cs, buf, bufAt + done, pack);
+                    for (long e = 0; e < whole; e++) {
+                        child.move(mem, at, 0, cs, buf, bufAt + done, pack, k);
                         at += stride;
                         done += cs;
                     }
                 }
             }
             if (done < len) {
-                child.move(mem, at, 0, len - done, buf, bufAt + done, pack);
+                child.move(mem, at, 0, len - done, buf, bufAt + done, pack, k);
             }
         }
 
@@ -460,13 +464,14 @@ abstract sealed class Plan permits Plan.Runs, Plan.Repeat, Plan.Seq {
         }
 
         @Override
-        void move(MemorySegment mem, long base, long skip, long len, MemorySegment buf, long bufAt, boolean pack) {
+        void move(MemorySegment mem, long base, long skip, long len, MemorySegment buf, long bufAt, boolean pack,
+                CopyKernel k) {
             int i = skip == 0 ? 0 : firstEndAfter(ends, skip);
             long within = skip - (i == 0 ? 0 : ends[i - 1]);
             long done = 0;
             while (done < len) {
                 long n = Math.min(parts[i].size - within, len - done);
-                parts[i].move(mem, base, within, n, buf, bufAt + done, pack);
+                parts[i].move(mem, base, within, n, buf, bufAt + done, pack, k);
                 done += n;
                 within = 0;
                 i++;

@@ -1,94 +1,62 @@
 package org.jmpi.datatype;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The copy loops under packing and unpacking.
+ * Chooses the {@link CopyKernel} that moves bytes between a given pair of memory segments.
  *
  * <h2>Idea</h2>
- * {@link MemorySegment#copy(MemorySegment, long, MemorySegment, long, long)} has a fixed cost per call (bounds and
- * liveness checks, dispatch on the segment kinds) that dominates when runs are a few bytes long, as in a matrix
- * column of doubles. So runs of 1, 2, 4 and 8 bytes, and runs of up to {@link #WORD_LOOP_LIMIT} bytes made of 8-byte
- * words, are copied with plain unaligned loads and stores in a loop the JIT compiles to straight-line code; longer
- * runs use the bulk copy.
+ * A loop over {@code MemorySegment.get/set} is as fast as a plain array loop only while every access in it has seen
+ * one segment class (a heap segment over {@code double[]}, one over {@code byte[]}, a native segment, ...): the JIT
+ * then inlines the access down to a load or store. Once the same loop has run over several classes (a program that
+ * sends from {@code double[]} and from direct buffers, and both packs and unpacks), it degrades to a virtual call per
+ * element, about 30 times slower on a matrix column. So the loops live in {@link StridedKernel}, and this class
+ * defines one hidden-class copy of it per (source class, destination class) pair, on first use: each copy gathers
+ * its own profile, which stays monomorphic. There are few pairs (a heap kind per Java array type, native, mapped), so
+ * few copies.
  *
  * <h2>Cost</h2>
- * One load and one store per word for short runs, a bulk copy per run for long ones. Strided access costs a cache
- * line per run when the stride exceeds a line, which bounds how close a column can get to a contiguous copy.
+ * A map lookup per pack or unpack call; defining a copy once per pair (a fraction of a millisecond). If the class
+ * bytes cannot be read (an unusual class loader), one shared kernel is used: correct, only slower when polluted.
  *
- * <p>Threading: stateless.
+ * <p>Threading: the kernel table is a concurrent map; kernels are stateless and shared by all threads.
  */
 final class StridedCopy {
-    /** Runs of at most this many bytes that are a multiple of 8 are copied word by word. */
-    static final long WORD_LOOP_LIMIT = 64;
-
-    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
-    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
-    private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
-    private static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
-
     private StridedCopy() {}
 
-    /** Copies one run of {@code n} bytes. */
-    static void copy(MemorySegment src, long srcAt, MemorySegment dst, long dstAt, long n) {
-        if (n == 8) {
-            dst.set(LONG, dstAt, src.get(LONG, srcAt));
-        } else if (n == 4) {
-            dst.set(INT, dstAt, src.get(INT, srcAt));
-        } else if (n < 8) {
-            for (long k = 0; k < n; k++) {
-                dst.set(BYTE, dstAt + k, src.get(BYTE, srcAt + k));
-            }
-        } else {
-            MemorySegment.copy(src, srcAt, dst, dstAt, n);
+    private static final CopyKernel SHARED = new StridedKernel();
+    private static final byte[] TEMPLATE = templateBytes();
+    private static final Map<Class<?>, Map<Class<?>, CopyKernel>> KERNELS = new ConcurrentHashMap<>();
+
+    /** The kernel for copies from segments of {@code src}'s class to segments of {@code dst}'s class. */
+    static CopyKernel kernel(MemorySegment src, MemorySegment dst) {
+        if (TEMPLATE == null) {
+            return SHARED;
+        }
+        return KERNELS.computeIfAbsent(src.getClass(), k -> new ConcurrentHashMap<>())
+                .computeIfAbsent(dst.getClass(), k -> define());
+    }
+
+    private static CopyKernel define() {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup().defineHiddenClass(TEMPLATE, true);
+            return (CopyKernel) l.findConstructor(l.lookupClass(), MethodType.methodType(void.class)).invoke();
+        } catch (Throwable e) {
+            return SHARED;
         }
     }
 
-    /**
-     * Copies {@code count} runs of {@code runLength} bytes; run {@code k} goes from {@code srcAt + k * srcStride} to
-     * {@code dstAt + k * dstStride}.
-     */
-    static void strided(MemorySegment src, long srcAt, long srcStride, MemorySegment dst, long dstAt, long dstStride,
-            long runLength, long count) {
-        if (runLength == 8) {
-            for (long k = 0; k < count; k++) {
-                dst.set(LONG, dstAt, src.get(LONG, srcAt));
-                srcAt += srcStride;
-                dstAt += dstStride;
-            }
-        } else if (runLength == 4) {
-            for (long k = 0; k < count; k++) {
-                dst.set(INT, dstAt, src.get(INT, srcAt));
-                srcAt += srcStride;
-                dstAt += dstStride;
-            }
-        } else if (runLength == 2) {
-            for (long k = 0; k < count; k++) {
-                dst.set(SHORT, dstAt, src.get(SHORT, srcAt));
-                srcAt += srcStride;
-                dstAt += dstStride;
-            }
-        } else if (runLength == 1) {
-            for (long k = 0; k < count; k++) {
-                dst.set(BYTE, dstAt, src.get(BYTE, srcAt));
-                srcAt += srcStride;
-                dstAt += dstStride;
-            }
-        } else if (runLength % 8 == 0 && runLength <= WORD_LOOP_LIMIT) {
-            for (long k = 0; k < count; k++) {
-                for (long w = 0; w < runLength; w += 8) {
-                    dst.set(LONG, dstAt + w, src.get(LONG, srcAt + w));
-                }
-                srcAt += srcStride;
-                dstAt += dstStride;
-            }
-        } else {
-            for (long k = 0; k < count; k++) {
-                copy(src, srcAt, dst, dstAt, runLength);
-                srcAt += srcStride;
-                dstAt += dstStride;
-            }
+    private static byte[] templateBytes() {
+        try (InputStream in = StridedKernel.class.getResourceAsStream("StridedKernel.class")) {
+            return in == null ? null : in.readAllBytes();
+        } catch (IOException e) {
+            return null;
         }
     }
 }

@@ -63,6 +63,15 @@ public final class Engine implements InprocEndpoint, FrameSink {
     private final ConcurrentHashMap<Long, RecvRequest> activeRecvs = new ConcurrentHashMap<>();
     private final ThreadLocal<MemorySegment> headers =
             ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(FrameLayout.HEADER_BYTES, 8));
+    /**
+     * Failed peers (world ranks; 1 = failed), from the transport or the launcher's failure notices. New sends to a
+     * failed peer and receives naming it fail at once with ERR_PROC_FAILED. {@code anyFailed} keeps the check off
+     * the common path: one volatile read of false.
+     */
+    private final java.util.concurrent.atomic.AtomicIntegerArray failedPeers;
+    private volatile boolean anyFailed;
+    /** (context, source rank in its communicator) to world rank, or -1 when unknown; set by the runtime. */
+    private volatile java.util.function.IntBinaryOperator worldRankOf = (context, source) -> -1;
 
     public Engine(int worldRank, int worldSize, Progress progress, ThreadsJob job, Config config) {
         this.worldRank = worldRank;
@@ -73,6 +82,17 @@ public final class Engine implements InprocEndpoint, FrameSink {
         this.flowWindow = config.flowWindow();
         this.unexpectedLimit = config.unexpectedLimit();
         this.flows = new PeerFlow[worldSize];
+        this.failedPeers = new java.util.concurrent.atomic.AtomicIntegerArray(worldSize);
+    }
+
+    /** How a receive's (context, source) maps to a world rank, so receives from a failed rank can be failed. */
+    public void setWorldRankResolver(java.util.function.IntBinaryOperator resolver) {
+        this.worldRankOf = resolver;
+    }
+
+    /** Whether world rank {@code peer} is known to have failed. */
+    public boolean peerFailed(int peer) {
+        return anyFailed && failedPeers.get(peer) != 0;
     }
 
     /**
@@ -194,6 +214,10 @@ public final class Engine implements InprocEndpoint, FrameSink {
         Transport t = transport;
         if (t == null) {
             s.fail(ErrorClass.ERR_INTERN, "no transport to rank " + worldDest);
+            return s;
+        }
+        if (anyFailed && failedPeers.get(worldDest) != 0) {
+            s.fail(ErrorClass.ERR_PROC_FAILED, "rank " + worldDest + " has failed");
             return s;
         }
         long bytes = data.bytes();
@@ -326,6 +350,13 @@ public final class Engine implements InprocEndpoint, FrameSink {
         try {
             u = takeUnexpected(context, source, tag);
             if (u == null) {
+                if (anyFailed && source != ANY) {
+                    int w = worldRankOf.applyAsInt(context, source);
+                    if (w >= 0 && failedPeers.get(w) != 0) {
+                        r.fail(ErrorClass.ERR_PROC_FAILED, "rank " + w + " has failed");
+                        return r;
+                    }
+                }
                 appendPosted(r);
                 return r;
             }
@@ -357,6 +388,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
     }
 
     private void startRendezvousReceive(RecvRequest r, int peer, long sendId, long wanted) {
+        r.worldPeer = peer;
         r.recvId = ids.getAndIncrement();
         r.wanted = wanted;
         r.arrived = 0;
@@ -634,6 +666,32 @@ public final class Engine implements InprocEndpoint, FrameSink {
     @Override
     public void onPeerFailure(int peer, Throwable cause) {
         String why = "connection to rank " + peer + " failed: " + cause;
+        failedPeers.set(peer, 1);
+        anyFailed = true;
+        // receives that can only be satisfied by the failed rank: posted ones naming it, rendezvous ones from it
+        java.util.List<RecvRequest> doomed = new java.util.ArrayList<>();
+        java.util.function.IntBinaryOperator resolve = worldRankOf;
+        lock.lock();
+        try {
+            for (RecvRequest r = postedHead; r != null; ) {
+                RecvRequest next = r.next;
+                if (r.sourceFilter != ANY && resolve.applyAsInt(r.context, r.sourceFilter) == peer) {
+                    removePosted(r);
+                    doomed.add(r);
+                }
+                r = next;
+            }
+        } finally {
+            lock.unlock();
+        }
+        for (RecvRequest r : activeRecvs.values()) {
+            if (r.worldPeer == peer && activeRecvs.remove(r.recvId, r)) {
+                doomed.add(r);
+            }
+        }
+        for (RecvRequest r : doomed) {
+            r.fail(ErrorClass.ERR_PROC_FAILED, "rank " + peer + " failed: " + cause.getMessage());
+        }
         PeerFlow f = flows[peer];
         if (f != null) {
             java.util.List<Pending> dropped;

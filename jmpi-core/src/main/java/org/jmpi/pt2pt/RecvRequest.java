@@ -22,6 +22,8 @@ public final class RecvRequest extends RequestImpl {
     boolean queued;
     /** Rendezvous over a transport: id, bytes expected, bytes arrived (touched only by the progress owner). */
     long recvId;
+    /** World rank the rendezvous data comes from (-1 before a rendezvous starts), to fail it if that rank dies. */
+    int worldPeer = -1;
     long wanted;
     long arrived;
     long total;

@@ -68,6 +68,14 @@ public final class JmpiRuntime {
             this.transport = tcp;
             engine.setTransport(tcp);
             progress.setTransport(tcp);
+            // Failed ranks (jmpirun --continue-on-failure tells us; so does a broken connection): operations that
+            // name them fail with ERR_PROC_FAILED instead of waiting for ever. Only the predefined communicators'
+            // contexts are resolved so far.
+            engine.setWorldRankResolver((context, source) -> context == WORLD_CONTEXT || context == WORLD_CONTEXT + 1
+                    || context == RUNTIME_CONTEXT ? source : context == SELF_CONTEXT || context == SELF_CONTEXT + 1
+                            ? rank : -1);
+            bootstrap.onPeerFailure((failed, why) -> engine.onPeerFailure(failed,
+                    new java.io.IOException("rank " + failed + " " + why)));
         } else {
             this.transport = null;
         }

@@ -232,6 +232,18 @@ class MultiHostTest {
     }
 
     @Test
+    void withContinueOnFailureMpiCallsInvolvingTheDeadRankFailInsteadOfHanging() throws Exception {
+        LaunchResult r = run(job(3, FaultRank.class, "survive", List.of(HostSpec.of("nodeA", 2),
+                HostSpec.of("nodeB", 1)), ssh()).tcpHost("lo").continueOnFailure(true));
+        assertThat(r.exitCode()).as(r.summary() + " " + lines + notes).isEqualTo(3);
+        assertThat(r.rankExitCodes()).containsExactly(0, 0, 3);
+        for (int rank = 0; rank < 2; rank++) {
+            assertThat(lines).contains(rank + " out: rank " + rank + " recv failed with error class 75",
+                    rank + " out: rank " + rank + " send failed with error class 75");
+        }
+    }
+
+    @Test
     void faultsOnAnotherHostEndTheJobWithTheRightCode() throws Exception {
         record Case(String mode, int code, String words) {}
         for (Case c : List.of(new Case("exit3", 3, "exited with code 3"),

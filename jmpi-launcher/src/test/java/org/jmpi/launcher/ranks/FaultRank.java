@@ -16,7 +16,9 @@ import mpi.MPIException;
  *   <li>{@code abort7}: {@code MPI.COMM_WORLD.abort(7)};
  *   <li>{@code nofinalize}: returns from main without {@code MPI.Finalize} (exit code 0);
  *   <li>{@code hang}: waits too, for ever (the test cuts a link or kills something);
- *   <li>{@code ok}: sends the others a message; everyone finalizes.
+ *   <li>{@code ok}: sends the others a message; everyone finalizes;
+ *   <li>{@code survive} (for --continue-on-failure): exits 3; the others, with {@code ERRORS_RETURN}, see their
+ *       receive from it and a send to it fail, print the error class, and finalize.
  * </ul>
  */
 public final class FaultRank {
@@ -32,6 +34,26 @@ public final class FaultRank {
                 + System.getenv("JMPI_NODE_ID"));
         MPI.COMM_WORLD.barrier();
         int[] buf = new int[1];
+        if (args[0].equals("survive")) {
+            if (rank == victim) {
+                System.exit(3);
+            }
+            MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
+            try {
+                MPI.COMM_WORLD.recv(buf, 1, MPI.INT, victim, 0);
+                System.out.println("rank " + rank + " received from a dead rank?");
+            } catch (MPIException e) {
+                System.out.println("rank " + rank + " recv failed with error class " + e.getErrorClass());
+            }
+            try {
+                MPI.COMM_WORLD.send(buf, 1, MPI.INT, victim, 0);
+                System.out.println("rank " + rank + " sent to a dead rank?");
+            } catch (MPIException e) {
+                System.out.println("rank " + rank + " send failed with error class " + e.getErrorClass());
+            }
+            MPI.Finalize();
+            return;
+        }
         if (rank == victim) {
             switch (args[0]) {
                 case "exit3" -> System.exit(3);

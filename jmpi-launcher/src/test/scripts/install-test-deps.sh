@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the real components the launch-integration tests run against (Debian/Ubuntu, as root):
 #   mpich (mpiexec.hydra, mpicc.mpich), slurmctld + slurmd + slurm-client + munge, openssh-server + client,
-#   iproute2 (ip netns), procps (pgrep/ps for the no-orphans checks).
+#   iproute2 (ip netns), procps (pgrep/ps for the no-orphans checks), libpmix-dev (so that srun --mpi=pmix runs, for
+#   the test of the PMIx-only message: Slurm's plugin opens libpmix.so).
 # Idempotent: does nothing when everything is present. Without root or apt-get it explains and exits 0, and the
 # tests that need the missing pieces skip with a message.
 set -euo pipefail
@@ -17,6 +18,7 @@ have /usr/sbin/sshd || need+=(openssh-server)
 have ssh || need+=(openssh-client)
 have ip || need+=(iproute2)
 have pgrep || need+=(procps)
+[ -e /usr/lib/x86_64-linux-gnu/libpmix.so ] || [ -e /usr/lib/aarch64-linux-gnu/libpmix.so ] || need+=(libpmix-dev)
 
 if [ ${#need[@]} -eq 0 ]; then
   echo "install-test-deps: everything is installed"

@@ -77,7 +77,9 @@ import org.jmpi.launcher.proxy.ProxySpec.RankLaunch;
  * is lost (its agent ended, or no message for the link timeout), the timeout, or a kill request start the teardown:
  * every host gets {@code TERM} (its proxy sends SIGTERM now and SIGKILL after the grace, by itself); hosts that still
  * have ranks {@code grace + 3 s} later get {@code KILL}; hosts silent 3 s after that are given up as lost. With
- * continue-on-failure a failed rank is reported to every host instead ({@link RankFailed}).
+ * continue-on-failure a failed rank is reported to every host instead ({@link RankFailed}). An abort with code 75
+ * (MPI_ERR_PROC_FAILED: a rank whose default error handler met another rank's failure) waits up to 2 s for that
+ * failure to be reported, so that the summary and the exit code name the cause rather than the echo.
  *
  * <p>Threading: one monitor thread owns the job state (the per-host fence and rank counters, codes, the teardown
  * clock) and takes {@link Event}s from a queue. Proxies' messages arrive on their threads (reader threads for remote
@@ -89,6 +91,9 @@ final class FrontEnd {
     private static final AtomicInteger JOB_COUNTER = new AtomicInteger();
     private static final long NEVER = Long.MAX_VALUE;
     private static final long BACKSTOP_NANOS = TimeUnit.SECONDS.toNanos(3);
+    /** The exit code of an abort caused by MPI_ERR_PROC_FAILED under the default error handler. */
+    private static final int PROC_FAILED = org.jmpi.runtime.ErrorClass.ERR_PROC_FAILED;
+    private static final long HOLD_PROC_FAILED_ABORT_NANOS = TimeUnit.SECONDS.toNanos(2);
     private static final List<String> PROXY_JVM = List.of("-Xmx96m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
             "-Xshare:auto");
 
@@ -539,9 +544,19 @@ final class FrontEnd {
         boolean interrupted;
         int interrupts;
         Aborted abort;
+        /**
+         * An abort with MPI_ERR_PROC_FAILED's code: a rank reacting to another's failure. It is held back briefly so
+         * that the failure it reacts to, usually reported a moment later from another host, is the one named.
+         */
+        Aborted heldAbort;
+        long heldUntil = NEVER;
+        /** Ranks that aborted with MPI_ERR_PROC_FAILED's code: their own exits are echoes, not causes. */
+        final boolean[] echo = new boolean[size];
         int failedRank = -1;
         int failedCode;
         String failure;
+        /** The first failure was a lost host ({@code failure} then names the host). */
+        boolean hostFailure;
         long killAt = NEVER;
         long giveUpAt = NEVER;
 
@@ -576,6 +591,8 @@ final class FrontEnd {
             if (tearingDown || timedOut) {
                 return;
             }
+            heldAbort = null;
+            heldUntil = NEVER;
             if (failure == null && abort == null) {
                 failedRank = rank;
                 failedCode = code;
@@ -641,8 +658,10 @@ final class FrontEnd {
                 h.agent.destroyForcibly();
             }
             if (first >= 0) {
-                failed(first, LaunchResult.HOST_LOST_EXIT_CODE, "was on host " + h.name + ", which was lost: "
-                        + reason, now);
+                boolean firstFailure = failure == null && abort == null && !tearingDown && !timedOut;
+                failed(first, LaunchResult.HOST_LOST_EXIT_CODE, "host " + h.name + " was lost (" + reason
+                        + "); its ranks " + rankList(h.ranks), now);
+                hostFailure |= firstFailure;
             }
             checkFence();
         }
@@ -658,7 +677,8 @@ final class FrontEnd {
         long linkTimeout = cfg.linkTimeout.toNanos();
 
         while (st.remaining > 0) {
-            long wake = Math.min(Math.min(deadline, teardownAt), Math.min(Math.min(st.killAt, st.giveUpAt), nextBeat));
+            long wake = Math.min(Math.min(Math.min(deadline, teardownAt), st.heldUntil),
+                    Math.min(Math.min(st.killAt, st.giveUpAt), nextBeat));
             Event ev = wake == NEVER ? events.take()
                     : events.poll(Math.max(0, wake - System.nanoTime()), TimeUnit.NANOSECONDS);
             long now = System.nanoTime();
@@ -686,6 +706,14 @@ final class FrontEnd {
             if (now >= teardownAt) {
                 teardownAt = NEVER;
                 st.teardown(now);
+            }
+            if (now >= st.heldUntil) {
+                st.heldUntil = NEVER;
+                if (st.heldAbort != null && !st.tearingDown) {
+                    st.abort = st.heldAbort;
+                    st.teardown(now);
+                }
+                st.heldAbort = null;
             }
             if (now >= st.killAt) {
                 st.killAt = NEVER;
@@ -720,7 +748,7 @@ final class FrontEnd {
                     return;
                 }
                 st.account(e.rank(), e.code());
-                if (st.abort == null && !st.tearingDown && !st.timedOut) {
+                if (st.abort == null && !st.tearingDown && !st.timedOut && !st.echo[e.rank()]) {
                     if (e.code() != 0) {
                         st.failed(e.rank(), e.code(), "exited with code " + e.code() + signalNote(e.code()), now);
                     } else if (e.initialized() && !e.finalized()) {
@@ -731,9 +759,19 @@ final class FrontEnd {
                 st.checkFence();
             }
             case FromHost(int hi, Aborted a) -> {
+                if (a.code() == PROC_FAILED && a.rank() >= 0 && a.rank() < size) {
+                    st.echo[a.rank()] = true;
+                }
                 if (!st.tearingDown && !st.timedOut && st.abort == null) {
-                    st.abort = a;
-                    st.teardown(now);
+                    if (a.code() == PROC_FAILED && st.failure == null) {
+                        if (st.heldAbort == null) {
+                            st.heldAbort = a;
+                            st.heldUntil = now + HOLD_PROC_FAILED_ABORT_NANOS;
+                        }
+                    } else {
+                        st.abort = a;
+                        st.teardown(now);
+                    }
                 }
             }
             case FromHost(int hi, ProtocolError p) -> {
@@ -830,12 +868,15 @@ final class FrontEnd {
         } else if (st.abort != null) {
             exitCode = st.abort.code();
             culprit = st.abort.rank();
+            // the PMI wire has no spaces in values: our client sends them as '_'
             summary = "jmpirun: rank " + st.abort.rank() + where(st.abort.rank()) + " called abort with exit code "
-                    + st.abort.code() + (st.abort.message().isEmpty() ? "" : ": " + st.abort.message()) + tail;
+                    + st.abort.code() + (st.abort.message().isEmpty() ? "" : ": " + st.abort.message().replace('_',
+                            ' ')) + tail;
         } else if (st.failure != null) {
             exitCode = st.failedCode;
             culprit = st.failedRank;
-            summary = "jmpirun: rank " + st.failedRank + where(st.failedRank) + " " + st.failure + tail;
+            summary = st.hostFailure ? "jmpirun: " + st.failure + tail
+                    : "jmpirun: rank " + st.failedRank + where(st.failedRank) + " " + st.failure + tail;
         } else if (st.interrupted) {
             exitCode = LaunchResult.INTERRUPTED_EXIT_CODE;
             summary = "jmpirun: interrupted" + tail;
@@ -862,6 +903,18 @@ final class FrontEnd {
         String p = pid > 0 ? "pid " + pid : "";
         String both = host.isEmpty() ? p : p.isEmpty() ? host : host + ", " + p;
         return both.isEmpty() ? "" : " (" + both + ")";
+    }
+
+    /** "2, 3" or "4-7" for a run. */
+    private static String rankList(int[] ranks) {
+        if (ranks.length > 2 && ranks[ranks.length - 1] - ranks[0] == ranks.length - 1) {
+            return ranks[0] + "-" + ranks[ranks.length - 1];
+        }
+        StringBuilder sb = new StringBuilder();
+        for (int r : ranks) {
+            sb.append(sb.isEmpty() ? "" : ", ").append(r);
+        }
+        return sb.toString();
     }
 
     private static String signalNote(int code) {

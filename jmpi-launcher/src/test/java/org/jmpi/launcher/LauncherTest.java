@@ -93,7 +93,7 @@ class LauncherTest {
         assertThat(r.exitCode()).isEqualTo(7);
         assertThat(r.aborted()).isTrue();
         assertThat(r.failedRank()).isEqualTo(1);
-        assertThat(r.summary()).contains("rank 1").contains("abort with exit code 7").contains("rank_1_gave_up");
+        assertThat(r.summary()).contains("rank 1").contains("abort with exit code 7: rank 1 gave up");
         assertThat(r.teardownTime()).isLessThan(Duration.ofSeconds(5));
     }
 

@@ -43,8 +43,8 @@ public final class ProcessMapping {
         }
         List<int[]> blocks = new ArrayList<>();
         int i = "(vector".length();
-        while (i < s.length() - 1) {
-            if (s.charAt(i) != ',' || i + 1 >= s.length() || s.charAt(i + 1) != '(') {
+        while (i < s.length() && s.charAt(i) == ',') {
+            if (i + 1 >= s.length() || s.charAt(i + 1) != '(') {
                 return null;
             }
             int close = s.indexOf(')', i + 2);
@@ -69,7 +69,7 @@ public final class ProcessMapping {
             blocks.add(b);
             i = close + 1;
         }
-        if (blocks.isEmpty()) {
+        if (blocks.isEmpty() || i != s.length() - 1) {
             return null;
         }
         int[] nodeOf = new int[size];

@@ -24,7 +24,7 @@ class PlanPropertyTest {
     private static final BaseKind[] KINDS = {BaseKind.BYTE, BaseKind.SHORT, BaseKind.CHAR, BaseKind.INT,
         BaseKind.FLOAT, BaseKind.LONG, BaseKind.DOUBLE};
     /** Keeps the reference walk (one entry per primitive) cheap. */
-    private static final int MAX_ENTRIES = 50_000;
+    private static final int MAX_ENTRIES = 30_000;
 
     @Provide
     Arbitrary<TypeTree> trees() {
@@ -82,7 +82,7 @@ class PlanPropertyTest {
         return tree.ref();
     }
 
-    @Property(tries = 400)
+    @Property(tries = 250)
     void boundsAndSizesMatchTheReference(@ForAll("trees") TypeTree tree) {
         RefType ref = checkedRef(tree, 1);
         TypeDescriptor t = tree.build();
@@ -98,7 +98,7 @@ class PlanPropertyTest {
         }
     }
 
-    @Property(tries = 400)
+    @Property(tries = 250)
     void packingMatchesTheReference(@ForAll("trees") TypeTree tree, @ForAll @IntRange(min = 0, max = 5) int count,
             @ForAll long seed) {
         RefType ref = checkedRef(tree, count);
@@ -133,7 +133,7 @@ class PlanPropertyTest {
         assertThat(Arrays.copyOfRange(out, 5, out.length)).as("chunked pack of %s", tree).isEqualTo(expected);
     }
 
-    @Property(tries = 400)
+    @Property(tries = 250)
     void unpackingMatchesTheReference(@ForAll("trees") TypeTree tree, @ForAll @IntRange(min = 0, max = 5) int count,
             @ForAll long seed) {
         RefType ref = checkedRef(tree, count);
@@ -166,7 +166,7 @@ class PlanPropertyTest {
         assertThat(chunked).as("chunked unpack of %d x %s", count, tree).isEqualTo(expected);
     }
 
-    @Property(tries = 200)
+    @Property(tries = 120)
     void runVisitsCoverThePackedStreamInOrder(@ForAll("trees") TypeTree tree,
             @ForAll @IntRange(min = 1, max = 4) int count, @ForAll long seed) {
         RefType ref = checkedRef(tree, count);
@@ -187,7 +187,7 @@ class PlanPropertyTest {
         assertThat(got).isEqualTo(expected);
     }
 
-    @Property(tries = 200)
+    @Property(tries = 120)
     void booleanLayoutsMatchTheReference(@ForAll("booleanTrees") TypeTree tree,
             @ForAll @IntRange(min = 0, max = 4) int count, @ForAll long seed) {
         RefType ref = checkedRef(tree, count);

@@ -106,7 +106,8 @@ public final class Op implements Freeable {
         }
         ElementKind kind = kindOf(type);
         if (kind == null) {
-            throw new MpiError(ErrorClass.ERR_OP, name + " does not apply to " + type.name);
+            throw new MpiError(ErrorClass.ERR_OP, name + " does not apply to " + type.name
+                    + (type.baseKind == Datatype.KIND_PACKED ? "" : " (its elements mix kinds)"));
         }
         long size = type.desc.size();
         if (size % kind.packedBytes != 0 || size / kind.packedBytes > Integer.MAX_VALUE) {
@@ -136,25 +137,15 @@ public final class Op implements Freeable {
         };
     }
 
-    /** The element kind reductions see in {@code type}, or null (MPI.PACKED, an unknown kind). */
+    /**
+     * The element kind reductions see in {@code type}: the single primitive its type signature consists of (see
+     * {@link org.jmpi.datatype.Signature#uniform()}), or null when it mixes kinds (a struct) or is MPI.PACKED.
+     */
     static ElementKind kindOf(Datatype type) {
-        return switch (type.baseKind) {
-            case Datatype.KIND_BYTE -> ElementKind.BYTE;
-            case Datatype.KIND_CHAR -> ElementKind.CHAR;
-            case Datatype.KIND_SHORT -> ElementKind.SHORT;
-            case Datatype.KIND_BOOLEAN -> ElementKind.BOOLEAN;
-            case Datatype.KIND_INT -> ElementKind.INT;
-            case Datatype.KIND_LONG -> ElementKind.LONG;
-            case Datatype.KIND_FLOAT -> ElementKind.FLOAT;
-            case Datatype.KIND_DOUBLE -> ElementKind.DOUBLE;
-            case Datatype.KIND_FLOAT_COMPLEX -> ElementKind.FLOAT_COMPLEX;
-            case Datatype.KIND_DOUBLE_COMPLEX -> ElementKind.DOUBLE_COMPLEX;
-            case Datatype.KIND_INT2 -> ElementKind.INT2;
-            case Datatype.KIND_SHORT_INT -> ElementKind.SHORT_INT;
-            case Datatype.KIND_LONG_INT -> ElementKind.LONG_INT;
-            case Datatype.KIND_FLOAT_INT -> ElementKind.FLOAT_INT;
-            case Datatype.KIND_DOUBLE_INT -> ElementKind.DOUBLE_INT;
-            default -> null;
-        };
+        if (type.baseKind == Datatype.KIND_PACKED) {
+            return null;
+        }
+        org.jmpi.datatype.Primitive p = type.desc.signature().uniform();
+        return p == null ? null : ElementKind.valueOf(p.name());
     }
 }

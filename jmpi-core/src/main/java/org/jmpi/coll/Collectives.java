@@ -42,8 +42,9 @@ public final class Collectives {
     public static void bcast(Schedule s, MessageData buf, int root) {
         Communicator c = s.comm();
         int p = c.size();
+        Algorithm a = Tuning.select(Collective.BCAST, p, buf.bytes(), true);
         if (p > 1) {
-            switch (Tuning.select(Collective.BCAST, p, buf.bytes(), true)) {
+            switch (a) {
                 case BCAST_SCATTER_ALLGATHER -> BcastScatterAllgather.build(s, buf, root);
                 case BCAST_PIPELINE -> BcastPipeline.build(s, buf, root, Tuning.config().bcastSegment());
                 default -> BcastBinomial.build(s, buf, root);
@@ -162,9 +163,10 @@ public final class Collectives {
     public static void reduce(Schedule s, MessageData input, MessageData output, int count, Reduction red,
             int root) {
         Communicator c = s.comm();
+        Algorithm a = Tuning.select(Collective.REDUCE, c.size(), count * red.bytesPerElement(), red.commutative());
         if (count > 0) {
             ReduceBuffers b = new ReduceBuffers(s, red, count, input, c.rank() == root ? output : null);
-            Object result = switch (Tuning.select(Collective.REDUCE, c.size(), b.bytes(), red.commutative())) {
+            Object result = switch (a) {
                 case REDUCE_RABENSEIFNER -> ReduceRabenseifner.build(s, b, root);
                 default -> ReduceBinomial.build(s, b, root);
             };
@@ -177,9 +179,10 @@ public final class Collectives {
     public static void allreduce(Schedule s, MessageData input, MessageData output, int count,
             Reduction red) {
         Communicator c = s.comm();
+        Algorithm a = Tuning.select(Collective.ALLREDUCE, c.size(), count * red.bytesPerElement(), red.commutative());
         if (count > 0) {
             ReduceBuffers b = new ReduceBuffers(s, red, count, input, output);
-            Object result = switch (Tuning.select(Collective.ALLREDUCE, c.size(), b.bytes(), red.commutative())) {
+            Object result = switch (a) {
                 case ALLREDUCE_RABENSEIFNER -> AllreduceRabenseifner.build(s, b);
                 case ALLREDUCE_RING -> AllreduceRing.build(s, b);
                 case ALLREDUCE_REDUCE_BCAST -> {
@@ -210,10 +213,10 @@ public final class Collectives {
             throw new org.jmpi.runtime.MpiError(org.jmpi.runtime.ErrorClass.ERR_COUNT,
                     "the counts add up to more than 2^31 - 1 elements");
         }
+        Algorithm a = Tuning.select(block ? Collective.REDUCE_SCATTER_BLOCK : Collective.REDUCE_SCATTER, c.size(),
+                total * red.bytesPerElement(), red.commutative());
         if (total > 0) {
             ReduceBuffers b = new ReduceBuffers(s, red, (int) total, input, output);
-            Algorithm a = Tuning.select(block ? Collective.REDUCE_SCATTER_BLOCK : Collective.REDUCE_SCATTER,
-                    c.size(), b.bytes(), red.commutative());
             switch (a) {
                 case REDUCE_SCATTER_RING, REDUCE_SCATTER_BLOCK_RING -> ReduceScatterRing.build(s, b, counts);
                 case REDUCE_SCATTER_RECURSIVE_HALVING, REDUCE_SCATTER_BLOCK_RECURSIVE_HALVING ->
@@ -242,9 +245,10 @@ public final class Collectives {
 
     public static void scan(Schedule s, MessageData input, MessageData output, int count, Reduction red) {
         Communicator c = s.comm();
+        Algorithm a = Tuning.select(Collective.SCAN, c.size(), count * red.bytesPerElement(), red.commutative());
         if (count > 0) {
             ReduceBuffers b = new ReduceBuffers(s, red, count, input, output);
-            Object result = switch (Tuning.select(Collective.SCAN, c.size(), b.bytes(), red.commutative())) {
+            Object result = switch (a) {
                 case SCAN_LINEAR -> ScanLinear.build(s, b);
                 default -> ScanRecursiveDoubling.build(s, b);
             };
@@ -254,9 +258,10 @@ public final class Collectives {
 
     public static void exscan(Schedule s, MessageData input, MessageData output, int count, Reduction red) {
         Communicator c = s.comm();
+        Algorithm a = Tuning.select(Collective.EXSCAN, c.size(), count * red.bytesPerElement(), red.commutative());
         if (count > 0) {
             ReduceBuffers b = new ReduceBuffers(s, red, count, input, output);
-            Object result = switch (Tuning.select(Collective.EXSCAN, c.size(), b.bytes(), red.commutative())) {
+            Object result = switch (a) {
                 case EXSCAN_LINEAR -> ExscanLinear.build(s, b);
                 default -> ExscanRecursiveDoubling.build(s, b);
             };

@@ -21,6 +21,7 @@ public final class Tuning {
 
     private static CollConfig config;
     private static volatile Map<Collective, Algorithm> overrides = new EnumMap<>(Collective.class);
+    private static volatile Algorithm last;
 
     /** The parameters, read on first use. */
     public static synchronized CollConfig config() {
@@ -61,6 +62,17 @@ public final class Tuning {
      * @param commutative whether the reduction commutes (true for collectives without one)
      */
     public static Algorithm select(Collective c, int p, long bytes, boolean commutative) {
+        Algorithm a = choose(c, p, bytes, commutative);
+        last = a;
+        return a;
+    }
+
+    /** The algorithm this rank chose last (diagnostics and tests). */
+    public static Algorithm lastSelected() {
+        return last;
+    }
+
+    private static Algorithm choose(Collective c, int p, long bytes, boolean commutative) {
         CollConfig cfg = config();
         Algorithm forced = overrides.get(c);
         if (forced == null) {

@@ -16,6 +16,7 @@ import mpi.MPIException;
  *   <li>{@code abort7}: {@code MPI.COMM_WORLD.abort(7)};
  *   <li>{@code nofinalize}: returns from main without {@code MPI.Finalize} (exit code 0);
  *   <li>{@code hang}: waits too, for ever (the test cuts a link or kills something);
+ *   <li>{@code card}: as {@code hang}, after every rank printed {@code card <rank> <tcp card> job <job id>};
  *   <li>{@code ok}: sends the others a message; everyone finalizes;
  *   <li>{@code survive} (for --continue-on-failure): exits 3; the others, with {@code ERRORS_RETURN}, see their
  *       receive from it and a send to it fail, print the error class, and finalize.
@@ -32,6 +33,11 @@ public final class FaultRank {
         int victim = size - 1;
         System.out.println("ready " + rank + " pid " + ProcessHandle.current().pid() + " on "
                 + System.getenv("JMPI_NODE_ID"));
+        if (args[0].equals("card")) {
+            org.jmpi.runtime.JmpiRuntime rt = org.jmpi.runtime.JmpiRuntime.get();
+            System.out.println("card " + rank + " " + rt.bootstrap().get("tcp-" + rank) + " job "
+                    + rt.bootstrap().jobId());
+        }
         MPI.COMM_WORLD.barrier();
         int[] buf = new int[1];
         if (args[0].equals("survive")) {
@@ -66,7 +72,7 @@ public final class FaultRank {
                 case "nofinalize" -> {
                     return;
                 }
-                case "hang" -> Thread.sleep(600_000);
+                case "hang", "card" -> Thread.sleep(600_000);
                 case "ok" -> {
                     for (int r = 0; r < size - 1; r++) {
                         buf[0] = 42;

@@ -24,6 +24,7 @@ import org.jmpi.bootstrap.pmi.Pmi1Bootstrap;
  *   <li>{@code notices}: opens the failure-notice channel; after a fence rank 1 exits 3; the others wait for the notice,
  *       print it, fence again without rank 1, and finalize;
  *   <li>{@code stdin}: rank 0 prints the first line of its standard input;
+ *   <li>{@code port}: prints {@code port <PMI_PORT>}, then waits for ever;
  *   <li>{@code pidblock}: after a fence prints its pid; then rank 0 sleeps and the others block in a fence that cannot
  *       complete (for tests that kill something meanwhile).
  * </ul>
@@ -142,6 +143,10 @@ public final class TestRank {
                 pmi.fence();
                 pmi.finalizeJob();
                 ch.close();
+            }
+            case "port" -> {
+                System.out.println("port " + System.getenv("PMI_PORT"));
+                new CountDownLatch(1).await();
             }
             case "stdin" -> {
                 if (rank == 0) {

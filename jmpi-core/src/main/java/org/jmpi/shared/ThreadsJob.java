@@ -345,7 +345,8 @@ public final class ThreadsJob {
                 }
             }
             if (job.aborted()) {
-                System.err.println("jmpirun: job aborted: " + job.abortMessage());
+                // the aborting rank printed its reason already (one line); this only closes the story
+                System.err.println("jmpirun: job aborted, exit code " + job.exitCode());
             }
             return job.exitCode();
         } finally {

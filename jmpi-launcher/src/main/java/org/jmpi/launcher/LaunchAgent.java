@@ -194,7 +194,7 @@ public record LaunchAgent(Kind kind, List<String> command, List<String> extraArg
             }
             case SLURM -> {
                 cmd.addAll(List.of("--nodes=1", "--ntasks=1", "--nodelist=" + host, "--overlap", "--mpi=none",
-                        "--input=all", "--quiet"));
+                        "--input=all", "--unbuffered", "--quiet"));
                 if (workingDirectory != null) {
                     cmd.add("--chdir=" + workingDirectory);
                 }

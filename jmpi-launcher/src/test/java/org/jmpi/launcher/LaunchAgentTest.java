@@ -42,7 +42,8 @@ class LaunchAgentTest {
     void slurmStartsOneStepPerHost() {
         LaunchAgent a = LaunchAgent.from("slurm", null, null, Map.of());
         assertThat(a.commandFor("n1", List.of("java", "P"), "/w")).containsExactly("srun", "--nodes=1",
-                "--ntasks=1", "--nodelist=n1", "--overlap", "--mpi=none", "--input=all", "--quiet", "--chdir=/w",
+                "--ntasks=1", "--nodelist=n1", "--overlap", "--mpi=none", "--input=all", "--unbuffered", "--quiet",
+                "--chdir=/w",
                 "java", "P");
         assertThat(LaunchAgent.from(null, "/usr/bin/srun", null, Map.of()).kind())
                 .isEqualTo(LaunchAgent.Kind.SLURM);

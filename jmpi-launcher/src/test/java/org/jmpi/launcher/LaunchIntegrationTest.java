@@ -274,6 +274,15 @@ class LaunchIntegrationTest {
         }
 
         @Test
+        void jmpirunStartsItsProxiesWithSrunInsideAnAllocation() throws Exception {
+            // as Hydra's slurm launcher does; --no-autofork makes this host go through srun too
+            Result r = run(concat(List.of("salloc", "-n", "2"), jmpirun("--no-stdin", "--launcher", "slurm",
+                    "--no-autofork", "-cp", rankClassPath(), FaultRank.class.getName(), "ok")), env,
+                    Duration.ofSeconds(120));
+            assertRanksGotTheMessage(r, 2);
+        }
+
+        @Test
         void envOnlyModeUnderSrunWithoutPmi() throws Exception {
             Result r = run(concat(jmpirun("--kvs-server", "--"), concat(List.of("srun", "-n", "3", "--mpi=none"),
                     javaRank("ok"))), env, Duration.ofSeconds(120));

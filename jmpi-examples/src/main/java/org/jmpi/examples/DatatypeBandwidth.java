@@ -12,7 +12,8 @@ import mpi.MPIException;
  * What a derived datatype costs: ping-pong between ranks 0 and 1 of 1 MiB of doubles laid out contiguously, as a
  * matrix column and as sub-matrices, sent with one call each, against the same 1 MiB sent contiguously. Also times
  * {@code Comm.pack} of each layout alone. Each figure is the median (and the best) of {@code --reps} runs of
- * {@code --iters} round trips; one-way time is half a round trip; "vs contig" compares medians.
+ * {@code --iters} round trips; one-way time is half a round trip. Repetitions interleave the layouts, and "vs
+ * contig" is the median over repetitions of the ratio to the contiguous layout in the same repetition.
  *
  * <p>Options: {@code --reps N} (default 11), {@code --iters N} (default 50), {@code --direct} (direct buffers instead
  * of {@code double[]}), {@code --mib N} (payload size, default 1).
@@ -72,37 +73,50 @@ public final class DatatypeBandwidth {
             System.out.printf("# %-42s %12s %10s %10s %10s %14s%n", "layout", "one-way(us)", "best(us)", "MB/s",
                     "vs contig", "pack-only(us)");
         }
-        double contiguous = 0;
-        for (Layout l : layouts) {
-            Object sendBuf = buffer(l.bufferDoubles, direct);
-            Object recvBuf = l.receiveSame ? buffer(l.bufferDoubles, direct) : buffer(n, direct);
-            Datatype recvType = l.receiveSame ? l.type : MPI.DOUBLE;
-            int recvCount = l.receiveSame ? l.count : n;
-            double[] times = new double[reps];
-            for (int r = -1; r < reps; r++) { // r = -1: warm-up
+        // repetitions interleave the layouts, so that load from elsewhere hits all of them alike; the ratio to
+        // contiguous is taken within each repetition, then its median reported
+        int m = layouts.size();
+        Object[] sendBufs = new Object[m];
+        Object[] recvBufs = new Object[m];
+        for (int k = 0; k < m; k++) {
+            Layout l = layouts.get(k);
+            sendBufs[k] = buffer(l.bufferDoubles, direct);
+            recvBufs[k] = l.receiveSame ? buffer(l.bufferDoubles, direct) : buffer(n, direct);
+        }
+        double[][] times = new double[m][reps];
+        for (int r = -1; r < reps; r++) { // r = -1: warm-up
+            for (int k = 0; k < m; k++) {
+                Layout l = layouts.get(k);
+                Datatype recvType = l.receiveSame ? l.type : MPI.DOUBLE;
+                int recvCount = l.receiveSame ? l.count : n;
                 MPI.COMM_WORLD.barrier();
                 double t0 = MPI.wtime();
                 for (int i = 0; i < iters; i++) {
                     if (rank == 0) {
-                        MPI.COMM_WORLD.send(sendBuf, l.count, l.type, 1, 1);
-                        MPI.COMM_WORLD.recv(recvBuf, recvCount, recvType, 1, 1);
+                        MPI.COMM_WORLD.send(sendBufs[k], l.count, l.type, 1, 1);
+                        MPI.COMM_WORLD.recv(recvBufs[k], recvCount, recvType, 1, 1);
                     } else if (rank == 1) {
-                        MPI.COMM_WORLD.recv(recvBuf, recvCount, recvType, 0, 1);
-                        MPI.COMM_WORLD.send(sendBuf, l.count, l.type, 0, 1);
+                        MPI.COMM_WORLD.recv(recvBufs[k], recvCount, recvType, 0, 1);
+                        MPI.COMM_WORLD.send(sendBufs[k], l.count, l.type, 0, 1);
                     }
                 }
                 if (r >= 0) {
-                    times[r] = (MPI.wtime() - t0) / iters / 2;
+                    times[k][r] = (MPI.wtime() - t0) / iters / 2;
                 }
             }
-            double packOnly = rank == 0 ? packTime(sendBuf, l, reps, iters) : 0;
+        }
+        for (int k = 0; k < m; k++) {
+            Layout l = layouts.get(k);
+            double packOnly = rank == 0 ? packTime(sendBufs[k], l, reps, iters) : 0;
             if (rank == 0) {
-                double t = median(times);
-                if (contiguous == 0) {
-                    contiguous = t;
+                double t = median(times[k]);
+                double[] ratios = new double[reps];
+                for (int r = 0; r < reps; r++) {
+                    ratios[r] = times[k][r] / times[0][r];
                 }
                 System.out.printf("  %-42s %12.1f %10.1f %10.0f %10.2f %14.1f%n", l.name, t * 1e6,
-                        Arrays.stream(times).min().orElse(0) * 1e6, 8.0 * n / t / 1e6, t / contiguous, packOnly * 1e6);
+                        Arrays.stream(times[k]).min().orElse(0) * 1e6, 8.0 * n / t / 1e6, median(ratios),
+                        packOnly * 1e6);
             }
         }
         MPI.Finalize();

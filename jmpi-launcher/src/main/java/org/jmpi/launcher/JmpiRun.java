@@ -344,6 +344,10 @@ public final class JmpiRun implements Callable<Integer> {
             err.println("jmpirun: " + e.getMessage());
             return USAGE_ERROR;
         }
+        FileOutput files = outputDirectory == null ? null : new FileOutput(Path.of(outputDirectory));
+        if (files != null) {
+            b.output(files);
+        }
         Launcher launcher;
         try {
             launcher = b.build();
@@ -359,10 +363,6 @@ public final class JmpiRun implements Callable<Integer> {
                     err.println("jmpirun: host " + p.hosts().get(h).name() + ": ranks " + rs);
                 }
             }
-        }
-        FileOutput files = outputDirectory == null ? null : new FileOutput(Path.of(outputDirectory));
-        if (files != null) {
-            b.output(files);
         }
         LaunchResult r;
         try (Launcher.Job job = launcher.start()) {

@@ -102,6 +102,69 @@ class JmpiRunTest {
     }
 
     @Test
+    void mpmdContextsAfterAColon() throws Exception {
+        List<String> a = withJvmArgs("-n", "1", "-x", "FOO=first", TestRank.class.getName(), "where", ":", "-n", "2",
+                "-cp", LauncherTest.testClasses().toString(), TestRank.class.getName(), "where");
+        int code = jmpirun(Map.of(), a.toArray(String[]::new));
+        assertThat(code).as(err()).isZero();
+        assertThat(out().lines().filter(l -> l.contains(" app 0 "))).hasSize(1);
+        assertThat(out().lines().filter(l -> l.contains(" app 1 "))).hasSize(2);
+        // options of the whole job belong before the first ':'
+        assertThat(jmpirun(Map.of(), withJvmArgs("-n", "1", TestRank.class.getName(), "where", ":", "--timeout",
+                "5", TestRank.class.getName(), "where").toArray(String[]::new))).isEqualTo(JmpiRun.USAGE_ERROR);
+        assertThat(err()).contains("--timeout applies to the whole job");
+    }
+
+    @Test
+    void hostsOnThisMachineWithTheForkLauncherAndTheirPlacement() throws Exception {
+        int code = jmpirun(Map.of(), withJvmArgs("-n", "3", "-H", "a:2,b", "--launcher", "fork", "-v",
+                "-print-all-exitcodes", TestRank.class.getName(), "where").toArray(String[]::new));
+        assertThat(code).as(err()).isZero();
+        assertThat(err()).contains("jmpirun: host a: ranks [0, 1]").contains("jmpirun: host b: ranks [2]")
+                .contains("jmpirun: exit codes [0, 0, 0]");
+        assertThat(out()).contains("rank 2 node 1 local 0/1").contains("map (vector,(0,1,2),(1,1,1))");
+    }
+
+    @Test
+    void outputFilenameWritesOpenMpisLayout(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        int code = jmpirun(Map.of(), withJvmArgs("-n", "2", "--output-filename", dir.toString(),
+                TestRank.class.getName(), "hello").toArray(String[]::new));
+        assertThat(code).as(err()).isZero();
+        assertThat(out()).doesNotContain("hello from rank");
+        assertThat(java.nio.file.Files.readString(dir.resolve("1/rank.1/stdout"))).isEqualTo("hello from rank 1\n");
+        assertThat(java.nio.file.Files.readString(dir.resolve("1/rank.0/stderr"))).isEqualTo("warning from rank 0\n");
+    }
+
+    @Test
+    void whatCannotBeParsedIsAnErrorNeverThisHost(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        String main = TestRank.class.getName();
+        assertThat(jmpirun(Map.of("HYDRA_HOST_FILE", dir.resolve("missing").toString()), "-n", "2", main, "x"))
+                .isEqualTo(JmpiRun.USAGE_ERROR);
+        assertThat(err()).contains("cannot read the hostfile");
+        java.nio.file.Files.writeString(dir.resolve("hosts"), "a slots=2\nb slotz=1\n");
+        assertThat(jmpirun(Map.of(), "-f", dir.resolve("hosts").toString(), main, "x"))
+                .isEqualTo(JmpiRun.USAGE_ERROR);
+        assertThat(err()).contains("line 2");
+        assertThat(jmpirun(Map.of(), "--mca", "btl", "self,tcp", main, "x")).isEqualTo(JmpiRun.USAGE_ERROR);
+        assertThat(err()).contains("--mca btl is not a parameter jmpirun knows");
+        assertThat(jmpirun(Map.of(), "--map-by", "socket", main, "x")).isEqualTo(JmpiRun.USAGE_ERROR);
+        assertThat(jmpirun(Map.of(), "-n", "3", "-H", "a:1,b:1", "--nooversubscribe", main, "x"))
+                .isEqualTo(JmpiRun.USAGE_ERROR);
+        assertThat(err()).contains("not enough slots for 3 ranks");
+        assertThat(jmpirun(Map.of(), "--launcher", "pbsdsh", main, "x")).isEqualTo(JmpiRun.USAGE_ERROR);
+        assertThat(jmpirun(Map.of("I_MPI_PERHOST", "allcores", "MPI_HOST", "a"), main, "x"))
+                .isEqualTo(JmpiRun.USAGE_ERROR);
+    }
+
+    @Test
+    void genvAndExportsReachTheRanks() throws Exception {
+        int code = jmpirun(Map.of("FOO", "from-env"), withJvmArgs("-n", "1", "-genv", "FOO", "set-by-genv",
+                TestRank.class.getName(), "props").toArray(String[]::new));
+        assertThat(code).as(err()).isZero();
+        assertThat(out()).contains("FOO=set-by-genv");
+    }
+
+    @Test
     void printsTheClassPathRanksNeed() {
         assertThat(jmpirun(Map.of(), "--classpath")).isZero();
         assertThat(out().trim()).isEqualTo(Launcher.jmpiClassPath().get(0).toString());

@@ -9,6 +9,7 @@ import mpi.Datatype;
 import mpi.DoubleComplex;
 import mpi.DoubleInt;
 import mpi.FloatComplex;
+import mpi.FloatInt;
 import mpi.Int2;
 import mpi.LongInt;
 import mpi.MPI;
@@ -206,7 +207,11 @@ class StructTransferTest {
         ByteBuffer si = MPI.newByteBuffer(n * 8);
         ByteBuffer li = MPI.newByteBuffer(n * 16);
         int[] i2 = new int[2 * n];
+        byte[] fi = new byte[n * 8];
         for (int k = 0; k < n; k++) {
+            FloatInt.Data f = MPI.floatInt.getData(fi, k);
+            f.putValue(rank() + 0.25f * k);
+            f.putIndex(100 + k);
             DoubleInt.Data d = MPI.doubleInt.getData(di, k);
             d.putValue(rank() + k / 8.0);
             d.putIndex(k);
@@ -226,6 +231,8 @@ class StructTransferTest {
         w.sendRecv(di, n, MPI.DOUBLE_INT, right(), 5, di2, n, MPI.DOUBLE_INT, left(), 5);
         w.sendRecv(si, n, MPI.SHORT_INT, right(), 6, si2, n, MPI.SHORT_INT, left(), 6);
         w.sendRecv(li, n, MPI.LONG_INT, right(), 7, li2, n, MPI.LONG_INT, left(), 7);
+        byte[] fi2 = new byte[n * 8];
+        w.sendRecv(fi, n, MPI.FLOAT_INT, right(), 11, fi2, n, MPI.FLOAT_INT, left(), 11);
         Status st = w.sendRecv(i2, n, MPI.INT2, right(), 8, i22, n, MPI.INT2, left(), 8);
         assertThat(st.getElements(MPI.INT2)).isEqualTo(2 * n);
         for (int k = 0; k < n; k++) {
@@ -238,6 +245,9 @@ class StructTransferTest {
             LongInt.Data l = MPI.longInt.getData(li2, k);
             assertThat(l.getValue()).isEqualTo(Long.MAX_VALUE - left());
             assertThat(l.getIndex()).isEqualTo(-k);
+            FloatInt.Data f = MPI.floatInt.getData(fi2, k);
+            assertThat(f.getValue()).isEqualTo(left() + 0.25f * k);
+            assertThat(f.getIndex()).isEqualTo(100 + k);
             Int2.Data p = MPI.int2.getData(ByteBuffer.wrap(toBytes(i22)).order(java.nio.ByteOrder.nativeOrder()), k);
             assertThat(p.getValue()).isEqualTo(left());
             assertThat(p.getIndex()).isEqualTo(k);

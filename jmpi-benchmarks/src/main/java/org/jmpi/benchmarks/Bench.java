@@ -1,0 +1,158 @@
+package org.jmpi.benchmarks;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import mpi.MPI;
+import mpi.MPIException;
+
+/**
+ * Options, iteration counts and reporting shared by the OSU-style collective benchmarks. The iteration counts and
+ * the reported figures follow the C programs of the project's baseline ({@code ../shared/baseline/bench_common.h}),
+ * so that jmpi and MPICH are measured the same way: many iterations for small messages, fewer for large ones, 10 %
+ * warm-up; the average time per call on each rank, reported as the average and the maximum over ranks, in
+ * microseconds.
+ *
+ * <p>Options: {@code --min BYTES} (default 4), {@code --max BYTES} (default 16 MiB), {@code --iters N} (base count
+ * for small messages, default 10000), {@code --arrays} (Java arrays instead of direct buffers), {@code --warmup N}
+ * (untimed calls at every size before the sweep, default 50, for the JIT).
+ */
+final class Bench {
+    int min = 4;
+    int max = 16 << 20;
+    int iters = 10_000;
+    boolean arrays;
+    int warmupCalls = 50;
+    final int rank;
+    final int size;
+
+    Bench(String[] args, int defaultMin, int defaultMax) throws MPIException {
+        min = defaultMin;
+        max = defaultMax;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--min" -> min = parseSize(args[++i]);
+                case "--max" -> max = parseSize(args[++i]);
+                case "--iters" -> iters = Integer.parseInt(args[++i]);
+                case "--arrays" -> arrays = true;
+                case "--warmup" -> warmupCalls = Integer.parseInt(args[++i]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        rank = MPI.COMM_WORLD.getRank();
+        size = MPI.COMM_WORLD.getSize();
+    }
+
+    static int parseSize(String s) {
+        String v = s.trim().toLowerCase(java.util.Locale.ROOT);
+        int mul = 1;
+        if (v.endsWith("k")) {
+            mul = 1 << 10;
+        } else if (v.endsWith("m")) {
+            mul = 1 << 20;
+        }
+        if (mul != 1) {
+            v = v.substring(0, v.length() - 1);
+        }
+        return Math.multiplyExact(Integer.parseInt(v), mul);
+    }
+
+    /** The sizes of the sweep: min, 2 min, ... up to max (0 stays 0 once, then 1). */
+    int[] sizes() {
+        java.util.List<Integer> l = new java.util.ArrayList<>();
+        for (long b = min; b <= max; b = b == 0 ? 1 : b * 2) {
+            l.add((int) b);
+        }
+        return l.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** Timed iterations for a message of {@code bytes} (as bench_common.h's iters_for, halved from 4 MiB). */
+    int itersFor(long bytes) {
+        int n;
+        if (bytes <= 8192) {
+            n = iters;
+        } else if (bytes <= 65536) {
+            n = Math.max(iters / 4, 100);
+        } else if (bytes <= 1 << 20) {
+            n = Math.max(iters / 20, 50);
+        } else {
+            n = Math.max(iters / 100, 20);
+        }
+        if (bytes >= 4 << 20) {
+            n = Math.max(n / 2, 10);
+        }
+        return n;
+    }
+
+    static int warmupFor(int iters) {
+        return Math.max(iters / 10, 10);
+    }
+
+    /** A direct buffer in native order, every byte touched, or (with --arrays) a float array. */
+    Object floats(int bytes, float value) {
+        int n = Math.max(1, bytes / 4);
+        if (arrays) {
+            float[] a = new float[n];
+            java.util.Arrays.fill(a, value);
+            return a;
+        }
+        ByteBuffer b = ByteBuffer.allocateDirect(n * 4).order(ByteOrder.nativeOrder());
+        for (int i = 0; i < n; i++) {
+            b.putFloat(i * 4, value);
+        }
+        return b.asFloatBuffer();
+    }
+
+    /** A direct byte buffer (or byte array) of at least one byte, touched. */
+    Object bytes(int bytes) {
+        int n = Math.max(1, bytes);
+        if (arrays) {
+            byte[] a = new byte[n];
+            java.util.Arrays.fill(a, (byte) 1);
+            return a;
+        }
+        ByteBuffer b = ByteBuffer.allocateDirect(n);
+        for (int i = 0; i < n; i++) {
+            b.put(i, (byte) 1);
+        }
+        return b;
+    }
+
+    /** Prints one line on rank 0: bytes, average and maximum over ranks of {@code micros}, iterations. */
+    void report(long bytes, double micros, int iterations) throws MPIException {
+        double[] t = {micros};
+        double[] sum = new double[1];
+        double[] max = new double[1];
+        MPI.COMM_WORLD.reduce(t, sum, 1, MPI.DOUBLE, MPI.SUM, 0);
+        MPI.COMM_WORLD.reduce(t, max, 1, MPI.DOUBLE, MPI.MAX, 0);
+        if (rank == 0) {
+            System.out.printf("%d %.3f %.3f %d%n", bytes, sum[0] / size, max[0], iterations);
+            System.out.flush();
+        }
+    }
+
+    void header(String what, String columns) {
+        if (rank == 0) {
+            System.out.printf("# jmpi %s, %d ranks (%s): %s%n", what, size, arrays ? "Java arrays" : "direct buffers",
+                    columns);
+        }
+    }
+
+    /** One timed loop of a collective: warm-up, barrier, {@code iterations} calls; microseconds per call. */
+    static double time(int warm, int iterations, Call call) throws MPIException {
+        MPI.COMM_WORLD.barrier();
+        for (int i = 0; i < warm; i++) {
+            call.run();
+        }
+        MPI.COMM_WORLD.barrier();
+        double t0 = MPI.wtime();
+        for (int i = 0; i < iterations; i++) {
+            call.run();
+        }
+        return (MPI.wtime() - t0) * 1e6 / iterations;
+    }
+
+    @FunctionalInterface
+    interface Call {
+        void run() throws MPIException;
+    }
+}

@@ -1,0 +1,30 @@
+package org.jmpi.benchmarks;
+
+import mpi.MPI;
+import mpi.MPIException;
+
+/**
+ * MPI_Allgather of bytes, 1 B to 1 MiB per rank, back-to-back calls (OSU's osu_allgather). Prints
+ * {@code bytes_per_rank avg_us max_us iters}. Options: see {@link Bench}.
+ */
+public final class OsuAllgather {
+    private OsuAllgather() {}
+
+    public static void main(String[] args) throws MPIException {
+        MPI.Init(args);
+        Bench b = new Bench(args, 1, 1 << 20);
+        Object send = b.bytes(b.max);
+        Object recv = b.bytes(b.max * b.size);
+        b.header("allgather", "bytes_per_rank  avg_us  max_us  iters");
+        for (int bytes : b.sizes()) {
+            Bench.time(0, b.warmupCalls, () -> MPI.COMM_WORLD.allGather(send, bytes, MPI.BYTE, recv, bytes, MPI.BYTE));
+        }
+        for (int bytes : b.sizes()) {
+            int iters = b.itersFor((long) bytes * b.size);
+            double us = Bench.time(Bench.warmupFor(iters), iters,
+                    () -> MPI.COMM_WORLD.allGather(send, bytes, MPI.BYTE, recv, bytes, MPI.BYTE));
+            b.report(bytes, us, iters);
+        }
+        MPI.Finalize();
+    }
+}

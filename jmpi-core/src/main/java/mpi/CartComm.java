@@ -1,61 +1,114 @@
 package mpi;
 
-/** A communicator with a Cartesian topology (MPI_Cart_*). */
+import org.jmpi.runtime.Communicator;
+import org.jmpi.runtime.ErrorClass;
+import org.jmpi.runtime.MpiError;
+import org.jmpi.topo.CartTopology;
+import org.jmpi.topo.Dims;
+
+/** A communicator with a Cartesian topology (MPI_Cart_*); rank arithmetic in {@link CartTopology}. */
 public final class CartComm extends Intracomm {
     CartComm() {}
 
-    @NotImplemented
+    @Override
     public CartComm clone() {
-        throw new UnsupportedOperationException("jmpi: CartComm.clone() is not implemented yet");
+        return (CartComm) super.clone();
     }
 
-    @NotImplemented
+    @Override
+    CartComm blank() {
+        return new CartComm();
+    }
+
+    @Override
     public CartComm dup() throws MPIException {
-        throw Unsupported.of("CartComm.dup()");
+        return (CartComm) super.dup();
     }
 
-    @NotImplemented
+    @Override
     public CartComm iDup() throws MPIException {
-        throw Unsupported.of("CartComm.iDup()");
+        return (CartComm) super.iDup();
     }
 
-    @NotImplemented
+    @Override
     public CartComm dupWithInfo(Info info) throws MPIException {
-        throw Unsupported.of("CartComm.dupWithInfo(Info)");
+        return (CartComm) super.dupWithInfo(info);
     }
 
-    @NotImplemented
+    private CartTopology cart() {
+        live();
+        if (!(topology instanceof CartTopology t)) {
+            throw new MpiError(ErrorClass.ERR_TOPOLOGY, "the communicator has no Cartesian topology");
+        }
+        return t;
+    }
+
     public CartParms getTopo() throws MPIException {
-        throw Unsupported.of("CartComm.getTopo()");
+        try {
+            CartTopology t = cart();
+            return new CartParms(t.dims(), t.periods(), t.coords(impl.rank()));
+        } catch (MpiError e) {
+            throw fail("MPI_Cart_get", e);
+        }
     }
 
-    @NotImplemented
     public int getRank(int[] coords) throws MPIException {
-        throw Unsupported.of("CartComm.getRank(int[])");
+        try {
+            return cart().rank(coords);
+        } catch (MpiError e) {
+            throw fail("MPI_Cart_rank", e);
+        }
     }
 
-    @NotImplemented
     public int[] getCoords(int rank) throws MPIException {
-        throw Unsupported.of("CartComm.getCoords(int)");
+        try {
+            return cart().coords(rank);
+        } catch (MpiError e) {
+            throw fail("MPI_Cart_coords", e);
+        }
     }
 
-    @NotImplemented
     public ShiftParms shift(int direction, int disp) throws MPIException {
-        throw Unsupported.of("CartComm.shift(int, int)");
+        try {
+            int[] sd = cart().shift(impl.rank(), direction, disp);
+            return new ShiftParms(sd[0], sd[1]);
+        } catch (MpiError e) {
+            throw fail("MPI_Cart_shift", e);
+        }
     }
 
-    @NotImplemented
+    /** The sub-grids keeping the dimensions where {@code remainDims} is true; collective. */
     public CartComm sub(boolean[] remainDims) throws MPIException {
-        throw Unsupported.of("CartComm.sub(boolean[])");
+        try {
+            CartTopology t = cart();
+            CartTopology s = t.sub(remainDims);
+            Communicator c = impl;
+            Communicator n = CommOps.split(c, t.subColor(c.rank(), remainDims), t.subKey(c.rank(), remainDims));
+            CartComm r = CommOps.adopt(this, new CartComm(), n, false);
+            r.topology = s;
+            return r;
+        } catch (MpiError e) {
+            throw fail("MPI_Cart_sub", e);
+        }
     }
 
-    @NotImplemented
+    /** The rank this process would have in a grid of {@code dims} (jmpi keeps ranks: its rank, or UNDEFINED). */
     public int map(int[] dims, boolean[] periods) throws MPIException {
-        throw Unsupported.of("CartComm.map(int[], boolean[])");
+        try {
+            Communicator c = live();
+            int n = CartTopology.check(dims, periods, c.size());
+            return c.rank() < n ? c.rank() : MPI.UNDEFINED;
+        } catch (MpiError e) {
+            throw fail("MPI_Cart_map", e);
+        }
     }
 
-    @NotImplemented
+    /** Fills the zero entries of {@code dims} with a balanced factorisation of {@code nnodes}. */
     public static void createDims(int nnodes, int[] dims) throws MPIException {
-        throw Unsupported.of("CartComm.createDims(int, int[])");
+        try {
+            Dims.create(nnodes, dims);
+        } catch (MpiError e) {
+            throw Errors.raise("MPI_Dims_create", e);
+        }
     }
 }

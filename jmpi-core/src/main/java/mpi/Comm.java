@@ -7,6 +7,7 @@ import org.jmpi.pt2pt.Engine;
 import org.jmpi.pt2pt.RecvRequest;
 import org.jmpi.pt2pt.SendMode;
 import org.jmpi.pt2pt.SendRequest;
+import org.jmpi.comm.GroupCollectives;
 import org.jmpi.runtime.Communicator;
 import org.jmpi.runtime.ErrorClass;
 import org.jmpi.runtime.JmpiRuntime;
@@ -34,6 +35,15 @@ public class Comm implements Freeable, Cloneable {
 
     /** The error handler in force; MPI_ERRORS_ARE_FATAL by default. */
     Errhandler errhandler = MPI.ERRORS_ARE_FATAL;
+
+    /** The attributes set on this communicator, created on first use. */
+    Attributes attributes;
+
+    /** The info hints given by setInfo or dupWithInfo (null: none). */
+    Info info;
+
+    /** The process topology (Cartesian, graph, distributed graph), or null. */
+    org.jmpi.topo.Topology topology;
 
     /** Creates a communicator object that the runtime connects to a context later. */
     Comm() {}
@@ -218,24 +228,35 @@ public class Comm implements Freeable, Cloneable {
         return s;
     }
 
-    @NotImplemented
+    /** Like {@link #dup()}, for {@code Cloneable}: an error becomes a RuntimeException (as in Open MPI). */
     public Comm clone() {
-        throw new UnsupportedOperationException("jmpi: Comm.clone() is not implemented yet");
+        try {
+            return dup();
+        } catch (MPIException e) {
+            throw new RuntimeException(e.getMessage(), e);
+        }
     }
 
-    @NotImplemented
+    /** A new, unconnected object of this communicator's class, for dup and its kin. */
+    Comm blank() {
+        return new Comm();
+    }
+
+    /** A duplicate: same group, new context; inherits the error handler, attributes, info and topology. */
     public Comm dup() throws MPIException {
-        throw Unsupported.of("Comm.dup()");
+        return CommOps.dup(this, blank(), null, "MPI_Comm_dup");
     }
 
-    @NotImplemented
+    /**
+     * The duplicate as {@link #dup()}; {@link #getRequest()} of the result is its (already complete) request: jmpi
+     * duplicates at once, so the call is collective and blocking like dup.
+     */
     public Comm iDup() throws MPIException {
-        throw Unsupported.of("Comm.iDup()");
+        return CommOps.iDup(this, blank());
     }
 
-    @NotImplemented
     public Comm dupWithInfo(Info info) throws MPIException {
-        throw Unsupported.of("Comm.dupWithInfo(Info)");
+        return CommOps.dup(this, blank(), info, "MPI_Comm_dup_with_info");
     }
 
     public final Request getRequest() {
@@ -244,7 +265,7 @@ public class Comm implements Freeable, Cloneable {
 
     public final int getSize() throws MPIException {
         try {
-            return live().size();
+            return live().localSize();
         } catch (MpiError e) {
             throw fail("MPI_Comm_size", e);
         }
@@ -258,52 +279,118 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
-    @NotImplemented
+    /** {@link MPI#IDENT}, {@link MPI#CONGRUENT}, {@link MPI#SIMILAR} or {@link MPI#UNEQUAL}. */
     public static int compare(Comm comm1, Comm comm2) throws MPIException {
-        throw Unsupported.of("Comm.compare(Comm, Comm)");
+        try {
+            if (comm1 == null || comm2 == null) {
+                throw new MpiError(ErrorClass.ERR_COMM, "invalid communicator (null)");
+            }
+            return CommOps.compare(comm1.live(), comm2.live());
+        } catch (MpiError e) {
+            throw (comm1 != null ? comm1 : MPI.COMM_WORLD).fail("MPI_Comm_compare", e);
+        }
     }
 
-    @NotImplemented
+    /** Frees the communicator (its context returns to the pool); {@link #isNull()} is true afterwards. */
     public final void free() throws MPIException {
-        throw Unsupported.of("Comm.free()");
+        try {
+            CommOps.free(this);
+        } catch (MpiError e) {
+            throw fail("MPI_Comm_free", e);
+        }
     }
 
     public final boolean isNull() {
         return nullHandle;
     }
 
-    @NotImplemented
+    /** Sets the communicator's hints (a copy of {@code info}); jmpi reads none of them but returns them. */
     public final void setInfo(Info info) throws MPIException {
-        throw Unsupported.of("Comm.setInfo(Info)");
+        try {
+            live();
+            if (info == null) {
+                throw new MpiError(ErrorClass.ERR_INFO, "null info object");
+            }
+            this.info = info.isNull() ? null : info.dup();
+        } catch (MpiError e) {
+            throw fail("MPI_Comm_set_info", e);
+        }
     }
 
-    @NotImplemented
+    /** A new info object holding the hints set on this communicator. */
     public final Info getInfo() throws MPIException {
-        throw Unsupported.of("Comm.getInfo()");
+        try {
+            live();
+            return info != null ? info.dup() : new Info();
+        } catch (MpiError e) {
+            throw fail("MPI_Comm_get_info", e);
+        }
     }
 
-    @NotImplemented
+    /** Waits for the communicator's pending traffic (a barrier over it) and frees it. */
     public final void disconnect() throws MPIException {
-        throw Unsupported.of("Comm.disconnect()");
+        try {
+            Communicator c = live();
+            if (c.isInter()) {
+                GroupCollectives.barrier(org.jmpi.comm.Intercomms.localOf(c));
+            } else {
+                GroupCollectives.barrier(c);
+            }
+            CommOps.free(this);
+        } catch (MpiError e) {
+            throw fail("MPI_Comm_disconnect", e);
+        }
     }
 
     public final Group getGroup() throws MPIException {
         try {
             Communicator c = live();
-            return new Group(c.worldRanks(), c.worldRank(c.rank()));
+            int[] local = c.localWorldRanks();
+            return new Group(local, local[c.rank()]);
         } catch (MpiError e) {
             throw fail("MPI_Comm_group", e);
         }
     }
 
-    @NotImplemented
     public final boolean isInter() throws MPIException {
-        throw Unsupported.of("Comm.isInter()");
+        try {
+            return live().isInter();
+        } catch (MpiError e) {
+            throw fail("MPI_Comm_test_inter", e);
+        }
     }
 
-    @NotImplemented
+    /**
+     * MPI_Intercomm_create, called on the peer communicator (significant at the local leader only, which must reach
+     * the remote leader through it): every process of {@code localComm} calls it.
+     */
     public final Intercomm createIntercomm(Comm localComm, int localLeader, int remoteLeader, int tag) throws MPIException {
-        throw Unsupported.of("Comm.createIntercomm(Comm, int, int, int)");
+        try {
+            if (localComm == null) {
+                throw new MpiError(ErrorClass.ERR_COMM, "invalid local communicator (null)");
+            }
+            Communicator local = localComm.live();
+            if (local.isInter()) {
+                throw new MpiError(ErrorClass.ERR_COMM, "the local communicator must be an intracommunicator");
+            }
+            if (localLeader < 0 || localLeader >= local.size()) {
+                throw new MpiError(ErrorClass.ERR_RANK, "invalid local leader " + localLeader
+                        + " (communicator of size " + local.size() + ")");
+            }
+            Communicator peer = null;
+            if (local.rank() == localLeader) {
+                peer = live();
+                checkDest(peer, remoteLeader);
+                checkSendTag(tag);
+                if (remoteLeader == MPI.PROC_NULL) {
+                    throw new MpiError(ErrorClass.ERR_RANK, "invalid remote leader PROC_NULL");
+                }
+            }
+            Communicator inter = org.jmpi.comm.Intercomms.create(local, localLeader, peer, remoteLeader, tag);
+            return CommOps.adopt(localComm, new Intercomm(), inter, false);
+        } catch (MpiError e) {
+            throw fail("MPI_Intercomm_create", e);
+        }
     }
 
     public final void send(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
@@ -589,34 +676,78 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
-    @NotImplemented
+    /** A new communicator attribute key (no callbacks; values are copied on dup, as in Open MPI). */
     public static int createKeyval() throws MPIException {
-        throw Unsupported.of("Comm.createKeyval()");
+        try {
+            JmpiRuntime.get();
+            return Attributes.COMM.create();
+        } catch (MpiError e) {
+            throw Errors.raise("MPI_Comm_create_keyval", e);
+        }
     }
 
-    @NotImplemented
     public static void freeKeyval(int keyval) throws MPIException {
-        throw Unsupported.of("Comm.freeKeyval(int)");
+        try {
+            JmpiRuntime.get();
+            Attributes.COMM.free(keyval);
+        } catch (MpiError e) {
+            throw Errors.raise("MPI_Comm_free_keyval", e);
+        }
     }
 
-    @NotImplemented
+    /** Attaches {@code value} (stored serialised: it must be {@link java.io.Serializable}). */
     public final void setAttr(int keyval, Object value) throws MPIException {
-        throw Unsupported.of("Comm.setAttr(int, Object)");
+        try {
+            live();
+            attributes().set(keyval, value);
+        } catch (MpiError e) {
+            throw fail("MPI_Comm_set_attr", e);
+        }
     }
 
-    @NotImplemented
+    /**
+     * The value under {@code keyval} (a copy), or null when none is set. The predefined keys read as Open MPI's
+     * do: {@code MPI.TAG_UB}, {@code HOST}, {@code IO}, {@code APPNUM}, {@code LASTUSEDCODE}, {@code UNIVERSE_SIZE}
+     * as Integer, {@code WTIME_IS_GLOBAL} as Boolean.
+     */
     public final Object getAttr(int keyval) throws MPIException {
-        throw Unsupported.of("Comm.getAttr(int)");
+        try {
+            live();
+            if (Attributes.isPredefined(keyval)) {
+                return Attributes.predefined(keyval, JmpiRuntime.get().size());
+            }
+            return attributes().get(keyval);
+        } catch (MpiError e) {
+            throw fail("MPI_Comm_get_attr", e);
+        }
     }
 
-    @NotImplemented
     public final void deleteAttr(int keyval) throws MPIException {
-        throw Unsupported.of("Comm.deleteAttr(int)");
+        try {
+            live();
+            attributes().delete(keyval);
+        } catch (MpiError e) {
+            throw fail("MPI_Comm_delete_attr", e);
+        }
     }
 
-    @NotImplemented
+    private synchronized Attributes attributes() {
+        if (attributes == null) {
+            attributes = new Attributes(Attributes.COMM);
+        }
+        return attributes;
+    }
+
+    /** {@link MPI#CART}, {@link MPI#GRAPH}, {@link MPI#DIST_GRAPH} or {@link MPI#UNDEFINED}. */
     public final int getTopology() throws MPIException {
-        throw Unsupported.of("Comm.getTopology()");
+        try {
+            live();
+            return topology instanceof org.jmpi.topo.CartTopology ? MPI.CART
+                    : topology instanceof org.jmpi.topo.GraphTopology ? MPI.GRAPH
+                    : topology instanceof org.jmpi.topo.DistGraphTopology ? MPI.DIST_GRAPH : MPI.UNDEFINED;
+        } catch (MpiError e) {
+            throw fail("MPI_Topo_test", e);
+        }
     }
 
     public final void abort(int errorcode) throws MPIException {
@@ -851,44 +982,60 @@ public class Comm implements Freeable, Cloneable {
                         recvTypes));
     }
 
-    @NotImplemented
     public final void neighborAllGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype) throws MPIException {
-        throw Unsupported.of("Comm.neighborAllGather(Object, int, Datatype, Object, int, Datatype)");
+        neighborWait("MPI_Neighbor_allgather", () -> CommOps.allGather(this, sendbuf, sendcount, sendtype, recvbuf,
+                recvcount, null, null, recvtype));
     }
 
-    @NotImplemented
     public final Request iNeighborAllGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype) throws MPIException {
-        throw Unsupported.of("Comm.iNeighborAllGather(Buffer, int, Datatype, Buffer, int, Datatype)");
+        return neighborStart("MPI_Ineighbor_allgather", () -> CommOps.allGather(this, sendbuf, sendcount, sendtype,
+                recvbuf, recvcount, null, null, recvtype));
     }
 
-    @NotImplemented
     public final void neighborAllGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
-        throw Unsupported.of("Comm.neighborAllGatherv(Object, int, Datatype, Object, int[], int[], Datatype)");
+        neighborWait("MPI_Neighbor_allgatherv", () -> CommOps.allGather(this, sendbuf, sendcount, sendtype, recvbuf,
+                0, recvcount, displs, recvtype));
     }
 
-    @NotImplemented
     public final Request iNeighborAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
-        throw Unsupported.of("Comm.iNeighborAllGatherv(Buffer, int, Datatype, Buffer, int[], int[], Datatype)");
+        return neighborStart("MPI_Ineighbor_allgatherv", () -> CommOps.allGather(this, sendbuf, sendcount, sendtype,
+                recvbuf, 0, recvcount, displs, recvtype));
     }
 
-    @NotImplemented
     public final void neighborAllToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype) throws MPIException {
-        throw Unsupported.of("Comm.neighborAllToAll(Object, int, Datatype, Object, int, Datatype)");
+        neighborWait("MPI_Neighbor_alltoall", () -> CommOps.allToAll(this, sendbuf, sendcount, null, null, sendtype,
+                recvbuf, recvcount, null, null, recvtype));
     }
 
-    @NotImplemented
     public final Request iNeighborAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype) throws MPIException {
-        throw Unsupported.of("Comm.iNeighborAllToAll(Buffer, int, Datatype, Buffer, int, Datatype)");
+        return neighborStart("MPI_Ineighbor_alltoall", () -> CommOps.allToAll(this, sendbuf, sendcount, null, null,
+                sendtype, recvbuf, recvcount, null, null, recvtype));
     }
 
-    @NotImplemented
     public final void neighborAllToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
-        throw Unsupported.of("Comm.neighborAllToAllv(Object, int[], int[], Datatype, Object, int[], int[], Datatype)");
+        neighborWait("MPI_Neighbor_alltoallv", () -> CommOps.allToAll(this, sendbuf, 0, sendcount, sdispls, sendtype,
+                recvbuf, 0, recvcount, rdispls, recvtype));
     }
 
-    @NotImplemented
     public final Request iNeighborAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Buffer recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
-        throw Unsupported.of("Comm.iNeighborAllToAllv(Buffer, int[], int[], Datatype, Buffer, int[], int[], Datatype)");
+        return neighborStart("MPI_Ineighbor_alltoallv", () -> CommOps.allToAll(this, sendbuf, 0, sendcount, sdispls,
+                sendtype, recvbuf, 0, recvcount, rdispls, recvtype));
+    }
+
+    private void neighborWait(String call, java.util.function.Supplier<RequestImpl> start) throws MPIException {
+        try {
+            awaitOk(start.get());
+        } catch (MpiError e) {
+            throw fail(call, e);
+        }
+    }
+
+    private Request neighborStart(String call, java.util.function.Supplier<RequestImpl> start) throws MPIException {
+        try {
+            return Request.of(this, start.get(), call);
+        } catch (MpiError e) {
+            throw fail(call, e);
+        }
     }
 
     public final void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root) throws MPIException {
@@ -971,14 +1118,26 @@ public class Comm implements Freeable, Cloneable {
         CollectiveCalls.reduceLocal(inBuf, inOutBuf, count, type, op);
     }
 
-    @NotImplemented
     public final void setName(String name) throws MPIException {
-        throw Unsupported.of("Comm.setName(String)");
+        try {
+            live();
+            if (name == null) {
+                throw new MpiError(ErrorClass.ERR_ARG, "null name");
+            }
+            this.name = name.length() >= MPI.MAX_OBJECT_NAME ? name.substring(0, MPI.MAX_OBJECT_NAME - 1) : name;
+        } catch (MpiError e) {
+            throw fail("MPI_Comm_set_name", e);
+        }
     }
 
-    @NotImplemented
+    /** The name set by {@link #setName}, the predefined name, or the empty string. */
     public final String getName() throws MPIException {
-        throw Unsupported.of("Comm.getName()");
+        try {
+            live();
+            return name;
+        } catch (MpiError e) {
+            throw fail("MPI_Comm_get_name", e);
+        }
     }
 
     @Override

@@ -1,46 +1,86 @@
 package mpi;
 
+import org.jmpi.runtime.Communicator;
+import org.jmpi.runtime.ErrorClass;
+import org.jmpi.runtime.MpiError;
+import org.jmpi.topo.DistGraphTopology;
+import org.jmpi.topo.GraphTopology;
+
 /** A communicator with a graph or distributed-graph topology. */
 public final class GraphComm extends Intracomm {
     GraphComm() {}
 
-    @NotImplemented
+    @Override
     public GraphComm clone() {
-        throw new UnsupportedOperationException("jmpi: GraphComm.clone() is not implemented yet");
+        return (GraphComm) super.clone();
     }
 
-    @NotImplemented
+    @Override
+    GraphComm blank() {
+        return new GraphComm();
+    }
+
+    @Override
     public GraphComm dup() throws MPIException {
-        throw Unsupported.of("GraphComm.dup()");
+        return (GraphComm) super.dup();
     }
 
-    @NotImplemented
+    @Override
     public GraphComm iDup() throws MPIException {
-        throw Unsupported.of("GraphComm.iDup()");
+        return (GraphComm) super.iDup();
     }
 
-    @NotImplemented
+    @Override
     public GraphComm dupWithInfo(Info info) throws MPIException {
-        throw Unsupported.of("GraphComm.dupWithInfo(Info)");
+        return (GraphComm) super.dupWithInfo(info);
     }
 
-    @NotImplemented
+    private GraphTopology graph() {
+        live();
+        if (!(topology instanceof GraphTopology g)) {
+            throw new MpiError(ErrorClass.ERR_TOPOLOGY, "the communicator has no graph topology");
+        }
+        return g;
+    }
+
     public GraphParms getDims() throws MPIException {
-        throw Unsupported.of("GraphComm.getDims()");
+        try {
+            GraphTopology g = graph();
+            return new GraphParms(g.index(), g.edges());
+        } catch (MpiError e) {
+            throw fail("MPI_Graph_get", e);
+        }
     }
 
-    @NotImplemented
     public int[] getNeighbors(int rank) throws MPIException {
-        throw Unsupported.of("GraphComm.getNeighbors(int)");
+        try {
+            return graph().neighbors(rank);
+        } catch (MpiError e) {
+            throw fail("MPI_Graph_neighbors", e);
+        }
     }
 
-    @NotImplemented
     public DistGraphNeighbors getDistGraphNeighbors() throws MPIException {
-        throw Unsupported.of("GraphComm.getDistGraphNeighbors()");
+        try {
+            live();
+            if (!(topology instanceof DistGraphTopology d)) {
+                throw new MpiError(ErrorClass.ERR_TOPOLOGY, "the communicator has no distributed graph topology");
+            }
+            return new DistGraphNeighbors(d.sources(), d.weighted() ? d.sourceWeights() : null, d.destinations(),
+                    d.weighted() ? d.destWeights() : null);
+        } catch (MpiError e) {
+            throw fail("MPI_Dist_graph_neighbors", e);
+        }
     }
 
-    @NotImplemented
+    /** The rank this process would have in the graph (jmpi keeps ranks: its rank, or UNDEFINED). */
     public int map(int[] index, int[] edges) throws MPIException {
-        throw Unsupported.of("GraphComm.map(int[], int[])");
+        try {
+            Communicator c = live();
+            GraphTopology.check(index, edges, c.size());
+            return c.rank() < index.length ? c.rank() : MPI.UNDEFINED;
+        } catch (MpiError e) {
+            throw fail("MPI_Graph_map", e);
+        }
     }
 }

@@ -1,42 +1,68 @@
 package mpi;
 
-/** An intercommunicator: communication between two disjoint groups of processes. */
+import org.jmpi.comm.Intercomms;
+import org.jmpi.runtime.Communicator;
+import org.jmpi.runtime.MpiError;
+
+/**
+ * An intercommunicator: communication between two disjoint groups of processes. Ranks given to point-to-point
+ * calls name processes of the remote group; {@link #getSize()} and {@link #getRank()} describe the local group.
+ */
 public final class Intercomm extends Comm {
     Intercomm() {}
 
-    @NotImplemented
+    @Override
     public Intercomm clone() {
-        throw new UnsupportedOperationException("jmpi: Intercomm.clone() is not implemented yet");
+        return (Intercomm) super.clone();
     }
 
-    @NotImplemented
+    @Override
+    Intercomm blank() {
+        return new Intercomm();
+    }
+
+    @Override
     public Intercomm dup() throws MPIException {
-        throw Unsupported.of("Intercomm.dup()");
+        return (Intercomm) super.dup();
     }
 
-    @NotImplemented
+    @Override
     public Intercomm iDup() throws MPIException {
-        throw Unsupported.of("Intercomm.iDup()");
+        return (Intercomm) super.iDup();
     }
 
-    @NotImplemented
+    @Override
     public Intercomm dupWithInfo(Info info) throws MPIException {
-        throw Unsupported.of("Intercomm.dupWithInfo(Info)");
+        return (Intercomm) super.dupWithInfo(info);
     }
 
-    @NotImplemented
     public int getRemoteSize() throws MPIException {
-        throw Unsupported.of("Intercomm.getRemoteSize()");
+        try {
+            return live().size();
+        } catch (MpiError e) {
+            throw fail("MPI_Comm_remote_size", e);
+        }
     }
 
-    @NotImplemented
     public Group getRemoteGroup() throws MPIException {
-        throw Unsupported.of("Intercomm.getRemoteGroup()");
+        try {
+            Communicator c = live();
+            return new Group(c.worldRanks(), c.localWorldRanks()[c.rank()]);
+        } catch (MpiError e) {
+            throw fail("MPI_Comm_remote_group", e);
+        }
     }
 
-    @NotImplemented
+    /**
+     * An intracommunicator over both groups: the group whose processes pass {@code high = false} comes first (when
+     * both groups pass the same value, the group whose leader has the lower world rank).
+     */
     public Intracomm merge(boolean high) throws MPIException {
-        throw Unsupported.of("Intercomm.merge(boolean)");
+        try {
+            return CommOps.adopt(this, new Intracomm(), Intercomms.merge(live(), high), false);
+        } catch (MpiError e) {
+            throw fail("MPI_Intercomm_merge", e);
+        }
     }
 
     @NotImplemented

@@ -14,74 +14,132 @@ public class Intracomm extends Comm {
         this.name = name;
     }
 
-    @NotImplemented
+    @Override
     public Intracomm clone() {
-        throw new UnsupportedOperationException("jmpi: Intracomm.clone() is not implemented yet");
+        return (Intracomm) super.clone();
     }
 
-    @NotImplemented
+    @Override
+    Intracomm blank() {
+        return new Intracomm();
+    }
+
+    @Override
     public Intracomm dup() throws MPIException {
-        throw Unsupported.of("Intracomm.dup()");
+        return (Intracomm) super.dup();
     }
 
-    @NotImplemented
+    @Override
     public Intracomm iDup() throws MPIException {
-        throw Unsupported.of("Intracomm.iDup()");
+        return (Intracomm) super.iDup();
     }
 
-    @NotImplemented
+    @Override
     public Intracomm dupWithInfo(Info info) throws MPIException {
-        throw Unsupported.of("Intracomm.dupWithInfo(Info)");
+        return (Intracomm) super.dupWithInfo(info);
     }
 
-    @NotImplemented
+    /**
+     * Splits into one communicator per colour, ranks ordered by key then by rank here; a process that passes
+     * {@link MPI#UNDEFINED} gets a null communicator ({@code isNull()}).
+     */
     public final Intracomm split(int colour, int key) throws MPIException {
-        throw Unsupported.of("Intracomm.split(int, int)");
+        try {
+            org.jmpi.runtime.Communicator c = live();
+            org.jmpi.runtime.Communicator n = CommOps.split(c, colour, key);
+            return n == null ? CommOps.nullComm(new Intracomm()) : CommOps.adopt(this, new Intracomm(), n, false);
+        } catch (org.jmpi.runtime.MpiError e) {
+            throw fail("MPI_Comm_split", e);
+        }
     }
 
-    @NotImplemented
+    /** {@link Comm#TYPE_SHARED}: one communicator per host; {@link MPI#UNDEFINED}: a null communicator. */
     public final Intracomm splitType(int splitType, int key, Info info) throws MPIException {
-        throw Unsupported.of("Intracomm.splitType(int, int, Info)");
+        try {
+            org.jmpi.runtime.Communicator c = live();
+            int colour;
+            if (splitType == TYPE_SHARED) {
+                colour = CommOps.sharedColor(c);
+            } else if (splitType == MPI.UNDEFINED) {
+                colour = MPI.UNDEFINED;
+            } else {
+                throw new org.jmpi.runtime.MpiError(MPI.ERR_ARG, "invalid split type " + splitType
+                        + " (use Comm.TYPE_SHARED or MPI.UNDEFINED)");
+            }
+            org.jmpi.runtime.Communicator n = CommOps.split(c, colour, key);
+            return n == null ? CommOps.nullComm(new Intracomm()) : CommOps.adopt(this, new Intracomm(), n, false);
+        } catch (org.jmpi.runtime.MpiError e) {
+            throw fail("MPI_Comm_split_type", e);
+        }
     }
 
-    @NotImplemented
+    /** Collective over this communicator; processes outside {@code group} get a null communicator. */
     public final Intracomm create(Group group) throws MPIException {
-        throw Unsupported.of("Intracomm.create(Group)");
+        try {
+            org.jmpi.runtime.Communicator n = CommOps.create(live(), group);
+            return n == null ? CommOps.nullComm(new Intracomm()) : CommOps.adopt(this, new Intracomm(), n, false);
+        } catch (org.jmpi.runtime.MpiError e) {
+            throw fail("MPI_Comm_create", e);
+        }
     }
 
-    @NotImplemented
+    /** Collective over the members of {@code group} only; {@code tag} tells concurrent calls apart. */
     public final Intracomm createGroup(Group group, int tag) throws MPIException {
-        throw Unsupported.of("Intracomm.createGroup(Group, int)");
+        try {
+            org.jmpi.runtime.Communicator n = CommOps.createGroup(live(), group, tag);
+            return n == null ? CommOps.nullComm(new Intracomm()) : CommOps.adopt(this, new Intracomm(), n, false);
+        } catch (org.jmpi.runtime.MpiError e) {
+            throw fail("MPI_Comm_create_group", e);
+        }
     }
 
-    @NotImplemented
+    /** A Cartesian grid over the first {@code prod(dims)} ranks (the others get a null communicator). */
     public final CartComm createCart(int[] dims, boolean[] periods, boolean reorder) throws MPIException {
-        throw Unsupported.of("Intracomm.createCart(int[], boolean[], boolean)");
+        try {
+            return CommOps.createCart(this, dims, periods);
+        } catch (org.jmpi.runtime.MpiError e) {
+            throw fail("MPI_Cart_create", e);
+        }
     }
 
-    @NotImplemented
     public final GraphComm createGraph(int[] index, int[] edges, boolean reorder) throws MPIException {
-        throw Unsupported.of("Intracomm.createGraph(int[], int[], boolean)");
+        try {
+            return CommOps.createGraph(this, index, edges);
+        } catch (org.jmpi.runtime.MpiError e) {
+            throw fail("MPI_Graph_create", e);
+        }
     }
 
-    @NotImplemented
     public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, int[] weights, Info info, boolean reorder) throws MPIException {
-        throw Unsupported.of("Intracomm.createDistGraph(int[], int[], int[], int[], Info, boolean)");
+        try {
+            return CommOps.createDistGraph(this, sources, degrees, destinations, weights, true);
+        } catch (org.jmpi.runtime.MpiError e) {
+            throw fail("MPI_Dist_graph_create", e);
+        }
     }
 
-    @NotImplemented
     public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, Info info, boolean reorder) throws MPIException {
-        throw Unsupported.of("Intracomm.createDistGraph(int[], int[], int[], Info, boolean)");
+        try {
+            return CommOps.createDistGraph(this, sources, degrees, destinations, null, false);
+        } catch (org.jmpi.runtime.MpiError e) {
+            throw fail("MPI_Dist_graph_create", e);
+        }
     }
 
-    @NotImplemented
     public final GraphComm createDistGraphAdjacent(int[] sources, int[] sourceWeights, int[] destinations, int[] destWeights, Info info, boolean reorder) throws MPIException {
-        throw Unsupported.of("Intracomm.createDistGraphAdjacent(int[], int[], int[], int[], Info, boolean)");
+        try {
+            return CommOps.createDistGraphAdjacent(this, sources, sourceWeights, destinations, destWeights, true);
+        } catch (org.jmpi.runtime.MpiError e) {
+            throw fail("MPI_Dist_graph_create_adjacent", e);
+        }
     }
 
-    @NotImplemented
     public final GraphComm createDistGraphAdjacent(int[] sources, int[] destinations, Info info, boolean reorder) throws MPIException {
-        throw Unsupported.of("Intracomm.createDistGraphAdjacent(int[], int[], Info, boolean)");
+        try {
+            return CommOps.createDistGraphAdjacent(this, sources, null, destinations, null, false);
+        } catch (org.jmpi.runtime.MpiError e) {
+            throw fail("MPI_Dist_graph_create_adjacent", e);
+        }
     }
 
     public final void scan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {

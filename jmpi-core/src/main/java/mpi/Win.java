@@ -108,29 +108,60 @@ public final class Win implements Freeable {
         throw Unsupported.of("Win.callErrhandler(int)");
     }
 
-    @NotImplemented
+    /** The attributes set on this window, created on first use (see {@link Attributes}). */
+    private Attributes attributes;
+
+    /** A new window attribute key (no callbacks; values stored serialised, as in Open MPI). */
     public static int createKeyval() throws MPIException {
-        throw Unsupported.of("Win.createKeyval()");
+        try {
+            org.jmpi.runtime.JmpiRuntime.get();
+            return Attributes.WIN.create();
+        } catch (org.jmpi.runtime.MpiError e) {
+            throw Errors.raise("MPI_Win_create_keyval", e);
+        }
     }
 
-    @NotImplemented
     public static void freeKeyval(int keyval) throws MPIException {
-        throw Unsupported.of("Win.freeKeyval(int)");
+        try {
+            org.jmpi.runtime.JmpiRuntime.get();
+            Attributes.WIN.free(keyval);
+        } catch (org.jmpi.runtime.MpiError e) {
+            throw Errors.raise("MPI_Win_free_keyval", e);
+        }
     }
 
-    @NotImplemented
     public void setAttr(int keyval, Object value) throws MPIException {
-        throw Unsupported.of("Win.setAttr(int, Object)");
+        try {
+            org.jmpi.runtime.JmpiRuntime.get();
+            winAttributes().set(keyval, value);
+        } catch (org.jmpi.runtime.MpiError e) {
+            throw Errors.raise("MPI_Win_set_attr", e);
+        }
     }
 
-    @NotImplemented
     public Object getAttr(int keyval) throws MPIException {
-        throw Unsupported.of("Win.getAttr(int)");
+        try {
+            org.jmpi.runtime.JmpiRuntime.get();
+            return winAttributes().get(keyval);
+        } catch (org.jmpi.runtime.MpiError e) {
+            throw Errors.raise("MPI_Win_get_attr", e);
+        }
     }
 
-    @NotImplemented
     public void deleteAttr(int keyval) throws MPIException {
-        throw Unsupported.of("Win.deleteAttr(int)");
+        try {
+            org.jmpi.runtime.JmpiRuntime.get();
+            winAttributes().delete(keyval);
+        } catch (org.jmpi.runtime.MpiError e) {
+            throw Errors.raise("MPI_Win_delete_attr", e);
+        }
+    }
+
+    private synchronized Attributes winAttributes() {
+        if (attributes == null) {
+            attributes = new Attributes(Attributes.WIN);
+        }
+        return attributes;
     }
 
     @NotImplemented

@@ -14,6 +14,8 @@ public final class Communicator {
     private final int context;
     private final int[] worldRanks;
     private final int rank;
+    /** For an intercommunicator, the local group as world ranks ({@link #worldRanks} is then the remote group). */
+    private final int[] localGroup;
     /** Counts the collective operations started on this communicator by this rank (see {@link #nextCollective}). */
     private final AtomicInteger collectives = new AtomicInteger();
 
@@ -21,6 +23,32 @@ public final class Communicator {
         this.context = context;
         this.worldRanks = worldRanks;
         this.rank = rank;
+        this.localGroup = null;
+    }
+
+    /**
+     * An intercommunicator: ranks given to {@link #worldRank} and {@link #size} name the remote group (so
+     * point-to-point works unchanged), {@link #rank} is this process's rank in the local group.
+     */
+    public Communicator(int context, int[] remoteWorldRanks, int[] localWorldRanks, int rank) {
+        this.context = context;
+        this.worldRanks = remoteWorldRanks;
+        this.rank = rank;
+        this.localGroup = localWorldRanks;
+    }
+
+    public boolean isInter() {
+        return localGroup != null;
+    }
+
+    /** Size of the group this process belongs to (for an intracommunicator the same as {@link #size}). */
+    public int localSize() {
+        return localGroup != null ? localGroup.length : worldRanks.length;
+    }
+
+    /** World ranks of the group this process belongs to (a copy). */
+    public int[] localWorldRanks() {
+        return localGroup != null ? localGroup.clone() : worldRanks.clone();
     }
 
     public int context() {

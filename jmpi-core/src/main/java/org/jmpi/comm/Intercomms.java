@@ -1,0 +1,125 @@
+package org.jmpi.comm;
+
+import java.util.function.UnaryOperator;
+import org.jmpi.runtime.Communicator;
+import org.jmpi.runtime.ErrorClass;
+import org.jmpi.runtime.JmpiRuntime;
+import org.jmpi.runtime.MpiError;
+
+/**
+ * Builds intercommunicators and what derives from them.
+ *
+ * <p>An intercommunicator is a {@link Communicator} whose ranks (for {@code worldRank}, {@code size}) name the
+ * remote group and whose {@code rank()} is this process's rank in the local group. A message to remote rank
+ * {@code r} goes to {@code worldRank(r)} enveloped with the sender's local rank, and a receive from remote rank
+ * {@code r} matches exactly that envelope, so the point-to-point engine needs no change. Both groups use one context
+ * id, agreed over both groups: each group ANDs its bitmaps ({@link GroupCollectives#allreduceBand}), the two leaders
+ * swap their results, and each leader broadcasts the AND of both to its group. The slot's third and fourth contexts
+ * carry the local group's own collectives ({@link #localOf}).
+ *
+ * <p>Cost of a creation: one allreduce and one broadcast in each group plus one message each way between the
+ * leaders, so {@code O(log P)} messages per rank; createIntercomm also exchanges the two groups (leaders) and
+ * broadcasts the remote one ({@code O(P)} bytes, {@code O(log P)} messages).
+ *
+ * <p>Threading: stateless.
+ */
+public final class Intercomms {
+    /** Tag of the leaders' messages on an intercommunicator's collective context. */
+    private static final int LEADER_TAG = 0x4c454144;
+
+    private Intercomms() {}
+
+    /** The intracommunicator of the local group of {@code inter} (on the third context of its slot). */
+    public static Communicator localOf(Communicator inter) {
+        int[] local = inter.localWorldRanks();
+        return new Communicator(inter.context() + 2, local, inter.rank());
+    }
+
+    /**
+     * MPI_Intercomm_create, at one process of the local group.
+     *
+     * @param local the local intracommunicator
+     * @param localLeader the leader's rank in {@code local}
+     * @param peer a communicator holding both leaders (significant at the leader only)
+     * @param remoteLeader the remote leader's rank in {@code peer} (significant at the leader only)
+     */
+    public static Communicator create(Communicator local, int localLeader, Communicator peer, int remoteLeader,
+            int tag) {
+        boolean leader = local.rank() == localLeader;
+        int[] localWorld = local.worldRanks();
+        int[] remote;
+        if (leader) {
+            remote = GroupCollectives.exchange(peer, peer.context(), remoteLeader, tag, localWorld,
+                    JmpiRuntime.get().size());
+            GroupCollectives.bcast(local, new int[] {remote.length}, localLeader);
+            GroupCollectives.bcast(local, remote, localLeader);
+        } else {
+            int[] n = GroupCollectives.bcast(local, new int[1], localLeader);
+            remote = GroupCollectives.bcast(local, new int[n[0]], localLeader);
+        }
+        for (int w : remote) {
+            for (int l : localWorld) {
+                if (w == l) {
+                    throw new MpiError(ErrorClass.ERR_COMM, "the local and remote groups overlap (world rank " + w
+                            + " is in both)");
+                }
+            }
+        }
+        int context = ContextIds.get().allocate(local.context(), andOverBoth(local, localLeader, leader,
+                m -> GroupCollectives.exchange(peer, peer.context(), remoteLeader, tag, m)));
+        return new Communicator(context, remote, localWorld, local.rank());
+    }
+
+    /** A new context agreed by both groups of {@code inter} (for dup and merge); collective over both groups. */
+    public static int allocateAcross(Communicator inter) {
+        Communicator local = localOf(inter);
+        boolean leader = inter.rank() == 0;
+        return ContextIds.get().allocate(inter.context(), andOverBoth(local, 0, leader,
+                m -> GroupCollectives.exchange(inter, inter.collectiveContext(), 0, LEADER_TAG, m)));
+    }
+
+    /** MPI_Comm_dup of an intercommunicator. */
+    public static Communicator dup(Communicator inter) {
+        int context = allocateAcross(inter);
+        return new Communicator(context, inter.worldRanks(), inter.localWorldRanks(), inter.rank());
+    }
+
+    /**
+     * MPI_Intercomm_merge: an intracommunicator over both groups, the group that passed {@code high = false} first
+     * (when both pass the same, the group whose leader has the lower world rank first).
+     */
+    public static Communicator merge(Communicator inter, boolean high) {
+        Communicator local = localOf(inter);
+        long[] mine = {high ? 1 : 0, inter.localWorldRanks()[0]};
+        long[] theirs = new long[2];
+        if (inter.rank() == 0) {
+            theirs = GroupCollectives.exchange(inter, inter.collectiveContext(), 0, LEADER_TAG + 1, mine);
+        }
+        theirs = GroupCollectives.bcast(local, theirs, 0);
+        boolean localFirst = mine[0] != theirs[0] ? mine[0] == 0 : mine[1] < theirs[1];
+        int context = allocateAcross(inter);
+        int[] a = inter.localWorldRanks();
+        int[] b = inter.worldRanks();
+        int[] all = new int[a.length + b.length];
+        int[] first = localFirst ? a : b;
+        int[] second = localFirst ? b : a;
+        System.arraycopy(first, 0, all, 0, first.length);
+        System.arraycopy(second, 0, all, first.length, second.length);
+        int rank = localFirst ? inter.rank() : b.length + inter.rank();
+        return new Communicator(context, all, rank);
+    }
+
+    private static UnaryOperator<long[]> andOverBoth(Communicator local, int leaderRank, boolean leader,
+            UnaryOperator<long[]> swapWithRemoteLeader) {
+        return m -> {
+            long[] r = GroupCollectives.allreduceBand(local, m);
+            if (leader) {
+                long[] other = swapWithRemoteLeader.apply(r);
+                for (int i = 0; i < r.length; i++) {
+                    r[i] &= other[i];
+                }
+            }
+            return GroupCollectives.bcast(local, r, leaderRank);
+        };
+    }
+}

@@ -1,0 +1,84 @@
+package org.jmpi.topo;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jmpi.datatype.MessageData;
+import org.jmpi.pt2pt.Engine;
+import org.jmpi.pt2pt.SendMode;
+import org.jmpi.runtime.Communicator;
+import org.jmpi.runtime.JmpiRuntime;
+import org.jmpi.runtime.RequestImpl;
+
+/**
+ * The neighbourhood collectives (MPI_Neighbor_allgather[v], MPI_Neighbor_alltoall[v] and their non-blocking
+ * forms): every process posts one receive per in-neighbour and one send per out-neighbour, all at once, on the
+ * communicator's collective context; the request completes when all of them have.
+ *
+ * <p>Each message's tag holds the communicator's collective sequence number (so calls in flight at the same time
+ * never mix) and, for Cartesian grids, the direction code of {@link Topology#inCodes}, so that on a periodic
+ * dimension of size 1 or 2 the block from the lower neighbour is not confused with the block from the upper one.
+ *
+ * <p>Cost: one round; {@code indegree + outdegree} messages per process. Restriction: blocks of a PROC_NULL
+ * neighbour (an edge of a non-periodic grid) are left untouched.
+ *
+ * <p>Threading: the countdown and the first error are written by the completion callbacks of the parts, which may
+ * run in any thread; {@code complete()} runs once, in the thread that completes the last part.
+ */
+public final class NeighborExchange extends RequestImpl {
+    private static final int PROC_NULL = CartTopology.PROC_NULL;
+
+    private final AtomicInteger pending = new AtomicInteger(1);
+    private volatile int firstError;
+    private volatile String firstMessage;
+
+    private NeighborExchange() {
+        super(JmpiRuntime.get().progress());
+    }
+
+    /**
+     * Starts the exchange.
+     *
+     * @param send the block for each out-neighbour slot (the same object repeated for allgather)
+     * @param recv the block for each in-neighbour slot
+     */
+    public static NeighborExchange start(Communicator c, Topology topo, MessageData[] send, MessageData[] recv) {
+        NeighborExchange x = new NeighborExchange();
+        Engine engine = JmpiRuntime.get().engine();
+        int seq = c.nextCollective() & 0x1fffff;
+        int me = c.rank();
+        int[] in = topo.inNeighbors(me);
+        int[] out = topo.outNeighbors(me);
+        int[] inCodes = topo.inCodes(me);
+        int[] outCodes = topo.outCodes(me);
+        int context = c.collectiveContext();
+        for (int i = 0; i < in.length; i++) {
+            if (in[i] != PROC_NULL) {
+                x.add(engine.irecv(recv[i], context, in[i], seq << 10 | (inCodes == null ? 0 : inCodes[i])));
+            }
+        }
+        for (int i = 0; i < out.length; i++) {
+            if (out[i] != PROC_NULL) {
+                x.add(engine.isend(send[i], c.worldRank(out[i]), context, me, seq << 10
+                        | (outCodes == null ? 0 : outCodes[i]), SendMode.STANDARD));
+            }
+        }
+        x.partDone(null);
+        return x;
+    }
+
+    private void add(RequestImpl part) {
+        pending.incrementAndGet();
+        part.whenDone(() -> partDone(part));
+    }
+
+    private void partDone(RequestImpl part) {
+        if (part != null && part.error() != 0 && firstError == 0) {
+            firstMessage = part.errorMessage();
+            firstError = part.error();
+        }
+        if (pending.decrementAndGet() == 0) {
+            error = firstError;
+            errorMessage = firstMessage;
+            complete();
+        }
+    }
+}

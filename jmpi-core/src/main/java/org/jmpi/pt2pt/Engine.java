@@ -228,7 +228,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         FrameLayout.putInt(h, FrameLayout.FLAGS, 0);
         FrameLayout.putLong(h, FrameLayout.TOTAL, bytes);
         FrameLayout.putLong(h, FrameLayout.RECV_ID, 0);
-        if (mode != SendMode.SYNCHRONOUS && bytes <= eagerLimit) {
+        if (mode != SendMode.SYNCHRONOUS && bytes <= SingleCopyRendezvous.eagerLimit(t, worldDest, eagerLimit)) {
             FrameLayout.putInt(h, FrameLayout.KIND, Protocol.EAGER);
             FrameLayout.putInt(h, FrameLayout.PAYLOAD, (int) bytes);
             FrameLayout.putLong(h, FrameLayout.SEND_ID, 0);
@@ -240,6 +240,11 @@ public final class Engine implements InprocEndpoint, FrameSink {
             FrameLayout.putInt(h, FrameLayout.KIND, Protocol.RTS);
             FrameLayout.putInt(h, FrameLayout.PAYLOAD, 0);
             FrameLayout.putLong(h, FrameLayout.SEND_ID, s.sendId);
+            long address = SingleCopyRendezvous.offer(t, worldDest, data); // single copy: offer our buffer
+            if (address != 0) {
+                FrameLayout.putInt(h, FrameLayout.FLAGS, Protocol.FLAG_SINGLE_COPY);
+                FrameLayout.putLong(h, FrameLayout.RECV_ID, address);
+            }
             sendCharged(t, worldDest, h, null, null, Protocol.OVERHEAD, s);
         }
         return s;
@@ -383,11 +388,20 @@ public final class Engine implements InprocEndpoint, FrameSink {
             u.inproc.onConsumed.accept(Boolean.TRUE);
             r.finish();
         } else {
-            startRendezvousReceive(r, u.peer, u.sendId, n);
+            startRendezvousReceive(r, u.peer, u.sendId, n, u.remoteAddress);
         }
     }
 
-    private void startRendezvousReceive(RecvRequest r, int peer, long sendId, long wanted) {
+    private void startRendezvousReceive(RecvRequest r, int peer, long sendId, long wanted, long remoteAddress) {
+        if (remoteAddress != 0 && SingleCopyRendezvous.receive(transport, peer, remoteAddress, r.data, wanted)) {
+            MemorySegment h = headers.get(); // single copy: we read the data ourselves; tell the sender
+            FrameLayout.putInt(h, FrameLayout.PAYLOAD, 0);
+            FrameLayout.putInt(h, FrameLayout.KIND, Protocol.DONE);
+            FrameLayout.putLong(h, FrameLayout.SEND_ID, sendId);
+            transport.send(peer, h, null, null);
+            r.finish();
+            return;
+        }
         r.worldPeer = peer;
         r.recvId = ids.getAndIncrement();
         r.wanted = wanted;
@@ -558,6 +572,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             case Protocol.CREDIT -> onCredit(peer, header);
             case Protocol.CANCEL -> onCancel(peer, header);
             case Protocol.CANCELLED -> onCancelled(header);
+            case Protocol.DONE -> onDone(header);
             default -> throw new IllegalStateException("unknown frame kind " + kind + " from rank " + peer);
         }
     }
@@ -595,6 +610,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
         int tag = FrameLayout.getInt(header, FrameLayout.TAG);
         long bytes = FrameLayout.getLong(header, FrameLayout.TOTAL);
         long sendId = FrameLayout.getLong(header, FrameLayout.SEND_ID);
+        long address = (FrameLayout.getInt(header, FrameLayout.FLAGS) & Protocol.FLAG_SINGLE_COPY) != 0
+                ? FrameLayout.getLong(header, FrameLayout.RECV_ID) : 0;
         RecvRequest r;
         lock.lock();
         try {
@@ -603,6 +620,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 Unexpected u = new Unexpected(context, source, tag, bytes);
                 u.peer = peer;
                 u.sendId = sendId;
+                u.remoteAddress = address;
                 appendUnexpected(u);
                 return;
             }
@@ -611,7 +629,15 @@ public final class Engine implements InprocEndpoint, FrameSink {
         }
         consumed(peer, Protocol.OVERHEAD);
         long n = r.accept(source, tag, bytes);
-        startRendezvousReceive(r, peer, sendId, n);
+        startRendezvousReceive(r, peer, sendId, n, address);
+    }
+
+    /** Single copy: the receiver has read the data of one of our rendezvous sends. */
+    private void onDone(MemorySegment header) {
+        SendRequest s = rendezvousSends.remove(FrameLayout.getLong(header, FrameLayout.SEND_ID));
+        if (s != null) {
+            s.finish();
+        }
     }
 
     private void onCts(int peer, MemorySegment header) {
@@ -627,6 +653,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             return;
         }
         MemorySegment contiguous = s.data.contiguous();
+        long chunkBytes = SingleCopyRendezvous.chunkBytes(transport, peer, this.chunkBytes);
         MemorySegment h = headers.get();
         FrameLayout.putInt(h, FrameLayout.KIND, Protocol.DATA);
         FrameLayout.putLong(h, FrameLayout.RECV_ID, recvId);

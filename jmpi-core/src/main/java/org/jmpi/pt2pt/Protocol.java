@@ -12,7 +12,12 @@ package org.jmpi.pt2pt;
  * CREDIT TOTAL=bytes of flow-control credit returned      (the receiver consumed that much)
  * CANCEL SEND_ID                                          (the sender wants to withdraw an unmatched RTS)
  * CANCELLED SEND_ID, FLAGS=1 if withdrawn, 0 if too late
+ * DONE   SEND_ID                                         (single copy: the receiver read the data itself)
  * </pre>
+ *
+ * <p>Single copy ({@link SingleCopyRendezvous}): an RTS with {@link #FLAG_SINGLE_COPY} in FLAGS carries the address of
+ * the sender's (native, contiguous) buffer in RECV_ID; the receiver may read it directly and answer DONE instead of
+ * CTS.
  *
  * <p>Flow control: a sender may have at most {@code jmpi.flow.window} bytes of EAGER and RTS frames (each
  * charged its payload plus {@link #OVERHEAD}) not yet consumed by the receiver; frames beyond that wait, in
@@ -28,6 +33,10 @@ final class Protocol {
     static final int CREDIT = 5;
     static final int CANCEL = 6;
     static final int CANCELLED = 7;
+    static final int DONE = 8;
+
+    /** RTS flag: RECV_ID holds the address of the sender's buffer, readable through the transport's single copy. */
+    static final int FLAG_SINGLE_COPY = 1;
 
     /** Flow-control charge of a frame beyond its payload: about what an unexpected entry costs the receiver. */
     static final long OVERHEAD = 96;

@@ -20,6 +20,8 @@ final class Unexpected {
     int peer = -1;
     /** Transport rendezvous: the sender's request id (0 for eager messages). */
     long sendId;
+    /** Transport rendezvous offering single copy: the address of the sender's buffer, else 0. */
+    long remoteAddress;
     Unexpected prev;
     Unexpected next;
 

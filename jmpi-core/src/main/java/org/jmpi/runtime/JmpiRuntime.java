@@ -12,8 +12,6 @@ import org.jmpi.pt2pt.SendRequest;
 import org.jmpi.shared.JobAbortedError;
 import org.jmpi.shared.ThreadsJob;
 import org.jmpi.transport.Transport;
-import org.jmpi.transport.tcp.TcpConfig;
-import org.jmpi.transport.tcp.TcpTransport;
 
 /**
  * The runtime of one rank: bootstrap, progress engine, point-to-point engine, transports, and the predefined
@@ -64,10 +62,11 @@ public final class JmpiRuntime {
             job.register(rank, engine);
             this.transport = null;
         } else if (size > 1) {
-            TcpTransport tcp = TcpTransport.open(bootstrap, engine, TcpConfig.fromEnvironment());
-            this.transport = tcp;
-            engine.setTransport(tcp);
-            progress.setTransport(tcp);
+            // shared memory to the ranks of this host, TCP to the others (jmpi.transport=tcp forces TCP)
+            Transport t = org.jmpi.transport.select.Transports.open(bootstrap, engine);
+            this.transport = t;
+            engine.setTransport(t);
+            progress.setTransport(t);
             // Failed ranks (jmpirun --continue-on-failure tells us; so does a broken connection): operations that
             // name them fail with ERR_PROC_FAILED instead of waiting for ever. Only the predefined communicators'
             // contexts are resolved so far.

@@ -181,7 +181,8 @@ public final class JmpiRun implements Callable<Integer> {
     @Option(names = {"-print-all-exitcodes", "--print-all-exitcodes"}, description = "print every rank's exit code")
     boolean printAllExitCodes;
 
-    @Option(names = {"-v", "--verbose", "-verbose"}, description = "print where each rank runs")
+    @Option(names = {"-v", "--verbose", "-verbose"},
+            description = "print where each rank runs and which transport serves which peer")
     boolean verbose;
 
     @Option(names = "--allow-run-as-root", description = "accepted (jmpirun does not refuse root)")
@@ -397,6 +398,9 @@ public final class JmpiRun implements Callable<Integer> {
                 .dumpStacksOnTimeout(dumpOnTimeout)
                 .continueOnFailure(continueOnFailure)
                 .forwardAllEnvironment(genvAll && !genvNone);
+        if (verbose) {
+            b.env("JMPI_VERBOSE", "1"); // each rank prints which transport serves which peer
+        }
         if (bindTo != null && !bindTo.equalsIgnoreCase("none")) {
             Set<String> known = Set.of("core", "socket", "hwthread", "numa", "l3cache", "board");
             if (!known.contains(bindTo.toLowerCase(Locale.ROOT).split(":")[0])) {

@@ -49,7 +49,8 @@ import org.jmpi.launcher.proxy.ProxySpec.RankLaunch;
  * <p>Ending: when a rank's process exits, the proxy waits (at most 2 s) until the PMI server has read what the rank
  * sent before dying (an abort, say) and until its output is drained, then reports {@link Exited}. {@code TERM}
  * sends SIGTERM to every rank and everything it started, then SIGKILL after the grace period; the proxy arms that
- * SIGKILL itself, so it happens even if the front end is gone.
+ * SIGKILL itself, so it happens even if the front end is gone. {@link #close()} then removes the job's shared-memory
+ * segment files on this host, which ranks killed before MPI_Finalize leave in {@code /dev/shm}.
  *
  * <p>Threading: {@code lock} guards the process table, the pending fence and the rank counters. Exit watchers,
  * output pumps and PMI connections run on virtual threads; {@code upstream} must accept messages from any thread
@@ -461,6 +462,38 @@ public final class HostProxy implements AutoCloseable {
         killNow();
         if (server != null) {
             server.close();
+        }
+        removeSharedMemory();
+    }
+
+    /**
+     * Removes the job's shared-memory segment files on this host ({@code /dev/shm/jmpi-<job id>-<rank>}, or under
+     * {@code JMPI_SHM_DIR}), which ranks killed before MPI_Finalize leave behind. Waits (briefly) for the ranks to be
+     * gone first, so that none creates a file after the sweep.
+     */
+    private void removeSharedMemory() {
+        List<Process> ps;
+        synchronized (lock) {
+            ps = new ArrayList<>(processes.values());
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        for (Process p : ps) {
+            try {
+                p.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        java.util.Set<String> dirs = new java.util.LinkedHashSet<>();
+        dirs.add("/dev/shm");
+        for (String d : new String[] {spec.env().get("JMPI_SHM_DIR"), baseEnv.get("JMPI_SHM_DIR")}) {
+            if (d != null && !d.isBlank()) {
+                dirs.add(d.trim());
+            }
+        }
+        for (String d : dirs) {
+            org.jmpi.transport.shm.ShmTransport.removeSegments(java.nio.file.Path.of(d), spec.jobId());
         }
     }
 

@@ -1,0 +1,20 @@
+package org.jmpi.transport;
+
+/**
+ * Optional capability of a {@link Transport}: the protocol sizes it suits best for a peer. The point-to-point layer
+ * asks per message (cheaply: implementations answer from an array or a constant) and falls back to its configured
+ * values when the transport has no opinion.
+ *
+ * <p>Shared memory, for example, wants a small eager limit (above it the receiver can copy straight out of the
+ * sender's memory) and data chunks that fit its rings several times over, so that sender and receiver copy
+ * different chunks at the same time; TCP is happy with the runtime's defaults.
+ *
+ * <p>Threading: called by any thread; implementations are immutable or answer from state published safely.
+ */
+public interface ProtocolHints {
+    /** Messages to {@code peer} up to this many bytes should be sent eagerly; -1: no opinion. */
+    long eagerLimit(int peer);
+
+    /** Rendezvous data to {@code peer} should travel in frames of at most this many payload bytes; -1: no opinion. */
+    long chunkBytes(int peer);
+}

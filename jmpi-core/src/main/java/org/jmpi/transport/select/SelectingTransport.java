@@ -1,0 +1,231 @@
+package org.jmpi.transport.select;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.jmpi.bootstrap.Bootstrap;
+import org.jmpi.transport.ProtocolHints;
+import org.jmpi.transport.SingleCopy;
+import org.jmpi.transport.Transport;
+import org.jmpi.transport.shm.ShmTransport;
+
+/**
+ * One {@link Transport} made of two: shared memory for the ranks of this host, TCP for the rest. Each peer's route is
+ * chosen on first use and then fixed, so the ordering promise of the SPI carries over from the chosen transport.
+ *
+ * <p><b>Route of a peer:</b> TCP when TCP is forced or the peer is on another host; shared memory when this rank has a
+ * segment and the peer's segment can be mapped (it published a card); TCP otherwise.
+ *
+ * <p><b>Polling.</b> Shared memory is polled on every pass. TCP is polled on every pass when some peer is on another
+ * host (or TCP is forced, or shared memory is off), and otherwise on every 64th pass only: then nobody should connect,
+ * but a local peer that could not set up shared memory would, and must not wait for ever.
+ *
+ * <p><b>Waiting.</b> With shared memory alone, {@link #await} sleeps on its futex doorbell, at most 10 ms at a time
+ * while a TCP listener exists (for the fallback case above). With TCP alone it sleeps in the selector. With both in
+ * use it sleeps in the selector for at most 1 ms: a shared-memory sender cannot wake a selector in another process,
+ * so a frame arriving over shared memory while this rank sleeps waits up to that long (only after the spin and yield
+ * phases, i.e. only when this rank had nothing to do for a while).
+ *
+ * <p><b>Threading.</b> {@code routes} entries are written once (racing writers compute the same value) and read
+ * without a lock; {@code passes} is touched only by the progress owner. Everything else is final.
+ */
+public final class SelectingTransport implements Transport, ProtocolHints, SingleCopy {
+    private static final byte UNDECIDED = 0;
+    private static final byte SHM = 1;
+    private static final byte TCP = 2;
+    private static final long SHM_ONLY_SLEEP_CAP = TimeUnit.MILLISECONDS.toNanos(10);
+    private static final long MIXED_SLEEP_CAP = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private final Bootstrap bootstrap;
+    private final ShmTransport shm;
+    private final Transport tcp;
+    private final TransportChoice choice;
+    private final byte[] routes;
+    private final boolean pollTcpAlways;
+    private int passes;
+    private volatile boolean described;
+
+    SelectingTransport(Bootstrap bootstrap, ShmTransport shm, Transport tcp, TransportChoice choice,
+            boolean anyRemote) {
+        this.bootstrap = bootstrap;
+        this.shm = shm;
+        this.tcp = tcp;
+        this.choice = choice;
+        this.routes = new byte[bootstrap.size()];
+        this.pollTcpAlways = tcp != null && (shm == null || anyRemote);
+    }
+
+    @Override
+    public String name() {
+        return shm == null ? tcp.name() : tcp == null ? shm.name() : shm.name() + "+" + tcp.name();
+    }
+
+    /** The shared-memory transport, or null when there is none. */
+    public ShmTransport shm() {
+        return shm;
+    }
+
+    /** The transport that serves {@code peer}: "shm" or "tcp" (decides the route if needed). */
+    public String transportOf(int peer) {
+        return to(peer).name();
+    }
+
+    private byte route(int peer) {
+        byte r = routes[peer];
+        if (r == UNDECIDED) {
+            r = shm != null && shm.reaches(peer) ? SHM : TCP;
+            routes[peer] = r;
+        }
+        return r;
+    }
+
+    private Transport to(int peer) {
+        return route(peer) == SHM || tcp == null ? shm : tcp;
+    }
+
+    @Override
+    public void send(int peer, MemorySegment header, MemorySegment payload, Runnable onWritten) {
+        to(peer).send(peer, header, payload, onWritten);
+    }
+
+    @Override
+    public boolean poll() {
+        if (choice.verbose() && !described) {
+            describe();
+        }
+        boolean any = false;
+        if (shm != null) {
+            any = shm.poll();
+        }
+        if (tcp != null && (pollTcpAlways || (++passes & 63) == 0)) {
+            any |= tcp.poll();
+        }
+        return any;
+    }
+
+    @Override
+    public void await(long nanos) {
+        if (shm == null) {
+            tcp.await(nanos);
+        } else if (tcp == null) {
+            shm.await(nanos);
+        } else if (!pollTcpAlways) {
+            shm.await(Math.min(nanos, SHM_ONLY_SLEEP_CAP));
+        } else {
+            tcp.await(Math.min(nanos, MIXED_SLEEP_CAP));
+        }
+    }
+
+    @Override
+    public void wakeup() {
+        if (shm != null) {
+            shm.wakeup();
+        }
+        if (tcp != null) {
+            tcp.wakeup();
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (shm != null) {
+                shm.close();
+            }
+        } finally {
+            if (tcp != null) {
+                tcp.close();
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ capabilities
+
+    @Override
+    public long eagerLimit(int peer) {
+        return route(peer) == SHM ? shm.eagerLimit(peer) : -1;
+    }
+
+    @Override
+    public long chunkBytes(int peer) {
+        return route(peer) == SHM ? shm.chunkBytes(peer) : -1;
+    }
+
+    @Override
+    public boolean canReadFrom(int peer) {
+        return route(peer) == SHM && shm.canReadFrom(peer);
+    }
+
+    @Override
+    public boolean read(int peer, long remoteAddress, MemorySegment into) {
+        return route(peer) == SHM && shm.read(peer, remoteAddress, into);
+    }
+
+    // ------------------------------------------------------------------------------------------ verbose
+
+    /** Prints this rank's routes once, on standard error (jmpirun --verbose). */
+    private synchronized void describe() {
+        if (described) {
+            return;
+        }
+        described = true;
+        System.err.println(describeRoutes());
+    }
+
+    /** One line: which transport serves which peer. Decides every route (maps every local peer's segment). */
+    public String describeRoutes() {
+        int me = bootstrap.rank();
+        List<Integer> viaShm = new ArrayList<>();
+        List<Integer> viaTcp = new ArrayList<>();
+        String shmDetail = "";
+        for (int p = 0; p < routes.length; p++) {
+            if (p == me) {
+                continue;
+            }
+            if (route(p) == SHM) {
+                viaShm.add(p);
+                shm.canReadFrom(p);
+                shmDetail = " " + shm.describe(p);
+            } else {
+                viaTcp.add(p);
+            }
+        }
+        StringBuilder sb = new StringBuilder("jmpi: rank ").append(me).append(" (pid ")
+                .append(ProcessHandle.current().pid()).append("): self -> ").append(me);
+        if (!viaShm.isEmpty()) {
+            sb.append("; shm -> ").append(ranges(viaShm)).append(shmDetail);
+        }
+        if (!viaTcp.isEmpty()) {
+            sb.append("; tcp -> ").append(ranges(viaTcp));
+        }
+        if (shm != null) {
+            sb.append("; segment ").append(shm.segmentPath());
+        }
+        return sb.toString();
+    }
+
+    private static String ranges(List<Integer> ranks) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < ranks.size(); ) {
+            int j = i;
+            while (j + 1 < ranks.size() && ranks.get(j + 1) == ranks.get(j) + 1) {
+                j++;
+            }
+            if (sb.length() > 0) {
+                sb.append(',');
+            }
+            sb.append(ranks.get(i));
+            if (j > i) {
+                sb.append('-').append(ranks.get(j));
+            }
+            i = j + 1;
+        }
+        return sb.toString();
+    }
+
+    @Override
+    public String toString() {
+        return "SelectingTransport[" + name() + "]";
+    }
+}

@@ -1,0 +1,224 @@
+package org.jmpi.transport.shm;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayDeque;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jmpi.transport.FrameLayout;
+
+/**
+ * The producer end of this rank's ring in a peer's segment: writes frames as records ({@link ShmLayout}), queues
+ * those that do not fit yet and writes them, in order, as the peer makes room.
+ *
+ * <p>Threading: every method runs under {@link #lock} (any thread may send), except {@link #hasPending()} (a volatile
+ * hint). {@code tail} and {@code headCache} are this process's private copies. The record body is written with plain
+ * stores, the next record's marker is zeroed, and then the record's marker is stored with release semantics, which
+ * pairs with the consumer's acquire load of it ({@link InboundRing}). The consumer's {@code head} is read with acquire
+ * semantics, pairing with its release store, so that the space it frees is no longer read when we overwrite it.
+ */
+final class OutboundRing {
+    /** A frame that did not fit yet: its header (copied), its payload (by reference) and how far it got. */
+    private static final class Pending {
+        final MemorySegment header;
+        final MemorySegment payload;
+        final Runnable onWritten;
+        /** Payload bytes already written (long frames are written piece by piece). */
+        long written;
+        boolean started;
+
+        Pending(MemorySegment header, MemorySegment payload, Runnable onWritten) {
+            this.header = header;
+            this.payload = payload;
+            this.onWritten = onWritten;
+        }
+    }
+
+    final int peer;
+    /** The peer's doorbell (a futex word in its segment). */
+    final MemorySegment doorbell;
+    final ReentrantLock lock = new ReentrantLock();
+    private final MemorySegment ring;
+    private final MemorySegment data;
+    private final long size;
+    private final long mask;
+    /** Largest record: half the data area. */
+    private final long maxRecord;
+    private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+    private volatile boolean hasPending;
+    private long tail;
+    private long headCache;
+
+    OutboundRing(int peer, MemorySegment ring, long dataBytes, MemorySegment doorbell) {
+        this.peer = peer;
+        this.doorbell = doorbell;
+        this.ring = ring;
+        this.data = ring.asSlice(ShmLayout.RING_HEADER_BYTES, dataBytes);
+        this.size = dataBytes;
+        this.mask = dataBytes - 1;
+        this.maxRecord = dataBytes / 2;
+        // The consumer starts at 0, and so does a fresh ring; a ring whose producer restarted is not supported.
+        this.tail = ShmLayout.getAcquire(ring, ShmLayout.RING_HEAD);
+        this.headCache = tail;
+        ring.set(ValueLayout.JAVA_LONG, ShmLayout.RING_ATTACHED_PID, ProcessHandle.current().pid());
+    }
+
+    /** Whether frames wait for room (a hint; read without the lock). */
+    boolean hasPending() {
+        return hasPending;
+    }
+
+    /**
+     * Writes the frame now if nothing is queued and it fits, else queues it. Caller holds {@link #lock}.
+     *
+     * @return true if the frame was written completely (the caller then runs {@code onWritten})
+     */
+    boolean sendLocked(MemorySegment header, MemorySegment payload, Runnable onWritten) {
+        int length = FrameLayout.payloadLength(header);
+        if (pending.isEmpty()) {
+            long p = length;
+            long record = ShmLayout.frameRecordBytes(p);
+            if (record <= maxRecord) {
+                if (reserve(record)) {
+                    writeFrame(header, payload, p, record);
+                    return true;
+                }
+            } else {
+                Pending q = queue(header, payload, onWritten);
+                if (advance(q)) {
+                    pending.poll();
+                    hasPending = false;
+                    return true;
+                }
+                return false;
+            }
+        }
+        queue(header, payload, onWritten);
+        return false;
+    }
+
+    private Pending queue(MemorySegment header, MemorySegment payload, Runnable onWritten) {
+        MemorySegment copy = MemorySegment.ofArray(new byte[FrameLayout.HEADER_BYTES]);
+        MemorySegment.copy(header, 0, copy, 0, FrameLayout.HEADER_BYTES);
+        Pending q = new Pending(copy, payload, onWritten);
+        pending.add(q);
+        hasPending = true;
+        return q;
+    }
+
+    /**
+     * Writes as many queued frames as fit. Caller holds {@link #lock}; the completions of frames written completely
+     * are added to {@code done}, to be run after the lock is released.
+     *
+     * @return true if anything was written
+     */
+    boolean flushLocked(ArrayDeque<Runnable> done) {
+        boolean any = false;
+        Pending q;
+        while ((q = pending.peek()) != null) {
+            long before = q.written;
+            boolean started = q.started;
+            boolean complete = advance(q);
+            any |= complete || q.written != before || q.started != started;
+            if (!complete) {
+                break;
+            }
+            pending.poll();
+            if (q.onWritten != null) {
+                done.add(q.onWritten);
+            }
+        }
+        hasPending = !pending.isEmpty();
+        return any;
+    }
+
+    /** Writes what fits of a queued frame; true when it is written completely. */
+    private boolean advance(Pending q) {
+        long length = FrameLayout.payloadLength(q.header);
+        long record = ShmLayout.frameRecordBytes(length);
+        if (record <= maxRecord) {
+            if (!reserve(record)) {
+                return false;
+            }
+            writeFrame(q.header, q.payload, length, record);
+            q.started = true;
+            q.written = length;
+            return true;
+        }
+        // a long frame: FIRST (header + the first piece, no padding), then MORE pieces
+        if (!q.started) {
+            if (!reserve(maxRecord)) {
+                return false;
+            }
+            long piece = maxRecord - ShmLayout.PAYLOAD_OFFSET;
+            long off = tail & mask;
+            MemorySegment.copy(q.header, 0, data, off + ShmLayout.MARKER_BYTES, FrameLayout.HEADER_BYTES);
+            MemorySegment.copy(q.payload, 0, data, off + ShmLayout.PAYLOAD_OFFSET, piece);
+            publish(off, ShmLayout.TYPE_FIRST, maxRecord);
+            q.started = true;
+            q.written = piece;
+        }
+        while (q.written < length) {
+            long piece = Math.min(length - q.written, maxRecord - ShmLayout.MARKER_BYTES);
+            long more = ShmLayout.align(ShmLayout.MARKER_BYTES + piece);
+            if (!reserve(more)) {
+                return false;
+            }
+            long off = tail & mask;
+            MemorySegment.copy(q.payload, q.written, data, off + ShmLayout.MARKER_BYTES, piece);
+            publish(off, ShmLayout.TYPE_MORE, more);
+            q.written += piece;
+        }
+        return true;
+    }
+
+    /**
+     * Makes sure {@code record} bytes can be written contiguously at the tail, writing a WRAP record first when the
+     * data area ends too soon. Returns false when the consumer has not freed enough yet.
+     */
+    private boolean reserve(long record) {
+        long off = tail & mask;
+        long contiguous = size - off;
+        long needed = record <= contiguous ? record : contiguous + record;
+        if (tail + needed + ShmLayout.ALIGN - headCache > size) {
+            headCache = ShmLayout.getAcquire(ring, ShmLayout.RING_HEAD);
+            if (tail + needed + ShmLayout.ALIGN - headCache > size) {
+                return false;
+            }
+        }
+        if (record > contiguous) {
+            publish(off, ShmLayout.TYPE_WRAP, contiguous);
+        }
+        return true;
+    }
+
+    private void writeFrame(MemorySegment header, MemorySegment payload, long length, long record) {
+        long off = tail & mask;
+        MemorySegment.copy(header, 0, data, off + ShmLayout.MARKER_BYTES, FrameLayout.HEADER_BYTES);
+        if (length > 0) {
+            MemorySegment.copy(payload, 0, data, off + ShmLayout.PAYLOAD_OFFSET, length);
+        }
+        publish(off, ShmLayout.TYPE_FRAME, record);
+    }
+
+    /** Zeroes the next record's marker, then releases this record's marker, and moves the tail past it. */
+    private void publish(long off, int type, long record) {
+        data.set(ValueLayout.JAVA_LONG, (off + record) & mask, 0L);
+        ShmLayout.setRelease(data, off, ShmLayout.marker(type, record));
+        tail += record;
+    }
+
+    /**
+     * Before this process sleeps with frames queued here: asks the consumer to ring our doorbell when it frees room,
+     * then says whether room appeared meanwhile (then the caller must not sleep). Caller holds {@link #lock}.
+     */
+    boolean armSpaceWakeupLocked() {
+        if (pending.isEmpty()) {
+            return true;
+        }
+        ShmLayout.setIntVolatile(ring, ShmLayout.RING_PRODUCER_WAITING, 1);
+        VarHandle.fullFence();
+        long head = ShmLayout.getAcquire(ring, ShmLayout.RING_HEAD);
+        return head != headCache;
+    }
+}

@@ -1,0 +1,136 @@
+package org.jmpi.transport.shm;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+
+/**
+ * The shared-memory transport's parameters, read in this one place ({@link #fromEnvironment()}) from system properties
+ * ({@code jmpi.shm.*}) or, when a property is absent, the environment (upper case, dots as underscores:
+ * {@code jmpi.shm.ring.bytes} is {@code JMPI_SHM_RING_BYTES}). Sizes accept the suffixes k, m, g (binary).
+ *
+ * @param directory where segment files are created ({@code jmpi.shm.dir}, default {@code /dev/shm}); it must be a
+ *     memory file system for the transport to be fast
+ * @param ringBytes data bytes of each inbound ring, a power of two from 16 KiB to 64 MiB ({@code jmpi.shm.ring.bytes},
+ *     default 256 KiB). A segment holds one ring per rank of the host; with many ranks per host the rings shrink so
+ *     that a segment stays within {@code segmentBudget}, but never below 64 KiB
+ * @param segmentBudget the most a rank's segment should take ({@code jmpi.shm.segment.budget}, default 16 MiB)
+ * @param eagerLimit messages up to this many bytes go eagerly to a peer on this host ({@code jmpi.shm.eager.limit},
+ *     default 4 KiB); larger ones use rendezvous, which moves them with one copy when both buffers are native memory
+ *     and the kernel allows {@code process_vm_readv}, else in chunks through the ring
+ * @param chunkBytes payload bytes of each data frame of a rendezvous through the ring ({@code jmpi.shm.chunk.bytes},
+ *     default 16 KiB); several chunks fit in a ring, so sender and receiver copy different chunks at the same time
+ * @param singleCopy whether to use {@code process_vm_readv} when possible ({@code jmpi.shm.single.copy}, default
+ *     true)
+ */
+public record ShmConfig(String directory, long ringBytes, long segmentBudget, long eagerLimit, long chunkBytes,
+        boolean singleCopy) {
+    static final String DIRECTORY = "jmpi.shm.dir";
+    static final String RING_BYTES = "jmpi.shm.ring.bytes";
+    static final String SEGMENT_BUDGET = "jmpi.shm.segment.budget";
+    static final String EAGER_LIMIT = "jmpi.shm.eager.limit";
+    static final String CHUNK_BYTES = "jmpi.shm.chunk.bytes";
+    static final String SINGLE_COPY = "jmpi.shm.single.copy";
+
+    static final long MIN_RING = 16 << 10;
+    static final long MAX_RING = 64 << 20;
+    static final long MIN_SHRUNK_RING = 64 << 10;
+
+    /** Validates every field. */
+    public ShmConfig {
+        if (directory == null || directory.isBlank()) {
+            throw new IllegalArgumentException(DIRECTORY + " must not be empty");
+        }
+        if (ringBytes < MIN_RING || ringBytes > MAX_RING || Long.bitCount(ringBytes) != 1) {
+            throw new IllegalArgumentException(RING_BYTES + "=" + ringBytes + " must be a power of two in ["
+                    + MIN_RING + ", " + MAX_RING + "]");
+        }
+        check(SEGMENT_BUDGET, segmentBudget, 1 << 20, 1L << 40);
+        check(EAGER_LIMIT, eagerLimit, 0, 1 << 30);
+        check(CHUNK_BYTES, chunkBytes, 1024, 1 << 30);
+    }
+
+    private static void check(String name, long v, long min, long max) {
+        if (v < min || v > max) {
+            throw new IllegalArgumentException(name + "=" + v + " is out of range [" + min + ", " + max + "]");
+        }
+    }
+
+    public static ShmConfig defaults() {
+        return new ShmConfig("/dev/shm", 256 << 10, 16 << 20, 4 << 10, 16 << 10, true);
+    }
+
+    /** The configuration given by system properties and environment, on top of {@link #defaults()}. */
+    public static ShmConfig fromEnvironment() {
+        return from(System::getProperty, System::getenv);
+    }
+
+    /** The same as {@link #fromEnvironment()} with explicit lookups (for tests). */
+    static ShmConfig from(UnaryOperator<String> properties, UnaryOperator<String> environment) {
+        ShmConfig d = defaults();
+        UnaryOperator<String> raw = name -> {
+            String v = properties.apply(name);
+            if (v == null) {
+                v = environment.apply(name.toUpperCase(Locale.ROOT).replace('.', '_'));
+            }
+            return v == null || v.isBlank() ? null : v.trim();
+        };
+        String dir = raw.apply(DIRECTORY);
+        String copy = raw.apply(SINGLE_COPY);
+        boolean single = d.singleCopy;
+        if (copy != null) {
+            single = switch (copy.toLowerCase(Locale.ROOT)) {
+                case "true", "yes", "on", "1" -> true;
+                case "false", "no", "off", "0" -> false;
+                default -> throw new IllegalArgumentException(SINGLE_COPY + "=" + copy + " is not true or false");
+            };
+        }
+        return new ShmConfig(dir == null ? d.directory : dir,
+                size(raw, RING_BYTES, d.ringBytes),
+                size(raw, SEGMENT_BUDGET, d.segmentBudget),
+                size(raw, EAGER_LIMIT, d.eagerLimit),
+                size(raw, CHUNK_BYTES, d.chunkBytes),
+                single);
+    }
+
+    private static long size(UnaryOperator<String> raw, String name, long dflt) {
+        String v = raw.apply(name);
+        if (v == null) {
+            return dflt;
+        }
+        String s = v.toLowerCase(Locale.ROOT);
+        long mul = 1;
+        char last = s.charAt(s.length() - 1);
+        if (last == 'k' || last == 'm' || last == 'g') {
+            mul = last == 'k' ? 1 << 10 : last == 'm' ? 1 << 20 : 1 << 30;
+            s = s.substring(0, s.length() - 1);
+        }
+        try {
+            return Math.multiplyExact(Long.parseLong(s.trim()), mul);
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw new IllegalArgumentException(name + "=" + v + " is not a size", e);
+        }
+    }
+
+    /** The ring data bytes to use for a host with {@code localRanks} ranks: shrunk to fit the segment budget. */
+    long ringBytesFor(int localRanks) {
+        long r = ringBytes;
+        while (r > MIN_SHRUNK_RING && ShmLayout.segmentBytes(localRanks, r) > segmentBudget) {
+            r >>= 1;
+        }
+        return r;
+    }
+
+    /** Every parameter with its value, for {@code --info}-style listings. */
+    public Map<String, String> describe() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put(DIRECTORY, directory);
+        m.put(RING_BYTES, Long.toString(ringBytes));
+        m.put(SEGMENT_BUDGET, Long.toString(segmentBudget));
+        m.put(EAGER_LIMIT, Long.toString(eagerLimit));
+        m.put(CHUNK_BYTES, Long.toString(chunkBytes));
+        m.put(SINGLE_COPY, Boolean.toString(singleCopy));
+        return m;
+    }
+}

@@ -1,0 +1,171 @@
+package org.jmpi.transport.shm;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import org.jmpi.transport.FrameLayout;
+
+/**
+ * The bytes of a shared-memory segment. Every offset the transport uses is defined here; no other class computes one.
+ * All integers are in the machine's native order (both ends are on one host).
+ *
+ * <p>Each rank owns one segment, the file {@code <dir>/jmpi-<job id>-<world rank>} (mode 0600), created at start-up.
+ * It holds one inbound ring per rank of the host, indexed by the sender's <em>local index</em> (its position among the
+ * host's ranks in world-rank order); the owner's own slot stays unused. A sender maps the receiver's segment on its
+ * first frame to it and is the only producer of its ring there; the owner is the only consumer of all of them.
+ *
+ * <pre>
+ * segment:
+ *  0                 4096                4096 + R            4096 + 2R
+ *  +-----------------+-------------------+-------------------+----
+ *  | segment header  | ring of local 0   | ring of local 1   | ...   (R = RING_HEADER_BYTES + ring data bytes)
+ *  +-----------------+-------------------+-------------------+----
+ *
+ * segment header (one page):
+ *  0       8       12      16              24      28      32              40              48              64
+ *  +-------+-------+-------+---------------+-------+-------+---------------+---------------+---------------+
+ *  | magic |version| owner | owner pid     | rings |  -    | ring data     | owner's map   | probe token   |
+ *  | (u64) | (u32) | rank  | (u64)         | (u32) |       | bytes (u64)   | address (u64) | (2 x u64)     |
+ *  +-------+-------+-------+---------------+-------+-------+---------------+---------------+---------------+
+ *  128: doorbell (u32, a futex word alone on its cache line): 0 owner awake, 1 owner may be asleep
+ *
+ * ring (one per sender):
+ *  0                         128                       256
+ *  +-------------------------+-------------------------+-------------------------------------------+
+ *  | producer line:          | consumer line:          | data: records, 64-byte aligned,           |
+ *  |  0 attached pid (u64)   |  0 head (u64, absolute  |       ring data bytes (a power of two)    |
+ *  |                         |    bytes consumed)      |                                           |
+ *  |                         |  8 producer waiting(u32)|                                           |
+ *  +-------------------------+-------------------------+-------------------------------------------+
+ *
+ * record (never wraps around the end of the data area; 64-byte aligned; at most half the data area):
+ *  0       8                                        56
+ *  +-------+----------------------------------------+--------------------------+-----------+
+ *  |marker | frame header (FrameLayout, 48 bytes)   | payload                  | padding   |  FRAME, FIRST
+ *  +-------+----------------------------------------+--------------------------+-----------+
+ *  |marker | piece of a long payload                                         | padding   |  MORE
+ *  +-------+--------------------------------------------------------------------------------+
+ *  |marker | (nothing: the rest of the data area is skipped; the next record is at offset 0) |  WRAP
+ *  +-------+--------------------------------------------------------------------------------+
+ *  marker (u64) = type &lt;&lt; 32 | record length in bytes (incl. marker and padding); 0 = nothing here yet
+ * </pre>
+ *
+ * <p><b>Publication.</b> The producer writes a record's body, then zeroes the marker word where the <em>next</em>
+ * record will start, then stores the marker with release semantics. The consumer loads the marker at its head with
+ * acquire semantics: non-zero means the body is complete, and the word after it is zero or a later record's marker,
+ * never stale bytes of an earlier lap. A message of up to 8 payload bytes is one 64-byte record: one cache line.
+ *
+ * <p><b>Space.</b> Positions are absolute byte counts that never wrap (2^63 bytes are not reached). The producer may
+ * write while {@code tail + needed + 64 <= head + data bytes} (the extra line is the zeroed next marker); it reads the
+ * consumer's {@code head} only when its cached copy says the ring is full. A producer that finds no room sets
+ * {@code producer waiting} before it sleeps; the consumer, after it publishes a new head, clears it and rings the
+ * producer's doorbell.
+ *
+ * <p><b>Frames larger than a record.</b> A frame whose payload does not fit in half the data area travels as a FIRST
+ * record (header and the first {@code length - 56} payload bytes, no padding) and MORE records (the rest, each piece
+ * {@code min(remaining, length - 8)} bytes); the consumer reassembles them. The point-to-point layer normally keeps
+ * its frames small enough for one record (see {@link ShmConfig}).
+ */
+final class ShmLayout {
+    private ShmLayout() {}
+
+    static final long MAGIC = 0x314d_4853_4950_4d4aL; // "JMPISHM1" in little-endian byte order
+    static final int VERSION = 1;
+
+    static final long SEGMENT_HEADER_BYTES = 4096;
+    static final long MAGIC_OFFSET = 0;
+    static final long VERSION_OFFSET = 8;
+    static final long OWNER_RANK = 12;
+    static final long OWNER_PID = 16;
+    static final long RING_COUNT = 24;
+    static final long RING_DATA_BYTES = 32;
+    static final long OWNER_MAP_ADDRESS = 40;
+    static final long PROBE_TOKEN = 48;
+    static final long PROBE_TOKEN_BYTES = 16;
+    static final long DOORBELL = 128;
+
+    static final long RING_HEADER_BYTES = 256;
+    static final long RING_ATTACHED_PID = 0;
+    static final long RING_HEAD = 128;
+    static final long RING_PRODUCER_WAITING = 136;
+
+    static final int ALIGN = 64;
+    static final long MARKER_BYTES = 8;
+    /** Where a FRAME or FIRST record's payload starts. */
+    static final long PAYLOAD_OFFSET = MARKER_BYTES + FrameLayout.HEADER_BYTES;
+
+    static final int TYPE_FRAME = 1;
+    static final int TYPE_WRAP = 2;
+    static final int TYPE_FIRST = 3;
+    static final int TYPE_MORE = 4;
+
+    static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
+    static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
+    /** Coordinates (MemorySegment, long offset); aligned accesses only. */
+    static final VarHandle LONG_HANDLE = LONG.varHandle();
+    static final VarHandle INT_HANDLE = INT.varHandle();
+
+    /** Bytes of one ring: header plus data. */
+    static long ringBytes(long dataBytes) {
+        return RING_HEADER_BYTES + dataBytes;
+    }
+
+    /** Size of a segment with {@code rings} rings of {@code dataBytes} each. */
+    static long segmentBytes(int rings, long dataBytes) {
+        return SEGMENT_HEADER_BYTES + rings * ringBytes(dataBytes);
+    }
+
+    /** Offset of ring {@code index} in a segment. */
+    static long ringOffset(int index, long dataBytes) {
+        return SEGMENT_HEADER_BYTES + index * ringBytes(dataBytes);
+    }
+
+    /** Record bytes for a frame with this payload length (FRAME type), 64-byte aligned. */
+    static long frameRecordBytes(long payload) {
+        return align(PAYLOAD_OFFSET + payload);
+    }
+
+    static long align(long n) {
+        return (n + ALIGN - 1) & -ALIGN;
+    }
+
+    static long marker(int type, long length) {
+        return (long) type << 32 | length;
+    }
+
+    static int markerType(long marker) {
+        return (int) (marker >>> 32);
+    }
+
+    static long markerLength(long marker) {
+        return marker & 0xffff_ffffL;
+    }
+
+    static long getAcquire(MemorySegment s, long offset) {
+        return (long) LONG_HANDLE.getAcquire(s, offset);
+    }
+
+    static void setRelease(MemorySegment s, long offset, long value) {
+        LONG_HANDLE.setRelease(s, offset, value);
+    }
+
+    static long getVolatile(MemorySegment s, long offset) {
+        return (long) LONG_HANDLE.getVolatile(s, offset);
+    }
+
+    static void setVolatile(MemorySegment s, long offset, long value) {
+        LONG_HANDLE.setVolatile(s, offset, value);
+    }
+
+    static int getIntVolatile(MemorySegment s, long offset) {
+        return (int) INT_HANDLE.getVolatile(s, offset);
+    }
+
+    static void setIntVolatile(MemorySegment s, long offset, int value) {
+        INT_HANDLE.setVolatile(s, offset, value);
+    }
+
+    static boolean casInt(MemorySegment s, long offset, int expected, int value) {
+        return INT_HANDLE.compareAndSet(s, offset, expected, value);
+    }
+}

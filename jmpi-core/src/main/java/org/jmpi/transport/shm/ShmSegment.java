@@ -1,0 +1,169 @@
+package org.jmpi.transport.shm;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+
+/**
+ * One mapped segment file (layout: {@link ShmLayout}): either this rank's own, created by {@link #create}, or a peer's,
+ * opened by {@link #attach}. The mapping lives in a shared arena, released by {@link #close()}.
+ *
+ * <p>Threading: the fields are final; the memory is shared with other processes under the rules of
+ * {@link ShmLayout}. {@link #close()} must not race with accesses (the transport closes segments after its last use).
+ */
+final class ShmSegment implements AutoCloseable {
+    final Path path;
+    final MemorySegment memory;
+    final int rings;
+    final long ringDataBytes;
+    private final Arena arena;
+
+    private ShmSegment(Path path, Arena arena, MemorySegment memory, int rings, long ringDataBytes) {
+        this.path = path;
+        this.arena = arena;
+        this.memory = memory;
+        this.rings = rings;
+        this.ringDataBytes = ringDataBytes;
+    }
+
+    /** The file name of rank {@code rank}'s segment in job {@code jobId}. */
+    static String fileName(String jobId, int rank) {
+        StringBuilder sb = new StringBuilder("jmpi-");
+        for (int i = 0; i < jobId.length(); i++) {
+            char c = jobId.charAt(i);
+            sb.append(Character.isLetterOrDigit(c) && c < 128 || c == '_' || c == '.' || c == '-' ? c : '_');
+        }
+        return sb.append('-').append(rank).toString();
+    }
+
+    /**
+     * Creates this rank's segment: a new file of mode 0600 with its storage reserved (so that a full file system fails
+     * here, not later), mapped and initialised. A stale file of the same name (an earlier job with the same id that
+     * died) is replaced.
+     *
+     * @throws IOException when the file cannot be created, sized or mapped
+     */
+    static ShmSegment create(Path dir, String jobId, int rank, int rings, long ringDataBytes) throws IOException {
+        Path path = dir.resolve(fileName(jobId, rank));
+        long size = ShmLayout.segmentBytes(rings, ringDataBytes);
+        createFile(path, size);
+        Arena arena = Arena.ofShared();
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            if (ch.size() < size) {
+                ch.truncate(size); // no-op for a fallocated file
+                ch.write(java.nio.ByteBuffer.wrap(new byte[1]), size - 1);
+            }
+            MemorySegment m = ch.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
+            byte[] token = new byte[(int) ShmLayout.PROBE_TOKEN_BYTES];
+            new SecureRandom().nextBytes(token);
+            m.set(ShmLayout.INT, ShmLayout.VERSION_OFFSET, ShmLayout.VERSION);
+            m.set(ShmLayout.INT, ShmLayout.OWNER_RANK, rank);
+            m.set(ShmLayout.LONG, ShmLayout.OWNER_PID, ProcessHandle.current().pid());
+            m.set(ShmLayout.INT, ShmLayout.RING_COUNT, rings);
+            m.set(ShmLayout.LONG, ShmLayout.RING_DATA_BYTES, ringDataBytes);
+            m.set(ShmLayout.LONG, ShmLayout.OWNER_MAP_ADDRESS, m.address());
+            MemorySegment.copy(token, 0, m, java.lang.foreign.ValueLayout.JAVA_BYTE, ShmLayout.PROBE_TOKEN,
+                    token.length);
+            ShmLayout.setVolatile(m, ShmLayout.MAGIC_OFFSET, ShmLayout.MAGIC); // last: the header is complete
+            return new ShmSegment(path, arena, m, rings, ringDataBytes);
+        } catch (IOException | RuntimeException e) {
+            arena.close();
+            Files.deleteIfExists(path);
+            throw e;
+        }
+    }
+
+    private static void createFile(Path path, long size) throws IOException {
+        for (int attempt = 0; ; attempt++) {
+            if (LinuxCalls.FILES) {
+                int err = LinuxCalls.createFile(path.toString(), size);
+                if (err == 0) {
+                    return;
+                }
+                if (err == LinuxCalls.EEXIST && attempt == 0) {
+                    Files.deleteIfExists(path);
+                    continue;
+                }
+                Files.deleteIfExists(path);
+                throw new IOException("cannot create " + path + " with " + size + " bytes: errno " + err
+                        + (err == 28 ? " (no space left on the device)" : ""));
+            }
+            try {
+                Files.createFile(path, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+                return;
+            } catch (FileAlreadyExistsException e) {
+                if (attempt > 0) {
+                    throw e;
+                }
+                Files.deleteIfExists(path);
+            }
+        }
+    }
+
+    /**
+     * Maps a peer's segment and checks its header.
+     *
+     * @throws IOException when the file is missing, too small or not a segment of the expected rank
+     */
+    static ShmSegment attach(Path path, int expectedRank) throws IOException {
+        Arena arena = Arena.ofShared();
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            long size = ch.size();
+            if (size < ShmLayout.SEGMENT_HEADER_BYTES) {
+                throw new IOException(path + " is too small for a segment (" + size + " bytes)");
+            }
+            MemorySegment m = ch.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
+            if (ShmLayout.getVolatile(m, ShmLayout.MAGIC_OFFSET) != ShmLayout.MAGIC
+                    || m.get(ShmLayout.INT, ShmLayout.VERSION_OFFSET) != ShmLayout.VERSION) {
+                throw new IOException(path + " is not a jmpi segment of version " + ShmLayout.VERSION);
+            }
+            int owner = m.get(ShmLayout.INT, ShmLayout.OWNER_RANK);
+            int rings = m.get(ShmLayout.INT, ShmLayout.RING_COUNT);
+            long data = m.get(ShmLayout.LONG, ShmLayout.RING_DATA_BYTES);
+            if (owner != expectedRank || rings < 1 || data < ShmConfig.MIN_RING || Long.bitCount(data) != 1
+                    || ShmLayout.segmentBytes(rings, data) > size) {
+                throw new IOException(path + " has a bad header (owner " + owner + ", " + rings + " rings of " + data
+                        + " bytes, file " + size + " bytes)");
+            }
+            return new ShmSegment(path, arena, m, rings, data);
+        } catch (IOException | RuntimeException e) {
+            arena.close();
+            throw e;
+        }
+    }
+
+    long ownerPid() {
+        return memory.get(ShmLayout.LONG, ShmLayout.OWNER_PID);
+    }
+
+    /** The ring at local index {@code index}. */
+    MemorySegment ring(int index) {
+        return memory.asSlice(ShmLayout.ringOffset(index, ringDataBytes), ShmLayout.ringBytes(ringDataBytes));
+    }
+
+    /** The doorbell word (a futex word). */
+    MemorySegment doorbell() {
+        return memory.asSlice(ShmLayout.DOORBELL, 4);
+    }
+
+    /** Removes the file (the mapping stays valid). */
+    void unlink() {
+        try {
+            Files.deleteIfExists(path);
+        } catch (IOException e) {
+            // the launcher removes what is left
+        }
+    }
+
+    @Override
+    public void close() {
+        arena.close();
+    }
+}

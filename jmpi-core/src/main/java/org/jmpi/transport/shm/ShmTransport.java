@@ -1,0 +1,590 @@
+package org.jmpi.transport.shm;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.jmpi.bootstrap.Bootstrap;
+import org.jmpi.transport.FrameLayout;
+import org.jmpi.transport.FrameSink;
+import org.jmpi.transport.ProtocolHints;
+import org.jmpi.transport.SingleCopy;
+import org.jmpi.transport.Transport;
+
+/**
+ * Frames between the JVM processes of one host through shared memory: one single-producer single-consumer ring per
+ * ordered pair of ranks, in the receiver's segment file (layout and publication rules: {@link ShmLayout}).
+ *
+ * <p><b>Set-up.</b> {@link #open} creates this rank's segment under the configured directory (normally
+ * {@code /dev/shm}, mode 0600, storage reserved up front) with an inbound ring for every other rank of the host, and
+ * publishes the business card {@code shm-<rank>} = {@code 1,<pid namespace>,<path>}. It does not fence. A sender maps
+ * a peer's segment on its first frame to that peer. The segment file is removed by {@link #close()} (MPI_Finalize);
+ * if the process dies first, the launcher removes it (every name starts with {@code jmpi-<job id>-}).
+ *
+ * <p><b>Sending</b> copies the frame into the peer's ring at once when it fits (small messages are one cache line),
+ * else queues it by reference; queued frames are written, in order, by later sends and by {@link #poll()} as the
+ * peer consumes. Large messages come as many data frames of {@link #chunkBytes(int)} bytes, so the sender fills one
+ * part of the ring while the receiver empties another: both copies run at the same time.
+ *
+ * <p><b>Receiving</b> hands each frame to the sink in place: the payload is a slice of the ring, copied once by the
+ * sink into the user's buffer.
+ *
+ * <p><b>Waiting.</b> {@link #await(long)} sleeps on the segment's doorbell, a futex word: the owner sets it to 1, checks
+ * every inbound ring once more, and sleeps; a sender that has published a record reads the doorbell after a full
+ * fence and, if it is 1, clears it and wakes the owner. Both sides order their store before their load (Dekker), so
+ * a record published while the owner goes to sleep is never missed. A sender whose frames wait for room asks the
+ * consumer (a flag in the ring) to ring its doorbell when it frees some. Without futex (not Linux) the owner parks
+ * for at most {@link #PARK_CAP_NANOS}.
+ *
+ * <p><b>Single copy.</b> {@link #read} copies straight out of a peer's memory with {@code process_vm_readv}. It is
+ * offered for a peer only after a probe succeeded: reading a random token from the peer's own mapping of its segment
+ * (at the address the peer wrote into the header) must give the token, which proves that the call is allowed and
+ * that the pid names the right process (pid namespaces must match as well). Any later failure turns it off for
+ * that peer.
+ *
+ * <p><b>Threading.</b> {@link #send} may be called by any thread: each outbound ring has a lock, held while writing
+ * and never while calling out (completions run after it is released). {@link #poll()} and {@link #await(long)} are
+ * called by one thread at a time (the progress owner); a nested {@code poll} from inside the sink returns at once.
+ * {@code outbound}, {@code peerSegments} and {@code pids} are filled lazily under the transport's monitor; a thread
+ * that reads an {@code outbound} entry without it sees either null (and takes the monitor) or a ring whose fields
+ * are final. {@code attached} is a copy-on-write array.
+ * {@code wakeRequested} and {@code closed} are volatile.
+ */
+public final class ShmTransport implements Transport, ProtocolHints, SingleCopy {
+    /** The bootstrap key under which rank {@code r} publishes its card. */
+    public static String cardKey(int rank) {
+        return "shm-" + rank;
+    }
+
+    /** Longest sleep without futex support. */
+    static final long PARK_CAP_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
+    /** Records taken from one ring per poll pass, so one busy peer cannot starve the others. */
+    private static final int BUDGET = 64;
+    private static final byte UNKNOWN = 0;
+    private static final byte YES = 1;
+    private static final byte NO = 2;
+
+    private final Bootstrap bootstrap;
+    private final FrameSink sink;
+    private final ShmConfig config;
+    private final int rank;
+    /** World ranks of this host, ascending (includes this rank). */
+    private final int[] localRanks;
+    /** Local index by world rank, -1 for ranks on other hosts. */
+    private final int[] localIndex;
+    private final ShmSegment own;
+    private final MemorySegment doorbell;
+    private final String pidNamespace;
+    private final InboundRing[] inbound;
+    private final OutboundRing[] outbound;
+    private volatile OutboundRing[] attached = new OutboundRing[0];
+    private final ShmSegment[] peerSegments;
+    private final java.util.concurrent.atomic.AtomicIntegerArray pids;
+    private final byte[] singleCopy;
+    private final long chunk;
+    private volatile boolean wakeRequested;
+    private volatile boolean closed;
+    private boolean polling;
+
+    private ShmTransport(Bootstrap bootstrap, FrameSink sink, ShmConfig config, int[] localRanks, ShmSegment own,
+            String pidNamespace) {
+        this.bootstrap = bootstrap;
+        this.sink = sink;
+        this.config = config;
+        this.rank = bootstrap.rank();
+        this.localRanks = localRanks;
+        int size = bootstrap.size();
+        this.localIndex = new int[size];
+        Arrays.fill(localIndex, -1);
+        for (int i = 0; i < localRanks.length; i++) {
+            localIndex[localRanks[i]] = i;
+        }
+        this.own = own;
+        this.doorbell = own.doorbell();
+        this.pidNamespace = pidNamespace;
+        this.inbound = new InboundRing[localRanks.length - 1];
+        int k = 0;
+        for (int i = 0; i < localRanks.length; i++) {
+            if (localRanks[i] != rank) {
+                inbound[k++] = new InboundRing(localRanks[i], own.ring(i), own.ringDataBytes);
+            }
+        }
+        this.outbound = new OutboundRing[size];
+        this.peerSegments = new ShmSegment[size];
+        this.pids = new java.util.concurrent.atomic.AtomicIntegerArray(size);
+        this.singleCopy = new byte[size];
+        if (!config.singleCopy() || !LinuxCalls.PROCESS_VM) {
+            Arrays.fill(singleCopy, NO);
+        }
+        long maxPayload = own.ringDataBytes / 2 - ShmLayout.PAYLOAD_OFFSET;
+        this.chunk = Math.min(config.chunkBytes(), maxPayload & -ShmLayout.ALIGN);
+    }
+
+    /**
+     * Creates this rank's segment and publishes its card with {@code bootstrap.put}. Does not fence.
+     *
+     * @param localRanks the world ranks on this host in ascending order, this rank included; the same array on every
+     *     rank of the host
+     * @throws UncheckedIOException when the segment cannot be created (the caller then uses another transport)
+     */
+    public static ShmTransport open(Bootstrap bootstrap, FrameSink sink, ShmConfig config, int[] localRanks) {
+        int rank = bootstrap.rank();
+        if (Arrays.binarySearch(localRanks, rank) < 0) {
+            throw new IllegalArgumentException("rank " + rank + " is not among the local ranks "
+                    + Arrays.toString(localRanks));
+        }
+        Path dir = Path.of(config.directory());
+        long ring = config.ringBytesFor(localRanks.length);
+        ShmSegment seg;
+        try {
+            seg = ShmSegment.create(dir, bootstrap.jobId(), rank, localRanks.length, ring);
+        } catch (IOException e) {
+            throw new UncheckedIOException("shm transport: " + e.getMessage(), e);
+        }
+        String ns = pidNamespace();
+        String card = "1," + ns + "," + seg.path;
+        if (card.length() > Bootstrap.MAX_VALUE || !card.chars().allMatch(c -> c >= 33 && c <= 126)) {
+            seg.unlink();
+            seg.close();
+            throw new UncheckedIOException(new IOException("shm transport: the segment path " + seg.path
+                    + " cannot travel in a business card (spaces or too long)"));
+        }
+        ShmTransport t = new ShmTransport(bootstrap, sink, config, localRanks, seg, ns);
+        bootstrap.put(cardKey(rank), card);
+        return t;
+    }
+
+    private static String pidNamespace() {
+        try {
+            return Files.readSymbolicLink(Path.of("/proc/self/ns/pid")).toString().replaceAll("[^A-Za-z0-9:_.-]",
+                    "");
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
+    }
+
+    @Override
+    public String name() {
+        return "shm";
+    }
+
+    /** The path of this rank's segment file. */
+    public Path segmentPath() {
+        return own.path;
+    }
+
+    /** Data bytes of each inbound ring. */
+    public long ringBytes() {
+        return own.ringDataBytes;
+    }
+
+    /** Whether {@code peer} is on this host (so this transport can reach it once it published its card). */
+    public boolean isLocal(int peer) {
+        return peer >= 0 && peer < localIndex.length && localIndex[peer] >= 0;
+    }
+
+    /**
+     * Whether frames to {@code peer} can go through shared memory: it is on this host, published a card and its
+     * segment maps (which is done now, once). Not for the hot path.
+     */
+    public boolean reaches(int peer) {
+        if (!isLocal(peer) || peer == rank || closed) {
+            return false;
+        }
+        try {
+            peerSegment(peer);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** For {@code --verbose}: ring size and single-copy state towards {@code peer}, in parentheses. */
+    public String describe(int peer) {
+        byte s = singleCopy[peer];
+        return "(ring " + (own.ringDataBytes >> 10) + " KiB, single copy "
+                + (s == YES ? "process_vm_readv" : s == NO ? "off" : "not yet probed") + ")";
+    }
+
+    // ================================================================================================ hints
+
+    @Override
+    public long eagerLimit(int peer) {
+        return config.eagerLimit();
+    }
+
+    @Override
+    public long chunkBytes(int peer) {
+        return chunk;
+    }
+
+    // ================================================================================================ sending
+
+    @Override
+    public void send(int peer, MemorySegment header, MemorySegment payload, Runnable onWritten) {
+        int length = FrameLayout.payloadLength(header);
+        long actual = payload == null ? 0 : payload.byteSize();
+        if (length != actual || header.byteSize() < FrameLayout.HEADER_BYTES) {
+            throw new IllegalArgumentException("header says " + length + " payload bytes, payload has " + actual);
+        }
+        OutboundRing o = outbound[peer];
+        if (o == null || closed) {
+            o = attachOutbound(peer);
+            if (o == null) {
+                return;
+            }
+        }
+        ArrayDeque<Runnable> done = null;
+        boolean written;
+        o.lock.lock();
+        try {
+            if (o.hasPending()) {
+                done = new ArrayDeque<>();
+                o.flushLocked(done);
+            }
+            written = o.sendLocked(header, payload, onWritten);
+        } finally {
+            o.lock.unlock();
+        }
+        ringDoorbell(o.doorbell);
+        if (written && onWritten != null) {
+            onWritten.run();
+        }
+        if (done != null) {
+            runAll(done);
+        }
+    }
+
+    private static void runAll(ArrayDeque<Runnable> done) {
+        Runnable r;
+        while ((r = done.poll()) != null) {
+            r.run();
+        }
+    }
+
+    /** Wakes a peer if it sleeps on its doorbell. The full fence orders our record before the load. */
+    private static void ringDoorbell(MemorySegment bell) {
+        VarHandle.fullFence();
+        if (bell.get(ValueLayout.JAVA_INT, 0) != 0 && ShmLayout.casInt(bell, 0, 1, 0) && LinuxCalls.FUTEX) {
+            LinuxCalls.futexWake(bell, Integer.MAX_VALUE);
+        }
+    }
+
+    /** First frame to a peer: maps its segment and our ring in it. Reports a failure to the sink, returns null. */
+    private OutboundRing attachOutbound(int peer) {
+        synchronized (this) {
+            OutboundRing o = outbound[peer];
+            if (o != null) {
+                return o;
+            }
+            if (closed) {
+                sink.onPeerFailure(peer, new IOException("shm transport is closed"));
+                return null;
+            }
+            try {
+                ShmSegment seg = peerSegment(peer);
+                o = new OutboundRing(peer, seg.ring(localIndex[rank]), seg.ringDataBytes, seg.doorbell());
+            } catch (IOException | RuntimeException e) {
+                sink.onPeerFailure(peer, e);
+                return null;
+            }
+            outbound[peer] = o;
+            OutboundRing[] a = Arrays.copyOf(attached, attached.length + 1);
+            a[a.length - 1] = o;
+            attached = a;
+            return o;
+        }
+    }
+
+    /** The peer's segment, mapped on first use (under the monitor). */
+    private synchronized ShmSegment peerSegment(int peer) throws IOException {
+        ShmSegment seg = peerSegments[peer];
+        if (seg != null) {
+            return seg;
+        }
+        if (!isLocal(peer) || peer == rank) {
+            throw new IOException("rank " + peer + " is not another rank of this host");
+        }
+        String card = bootstrap.get(cardKey(peer));
+        if (card == null) {
+            throw new IOException("rank " + peer + " published no " + cardKey(peer) + " business card");
+        }
+        String[] parts = card.split(",", 3);
+        if (parts.length != 3 || !parts[0].equals("1")) {
+            throw new IOException("rank " + peer + " published a malformed shm card '" + card + "'");
+        }
+        seg = ShmSegment.attach(Path.of(parts[2]), peer);
+        if (seg.rings != localRanks.length) {
+            seg.close();
+            throw new IOException("rank " + peer + " counts " + seg.rings + " ranks on this host, this rank "
+                    + localRanks.length);
+        }
+        pids.set(peer, (int) seg.ownerPid());
+        if (!parts[1].equals(pidNamespace)) {
+            singleCopy[peer] = NO;
+        }
+        peerSegments[peer] = seg;
+        return seg;
+    }
+
+    // ================================================================================================ progress
+
+    @Override
+    public boolean poll() {
+        if (polling || closed) {
+            return false;
+        }
+        polling = true;
+        try {
+            boolean any = false;
+            OutboundRing[] out = attached;
+            for (OutboundRing o : out) {
+                if (o.hasPending()) {
+                    any |= flush(o);
+                }
+            }
+            for (InboundRing in : inbound) {
+                if (in.poll(sink, BUDGET) > 0) {
+                    any = true;
+                    VarHandle.fullFence(); // our new head before the producer's flag (Dekker)
+                    if (in.takeProducerWaiting()) {
+                        wakePeer(in.peer);
+                    }
+                }
+            }
+            return any;
+        } finally {
+            polling = false;
+        }
+    }
+
+    private boolean flush(OutboundRing o) {
+        ArrayDeque<Runnable> done = new ArrayDeque<>();
+        boolean wrote;
+        if (!o.lock.tryLock()) {
+            return false; // a sender is writing to this ring now; it flushes too
+        }
+        try {
+            wrote = o.flushLocked(done);
+        } finally {
+            o.lock.unlock();
+        }
+        if (wrote) {
+            ringDoorbell(o.doorbell);
+        }
+        runAll(done);
+        return wrote;
+    }
+
+    /** Rings a peer's doorbell unconditionally (it asked to be woken when we freed room). */
+    private void wakePeer(int peer) {
+        MemorySegment bell;
+        try {
+            bell = peerSegment(peer).doorbell();
+        } catch (IOException e) {
+            return; // it is gone
+        }
+        if (ShmLayout.casInt(bell, 0, 1, 0) && LinuxCalls.FUTEX) {
+            LinuxCalls.futexWake(bell, Integer.MAX_VALUE);
+        }
+    }
+
+    @Override
+    public void await(long nanos) {
+        if (closed || nanos <= 0) {
+            return;
+        }
+        if (wakeRequested) {
+            wakeRequested = false;
+            return;
+        }
+        if (!LinuxCalls.FUTEX) {
+            LockSupport.parkNanos(this, Math.min(nanos, PARK_CAP_NANOS));
+            return;
+        }
+        ShmLayout.setIntVolatile(doorbell, 0, 1);
+        try {
+            if (mustNotSleep()) {
+                return;
+            }
+            LinuxCalls.futexWait(doorbell, 1, nanos);
+        } finally {
+            ShmLayout.setIntVolatile(doorbell, 0, 0);
+        }
+    }
+
+    /** With the doorbell armed: is there anything to do, so that sleeping could miss it? */
+    private boolean mustNotSleep() {
+        if (wakeRequested) {
+            wakeRequested = false;
+            return true;
+        }
+        for (InboundRing in : inbound) {
+            if (in.ready()) {
+                return true;
+            }
+        }
+        for (OutboundRing o : attached) {
+            if (o.hasPending()) {
+                if (!o.lock.tryLock()) {
+                    return true;
+                }
+                try {
+                    if (o.armSpaceWakeupLocked()) {
+                        return true;
+                    }
+                } finally {
+                    o.lock.unlock();
+                }
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public void wakeup() {
+        wakeRequested = true;
+        if (!closed && ShmLayout.getIntVolatile(doorbell, 0) != 0 && ShmLayout.casInt(doorbell, 0, 1, 0)
+                && LinuxCalls.FUTEX) {
+            LinuxCalls.futexWake(doorbell, Integer.MAX_VALUE);
+        }
+    }
+
+    // ================================================================================================ single copy
+
+    @Override
+    public boolean canReadFrom(int peer) {
+        byte s = singleCopy[peer];
+        if (s == UNKNOWN) {
+            s = probe(peer);
+        }
+        return s == YES;
+    }
+
+    @Override
+    public boolean read(int peer, long remoteAddress, MemorySegment into) {
+        if (!into.isNative() || !canReadFrom(peer)) {
+            return false;
+        }
+        if (into.byteSize() == 0) {
+            return true;
+        }
+        if (LinuxCalls.processVmRead(pids.get(peer), remoteAddress, into) != 0) {
+            singleCopy[peer] = NO;
+            return false;
+        }
+        return true;
+    }
+
+    /** Reads the peer's probe token out of its own mapping; the answer is remembered. */
+    private synchronized byte probe(int peer) {
+        if (singleCopy[peer] != UNKNOWN) {
+            return singleCopy[peer];
+        }
+        byte result = NO;
+        try {
+            ShmSegment seg = peerSegment(peer);
+            if (singleCopy[peer] == UNKNOWN) {
+                long address = seg.memory.get(ShmLayout.LONG, ShmLayout.OWNER_MAP_ADDRESS);
+                try (Arena arena = Arena.ofConfined()) {
+                    MemorySegment got = arena.allocate(ShmLayout.PROBE_TOKEN_BYTES, 8);
+                    int err = LinuxCalls.processVmRead(pids.get(peer), address + ShmLayout.PROBE_TOKEN, got);
+                    MemorySegment want = seg.memory.asSlice(ShmLayout.PROBE_TOKEN, ShmLayout.PROBE_TOKEN_BYTES);
+                    if (err == 0 && got.mismatch(want) == -1) {
+                        result = YES;
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            result = NO;
+        }
+        singleCopy[peer] = result;
+        return result;
+    }
+
+    // ================================================================================================ close
+
+    /**
+     * Writes what is still queued (for at most {@link #FLUSH_MILLIS}), removes this rank's segment file and unmaps
+     * every segment. Idempotent.
+     */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FLUSH_MILLIS);
+        for (OutboundRing o : attached) {
+            while (o.hasPending() && System.nanoTime() < deadline) {
+                boolean wrote = flush(o);
+                if (!polling) {
+                    poll(); // a peer may wait for room in our rings before it frees room in its own
+                }
+                if (!wrote) {
+                    Thread.onSpinWait();
+                }
+            }
+        }
+        synchronized (this) {
+            closed = true;
+        }
+        own.unlink();
+        if (!polling) {
+            own.close();
+        }
+        for (ShmSegment s : peerSegments) {
+            if (s != null) {
+                s.close();
+            }
+        }
+    }
+
+    /**
+     * Removes every segment file of job {@code jobId} in {@code directory} (for launchers, after the job's ranks are
+     * gone: a rank killed before MPI_Finalize leaves its file behind). Files of other jobs are left alone; errors are
+     * ignored.
+     *
+     * @return the number of files removed
+     */
+    public static int removeSegments(Path directory, String jobId) {
+        String prefix = ShmSegment.fileName(jobId, 0);
+        prefix = prefix.substring(0, prefix.length() - 1); // "jmpi-<job>-"
+        int removed = 0;
+        try (java.util.stream.Stream<Path> files = Files.list(directory)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                String name = f.getFileName().toString();
+                if (name.startsWith(prefix) && name.length() > prefix.length()
+                        && name.substring(prefix.length()).chars().allMatch(Character::isDigit)) {
+                    try {
+                        if (Files.deleteIfExists(f)) {
+                            removed++;
+                        }
+                    } catch (IOException e) {
+                        // not ours to remove, or gone already
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // no such directory: nothing to remove
+        }
+        return removed;
+    }
+
+    /** How long {@link #close()} tries to write frames still queued. */
+    static final long FLUSH_MILLIS = 2000;
+
+    @Override
+    public String toString() {
+        return "ShmTransport[rank " + rank + ", " + own.path + "]";
+    }
+}

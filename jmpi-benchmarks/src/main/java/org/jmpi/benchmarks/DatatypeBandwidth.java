@@ -1,4 +1,4 @@
-package org.jmpi.examples;
+package org.jmpi.benchmarks;
 
 import java.nio.DoubleBuffer;
 import java.util.ArrayList;

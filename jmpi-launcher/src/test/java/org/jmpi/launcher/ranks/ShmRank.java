@@ -1,0 +1,42 @@
+package org.jmpi.launcher.ranks;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import mpi.MPI;
+
+/**
+ * A rank for the shared-memory clean-up tests: MPI.Init, every rank sends one message to every other (so every
+ * segment is created and mapped), prints {@code segment <path> <exists>}, then, by the first argument:
+ *
+ * <ul>
+ *   <li>{@code finalize}: MPI.Finalize;
+ *   <li>{@code kill9}: rank 1 sends itself SIGKILL; the others wait for a message from it that never comes.
+ * </ul>
+ */
+public final class ShmRank {
+    private ShmRank() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        MPI.Init(args);
+        int rank = MPI.COMM_WORLD.getRank();
+        int size = MPI.COMM_WORLD.getSize();
+        int[] one = {rank};
+        for (int k = 1; k < size; k++) {
+            MPI.COMM_WORLD.sendRecv(one, 1, MPI.INT, (rank + k) % size, 5, new int[1], 1, MPI.INT,
+                    (rank - k + size) % size, 5);
+        }
+        Path segment = Path.of("/dev/shm", "jmpi-" + System.getenv("JMPI_JOBID") + "-" + rank);
+        System.out.println("segment " + segment + " " + Files.exists(segment));
+        System.out.flush();
+        MPI.COMM_WORLD.barrier();
+        if (args[0].equals("kill9")) {
+            if (rank == 1) {
+                new ProcessBuilder("kill", "-9", Long.toString(ProcessHandle.current().pid())).start().waitFor();
+                Thread.sleep(60_000);
+            }
+            MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, 1, 6);
+        }
+        MPI.Finalize();
+    }
+}

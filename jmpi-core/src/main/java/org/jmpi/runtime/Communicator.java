@@ -18,12 +18,32 @@ public final class Communicator {
     private final int[] localGroup;
     /** Counts the collective operations started on this communicator by this rank (see {@link #nextCollective}). */
     private final AtomicInteger collectives = new AtomicInteger();
+    /**
+     * Every communicator of this rank by point-to-point context id (the newest for a reused id), so that a failed
+     * world rank can be matched to the receives that name it ({@link #forContext}). Static, hence one map per rank:
+     * per class loader in threads mode. Bounded by the number of context ids in use at once.
+     */
+    private static final java.util.concurrent.ConcurrentHashMap<Integer, Communicator> BY_CONTEXT =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     public Communicator(int context, int[] worldRanks, int rank) {
         this.context = context;
         this.worldRanks = worldRanks;
         this.rank = rank;
         this.localGroup = null;
+        BY_CONTEXT.put(context, this);
+    }
+
+    /** The communicator whose point-to-point or collective context is {@code context}, or null if none. */
+    public static Communicator forContext(int context) {
+        Communicator c = BY_CONTEXT.get(context);
+        if (c == null) {
+            c = BY_CONTEXT.get(context - 1);
+            if (c != null && c.collectiveContext() != context) {
+                c = null;
+            }
+        }
+        return c;
     }
 
     /**
@@ -35,6 +55,7 @@ public final class Communicator {
         this.worldRanks = remoteWorldRanks;
         this.rank = rank;
         this.localGroup = localWorldRanks;
+        BY_CONTEXT.put(context, this);
     }
 
     public boolean isInter() {

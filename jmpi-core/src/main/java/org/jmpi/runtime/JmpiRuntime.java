@@ -68,11 +68,14 @@ public final class JmpiRuntime {
             engine.setTransport(t);
             progress.setTransport(t);
             // Failed ranks (jmpirun --continue-on-failure tells us; so does a broken connection): operations that
-            // name them fail with ERR_PROC_FAILED instead of waiting for ever. Only the predefined communicators'
-            // contexts are resolved so far.
-            engine.setWorldRankResolver((context, source) -> context == WORLD_CONTEXT || context == WORLD_CONTEXT + 1
-                    || context == RUNTIME_CONTEXT ? source : context == SELF_CONTEXT || context == SELF_CONTEXT + 1
-                            ? rank : -1);
+            // name them fail with ERR_PROC_FAILED instead of waiting for ever.
+            engine.setWorldRankResolver((context, source) -> {
+                if (context == RUNTIME_CONTEXT) {
+                    return source;
+                }
+                Communicator c = Communicator.forContext(context);
+                return c != null && source >= 0 && source < c.size() ? c.worldRank(source) : -1;
+            });
             bootstrap.onPeerFailure((failed, why) -> engine.onPeerFailure(failed,
                     new java.io.IOException("rank " + failed + " " + why)));
         } else {

@@ -238,7 +238,8 @@ class MultiHostTest {
         assertThat(r.exitCode()).as(r.summary() + " " + lines + notes).isEqualTo(3);
         assertThat(r.rankExitCodes()).containsExactly(0, 0, 3);
         for (int rank = 0; rank < 2; rank++) {
-            assertThat(lines).contains(rank + " out: rank " + rank + " recv failed with error class 75",
+            assertThat(lines).contains(rank + " out: rank " + rank + " recv on a dup failed with error class 75",
+                    rank + " out: rank " + rank + " recv failed with error class 75",
                     rank + " out: rank " + rank + " send failed with error class 75");
         }
     }

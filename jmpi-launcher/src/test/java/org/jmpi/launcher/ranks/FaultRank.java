@@ -18,8 +18,9 @@ import mpi.MPIException;
  *   <li>{@code hang}: waits too, for ever (the test cuts a link or kills something);
  *   <li>{@code card}: as {@code hang}, after every rank printed {@code card <rank> <tcp card> job <job id>};
  *   <li>{@code ok}: sends the others a message; everyone finalizes;
- *   <li>{@code survive} (for --continue-on-failure): exits 3; the others, with {@code ERRORS_RETURN}, see their
- *       receive from it and a send to it fail, print the error class, and finalize.
+ *   <li>{@code survive} (for --continue-on-failure): after a dup of the world, exits 3; the others, with
+ *       {@code ERRORS_RETURN}, see their receives from it (on the dup and the world) and a send to it fail, print the
+ *       error class, and finalize.
  * </ul>
  */
 public final class FaultRank {
@@ -41,8 +42,16 @@ public final class FaultRank {
         MPI.COMM_WORLD.barrier();
         int[] buf = new int[1];
         if (args[0].equals("survive")) {
+            mpi.Intracomm dup = MPI.COMM_WORLD.dup();
             if (rank == victim) {
                 System.exit(3);
+            }
+            dup.setErrhandler(MPI.ERRORS_RETURN);
+            try {
+                dup.recv(buf, 1, MPI.INT, victim, 0);
+                System.out.println("rank " + rank + " received on a dup from a dead rank?");
+            } catch (MPIException e) {
+                System.out.println("rank " + rank + " recv on a dup failed with error class " + e.getErrorClass());
             }
             MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
             try {

@@ -26,6 +26,7 @@ import org.jmpi.runtime.MpiError;
  *     once; larger ones go pairwise
  * @param allreduceShort allreduces of fewer bytes use recursive doubling
  * @param allreduceLong allreduces of at least this many bytes use the ring; in between, Rabenseifner's algorithm
+ * @param allreduceSegment segment size of the ring allreduce's reduce-scatter steps, in bytes
  * @param reduceLong reductions of at least this many bytes use Rabenseifner's algorithm (commutative operations)
  * @param reduceScatterLong reduce-scatters of at least this many (total) bytes use the ring, smaller ones recursive
  *     halving (commutative operations)
@@ -41,13 +42,14 @@ public record CollConfig(
         long alltoallMedium,
         long allreduceShort,
         long allreduceLong,
+        long allreduceSegment,
         long reduceLong,
         long reduceScatterLong) {
 
     /** The defaults, measured on the project's 2-core development machine (docs/tuning.md). */
     public static CollConfig defaults() {
         return new CollConfig(Map.of(), 256 * 1024, 1L << 62, 128 * 1024, 16 * 1024, 64 * 1024, 256, 32 * 1024,
-                16 * 1024, 1 << 20, 512 * 1024, 512 * 1024);
+                16 * 1024, 1 << 20, 256 * 1024, 512 * 1024, 512 * 1024);
     }
 
     /** Reads every parameter; unset ones keep their defaults. */
@@ -81,6 +83,7 @@ public record CollConfig(
                 size("jmpi.coll.alltoall.medium", d.alltoallMedium),
                 size("jmpi.coll.allreduce.short", d.allreduceShort),
                 size("jmpi.coll.allreduce.long", d.allreduceLong),
+                Math.max(1, size("jmpi.coll.allreduce.segment", d.allreduceSegment)),
                 size("jmpi.coll.reduce.long", d.reduceLong),
                 size("jmpi.coll.reduce_scatter.long", d.reduceScatterLong));
     }
@@ -101,6 +104,7 @@ public record CollConfig(
         m.put("jmpi.coll.alltoall.medium", Long.toString(alltoallMedium));
         m.put("jmpi.coll.allreduce.short", Long.toString(allreduceShort));
         m.put("jmpi.coll.allreduce.long", Long.toString(allreduceLong));
+        m.put("jmpi.coll.allreduce.segment", Long.toString(allreduceSegment));
         m.put("jmpi.coll.reduce.long", Long.toString(reduceLong));
         m.put("jmpi.coll.reduce_scatter.long", Long.toString(reduceScatterLong));
         return m;

@@ -184,7 +184,7 @@ public final class Collectives {
             ReduceBuffers b = new ReduceBuffers(s, red, count, input, output);
             Object result = switch (a) {
                 case ALLREDUCE_RABENSEIFNER -> AllreduceRabenseifner.build(s, b);
-                case ALLREDUCE_RING -> AllreduceRing.build(s, b);
+                case ALLREDUCE_RING -> AllreduceRing.build(s, b, Tuning.config().allreduceSegment());
                 case ALLREDUCE_REDUCE_BCAST -> {
                     Object res = ReduceBinomial.build(s, b, 0);
                     Object target = c.rank() == 0 ? res : b.resultArray();

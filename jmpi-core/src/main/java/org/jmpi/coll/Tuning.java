@@ -13,22 +13,37 @@ import java.util.Map;
  * never chosen for a non-commutative operation, forced or not.
  *
  * <p>Threading: one instance of this state per rank (statics of this class; each rank has its own class loader in
- * threads mode). The configuration is read once, under the class lock; forced algorithms live in a volatile,
- * copy-on-write map.
+ * threads mode). The configuration is read once, under the class lock, and published through a volatile field;
+ * forced algorithms live in a volatile, copy-on-write map.
  */
 public final class Tuning {
     private Tuning() {}
 
-    private static CollConfig config;
+    private static volatile CollConfig config;
     private static volatile Map<Collective, Algorithm> overrides = new EnumMap<>(Collective.class);
     private static volatile Algorithm last;
 
     /** The parameters, read on first use. */
-    public static synchronized CollConfig config() {
-        if (config == null) {
-            config = CollConfig.fromEnvironment();
+    public static CollConfig config() {
+        CollConfig c = config;
+        if (c == null) {
+            synchronized (Tuning.class) {
+                c = config;
+                if (c == null) {
+                    c = CollConfig.fromEnvironment();
+                    config = c;
+                }
+            }
         }
-        return config;
+        return c;
+    }
+
+    /**
+     * Replaces this rank's parameters (every rank of a communicator must use the same), or, with null, reads them
+     * again from the system properties and environment. For tests and tuning experiments.
+     */
+    public static synchronized void useConfig(CollConfig c) {
+        config = c != null ? c : CollConfig.fromEnvironment();
     }
 
     /**

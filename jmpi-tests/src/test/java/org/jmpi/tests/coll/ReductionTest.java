@@ -18,7 +18,9 @@ import mpi.MPIException;
 import mpi.Op;
 import mpi.UserFunction;
 import org.jmpi.coll.Algorithm;
+import org.jmpi.coll.CollConfig;
 import org.jmpi.coll.Collective;
+import org.jmpi.coll.Tuning;
 import org.jmpi.junit.Mode;
 import org.jmpi.junit.MpiTest;
 
@@ -139,6 +141,7 @@ class ReductionTest {
     };
 
     static void all() throws MPIException {
+        segmentedRing();
         for (Case c : new Case[] {SUM, AFFINE}) {
             int big = BIG / c.width;
             int[] counts = {0, 1, 7, 1001, big};
@@ -172,6 +175,23 @@ class ReductionTest {
                     scan(a, c, count, true);
                 }
             });
+        }
+    }
+
+    /** The ring allreduce with segments much smaller than its blocks, so that every step takes many rounds. */
+    static void segmentedRing() throws MPIException {
+        CollConfig d = CollConfig.defaults();
+        Tuning.useConfig(new CollConfig(d.forced(), d.bcastLong(), d.bcastPipeline(), d.bcastSegment(), d.gatherShort(),
+                d.allgatherShort(), d.alltoallShort(), d.alltoallMedium(), d.allreduceShort(), d.allreduceLong(), 20,
+                d.reduceLong(), d.reduceScatterLong()));
+        try {
+            Tuning.force(Collective.ALLREDUCE, Algorithm.ALLREDUCE_RING);
+            for (int count : new int[] {1, 5, 6, 1001, 40_003}) {
+                allreduce(Algorithm.ALLREDUCE_RING, SUM, count);
+            }
+        } finally {
+            Tuning.force(Collective.ALLREDUCE, null);
+            Tuning.useConfig(null);
         }
     }
 

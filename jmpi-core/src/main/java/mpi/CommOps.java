@@ -37,9 +37,13 @@ final class CommOps {
         return to;
     }
 
-    /** A null handle (MPI_COMM_NULL) of the type of {@code like}, as the Open MPI bindings return for non-members. */
-    static <T extends Comm> T nullComm(T blank) {
+    /**
+     * A null handle (MPI_COMM_NULL), as the Open MPI bindings return to non-members; errors on it go through the
+     * error handler of the communicator it came from.
+     */
+    static <T extends Comm> T nullComm(Comm from, T blank) {
         blank.nullHandle = true;
+        blank.errhandler = from.errhandler;
         return blank;
     }
 
@@ -209,7 +213,7 @@ final class CommOps {
         int n = CartTopology.check(dims, periods, c.size());
         Communicator sub = split(c, c.rank() < n ? 0 : MPI.UNDEFINED, c.rank());
         if (sub == null) {
-            return nullComm(new CartComm());
+            return nullComm(comm, new CartComm());
         }
         CartComm cart = adopt(comm, new CartComm(), sub, false);
         cart.topology = new CartTopology(dims, Arrays.copyOf(periods, dims.length));
@@ -221,7 +225,7 @@ final class CommOps {
         GraphTopology.check(index, edges, c.size());
         Communicator sub = split(c, c.rank() < index.length ? 0 : MPI.UNDEFINED, c.rank());
         if (sub == null) {
-            return nullComm(new GraphComm());
+            return nullComm(comm, new GraphComm());
         }
         GraphComm g = adopt(comm, new GraphComm(), sub, false);
         g.topology = new GraphTopology(index, edges);

@@ -47,7 +47,7 @@ public class Intracomm extends Comm {
         try {
             org.jmpi.runtime.Communicator c = live();
             org.jmpi.runtime.Communicator n = CommOps.split(c, colour, key);
-            return n == null ? CommOps.nullComm(new Intracomm()) : CommOps.adopt(this, new Intracomm(), n, false);
+            return n == null ? CommOps.nullComm(this, new Intracomm()) : CommOps.adopt(this, new Intracomm(), n, false);
         } catch (org.jmpi.runtime.MpiError e) {
             throw fail("MPI_Comm_split", e);
         }
@@ -67,7 +67,7 @@ public class Intracomm extends Comm {
                         + " (use Comm.TYPE_SHARED or MPI.UNDEFINED)");
             }
             org.jmpi.runtime.Communicator n = CommOps.split(c, colour, key);
-            return n == null ? CommOps.nullComm(new Intracomm()) : CommOps.adopt(this, new Intracomm(), n, false);
+            return n == null ? CommOps.nullComm(this, new Intracomm()) : CommOps.adopt(this, new Intracomm(), n, false);
         } catch (org.jmpi.runtime.MpiError e) {
             throw fail("MPI_Comm_split_type", e);
         }
@@ -77,7 +77,7 @@ public class Intracomm extends Comm {
     public final Intracomm create(Group group) throws MPIException {
         try {
             org.jmpi.runtime.Communicator n = CommOps.create(live(), group);
-            return n == null ? CommOps.nullComm(new Intracomm()) : CommOps.adopt(this, new Intracomm(), n, false);
+            return n == null ? CommOps.nullComm(this, new Intracomm()) : CommOps.adopt(this, new Intracomm(), n, false);
         } catch (org.jmpi.runtime.MpiError e) {
             throw fail("MPI_Comm_create", e);
         }
@@ -87,7 +87,7 @@ public class Intracomm extends Comm {
     public final Intracomm createGroup(Group group, int tag) throws MPIException {
         try {
             org.jmpi.runtime.Communicator n = CommOps.createGroup(live(), group, tag);
-            return n == null ? CommOps.nullComm(new Intracomm()) : CommOps.adopt(this, new Intracomm(), n, false);
+            return n == null ? CommOps.nullComm(this, new Intracomm()) : CommOps.adopt(this, new Intracomm(), n, false);
         } catch (org.jmpi.runtime.MpiError e) {
             throw fail("MPI_Comm_create_group", e);
         }

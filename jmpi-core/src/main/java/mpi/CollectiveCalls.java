@@ -61,7 +61,8 @@ final class CollectiveCalls {
         Communicator c = comm.live();
         if (comm instanceof Intercomm) {
             throw new MpiError(ErrorClass.ERR_UNSUPPORTED_OPERATION,
-                    "collective operations on intercommunicators are not implemented yet");
+                    "this collective operation is not implemented on intercommunicators yet (the blocking "
+                            + "barrier, bcast, gather, scatter, allGather, allToAll, reduce and allReduce are)");
         }
         return c;
     }

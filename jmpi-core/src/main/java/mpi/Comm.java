@@ -796,6 +796,10 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final void barrier() throws MPIException {
+        if (this instanceof Intercomm ic) {
+            interColl("MPI_Barrier", () -> InterCollectives.barrier(ic));
+            return;
+        }
         CollectiveCalls.barrier(this);
     }
 
@@ -804,6 +808,10 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            interColl("MPI_Bcast", () -> InterCollectives.bcast(ic, buf, count, type, root));
+            return;
+        }
         CollectiveCalls.run(this, "MPI_Bcast", CollectiveCalls.bcast(buf, count, type, root));
     }
 
@@ -812,6 +820,11 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final void gather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            interColl("MPI_Gather", () -> InterCollectives.gather(ic, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                    recvtype, root));
+            return;
+        }
         CollectiveCalls.run(this, "MPI_Gather",
                 CollectiveCalls.gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false));
     }
@@ -861,6 +874,11 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final void scatter(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            interColl("MPI_Scatter", () -> InterCollectives.scatter(ic, sendbuf, sendcount, sendtype, recvbuf,
+                    recvcount, recvtype, root));
+            return;
+        }
         CollectiveCalls.run(this, "MPI_Scatter",
                 CollectiveCalls.scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false));
     }
@@ -910,6 +928,11 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final void allGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            interColl("MPI_Allgather", () -> InterCollectives.allGather(ic, sendbuf, sendcount, sendtype, recvbuf,
+                    recvcount, recvtype));
+            return;
+        }
         CollectiveCalls.run(this, "MPI_Allgather",
                 CollectiveCalls.allGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false));
     }
@@ -949,6 +972,11 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final void allToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            interColl("MPI_Alltoall", () -> InterCollectives.allToAll(ic, sendbuf, sendcount, sendtype, recvbuf,
+                    recvcount, recvtype));
+            return;
+        }
         CollectiveCalls.run(this, "MPI_Alltoall",
                 CollectiveCalls.allToAll(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
     }
@@ -1022,6 +1050,15 @@ public class Comm implements Freeable, Cloneable {
                 sendtype, recvbuf, 0, recvcount, rdispls, recvtype));
     }
 
+    /** Runs a blocking intercommunicator collective, raising its errors through this communicator's handler. */
+    private void interColl(String call, Runnable body) throws MPIException {
+        try {
+            body.run();
+        } catch (MpiError e) {
+            throw fail(call, e);
+        }
+    }
+
     private void neighborWait(String call, java.util.function.Supplier<RequestImpl> start) throws MPIException {
         try {
             awaitOk(start.get());
@@ -1039,6 +1076,10 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            interColl("MPI_Reduce", () -> InterCollectives.reduce(ic, sendbuf, recvbuf, count, type, op, root));
+            return;
+        }
         CollectiveCalls.run(this, "MPI_Reduce", CollectiveCalls.reduce(sendbuf, recvbuf, count, type, op, root, false));
     }
 
@@ -1057,6 +1098,10 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            interColl("MPI_Allreduce", () -> InterCollectives.allReduce(ic, sendbuf, recvbuf, count, type, op));
+            return;
+        }
         CollectiveCalls.run(this, "MPI_Allreduce", CollectiveCalls.allReduce(sendbuf, recvbuf, count, type, op, false));
     }
 

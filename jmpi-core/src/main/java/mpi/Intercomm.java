@@ -9,7 +9,19 @@ import org.jmpi.runtime.MpiError;
  * calls name processes of the remote group; {@link #getSize()} and {@link #getRank()} describe the local group.
  */
 public final class Intercomm extends Comm {
+    /** The intracommunicator of the local group, for the collectives (made on first use). */
+    private Communicator local;
+
     Intercomm() {}
+
+    /** The local group's intracommunicator, on the third context of this intercommunicator's slot. */
+    synchronized Communicator local() {
+        Communicator c = live();
+        if (local == null || local.context() != c.context() + 2) {
+            local = Intercomms.localOf(c);
+        }
+        return local;
+    }
 
     @Override
     public Intercomm clone() {

@@ -82,11 +82,84 @@ class IntercommTest {
         assertThat(same.getRank()).isEqualTo(colour == 0 ? rank / 2 : (size + 1) / 2 + rank / 2);
         same.barrier();
         same.free();
+        collectives(inter, colour, rank, size, localSize, remoteSize);
         odd.free();
         d.free();
         inter.free();
         assertThat(inter.isNull()).isTrue();
         local.free();
+    }
+
+    /** The blocking collectives across the two groups, against what MPI defines for each. */
+    private static void collectives(Intercomm inter, int colour, int rank, int size, int localSize, int remoteSize)
+            throws MPIException {
+        int me = inter.getRank();
+        inter.barrier();
+        // world rank of remote rank r: the other colour's r-th member
+        java.util.function.IntUnaryOperator remoteWorld = r -> 2 * r + 1 - colour;
+        // bcast from the evens' rank 0 (world 0) to the odds, then from the odds' last rank to the evens
+        for (int rootGroup = 0; rootGroup < 2; rootGroup++) {
+            int rootLocal = rootGroup == 0 ? 0 : localSize - 1; // used in the root group only
+            int rootRank;
+            if (colour == rootGroup) {
+                rootRank = me == rootLocal ? MPI.ROOT : MPI.PROC_NULL;
+            } else {
+                rootRank = rootGroup == 0 ? 0 : remoteSize - 1;
+            }
+            int[] b = {colour == rootGroup && me == rootLocal ? 4242 + rootGroup : -1, 0};
+            inter.bcast(b, 2, MPI.INT, rootRank);
+            if (colour != rootGroup) {
+                assertThat(b[0]).isEqualTo(4242 + rootGroup);
+            } else if (me != rootLocal) {
+                assertThat(b[0]).isEqualTo(-1);
+            }
+        }
+        // allreduce: each group gets the sum of the other's world ranks
+        int remoteSum = 0;
+        for (int r = 0; r < remoteSize; r++) {
+            remoteSum += remoteWorld.applyAsInt(r);
+        }
+        int[] sum = new int[1];
+        inter.allReduce(new int[] {rank}, sum, 1, MPI.INT, MPI.SUM);
+        assertThat(sum[0]).isEqualTo(remoteSum);
+        // allgather: each gets the other group's world ranks in remote-rank order
+        int[] all = new int[remoteSize];
+        inter.allGather(new int[] {rank}, 1, MPI.INT, all, 1, MPI.INT);
+        for (int r = 0; r < remoteSize; r++) {
+            assertThat(all[r]).isEqualTo(remoteWorld.applyAsInt(r));
+        }
+        // alltoall: block j to remote rank j
+        int[] out = new int[remoteSize];
+        for (int j = 0; j < remoteSize; j++) {
+            out[j] = rank * 100 + j;
+        }
+        int[] in = new int[remoteSize];
+        inter.allToAll(out, 1, MPI.INT, in, 1, MPI.INT);
+        for (int j = 0; j < remoteSize; j++) {
+            assertThat(in[j]).isEqualTo(remoteWorld.applyAsInt(j) * 100 + me);
+        }
+        // gather and reduce to the evens' rank 0, scatter from it
+        int[] got = new int[remoteSize];
+        int[] red = new int[1];
+        int root = colour == 0 ? (me == 0 ? MPI.ROOT : MPI.PROC_NULL) : 0;
+        inter.gather(new int[] {rank}, 1, MPI.INT, got, 1, MPI.INT, root);
+        inter.reduce(new int[] {rank}, red, 1, MPI.INT, MPI.MAX, root);
+        if (root == MPI.ROOT) {
+            for (int r = 0; r < remoteSize; r++) {
+                assertThat(got[r]).isEqualTo(remoteWorld.applyAsInt(r));
+            }
+            assertThat(red[0]).isEqualTo(remoteWorld.applyAsInt(remoteSize - 1));
+        }
+        int[] parts = new int[colour == 0 ? remoteSize : 1];
+        for (int r = 0; r < parts.length && root == MPI.ROOT; r++) {
+            parts[r] = 7000 + r;
+        }
+        int[] part = {-1};
+        inter.scatter(parts, 1, MPI.INT, part, 1, MPI.INT, root);
+        if (colour == 1) {
+            assertThat(part[0]).isEqualTo(7000 + me);
+        }
+        inter.barrier();
     }
 
     @MpiTest(ranks = {2, 3, 4, 8}, modes = Mode.THREADS)

@@ -93,6 +93,29 @@ final class UserReduction implements Reduction {
         }
     }
 
+    @Override
+    public void applyNative(MemorySegment in, MemorySegment inout, long first, long count) {
+        long off = first * size;
+        long len = count * size;
+        if (packedLayout && !booleans && len <= Integer.MAX_VALUE) {
+            // the function works on the native memory itself
+            try {
+                op.function.call(in.asSlice(off, len).asByteBuffer().order(ByteOrder.nativeOrder()),
+                        inout.asSlice(off, len).asByteBuffer().order(ByteOrder.nativeOrder()), (int) count, type);
+            } catch (MPIException e) {
+                throw new MpiError(e.getErrorClass(), "the user-defined operation failed: " + e.getMessage(), e);
+            }
+            return;
+        }
+        if (len > Integer.MAX_VALUE - 16) {
+            throw new MpiError(ErrorClass.ERR_COUNT, "a user-defined reduction of more than 2 GiB at once");
+        }
+        byte[] a = in.asSlice(off, len).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        byte[] b = inout.asSlice(off, len).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        apply(a, b, 0, (int) count);
+        MemorySegment.copy(MemorySegment.ofArray(b), 0, inout, off, len);
+    }
+
     /** Lays the packed elements out in the datatype's shape, calls the function, packs the result back. */
     private void callLaidOut(byte[] a, byte[] b, int off, int len, int count) throws MPIException {
         TypeDescriptor d = type.desc;

@@ -13,6 +13,7 @@ final class AllgatherBruck {
 
     static void build(Schedule s, MessageData send, MessageData recv, long block) {
         int p = s.size();
-        AllgathervBruck.build(s, send, recv, AllgatherRing.equalOffsets(p, block), AllgatherRing.equalLengths(p, block));
+        AllgathervBruck.build(s, send, recv, AllgatherRing.equalOffsets(p, block),
+                AllgatherRing.equalLengths(p, block));
     }
 }

@@ -22,7 +22,7 @@ public enum Collective {
     SCAN,
     EXSCAN;
 
-    /** The name in parameters, e.g. {@code reduce_scatter_block} in {@code jmpi.coll.reduce_scatter_block.algorithm}. */
+    /** The name in parameters: {@code reduce_scatter_block} in {@code jmpi.coll.reduce_scatter_block.algorithm}. */
     public String key() {
         return name().toLowerCase(Locale.ROOT);
     }

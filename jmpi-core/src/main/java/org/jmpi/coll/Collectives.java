@@ -271,37 +271,55 @@ public final class Collectives {
         }
     }
 
-    /** {@code inout = in op inout} on {@code count} elements, in the calling thread. */
+    /**
+     * {@code inout = in op inout} on {@code count} elements, in the calling thread: on native memory when
+     * {@code inout} is native, else on Java arrays; either operand is copied only when it is not already in that
+     * form.
+     */
     public static void reduceLocal(MessageData in, MessageData inout, int count, Reduction red) {
         if (count == 0) {
             return;
         }
         long bytes = count * red.bytesPerElement();
-        int slots = count * red.slotsPerElement();
-        Object a = ReduceBuffers.directArray(in, red, count);
-        Object b = ReduceBuffers.directArray(inout, red, count);
-        boolean tempA = a == null;
-        boolean tempB = b == null;
-        if (tempA) {
-            a = ArrayPool.take(red.arrayType(), slots);
-            Blocks.copy(in, 0, Blocks.of(a, 0, bytes), 0, bytes);
-        }
-        if (tempB) {
-            b = ArrayPool.take(red.arrayType(), slots);
-            Blocks.copy(inout, 0, Blocks.of(b, 0, bytes), 0, bytes);
-        }
+        boolean nativeMode = ReduceBuffers.isNative(inout);
+        Object a = ReduceBuffers.direct(in, red, count, nativeMode);
+        Object b = ReduceBuffers.direct(inout, red, count, nativeMode);
+        Object ta = a == null ? temp(red, count, bytes, nativeMode) : null;
+        Object tb = b == null ? temp(red, count, bytes, nativeMode) : null;
         try {
-            red.apply(a, b, 0, count);
-            if (tempB) {
-                Blocks.copy(Blocks.of(b, 0, bytes), 0, inout, 0, bytes);
+            if (ta != null) {
+                Blocks.copy(in, 0, view(ta, bytes), 0, bytes);
+                a = ta;
+            }
+            if (tb != null) {
+                Blocks.copy(inout, 0, view(tb, bytes), 0, bytes);
+                b = tb;
+            }
+            if (nativeMode) {
+                red.applyNative((java.lang.foreign.MemorySegment) a, (java.lang.foreign.MemorySegment) b, 0, count);
+            } else {
+                red.apply(a, b, 0, count);
+            }
+            if (tb != null) {
+                Blocks.copy(view(tb, bytes), 0, inout, 0, bytes);
             }
         } finally {
-            if (tempA) {
-                ArrayPool.give(a);
+            if (ta != null) {
+                ArrayPool.give(ta);
             }
-            if (tempB) {
-                ArrayPool.give(b);
+            if (tb != null) {
+                ArrayPool.give(tb);
             }
         }
+    }
+
+    private static Object temp(Reduction red, int count, long bytes, boolean nativeMode) {
+        return nativeMode ? ArrayPool.takeNative(bytes)
+                : ArrayPool.take(red.arrayType(), count * red.slotsPerElement());
+    }
+
+    private static MessageData view(Object buffer, long bytes) {
+        return buffer instanceof java.lang.foreign.MemorySegment m ? new MessageData.SegmentData(m.asSlice(0, bytes))
+                : Blocks.of(buffer, 0, bytes);
     }
 }

@@ -5,14 +5,19 @@ import org.jmpi.datatype.MessageData;
 import org.jmpi.op.Reduction;
 
 /**
- * The data of one rank in a reduction collective, and the working arrays its algorithm uses. Every working array is
- * laid out like the whole input (element {@code e} at entry {@code e * slotsPerElement}), so that a reduction of a
- * range always combines the same positions of two arrays, which the JIT vectorises (see
+ * The data of one rank in a reduction collective, and the working buffers its algorithm uses. Every working buffer is
+ * laid out like the whole input (element {@code e} at the same position in each), so that a reduction of a range
+ * always combines the same positions of two buffers, which the JIT vectorises for arrays (see
  * {@link org.jmpi.op.Reduction}).
  *
- * <p>The result goes straight into the user's output when that is a Java array of the reduction's array type starting
- * at element 0 (the common case of a plain array); otherwise it is computed in a temporary and copied out at the
- * end. The input is never written.
+ * <p>Working buffers are Java arrays of the reduction's array type when the user's data is on the heap, and native
+ * segments when it is in native memory (direct buffers): then nothing is copied between the two worlds, and messages
+ * between processes can take the transport's single-copy path. Algorithms see buffers as opaque objects and go
+ * through the methods here.
+ *
+ * <p>The result goes straight into the user's output when it can (a Java array starting at element 0 in heap mode, a
+ * contiguous native buffer in native mode); otherwise it is computed in a temporary and copied out at the end. The
+ * input is never written.
  *
  * <p>Threading: built and used by the thread building a schedule; the local steps it creates run in the thread
  * advancing the schedule.
@@ -26,10 +31,12 @@ final class ReduceBuffers {
     final MessageData input;
     /** Where this rank's result goes, or null when it gets none. */
     final MessageData output;
-    /** {@code output} as an array laid out from element 0, or null. */
-    final Object outArray;
+    /** {@code output} itself as a working buffer, or null. */
+    final Object outBuffer;
     /** True when {@code input} is {@code output} (the in-place forms). */
     final boolean inPlace;
+    /** True for native working buffers. */
+    final boolean nativeMode;
     private final long bytesPerElement;
 
     ReduceBuffers(Schedule s, Reduction red, int count, MessageData input, MessageData output) {
@@ -40,7 +47,8 @@ final class ReduceBuffers {
         this.output = output;
         this.inPlace = input == output;
         this.bytesPerElement = red.bytesPerElement();
-        this.outArray = output == null ? null : directArray(output, red, count);
+        this.nativeMode = isNative(output != null ? output : input);
+        this.outBuffer = output == null ? null : direct(output, red, count, nativeMode);
     }
 
     /** Total packed bytes of {@code count} elements. */
@@ -52,18 +60,18 @@ final class ReduceBuffers {
         return elements * bytesPerElement;
     }
 
-    /** A temporary working array for all {@code count} elements. */
+    /** A temporary working buffer for all {@code count} elements, returned to the pool with the schedule. */
     Object temp() {
-        return s.tempArray(red.arrayType(), count * red.slotsPerElement());
+        return nativeMode ? s.tempNative(bytes()) : s.tempArray(red.arrayType(), count * red.slotsPerElement());
     }
 
     /**
-     * An accumulator that holds this rank's input once round {@code r} has started: the output array itself when it
-     * can be, else a temporary.
+     * An accumulator that holds this rank's input once round {@code r} has started: the output itself when it can
+     * be, else a temporary.
      */
     Object accumulator(Round r) {
-        Object acc = outArray != null ? outArray : temp();
-        if (!(inPlace && acc == outArray)) {
+        Object acc = outBuffer != null ? outBuffer : temp();
+        if (!(inPlace && acc == outBuffer)) {
             r.local(load(input, acc));
         }
         return acc;
@@ -76,9 +84,9 @@ final class ReduceBuffers {
         return t;
     }
 
-    /** The array to receive a result into: the output array when there is one, else a temporary. */
+    /** The buffer to receive a result into: the output when it can be, else a temporary. */
     Object resultArray() {
-        return outArray != null ? outArray : temp();
+        return outBuffer != null ? outBuffer : temp();
     }
 
     /**
@@ -95,48 +103,71 @@ final class ReduceBuffers {
         return starts;
     }
 
-    /** Elements {@code [first, first + n)} of a working array, as message data. */
-    MessageData data(Object array, int first, int n) {
-        return Blocks.of(array, bytes(first), bytes(n));
+    /** Elements {@code [first, first + n)} of a working buffer, as message data. */
+    MessageData data(Object buffer, int first, int n) {
+        if (buffer instanceof MemorySegment m) {
+            return n == 0 ? MessageData.EMPTY : new MessageData.SegmentData(m.asSlice(bytes(first), bytes(n)));
+        }
+        return Blocks.of(buffer, bytes(first), bytes(n));
     }
 
-    /** All elements of a working array, as message data. */
-    MessageData all(Object array) {
-        return data(array, 0, count);
+    /** All elements of a working buffer, as message data. */
+    MessageData all(Object buffer) {
+        return data(buffer, 0, count);
     }
 
     /** A local step: {@code inout = in op inout} on elements {@code [first, first + n)}. */
     Runnable reduce(Object in, Object inout, int first, int n) {
+        if (in instanceof MemorySegment a) {
+            MemorySegment b = (MemorySegment) inout;
+            return () -> red.applyNative(a, b, first, n);
+        }
         return () -> red.apply(in, inout, first, n);
     }
 
-    /** A local step: copies the packed bytes of {@code src} into working array {@code dst} from element 0. */
+    /** A local step: copies the packed bytes of {@code src} into working buffer {@code dst} from element 0. */
     Runnable load(MessageData src, Object dst) {
         long n = bytes();
-        return () -> Blocks.copy(src, 0, Blocks.of(dst, 0, n), 0, n);
+        MessageData to = all(dst);
+        return () -> Blocks.copy(src, 0, to, 0, n);
     }
 
-    /** A local step: copies elements {@code [first, first + n)} of one working array into another. */
+    /** A local step: copies elements {@code [first, first + n)} of one working buffer into another. */
     Runnable copy(Object src, Object dst, int first, int n) {
-        int slots = red.slotsPerElement();
-        return () -> System.arraycopy(src, first * slots, dst, first * slots, n * slots);
+        MessageData from = data(src, first, n);
+        MessageData to = data(dst, first, n);
+        return () -> Blocks.copy(from, to);
     }
 
     /** Appends the last step: the result, held in {@code result}, goes to the output unless it is there already. */
     void finish(Object result) {
-        if (output != null && result != outArray) {
+        if (output != null && result != outBuffer) {
             long n = bytes();
-            s.round().local(() -> Blocks.copy(Blocks.of(result, 0, n), 0, output, 0, n));
+            MessageData from = all(result);
+            s.round().local(() -> Blocks.copy(from, 0, output, 0, n));
         }
     }
 
+    /** True when {@code d} is one run of native memory. */
+    static boolean isNative(MessageData d) {
+        MemorySegment c = d.contiguous();
+        return c != null && c.isNative();
+    }
+
     /**
-     * The Java array behind {@code d} when it holds {@code count} elements of the reduction from the array's first
-     * entry on, with the reduction's array type; else null.
+     * {@code d} as a working buffer of the given mode, when it can serve as one: in native mode a contiguous native
+     * run; in heap mode the Java array behind it, of the reduction's array type, holding the elements from its first
+     * entry on. Else null.
      */
-    static Object directArray(MessageData d, Reduction red, int count) {
+    static Object direct(MessageData d, Reduction red, int count, boolean nativeMode) {
         MemorySegment seg = d.contiguous();
-        if (seg == null || seg.isNative() || seg.address() != 0) {
+        if (seg == null) {
+            return null;
+        }
+        if (nativeMode) {
+            return seg.isNative() && !seg.isReadOnly() ? seg : null;
+        }
+        if (seg.isNative() || seg.address() != 0) {
             return null;
         }
         Object base = seg.heapBase().orElse(null);

@@ -25,7 +25,8 @@ final class ReduceScatterRing {
             for (int k = 0; k < p - 1; k++) {
                 int out = (r - k - 1 + p) % p;
                 int in = (r - k - 2 + 2 * p) % p;
-                round.recv(left, b.data(tmp, displs[in], counts[in])).send(right, b.data(acc, displs[out], counts[out]));
+                round.recv(left, b.data(tmp, displs[in], counts[in]))
+                        .send(right, b.data(acc, displs[out], counts[out]));
                 round = s.round();
                 round.local(b.reduce(tmp, acc, displs[in], counts[in]));
             }

@@ -131,6 +131,13 @@ public final class Schedule extends RequestImpl {
         return a;
     }
 
+    /** Temporary native memory of at least {@code bytes} bytes, returned to the pool when the schedule completes. */
+    public java.lang.foreign.MemorySegment tempNative(long bytes) {
+        java.lang.foreign.MemorySegment m = ArrayPool.takeNative(bytes);
+        temps.add(m);
+        return m.asSlice(0, bytes);
+    }
+
     /** A temporary byte buffer of {@code bytes} bytes, as message data. */
     public MessageData tempBytes(long bytes) {
         if (bytes > Integer.MAX_VALUE - 16) {

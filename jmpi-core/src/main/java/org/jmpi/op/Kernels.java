@@ -55,4 +55,56 @@ final class Kernels {
             }
         }
     }
+
+    /**
+     * {@code b = a op b} for the {@code n} elements of {@code kind} starting at element {@code first} of two native
+     * segments (see {@link SegmentKernels}).
+     */
+    static void apply(PredefinedOp op, ElementKind kind, java.lang.foreign.MemorySegment a,
+            java.lang.foreign.MemorySegment b, long first, long n) {
+        if (!a.isNative() || !b.isNative()) {
+            throw new IllegalArgumentException("the segment kernels take native memory only");
+        }
+        long from = first * kind.slots;
+        long slots = n * kind.slots;
+        switch (kind) {
+            case BYTE, BOOLEAN -> SegmentKernels.bytes(op, a, b, from, slots);
+            case CHAR -> SegmentKernels.chars(op, a, b, from, slots);
+            case SHORT -> SegmentKernels.shorts(op, a, b, from, slots);
+            case INT -> SegmentKernels.ints(op, a, b, from, slots);
+            case LONG -> SegmentKernels.longs(op, a, b, from, slots);
+            case FLOAT -> SegmentKernels.floats(op, a, b, from, slots);
+            case DOUBLE -> SegmentKernels.doubles(op, a, b, from, slots);
+            case FLOAT_COMPLEX -> {
+                if (op == PredefinedOp.PROD) {
+                    SegmentKernels.complexProdFloat(a, b, first, n);
+                } else {
+                    SegmentKernels.floats(op, a, b, from, slots);
+                }
+            }
+            case DOUBLE_COMPLEX -> {
+                if (op == PredefinedOp.PROD) {
+                    SegmentKernels.complexProdDouble(a, b, first, n);
+                } else {
+                    SegmentKernels.doubles(op, a, b, from, slots);
+                }
+            }
+            case INT2, SHORT_INT, LONG_INT, FLOAT_INT, DOUBLE_INT -> {
+                switch (op) {
+                    case MINLOC, MAXLOC -> SegmentKernels.loc(op == PredefinedOp.MAXLOC, kind, a, b, first, n);
+                    case NO_OP -> {
+                        // leaves b as it is
+                    }
+                    case REPLACE -> java.lang.foreign.MemorySegment.copy(a, first * kind.packedBytes, b,
+                            first * kind.packedBytes, n * kind.packedBytes);
+                    default -> {
+                        if (kind != ElementKind.INT2) {
+                            throw new IllegalArgumentException(op + " on " + kind);
+                        }
+                        SegmentKernels.ints(op, a, b, 2 * first, 2 * n);
+                    }
+                }
+            }
+        }
+    }
 }

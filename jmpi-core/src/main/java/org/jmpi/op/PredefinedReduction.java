@@ -70,6 +70,12 @@ public final class PredefinedReduction implements Reduction {
     }
 
     @Override
+    public void applyNative(java.lang.foreign.MemorySegment in, java.lang.foreign.MemorySegment inout, long first,
+            long count) {
+        Kernels.apply(op, kind, in, inout, first * elementsPerItem, count * elementsPerItem);
+    }
+
+    @Override
     public String describe() {
         return op.mpiName + " on " + kind.mpiName;
     }

@@ -9,6 +9,10 @@ package org.jmpi.op;
  * (element {@code e} at entry {@code e * slotsPerElement()} of every buffer), which lets the JIT vectorise the
  * predefined operations: with one index for both arrays it can prove that iterations are independent.
  *
+ * <p>Working buffers are Java arrays when the user's data lives on the heap, and native memory when it lives there
+ * (direct buffers), so that neither has to be copied into the other: {@link #apply} and {@link #applyNative} serve
+ * the two.
+ *
  * <p>Threading: implementations are immutable; {@code apply} may run in any thread (a user function runs in the
  * thread that advances the collective).
  */
@@ -30,6 +34,13 @@ public interface Reduction {
      * are laid out alike.
      */
     void apply(Object in, Object inout, int first, int count);
+
+    /**
+     * The same on native memory: {@code inout = in op inout} for the elements {@code [first, first + count)} of two
+     * native segments laid out alike (element {@code e} at byte {@code e * bytesPerElement()}).
+     */
+    void applyNative(java.lang.foreign.MemorySegment in, java.lang.foreign.MemorySegment inout, long first,
+            long count);
 
     /** Name for messages, e.g. {@code MPI_SUM on MPI.FLOAT}. */
     String describe();

@@ -45,6 +45,9 @@ public class Comm implements Freeable, Cloneable {
     /** The process topology (Cartesian, graph, distributed graph), or null. */
     org.jmpi.topo.Topology topology;
 
+    /** The helper communicator on which {@link #iDup()} agrees on contexts without blocking (made on first use). */
+    Communicator idupHelper;
+
     /** Creates a communicator object that the runtime connects to a context later. */
     Comm() {}
 
@@ -248,8 +251,8 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /**
-     * The duplicate as {@link #dup()}; {@link #getRequest()} of the result is its (already complete) request: jmpi
-     * duplicates at once, so the call is collective and blocking like dup.
+     * Starts a duplication and returns at once; the duplicate may be used once its request ({@link #getRequest()} of
+     * the result) completes.
      */
     public Comm iDup() throws MPIException {
         return CommOps.iDup(this, blank());

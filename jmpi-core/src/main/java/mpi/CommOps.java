@@ -70,10 +70,47 @@ final class CommOps {
         }
     }
 
+    /**
+     * MPI_Comm_idup. On an intracommunicator of several processes the context is agreed by non-blocking allreduces
+     * ({@link org.jmpi.comm.AsyncContextAgreement}); the new object is usable once its request
+     * ({@code getRequest()}) completes. Intercommunicators and single processes duplicate at once.
+     */
     static <T extends Comm> T iDup(Comm comm, T blank) throws MPIException {
-        T d = dup(comm, blank, null, "MPI_Comm_idup");
-        d.request = Request.of(comm, null, "MPI_Comm_idup");
-        return d;
+        Communicator c;
+        try {
+            c = comm.live();
+        } catch (MpiError e) {
+            throw comm.fail("MPI_Comm_idup", e);
+        }
+        if (c.isInter() || c.size() == 1) {
+            T d = dup(comm, blank, null, "MPI_Comm_idup");
+            d.request = Request.of(comm, null, "MPI_Comm_idup");
+            return d;
+        }
+        try {
+            T d = blank;
+            d.errhandler = comm.errhandler;
+            if (comm.attributes != null) {
+                d.attributes = comm.attributes.copy();
+            }
+            d.topology = comm.topology;
+            d.info = comm.info == null ? null : comm.info.dup();
+            Communicator helper;
+            synchronized (comm) {
+                if (comm.idupHelper == null) {
+                    comm.idupHelper = org.jmpi.comm.AsyncContextAgreement.helperFor(c);
+                }
+                helper = comm.idupHelper;
+            }
+            int[] group = c.worldRanks();
+            int rank = c.rank();
+            org.jmpi.comm.AsyncContextAgreement a = org.jmpi.comm.AsyncContextAgreement.start(helper, c.context(),
+                    ctx -> d.impl = new Communicator(ctx, group, rank));
+            d.request = Request.of(comm, a, "MPI_Comm_idup");
+            return d;
+        } catch (MpiError e) {
+            throw comm.fail("MPI_Comm_idup", e);
+        }
     }
 
     // ------------------------------------------------------------------ split and create

@@ -112,52 +112,85 @@ public final class ContextIds {
      * @param key orders concurrent creations of this process (the parent's context id)
      */
     public int allocate(int key, UnaryOperator<long[]> andReduce) {
-        synchronized (this) {
-            waiting.merge(key, 1, Integer::sum);
-        }
+        enter(key);
         try {
             long[] mine = new long[WORDS + 1];
             while (true) {
-                boolean own;
-                synchronized (this) {
-                    own = owner == NONE && waiting.firstKey() == key;
-                    if (own) {
-                        owner = key;
-                        mine[0] = 1;
-                        System.arraycopy(free, 0, mine, 1, WORDS);
-                    } else {
-                        java.util.Arrays.fill(mine, 0L);
-                    }
-                }
+                boolean own = prepare(key, mine);
+                long[] res;
                 try {
-                    long[] res = andReduce.apply(mine);
-                    if (res[0] != 0) {
-                        int slot = lowestSet(res);
-                        if (slot < 0) {
-                            throw new MpiError(ErrorClass.ERR_INTERN, "no free context id: " + SLOTS
-                                    + " communicators are alive at some process; free some");
-                        }
-                        // we owned the bitmap, so the bit is still set here: claim it before giving ownership up
-                        synchronized (this) {
-                            free[slot >>> 6] &= ~(1L << (slot & 63));
-                            inUse++;
-                        }
-                        return contextOf(slot);
-                    }
-                } finally {
-                    if (own) {
-                        synchronized (this) {
-                            owner = NONE;
-                        }
-                    }
+                    res = andReduce.apply(mine);
+                } catch (RuntimeException | Error e) {
+                    settle(null, own);
+                    throw e;
+                }
+                int context = settle(res, own);
+                if (context >= 0) {
+                    return context;
                 }
                 Thread.onSpinWait();
             }
         } finally {
-            synchronized (this) {
-                waiting.merge(key, -1, (a, b) -> a + b == 0 ? null : a + b);
-            }
+            leave(key);
         }
+    }
+
+    /** Length of the arrays an attempt reduces. */
+    static int arrayLength() {
+        return WORDS + 1;
+    }
+
+    /** Registers a creation in progress (before its first attempt). */
+    synchronized void enter(int key) {
+        waiting.merge(key, 1, Integer::sum);
+    }
+
+    /** Ends a creation (after its last attempt, whatever the outcome). */
+    synchronized void leave(int key) {
+        waiting.merge(key, -1, (a, b) -> a + b == 0 ? null : a + b);
+    }
+
+    /**
+     * Fills this process's contribution to one attempt: the bitmap and the owner flag when this creation may own the
+     * bitmap now, zeros otherwise.
+     *
+     * @return whether this creation owns the bitmap until {@link #settle}
+     */
+    synchronized boolean prepare(int key, long[] mine) {
+        boolean own = owner == NONE && waiting.firstKey() == key;
+        if (own) {
+            owner = key;
+            mine[0] = 1;
+            System.arraycopy(free, 0, mine, 1, WORDS);
+        } else {
+            java.util.Arrays.fill(mine, 0L);
+        }
+        return own;
+    }
+
+    /**
+     * Ends an attempt with its reduced array ({@code null} when it failed): claims the slot when every process owned
+     * its bitmap, and gives ownership up.
+     *
+     * @return the new context, or -1 to try again
+     * @throws MpiError ERR_INTERN when every process contributed and no slot is free at all of them
+     */
+    synchronized int settle(long[] res, boolean own) {
+        if (own) {
+            owner = NONE;
+        }
+        if (res == null || res[0] == 0) {
+            return -1;
+        }
+        int slot = lowestSet(res);
+        if (slot < 0) {
+            throw new MpiError(ErrorClass.ERR_INTERN, "no free context id: " + SLOTS
+                    + " communicators are alive at some process; free some");
+        }
+        // every process owned its bitmap, this one too, so the bit is still set here
+        free[slot >>> 6] &= ~(1L << (slot & 63));
+        inUse++;
+        return contextOf(slot);
     }
 
     /** Gives back the context of a freed communicator. */

@@ -73,9 +73,28 @@ class CommCreationTest {
         sumOfWorldRanksIs(dd, size * (size - 1) / 2);
         Intracomm c = d.clone();
         assertThat(c.getSize()).isEqualTo(size);
-        Intracomm i = w.iDup();
+        // iDup does not block: rank 0 starts two of them, then a synchronous send to everyone, who receive it
+        // before they start theirs (a blocking duplication would deadlock here)
+        Intracomm i;
+        Intracomm i2;
+        int[] token = new int[1];
+        if (rank == 0) {
+            i = w.iDup();
+            i2 = w.iDup();
+            for (int r = 1; r < size; r++) {
+                w.sSend(new int[] {r}, 1, MPI.INT, r, 11);
+            }
+        } else {
+            w.recv(token, 1, MPI.INT, 0, 11);
+            assertThat(token[0]).isEqualTo(rank);
+            i = w.iDup();
+            i2 = w.iDup();
+        }
+        i2.getRequest().waitFor();
         i.getRequest().waitFor();
         sumOfWorldRanksIs(i, size * (size - 1) / 2);
+        assertThat(Comm.compare(i, i2)).isEqualTo(MPI.CONGRUENT);
+        i2.free();
         for (Comm x : new Comm[] {d, dd, c, i}) {
             x.free();
             assertThat(x.isNull()).isTrue();

@@ -9,7 +9,8 @@ import mpi.MPIException;
 /**
  * The flood: rank 0 sends {@code --messages} (default 1,000,000) small blocking messages to rank 1, which consumes
  * them slowly (some work per message). Flow control must hold the sender back so that the receiver's memory for
- * unexpected messages stays bounded. Rank 1 prints the peak heap in use (the sum of the heap pools' peak usage,
+ * unexpected messages stays bounded (between two messages it also polls with iProbe, {@code --polls}, as busy
+ * applications do, which makes the network layer read ahead). Rank 1 prints the peak heap in use (the sum of the heap pools' peak usage,
  * read after the run) and both print their elapsed time. Run the receiver with a small heap to see it hold, e.g.
  * {@code jmpirun -n 2 --jvm-arg -Xmx96m org.jmpi.benchmarks.FloodHeap}.
  */
@@ -20,10 +21,12 @@ public final class FloodHeap {
         MPI.Init(args);
         int messages = 1_000_000;
         int work = 300;
+        int polls = 4;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--messages" -> messages = Integer.parseInt(args[++i]);
                 case "--work" -> work = Integer.parseInt(args[++i]);
+                case "--polls" -> polls = Integer.parseInt(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -47,6 +50,11 @@ public final class FloodHeap {
                 }
                 for (int k = 0; k < work; k++) {
                     sink = sink * 31 + k;
+                }
+                // a consumer that keeps polling MPI while it works (as applications do) reads the network far
+                // ahead of what it consumes: only flow control keeps those messages from piling up here
+                for (int p = 0; p < polls; p++) {
+                    MPI.COMM_WORLD.iProbe(0, 2);
                 }
             }
         }

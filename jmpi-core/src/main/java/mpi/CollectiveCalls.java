@@ -62,7 +62,7 @@ final class CollectiveCalls {
         if (comm instanceof Intercomm) {
             throw new MpiError(ErrorClass.ERR_UNSUPPORTED_OPERATION,
                     "this collective operation is not implemented on intercommunicators yet (the blocking "
-                            + "barrier, bcast, gather, scatter, allGather, allToAll, reduce and allReduce are)");
+                            + "forms other than reduce-scatter and the in-place forms are)");
         }
         return c;
     }

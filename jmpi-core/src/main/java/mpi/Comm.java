@@ -847,6 +847,11 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            interColl("MPI_Gatherv", () -> InterCollectives.gatherv(ic, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
+                    recvtype, root));
+            return;
+        }
         CollectiveCalls.run(this, "MPI_Gatherv",
                 CollectiveCalls.gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root, 0));
     }
@@ -857,6 +862,11 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            interColl("MPI_Gatherv", () -> InterCollectives.gatherv(ic, sendbuf, sendcount, sendtype, null, null, null, null,
+                    root));
+            return;
+        }
         CollectiveCalls.run(this, "MPI_Gatherv",
                 CollectiveCalls.gatherv(sendbuf, sendcount, sendtype, null, null, null, null, root, 2));
     }
@@ -901,6 +911,11 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            interColl("MPI_Scatterv", () -> InterCollectives.scatterv(ic, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount,
+                    recvtype, root));
+            return;
+        }
         CollectiveCalls.run(this, "MPI_Scatterv",
                 CollectiveCalls.scatterv(sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root, 0));
     }
@@ -911,6 +926,11 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final void scatterv(Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            interColl("MPI_Scatterv", () -> InterCollectives.scatterv(ic, null, null, null, null, recvbuf, recvcount, recvtype,
+                    root));
+            return;
+        }
         CollectiveCalls.run(this, "MPI_Scatterv",
                 CollectiveCalls.scatterv(null, null, null, null, recvbuf, recvcount, recvtype, root, 2));
     }
@@ -955,6 +975,11 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final void allGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            interColl("MPI_Allgatherv", () -> InterCollectives.allGatherv(ic, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                    displs, recvtype));
+            return;
+        }
         CollectiveCalls.run(this, "MPI_Allgatherv",
                 CollectiveCalls.allGatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, false));
     }
@@ -990,6 +1015,11 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final void allToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            interColl("MPI_Alltoallv", () -> InterCollectives.allToAllv(ic, sendbuf, sendcount, sdispls, sendtype, recvbuf,
+                    recvcount, rdispls, recvtype));
+            return;
+        }
         CollectiveCalls.run(this, "MPI_Alltoallv",
                 CollectiveCalls.allToAllv(sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls,
                         recvtype));
@@ -1002,6 +1032,11 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final void allToAllw(Object sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes, Object recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            interColl("MPI_Alltoallw", () -> InterCollectives.allToAllw(ic, sendBuf, sendCount, sDispls, sendTypes, recvBuf,
+                    recvCount, rDispls, recvTypes));
+            return;
+        }
         CollectiveCalls.run(this, "MPI_Alltoallw",
                 CollectiveCalls.allToAllw(sendBuf, sendCount, sDispls, sendTypes, recvBuf, recvCount, rDispls,
                         recvTypes));

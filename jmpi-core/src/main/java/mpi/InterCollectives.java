@@ -25,11 +25,15 @@ import org.jmpi.runtime.RequestImpl;
  *   <li>allgather / allreduce: each group gathers or reduces to its leader, the leaders swap, each broadcasts in its
  *       group what it received (the other group's data, as MPI defines).</li>
  *   <li>alltoall: every process sends block {@code j} straight to remote rank {@code j}.</li>
+ *
+ *   <li>gatherv, scatterv, allgatherv, alltoallv, alltoallw: linear, every process exchanges its blocks straight
+ *       with the remote processes.</li>
  * </ul>
  *
  * <p>Cost: an intracommunicator collective in each group plus one message between the leaders: {@code O(log P)}
- * rounds. Restrictions: no non-blocking forms, no v/w forms, no reduce-scatter (these raise
- * MPI_ERR_UNSUPPORTED_OPERATION); the receive buffers of the root group's non-root processes are not touched.
+ * rounds; the v/w forms {@code O(P)} messages per process. Restrictions: no non-blocking forms and no
+ * reduce-scatter (these raise MPI_ERR_UNSUPPORTED_OPERATION); the receive buffers of the root group's non-root
+ * processes are not touched.
  *
  * <p>Threading: stateless; MPI's rule of one collective at a time per communicator applies.
  */
@@ -282,9 +286,99 @@ final class InterCollectives {
         intraBcast(comm.local(), out);
     }
 
+    /** Posts a receive from remote rank j into {@code recv[j]} and a send of {@code send[j]} to it (null: none). */
+    private static void exchange(Communicator inter, MessageData[] send, MessageData[] recv, int tag) {
+        int p = inter.size();
+        RequestImpl[] rs = new RequestImpl[2 * p];
+        for (int j = 0; recv != null && j < p; j++) {
+            rs[j] = recv(inter, recv[j], j, tag);
+        }
+        for (int k = 0; send != null && k < p; k++) {
+            int j = (inter.rank() + k) % p;
+            rs[p + j] = send(inter, send[j], j, tag);
+        }
+        for (RequestImpl r : rs) {
+            if (r != null) {
+                await(r);
+            }
+        }
+    }
+
+    private static MessageData[] vBlocks(Object buf, int[] counts, int[] displs, Datatype type, boolean forReceive,
+            int p) {
+        long[] offsets = new long[p];
+        long[] lengths = new long[p];
+        MessageData whole = CollectiveCalls.blocks(buf, counts, displs, type, forReceive, p, offsets, lengths);
+        MessageData[] b = new MessageData[p];
+        for (int j = 0; j < p; j++) {
+            b[j] = CollectiveCalls.slice(whole, offsets[j], lengths[j]);
+        }
+        return b;
+    }
+
+    private static MessageData[] same(MessageData d, int p) {
+        MessageData[] b = new MessageData[p];
+        java.util.Arrays.fill(b, d);
+        return b;
+    }
+
+    /** gatherv: the root receives straight from every remote process (linear). */
+    static void gatherv(Intercomm comm, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+            int[] recvcount, int[] displs, Datatype recvtype, int root) {
+        Communicator inter = comm.live();
+        checkRoot(inter, root);
+        int tag = tag(inter);
+        if (root == MPI.ROOT) {
+            exchange(inter, null, vBlocks(recvbuf, recvcount, displs, recvtype, true, inter.size()), tag);
+        } else if (root != MPI.PROC_NULL) {
+            await(send(inter, CollectiveCalls.view(sendbuf, sendcount, sendtype, false), root, tag));
+        }
+    }
+
+    /** scatterv: the root sends straight to every remote process (linear). */
+    static void scatterv(Intercomm comm, Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype,
+            Object recvbuf, int recvcount, Datatype recvtype, int root) {
+        Communicator inter = comm.live();
+        checkRoot(inter, root);
+        int tag = tag(inter);
+        if (root == MPI.ROOT) {
+            exchange(inter, vBlocks(sendbuf, sendcount, displs, sendtype, false, inter.size()), null, tag);
+        } else if (root != MPI.PROC_NULL) {
+            await(recv(inter, CollectiveCalls.view(recvbuf, recvcount, recvtype, true), root, tag));
+        }
+    }
+
+    /** allgatherv: every process sends its block to every remote process (linear). */
+    static void allGatherv(Intercomm comm, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+            int[] recvcount, int[] displs, Datatype recvtype) {
+        Communicator inter = comm.live();
+        int tag = tag(inter);
+        int p = inter.size();
+        exchange(inter, same(CollectiveCalls.view(sendbuf, sendcount, sendtype, false), p),
+                vBlocks(recvbuf, recvcount, displs, recvtype, true, p), tag);
+    }
+
+    static void allToAllv(Intercomm comm, Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
+            Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) {
+        Communicator inter = comm.live();
+        int tag = tag(inter);
+        int p = inter.size();
+        exchange(inter, vBlocks(sendbuf, sendcount, sdispls, sendtype, false, p),
+                vBlocks(recvbuf, recvcount, rdispls, recvtype, true, p), tag);
+    }
+
+    static void allToAllw(Intercomm comm, Object sendbuf, int[] sendcount, int[] sdispls, Datatype[] sendtypes,
+            Object recvbuf, int[] recvcount, int[] rdispls, Datatype[] recvtypes) {
+        Communicator inter = comm.live();
+        int tag = tag(inter);
+        int p = inter.size();
+        exchange(inter, CollectiveCalls.byteBlocks(sendbuf, sendcount, sdispls, sendtypes, false, p),
+                CollectiveCalls.byteBlocks(recvbuf, recvcount, rdispls, recvtypes, true, p), tag);
+    }
+
     static MpiError unsupported(String call) {
         return new MpiError(ErrorClass.ERR_UNSUPPORTED_OPERATION, call
-                + " on an intercommunicator is not implemented yet (blocking barrier, bcast, gather, scatter, "
-                + "allGather, allToAll, reduce and allReduce are)");
+                + " on an intercommunicator is not implemented yet (the blocking forms other than reduce-scatter "
+                + "are)");
     }
 }

@@ -103,13 +103,34 @@ class CommErrorsTest {
         MPI.COMM_SELF.setErrhandler(MPI.ERRORS_ARE_FATAL);
     }
 
+    /** Error handlers belong to one communicator; new communicators inherit their parent's. */
+    private static void handlersPerCommunicator() throws MPIException {
+        Intracomm w = MPI.COMM_WORLD;
+        assertThat(w.getErrhandler()).isSameAs(MPI.ERRORS_ARE_FATAL);
+        Intracomm d = w.dup();
+        d.setErrhandler(MPI.ERRORS_RETURN);
+        assertThat(w.getErrhandler()).isSameAs(MPI.ERRORS_ARE_FATAL);
+        expect(MPI.ERR_RANK, () -> d.send(new int[1], 1, MPI.INT, d.getSize(), 0));
+        expect(MPI.ERR_OTHER, () -> d.callErrhandler(MPI.ERR_OTHER));
+        Intracomm child = d.split(0, 0);
+        assertThat(child.getErrhandler()).isSameAs(MPI.ERRORS_RETURN);
+        expect(MPI.ERR_TAG, () -> child.send(new int[1], 1, MPI.INT, 0, -4));
+        Intracomm fatal = w.dup();
+        assertThat(fatal.getErrhandler()).isSameAs(MPI.ERRORS_ARE_FATAL);
+        fatal.free();
+        child.free();
+        d.free();
+    }
+
     @MpiTest(ranks = {1, 2, 3, 4}, modes = Mode.THREADS)
     void inThreads() throws MPIException {
+        handlersPerCommunicator();
         scenario();
     }
 
     @MpiTest(ranks = {2}, modes = Mode.PROCESSES)
     void inProcesses() throws MPIException {
+        handlersPerCommunicator();
         scenario();
     }
 }

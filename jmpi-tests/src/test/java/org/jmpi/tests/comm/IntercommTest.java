@@ -159,6 +159,53 @@ class IntercommTest {
         if (colour == 1) {
             assertThat(part[0]).isEqualTo(7000 + me);
         }
+        // v-forms: remote rank r contributes r + 1 copies of its world rank, stored back to front
+        int[] counts = new int[remoteSize];
+        int[] displs = new int[remoteSize];
+        int total = 0;
+        for (int r = remoteSize - 1; r >= 0; r--) {
+            counts[r] = r + 1;
+            displs[r] = total;
+            total += r + 1;
+        }
+        int[] mineV = new int[me + 1];
+        java.util.Arrays.fill(mineV, rank);
+        int[] allV = new int[total];
+        inter.allGatherv(mineV, me + 1, MPI.INT, allV, counts, displs, MPI.INT);
+        for (int r = 0; r < remoteSize; r++) {
+            for (int k = 0; k < counts[r]; k++) {
+                assertThat(allV[displs[r] + k]).isEqualTo(remoteWorld.applyAsInt(r));
+            }
+        }
+        int[] gv = new int[total];
+        inter.gatherv(mineV, me + 1, MPI.INT, gv, counts, displs, MPI.INT, root);
+        if (root == MPI.ROOT) {
+            assertThat(gv).isEqualTo(allV);
+        }
+        // alltoallv: one element to each remote rank j, at displacement j
+        int[] ones = new int[remoteSize];
+        int[] at = new int[remoteSize];
+        for (int j = 0; j < remoteSize; j++) {
+            ones[j] = 1;
+            at[j] = j;
+        }
+        int[] av = new int[remoteSize];
+        inter.allToAllv(out, ones, at, MPI.INT, av, ones, at, MPI.INT);
+        assertThat(av).isEqualTo(in);
+        // scatterv from the evens' rank 0: odd rank r gets r + 1 elements
+        int[] sv = new int[colour == 0 ? total : 0];
+        for (int r = 0; r < remoteSize && root == MPI.ROOT; r++) {
+            for (int k = 0; k < counts[r]; k++) {
+                sv[displs[r] + k] = 500 + r;
+            }
+        }
+        int[] rv = new int[me + 1];
+        inter.scatterv(sv, counts, displs, MPI.INT, rv, me + 1, MPI.INT, root);
+        if (colour == 1) {
+            for (int v : rv) {
+                assertThat(v).isEqualTo(500 + me);
+            }
+        }
         inter.barrier();
     }
 

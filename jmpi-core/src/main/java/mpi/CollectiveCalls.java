@@ -62,7 +62,7 @@ final class CollectiveCalls {
         if (comm instanceof Intercomm) {
             throw new MpiError(ErrorClass.ERR_UNSUPPORTED_OPERATION,
                     "this collective operation is not implemented on intercommunicators yet (the blocking "
-                            + "forms other than reduce-scatter and the in-place forms are)");
+                            + "forms other than reduceScatter and the in-place forms are)");
         }
         return c;
     }

@@ -1178,6 +1178,11 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final void reduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            interColl("MPI_Reduce_scatter_block", () -> InterCollectives.reduceScatterBlock(ic, sendbuf, recvbuf,
+                    recvcount, type, op));
+            return;
+        }
         CollectiveCalls.run(this, "MPI_Reduce_scatter_block",
                 CollectiveCalls.reduceScatterBlock(sendbuf, recvbuf, recvcount, type, op, false));
     }

@@ -26,13 +26,14 @@ import org.jmpi.runtime.RequestImpl;
  *       group what it received (the other group's data, as MPI defines).</li>
  *   <li>alltoall: every process sends block {@code j} straight to remote rank {@code j}.</li>
  *
+ *   <li>reduce-scatter-block: each group reduces to its leader, the leaders swap, each scatters in its group.</li>
  *   <li>gatherv, scatterv, allgatherv, alltoallv, alltoallw: linear, every process exchanges its blocks straight
  *       with the remote processes.</li>
  * </ul>
  *
  * <p>Cost: an intracommunicator collective in each group plus one message between the leaders: {@code O(log P)}
  * rounds; the v/w forms {@code O(P)} messages per process. Restrictions: no non-blocking forms and no
- * reduce-scatter (these raise MPI_ERR_UNSUPPORTED_OPERATION); the receive buffers of the root group's non-root
+ * reduceScatter with counts (these raise MPI_ERR_UNSUPPORTED_OPERATION); the receive buffers of the root group's non-root
  * processes are not touched.
  *
  * <p>Threading: stateless; MPI's rule of one collective at a time per communicator applies.
@@ -376,9 +377,41 @@ final class InterCollectives {
                 CollectiveCalls.byteBlocks(recvbuf, recvcount, rdispls, recvtypes, true, p), tag);
     }
 
+    /**
+     * reduce-scatter-block: each group reduces its vectors ({@code recvcount} elements for each process of the
+     * remote group) to its leader, the leaders swap the results, and each scatters what it received in its group.
+     */
+    static void reduceScatterBlock(Intercomm comm, Object sendbuf, Object recvbuf, int recvcount, Datatype type,
+            Op op) {
+        Communicator inter = comm.live();
+        Communicator local = comm.local();
+        int tag = tag(inter);
+        CollectiveCalls.checkCount(recvcount);
+        Reduction red = CollectiveCalls.reduction(op, type);
+        CollectiveCalls.noAlias(sendbuf, recvbuf);
+        int n = inter.size() * recvcount;
+        MessageData result = intraReduce(local, CollectiveCalls.view(sendbuf, n, type, false), n, red);
+        MessageData mine = CollectiveCalls.view(recvbuf, recvcount, type, true);
+        long block = mine.bytes();
+        MessageData theirs = null;
+        if (inter.rank() == 0) {
+            theirs = temp(block * local.size());
+            RequestImpl r = recv(inter, theirs, 0, tag);
+            await(send(inter, result, 0, tag));
+            await(r);
+        }
+        if (local.size() == 1) {
+            org.jmpi.coll.Blocks.copy(theirs, mine);
+            return;
+        }
+        Schedule s = Collectives.schedule(local, "MPI_Reduce_scatter_block");
+        Collectives.scatter(s, theirs, mine, block, 0);
+        run(s);
+    }
+
     static MpiError unsupported(String call) {
         return new MpiError(ErrorClass.ERR_UNSUPPORTED_OPERATION, call
-                + " on an intercommunicator is not implemented yet (the blocking forms other than reduce-scatter "
-                + "are)");
+                + " on an intercommunicator is not implemented yet (the blocking forms other than "
+                + "reduceScatter are)");
     }
 }

@@ -206,6 +206,24 @@ class IntercommTest {
                 assertThat(v).isEqualTo(500 + me);
             }
         }
+        // reduce-scatter-block: my group's vectors (one element per remote process) are summed and scattered over
+        // the remote group; I receive element [me] of the sum of the remote group's vectors
+        int[] vec = new int[remoteSize];
+        for (int j = 0; j < remoteSize; j++) {
+            vec[j] = rank * 10 + j;
+        }
+        int[] rsb = new int[1];
+        inter.reduceScatterBlock(vec, rsb, 1, MPI.INT, MPI.SUM);
+        int expect = 0;
+        for (int r = 0; r < remoteSize; r++) {
+            expect += remoteWorld.applyAsInt(r) * 10 + me;
+        }
+        assertThat(rsb[0]).isEqualTo(expect);
+        // forms not implemented yet say so
+        inter.setErrhandler(MPI.ERRORS_RETURN);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> inter.iBarrier())
+                .isInstanceOfSatisfying(MPIException.class,
+                        e -> assertThat(e.getErrorClass()).isEqualTo(MPI.ERR_UNSUPPORTED_OPERATION));
         inter.barrier();
     }
 

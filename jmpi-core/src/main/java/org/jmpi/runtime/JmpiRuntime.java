@@ -48,7 +48,10 @@ public final class JmpiRuntime {
         this.config = config;
         this.threadLevel = threadLevel;
         this.job = bootstrap instanceof ThreadsBootstrap tb ? tb.job() : null;
-        this.progress = new Progress(job, config.spinIterations(), config.yieldIterations());
+        boolean crowded = oversubscribed(bootstrap);
+        this.progress = new Progress(job,
+                crowded && Config.raw("jmpi.spin.iterations") == null ? OVERSUBSCRIBED_SPIN : config.spinIterations(),
+                crowded && Config.raw("jmpi.yield.iterations") == null ? 0 : config.yieldIterations());
         int rank = bootstrap.rank();
         int size = bootstrap.size();
         this.engine = new Engine(rank, size, progress, job, config);
@@ -82,6 +85,25 @@ public final class JmpiRuntime {
             this.transport = null;
         }
         bootstrap.fence();
+    }
+
+    /** Spin iterations of a waiting thread when more ranks share this host than it has processors. */
+    static final int OVERSUBSCRIBED_SPIN = 64;
+
+    /**
+     * Whether more ranks of the job run on this host than it has processors. Then a waiting rank's partner is
+     * probably not running, and spinning or yielding only keeps it (and every other waiting rank) from running: unless
+     * {@code jmpi.spin.iterations} / {@code jmpi.yield.iterations} are set, waiting threads spin briefly
+     * ({@link #OVERSUBSCRIBED_SPIN}) and then sleep at once, to be woken by the transport when something arrives.
+     */
+    private static boolean oversubscribed(Bootstrap bootstrap) {
+        int local = 0;
+        for (int p = 0; p < bootstrap.size(); p++) {
+            if (p == bootstrap.rank() || bootstrap.isLocal(p)) {
+                local++;
+            }
+        }
+        return local > Runtime.getRuntime().availableProcessors();
     }
 
     /**

@@ -1,0 +1,169 @@
+package org.jmpi.tests.transport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import mpi.Comm;
+import mpi.Datatype;
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Request;
+import mpi.Status;
+import org.jmpi.junit.Mode;
+import org.jmpi.junit.MpiTest;
+import org.jmpi.runtime.JmpiRuntime;
+import org.jmpi.transport.select.SelectingTransport;
+
+/**
+ * Processes on one host talk through shared memory: the transport choice, the protocols over it (eager, chunked
+ * rendezvous, single copy between direct buffers, truncation, derived datatypes), and waiting when there are more
+ * ranks than cores.
+ */
+class SharedMemoryTest {
+
+    private static SelectingTransport transport() {
+        return (SelectingTransport) JmpiRuntime.get().progress().transport();
+    }
+
+    @MpiTest(ranks = {2, 3}, modes = Mode.PROCESSES)
+    void ranksOfOneHostUseSharedMemoryWithAPrivateSegment() throws Exception {
+        int rank = MPI.COMM_WORLD.getRank();
+        int size = MPI.COMM_WORLD.getSize();
+        SelectingTransport t = transport();
+        for (int p = 0; p < size; p++) {
+            if (p != rank) {
+                assertThat(t.transportOf(p)).as("transport to rank %d", p).isEqualTo("shm");
+            }
+        }
+        Path segment = t.shm().segmentPath();
+        assertThat(segment.getParent()).isEqualTo(Path.of("/dev/shm"));
+        assertThat(segment.getFileName().toString()).startsWith("jmpi-").endsWith("-" + rank)
+                .contains(JmpiRuntime.get().bootstrap().jobId());
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(segment))).isEqualTo("rw-------");
+        assertThat(t.describeRoutes()).contains("shm -> ");
+    }
+
+    @MpiTest(ranks = {2}, modes = Mode.PROCESSES, jvmArgs = "-Djmpi.transport=tcp")
+    void tcpCanBeForced() throws Exception {
+        SelectingTransport t = transport();
+        assertThat(t.transportOf(1 - MPI.COMM_WORLD.getRank())).isEqualTo("tcp");
+        assertThat(t.shm()).isNull();
+        int[] x = {MPI.COMM_WORLD.getRank()};
+        MPI.COMM_WORLD.allReduce(x, 1, MPI.INT, MPI.SUM);
+        assertThat(x[0]).isEqualTo(1);
+    }
+
+    /** Sizes around every protocol switch: eager, rendezvous in chunks, single copy, ring wrap, long messages. */
+    private static final int[] SIZES = {0, 1, 8, 56, 57, 4095, 4096, 4097, 16 << 10, (16 << 10) + 3, 100_000,
+        (256 << 10) + 1, 3 << 20};
+
+    @MpiTest(ranks = {2, 3}, modes = Mode.PROCESSES, timeoutSeconds = 120)
+    void everyBufferKindAndSizeArrivesIntact() throws MPIException {
+        Comm w = MPI.COMM_WORLD;
+        int rank = w.getRank();
+        int size = w.getSize();
+        int to = (rank + 1) % size;
+        int from = (rank + size - 1) % size;
+        for (int n : SIZES) {
+            for (int kinds = 0; kinds < 4; kinds++) {
+                boolean directOut = (kinds & 1) != 0;
+                boolean directIn = (kinds & 2) != 0;
+                Object out = directOut ? ByteBuffer.allocateDirect(Math.max(n, 1)) : new byte[Math.max(n, 1)];
+                Object in = directIn ? ByteBuffer.allocateDirect(Math.max(n, 1)) : new byte[Math.max(n, 1)];
+                for (int i = 0; i < n; i++) {
+                    put(out, i, (byte) (i * 7 + rank + n));
+                }
+                Request s = w.iSend(out, n, MPI.BYTE, to, kinds);
+                Status st = w.recv(in, n, MPI.BYTE, from, kinds);
+                s.waitFor();
+                assertThat(st.getCount(MPI.BYTE)).isEqualTo(n);
+                for (int i = 0; i < n; i++) {
+                    if (get(in, i) != (byte) (i * 7 + from + n)) {
+                        throw new AssertionError("byte " + i + " of " + n + " (kinds " + kinds + ") is wrong");
+                    }
+                }
+            }
+        }
+    }
+
+    private static void put(Object buf, int i, byte v) {
+        if (buf instanceof byte[] a) {
+            a[i] = v;
+        } else {
+            ((ByteBuffer) buf).put(i, v);
+        }
+    }
+
+    private static byte get(Object buf, int i) {
+        return buf instanceof byte[] a ? a[i] : ((ByteBuffer) buf).get(i);
+    }
+
+    @MpiTest(ranks = {2}, modes = Mode.PROCESSES)
+    void aLongMessageIntoAShortDirectBufferIsTruncated() throws MPIException {
+        Comm w = MPI.COMM_WORLD;
+        w.setErrhandler(MPI.ERRORS_RETURN);
+        int n = 1 << 20;
+        if (w.getRank() == 0) {
+            ByteBuffer out = ByteBuffer.allocateDirect(n);
+            for (int i = 0; i < n; i++) {
+                out.put(i, (byte) i);
+            }
+            w.send(out, n, MPI.BYTE, 1, 3);
+        } else {
+            ByteBuffer in = ByteBuffer.allocateDirect(n / 2);
+            try {
+                w.recv(in, n / 2, MPI.BYTE, 0, 3);
+                throw new AssertionError("no truncation error");
+            } catch (MPIException e) {
+                assertThat(e.getErrorClass()).isEqualTo(MPI.ERR_TRUNCATE);
+            }
+            for (int i = 0; i < n / 2; i += 4099) {
+                assertThat(in.get(i)).isEqualTo((byte) i);
+            }
+        }
+    }
+
+    @MpiTest(ranks = {2}, modes = Mode.PROCESSES)
+    void stridedLayoutsTakeTheChunkedPathBetweenDirectBuffers() throws MPIException {
+        Comm w = MPI.COMM_WORLD;
+        int count = 100_000;
+        Datatype column = Datatype.createVector(count, 1, 3, MPI.DOUBLE);
+        column.commit();
+        ByteBuffer buf = ByteBuffer.allocateDirect(3 * 8 * count).order(java.nio.ByteOrder.nativeOrder());
+        if (w.getRank() == 0) {
+            for (int i = 0; i < 3 * count; i++) {
+                buf.putDouble(8 * i, i);
+            }
+            w.send(buf.asDoubleBuffer(), 1, column, 1, 4);
+        } else {
+            java.nio.DoubleBuffer in = buf.asDoubleBuffer();
+            w.recv(in, count, MPI.DOUBLE, 0, 4);
+            for (int i = 0; i < count; i++) {
+                assertThat(in.get(i)).isEqualTo(3.0 * i);
+            }
+        }
+        column.free();
+    }
+
+    /** 1,000 allreduces on 8 processes sharing 2 cores: waiting must let the others run. */
+    @MpiTest(ranks = {8}, modes = Mode.PROCESSES, timeoutSeconds = 180)
+    void eightRanksOnFewCoresMakeSteadyProgress() throws MPIException {
+        Comm w = MPI.COMM_WORLD;
+        float[] x = new float[1];
+        w.barrier();
+        long t0 = System.nanoTime();
+        for (int i = 0; i < 1000; i++) {
+            x[0] = w.getRank() + i;
+            w.allReduce(x, 1, MPI.FLOAT, MPI.SUM);
+            if (x[0] != 28 + 8 * i) {
+                throw new AssertionError("iteration " + i + ": " + x[0]);
+            }
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        System.out.printf("rank %d: 1000 allreduces on 8 ranks in %.2f s%n", w.getRank(), seconds);
+        assertThat(seconds).as("seconds for 1000 allreduces on 8 ranks").isLessThan(60);
+    }
+}

@@ -61,8 +61,8 @@ final class CollectiveCalls {
         Communicator c = comm.live();
         if (comm instanceof Intercomm) {
             throw new MpiError(ErrorClass.ERR_UNSUPPORTED_OPERATION,
-                    "this collective operation is not implemented on intercommunicators yet (the blocking "
-                            + "forms other than reduceScatter and the in-place forms are)");
+                    "reduceScatter with counts and the in-place forms are not implemented on "
+                            + "intercommunicators yet");
         }
         return c;
     }

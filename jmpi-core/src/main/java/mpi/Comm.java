@@ -800,31 +800,37 @@ public class Comm implements Freeable, Cloneable {
 
     public final void barrier() throws MPIException {
         if (this instanceof Intercomm ic) {
-            interColl("MPI_Barrier", () -> InterCollectives.barrier(ic));
+            interColl("MPI_Barrier", call -> InterCollectives.barrier(ic, call));
             return;
         }
         CollectiveCalls.barrier(this);
     }
 
     public final Request iBarrier() throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interStart("MPI_Ibarrier", call -> InterCollectives.barrier(ic, call));
+        }
         return CollectiveCalls.iBarrier(this);
     }
 
     public final void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
         if (this instanceof Intercomm ic) {
-            interColl("MPI_Bcast", () -> InterCollectives.bcast(ic, buf, count, type, root));
+            interColl("MPI_Bcast", call -> InterCollectives.bcast(ic, call, buf, count, type, root));
             return;
         }
         CollectiveCalls.run(this, "MPI_Bcast", CollectiveCalls.bcast(buf, count, type, root));
     }
 
     public final Request iBcast(Buffer buf, int count, Datatype type, int root) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interStart("MPI_Ibcast", call -> InterCollectives.bcast(ic, call, buf, count, type, root));
+        }
         return CollectiveCalls.begin(this, "MPI_Ibcast", CollectiveCalls.bcast(buf, count, type, root));
     }
 
     public final void gather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
         if (this instanceof Intercomm ic) {
-            interColl("MPI_Gather", () -> InterCollectives.gather(ic, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+            interColl("MPI_Gather", call -> InterCollectives.gather(ic, call, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                     recvtype, root));
             return;
         }
@@ -837,6 +843,10 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final Request iGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interStart("MPI_Igather", call -> InterCollectives.gather(ic, call, sendbuf, sendcount, sendtype, recvbuf,
+                    recvcount, recvtype, root));
+        }
         return CollectiveCalls.begin(this, "MPI_Igather",
                 CollectiveCalls.gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false));
     }
@@ -848,7 +858,7 @@ public class Comm implements Freeable, Cloneable {
 
     public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root) throws MPIException {
         if (this instanceof Intercomm ic) {
-            interColl("MPI_Gatherv", () -> InterCollectives.gatherv(ic, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
+            interColl("MPI_Gatherv", call -> InterCollectives.gatherv(ic, call, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
                     recvtype, root));
             return;
         }
@@ -863,7 +873,7 @@ public class Comm implements Freeable, Cloneable {
 
     public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
         if (this instanceof Intercomm ic) {
-            interColl("MPI_Gatherv", () -> InterCollectives.gatherv(ic, sendbuf, sendcount, sendtype, null, null, null, null,
+            interColl("MPI_Gatherv", call -> InterCollectives.gatherv(ic, call, sendbuf, sendcount, sendtype, null, null, null, null,
                     root));
             return;
         }
@@ -872,6 +882,10 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interStart("MPI_Igatherv", call -> InterCollectives.gatherv(ic, call, sendbuf, sendcount, sendtype, recvbuf,
+                    recvcount, displs, recvtype, root));
+        }
         return CollectiveCalls.begin(this, "MPI_Igatherv",
                 CollectiveCalls.gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root, 0));
     }
@@ -882,13 +896,17 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interStart("MPI_Igatherv", call -> InterCollectives.gatherv(ic, call, sendbuf, sendcount, sendtype, null, null,
+                    null, null, root));
+        }
         return CollectiveCalls.begin(this, "MPI_Igatherv",
                 CollectiveCalls.gatherv(sendbuf, sendcount, sendtype, null, null, null, null, root, 2));
     }
 
     public final void scatter(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
         if (this instanceof Intercomm ic) {
-            interColl("MPI_Scatter", () -> InterCollectives.scatter(ic, sendbuf, sendcount, sendtype, recvbuf,
+            interColl("MPI_Scatter", call -> InterCollectives.scatter(ic, call, sendbuf, sendcount, sendtype, recvbuf,
                     recvcount, recvtype, root));
             return;
         }
@@ -901,6 +919,10 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final Request iScatter(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interStart("MPI_Iscatter", call -> InterCollectives.scatter(ic, call, sendbuf, sendcount, sendtype, recvbuf,
+                    recvcount, recvtype, root));
+        }
         return CollectiveCalls.begin(this, "MPI_Iscatter",
                 CollectiveCalls.scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false));
     }
@@ -912,7 +934,7 @@ public class Comm implements Freeable, Cloneable {
 
     public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
         if (this instanceof Intercomm ic) {
-            interColl("MPI_Scatterv", () -> InterCollectives.scatterv(ic, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount,
+            interColl("MPI_Scatterv", call -> InterCollectives.scatterv(ic, call, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount,
                     recvtype, root));
             return;
         }
@@ -927,7 +949,7 @@ public class Comm implements Freeable, Cloneable {
 
     public final void scatterv(Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
         if (this instanceof Intercomm ic) {
-            interColl("MPI_Scatterv", () -> InterCollectives.scatterv(ic, null, null, null, null, recvbuf, recvcount, recvtype,
+            interColl("MPI_Scatterv", call -> InterCollectives.scatterv(ic, call, null, null, null, null, recvbuf, recvcount, recvtype,
                     root));
             return;
         }
@@ -936,6 +958,10 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interStart("MPI_Iscatterv", call -> InterCollectives.scatterv(ic, call, sendbuf, sendcount, displs, sendtype,
+                    recvbuf, recvcount, recvtype, root));
+        }
         return CollectiveCalls.begin(this, "MPI_Iscatterv",
                 CollectiveCalls.scatterv(sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root, 0));
     }
@@ -946,13 +972,17 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final Request iScatterv(Buffer recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interStart("MPI_Iscatterv", call -> InterCollectives.scatterv(ic, call, null, null, null, null, recvbuf,
+                    recvcount, recvtype, root));
+        }
         return CollectiveCalls.begin(this, "MPI_Iscatterv",
                 CollectiveCalls.scatterv(null, null, null, null, recvbuf, recvcount, recvtype, root, 2));
     }
 
     public final void allGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype) throws MPIException {
         if (this instanceof Intercomm ic) {
-            interColl("MPI_Allgather", () -> InterCollectives.allGather(ic, sendbuf, sendcount, sendtype, recvbuf,
+            interColl("MPI_Allgather", call -> InterCollectives.allGather(ic, call, sendbuf, sendcount, sendtype, recvbuf,
                     recvcount, recvtype));
             return;
         }
@@ -965,6 +995,10 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final Request iAllGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interStart("MPI_Iallgather", call -> InterCollectives.allGather(ic, call, sendbuf, sendcount, sendtype, recvbuf,
+                    recvcount, recvtype));
+        }
         return CollectiveCalls.begin(this, "MPI_Iallgather",
                 CollectiveCalls.allGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false));
     }
@@ -976,7 +1010,7 @@ public class Comm implements Freeable, Cloneable {
 
     public final void allGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
         if (this instanceof Intercomm ic) {
-            interColl("MPI_Allgatherv", () -> InterCollectives.allGatherv(ic, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+            interColl("MPI_Allgatherv", call -> InterCollectives.allGatherv(ic, call, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                     displs, recvtype));
             return;
         }
@@ -990,6 +1024,10 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final Request iAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interStart("MPI_Iallgatherv", call -> InterCollectives.allGatherv(ic, call, sendbuf, sendcount, sendtype, recvbuf,
+                    recvcount, displs, recvtype));
+        }
         return CollectiveCalls.begin(this, "MPI_Iallgatherv",
                 CollectiveCalls.allGatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, false));
     }
@@ -1001,7 +1039,7 @@ public class Comm implements Freeable, Cloneable {
 
     public final void allToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype) throws MPIException {
         if (this instanceof Intercomm ic) {
-            interColl("MPI_Alltoall", () -> InterCollectives.allToAll(ic, sendbuf, sendcount, sendtype, recvbuf,
+            interColl("MPI_Alltoall", call -> InterCollectives.allToAll(ic, call, sendbuf, sendcount, sendtype, recvbuf,
                     recvcount, recvtype));
             return;
         }
@@ -1010,13 +1048,17 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final Request iAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interStart("MPI_Ialltoall", call -> InterCollectives.allToAll(ic, call, sendbuf, sendcount, sendtype, recvbuf,
+                    recvcount, recvtype));
+        }
         return CollectiveCalls.begin(this, "MPI_Ialltoall",
                 CollectiveCalls.allToAll(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
     }
 
     public final void allToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
         if (this instanceof Intercomm ic) {
-            interColl("MPI_Alltoallv", () -> InterCollectives.allToAllv(ic, sendbuf, sendcount, sdispls, sendtype, recvbuf,
+            interColl("MPI_Alltoallv", call -> InterCollectives.allToAllv(ic, call, sendbuf, sendcount, sdispls, sendtype, recvbuf,
                     recvcount, rdispls, recvtype));
             return;
         }
@@ -1026,6 +1068,10 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final Request iAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Buffer recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interStart("MPI_Ialltoallv", call -> InterCollectives.allToAllv(ic, call, sendbuf, sendcount, sdispls, sendtype,
+                    recvbuf, recvcount, rdispls, recvtype));
+        }
         return CollectiveCalls.begin(this, "MPI_Ialltoallv",
                 CollectiveCalls.allToAllv(sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls,
                         recvtype));
@@ -1033,7 +1079,7 @@ public class Comm implements Freeable, Cloneable {
 
     public final void allToAllw(Object sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes, Object recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes) throws MPIException {
         if (this instanceof Intercomm ic) {
-            interColl("MPI_Alltoallw", () -> InterCollectives.allToAllw(ic, sendBuf, sendCount, sDispls, sendTypes, recvBuf,
+            interColl("MPI_Alltoallw", call -> InterCollectives.allToAllw(ic, call, sendBuf, sendCount, sDispls, sendTypes, recvBuf,
                     recvCount, rDispls, recvTypes));
             return;
         }
@@ -1043,6 +1089,10 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final Request iAllToAllw(Buffer sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes, Buffer recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interStart("MPI_Ialltoallw", call -> InterCollectives.allToAllw(ic, call, sendBuf, sendCount, sDispls, sendTypes,
+                    recvBuf, recvCount, rDispls, recvTypes));
+        }
         return CollectiveCalls.begin(this, "MPI_Ialltoallw",
                 CollectiveCalls.allToAllw(sendBuf, sendCount, sDispls, sendTypes, recvBuf, recvCount, rDispls,
                         recvTypes));
@@ -1089,9 +1139,20 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /** Runs a blocking intercommunicator collective, raising its errors through this communicator's handler. */
-    private void interColl(String call, Runnable body) throws MPIException {
+    private void interColl(String call, java.util.function.Function<String, InterCollectives.Chain> build)
+            throws MPIException {
         try {
-            body.run();
+            InterCollectives.run(build.apply(call));
+        } catch (MpiError e) {
+            throw fail(call, e);
+        }
+    }
+
+    /** Starts a non-blocking intercommunicator collective. */
+    private Request interStart(String call, java.util.function.Function<String, InterCollectives.Chain> build)
+            throws MPIException {
+        try {
+            return Request.of(this, build.apply(call).start(), call);
         } catch (MpiError e) {
             throw fail(call, e);
         }
@@ -1115,7 +1176,7 @@ public class Comm implements Freeable, Cloneable {
 
     public final void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root) throws MPIException {
         if (this instanceof Intercomm ic) {
-            interColl("MPI_Reduce", () -> InterCollectives.reduce(ic, sendbuf, recvbuf, count, type, op, root));
+            interColl("MPI_Reduce", call -> InterCollectives.reduce(ic, call, sendbuf, recvbuf, count, type, op, root));
             return;
         }
         CollectiveCalls.run(this, "MPI_Reduce", CollectiveCalls.reduce(sendbuf, recvbuf, count, type, op, root, false));
@@ -1126,6 +1187,9 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final Request iReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op, int root) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interStart("MPI_Ireduce", call -> InterCollectives.reduce(ic, call, sendbuf, recvbuf, count, type, op, root));
+        }
         return CollectiveCalls.begin(this, "MPI_Ireduce",
                 CollectiveCalls.reduce(sendbuf, recvbuf, count, type, op, root, false));
     }
@@ -1137,7 +1201,7 @@ public class Comm implements Freeable, Cloneable {
 
     public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
         if (this instanceof Intercomm ic) {
-            interColl("MPI_Allreduce", () -> InterCollectives.allReduce(ic, sendbuf, recvbuf, count, type, op));
+            interColl("MPI_Allreduce", call -> InterCollectives.allReduce(ic, call, sendbuf, recvbuf, count, type, op));
             return;
         }
         CollectiveCalls.run(this, "MPI_Allreduce", CollectiveCalls.allReduce(sendbuf, recvbuf, count, type, op, false));
@@ -1148,6 +1212,9 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final Request iAllReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interStart("MPI_Iallreduce", call -> InterCollectives.allReduce(ic, call, sendbuf, recvbuf, count, type, op));
+        }
         return CollectiveCalls.begin(this, "MPI_Iallreduce",
                 CollectiveCalls.allReduce(sendbuf, recvbuf, count, type, op, false));
     }
@@ -1179,7 +1246,7 @@ public class Comm implements Freeable, Cloneable {
 
     public final void reduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op) throws MPIException {
         if (this instanceof Intercomm ic) {
-            interColl("MPI_Reduce_scatter_block", () -> InterCollectives.reduceScatterBlock(ic, sendbuf, recvbuf,
+            interColl("MPI_Reduce_scatter_block", call -> InterCollectives.reduceScatterBlock(ic, call, sendbuf, recvbuf,
                     recvcount, type, op));
             return;
         }
@@ -1193,6 +1260,10 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final Request iReduceScatterBlock(Buffer sendbuf, Buffer recvbuf, int recvcount, Datatype type, Op op) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interStart("MPI_Ireduce_scatter_block", call -> InterCollectives.reduceScatterBlock(ic, call, sendbuf, recvbuf, recvcount,
+                    type, op));
+        }
         return CollectiveCalls.begin(this, "MPI_Ireduce_scatter_block",
                 CollectiveCalls.reduceScatterBlock(sendbuf, recvbuf, recvcount, type, op, false));
     }

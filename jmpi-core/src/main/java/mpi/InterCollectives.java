@@ -1,21 +1,24 @@
 package mpi;
 
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import org.jmpi.coll.Blocks;
 import org.jmpi.coll.Collectives;
+import org.jmpi.coll.Round;
 import org.jmpi.coll.Schedule;
+import org.jmpi.comm.ScheduleChain;
 import org.jmpi.datatype.MessageData;
 import org.jmpi.op.Reduction;
-import org.jmpi.pt2pt.SendMode;
 import org.jmpi.runtime.Communicator;
 import org.jmpi.runtime.ErrorClass;
-import org.jmpi.runtime.JmpiRuntime;
 import org.jmpi.runtime.MpiError;
-import org.jmpi.runtime.RequestImpl;
 
 /**
- * The blocking collectives on intercommunicators, built from collectives inside each group (on the local-group
- * communicator of {@link Intercomm#local()}) and messages between the two leaders (local rank 0 of each group) or
- * between the root and the remote leader, on the intercommunicator's collective context.
+ * The collectives on intercommunicators, blocking and non-blocking, as chains of schedules
+ * ({@link ScheduleChain}): collectives inside each group (on the local-group communicator of
+ * {@link Intercomm#local()}) and messages between the two leaders (local rank 0 of each group) or between the root
+ * and the remote leader, on the intercommunicator's collective context.
  *
  * <ul>
  *   <li>barrier: local barrier, leaders swap an empty message, local barrier.</li>
@@ -24,57 +27,76 @@ import org.jmpi.runtime.RequestImpl;
  *   <li>scatter: the root sends everything to the remote leader, which scatters in its group.</li>
  *   <li>allgather / allreduce: each group gathers or reduces to its leader, the leaders swap, each broadcasts in its
  *       group what it received (the other group's data, as MPI defines).</li>
- *   <li>alltoall: every process sends block {@code j} straight to remote rank {@code j}.</li>
- *
  *   <li>reduce-scatter-block: each group reduces to its leader, the leaders swap, each scatters in its group.</li>
- *   <li>gatherv, scatterv, allgatherv, alltoallv, alltoallw: linear, every process exchanges its blocks straight
- *       with the remote processes.</li>
+ *   <li>alltoall, gatherv, scatterv, allgatherv, alltoallv, alltoallw: linear, every process exchanges its blocks
+ *       straight with the remote processes.</li>
  * </ul>
  *
  * <p>Cost: an intracommunicator collective in each group plus one message between the leaders: {@code O(log P)}
- * rounds; the v/w forms {@code O(P)} messages per process. Restrictions: no non-blocking forms and no
- * reduceScatter with counts (these raise MPI_ERR_UNSUPPORTED_OPERATION); the receive buffers of the root group's non-root
+ * rounds; the linear forms {@code O(P)} messages per process. Restrictions: no reduceScatter with counts and no
+ * in-place forms (these raise MPI_ERR_UNSUPPORTED_OPERATION); the receive buffers of the root group's non-root
  * processes are not touched.
  *
- * <p>Threading: stateless; MPI's rule of one collective at a time per communicator applies.
+ * <p>Threading: stateless; MPI's rule of one collective at a time per communicator (in call order) applies.
  */
 final class InterCollectives {
     private InterCollectives() {}
 
-    /** Tags of one call: its collective sequence number on the intercommunicator. */
-    private static int tag(Communicator inter) {
-        return inter.nextCollective() & Integer.MAX_VALUE;
-    }
+    /** The schedules of one call, built in order (each takes its communicator's next sequence number). */
+    static final class Chain {
+        final Intercomm comm;
+        final Communicator inter;
+        final List<Schedule> parts = new ArrayList<>();
+        final String call;
 
-    private static void run(Schedule s) {
-        s.start();
-        Collectives.await(s);
-        if (s.error() != 0) {
-            throw new MpiError(s.error(), s.errorMessage());
+        Chain(Intercomm comm, String call) {
+            this.comm = comm;
+            this.inter = comm.live();
+            this.call = call;
+        }
+
+        /** A schedule between the groups (ranks name remote processes). */
+        Schedule across() {
+            Schedule s = Collectives.schedule(inter, call);
+            parts.add(s);
+            return s;
+        }
+
+        /** A schedule inside the local group. */
+        Schedule within() {
+            Schedule s = Collectives.schedule(comm.local(), call);
+            parts.add(s);
+            return s;
+        }
+
+        boolean leader() {
+            return inter.rank() == 0;
+        }
+
+        int localSize() {
+            return inter.localSize();
+        }
+
+        ScheduleChain start() {
+            return ScheduleChain.start(parts);
         }
     }
 
-    private static void await(RequestImpl r) {
-        JmpiRuntime.get().progress().await(r);
+    /** Runs a chain to completion (blocking forms). */
+    static void run(Chain c) {
+        ScheduleChain r = c.start();
+        org.jmpi.runtime.JmpiRuntime.get().progress().await(r);
         if (r.error() != 0) {
             throw new MpiError(r.error(), r.errorMessage());
         }
-    }
-
-    private static RequestImpl send(Communicator inter, MessageData d, int remote, int tag) {
-        return JmpiRuntime.get().engine().isend(d, inter.worldRank(remote), inter.collectiveContext(), inter.rank(),
-                tag, SendMode.STANDARD);
-    }
-
-    private static RequestImpl recv(Communicator inter, MessageData d, int remote, int tag) {
-        return JmpiRuntime.get().engine().irecv(d, inter.collectiveContext(), remote, tag);
     }
 
     private static MessageData temp(long bytes) {
         if (bytes > Integer.MAX_VALUE - 16) {
             throw new MpiError(ErrorClass.ERR_COUNT, "more than 2 GiB in one intercommunicator collective");
         }
-        return bytes == 0 ? MessageData.EMPTY : new MessageData.SegmentData(MemorySegment.ofArray(new byte[(int) bytes]));
+        return bytes == 0 ? MessageData.EMPTY
+                : new MessageData.SegmentData(MemorySegment.ofArray(new byte[(int) bytes]));
     }
 
     /** Checks the root argument: ROOT, PROC_NULL, or a rank of the remote group. */
@@ -85,223 +107,72 @@ final class InterCollectives {
         }
     }
 
-    static void barrier(Intercomm comm) {
-        Communicator inter = comm.live();
-        Communicator local = comm.local();
-        int tag = tag(inter);
-        intraBarrier(local);
-        if (inter.rank() == 0) {
-            RequestImpl r = recv(inter, MessageData.EMPTY, 0, tag);
-            await(send(inter, MessageData.EMPTY, 0, tag));
-            await(r);
-        }
-        intraBarrier(local);
-    }
+    // ------------------------------------------------------------------ building blocks
 
-    private static void intraBarrier(Communicator local) {
-        if (local.size() > 1) {
-            Schedule s = Collectives.schedule(local, "MPI_Barrier");
+    private static void localBarrier(Chain c) {
+        Schedule s = c.within();
+        if (c.localSize() > 1) {
             Collectives.barrier(s);
-            run(s);
         }
     }
 
-    static void bcast(Intercomm comm, Object buf, int count, Datatype type, int root) {
-        Communicator inter = comm.live();
-        checkRoot(inter, root);
-        int tag = tag(inter);
-        if (root == MPI.PROC_NULL) {
-            return;
-        }
-        if (root == MPI.ROOT) {
-            await(send(inter, CollectiveCalls.view(buf, count, type, false), 0, tag));
-            return;
-        }
-        MessageData d = CollectiveCalls.view(buf, count, type, true);
-        if (inter.rank() == 0) {
-            await(recv(inter, d, root, tag));
-        }
-        intraBcast(comm.local(), d);
-    }
-
-    private static void intraBcast(Communicator local, MessageData d) {
-        if (local.size() > 1) {
-            Schedule s = Collectives.schedule(local, "MPI_Bcast");
+    private static void localBcast(Chain c, MessageData d) {
+        Schedule s = c.within();
+        if (c.localSize() > 1) {
             Collectives.bcast(s, d, 0);
-            run(s);
         }
     }
 
-    /** Gathers every local process's block to local rank 0 (null elsewhere) as packed bytes. */
-    private static MessageData intraGather(Communicator local, MessageData mine, long block) {
-        MessageData all = local.rank() == 0 ? temp(block * local.size()) : null;
-        if (local.size() == 1) {
-            org.jmpi.coll.Blocks.copy(mine, all);
-            return all;
+    /** Gathers every local block to the leader into a new buffer (returned at the leader, null elsewhere). */
+    private static MessageData localGather(Chain c, MessageData mine, long block) {
+        Schedule s = c.within();
+        MessageData all = c.leader() ? temp(block * c.localSize()) : null;
+        if (c.localSize() == 1) {
+            s.round().local(() -> Blocks.copy(mine, all));
+        } else {
+            Collectives.gather(s, mine, all, block, 0);
         }
-        Schedule s = Collectives.schedule(local, "MPI_Gather");
-        Collectives.gather(s, mine, all, block, 0);
-        run(s);
         return all;
     }
 
-    static void gather(Intercomm comm, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
-            int recvcount, Datatype recvtype, int root) {
-        Communicator inter = comm.live();
-        checkRoot(inter, root);
-        int tag = tag(inter);
-        if (root == MPI.PROC_NULL) {
-            return;
-        }
-        if (root == MPI.ROOT) {
-            CollectiveCalls.checkCount(recvcount);
-            await(recv(inter, CollectiveCalls.view(recvbuf, (long) inter.size() * recvcount, recvtype, true), 0,
-                    tag));
-            return;
-        }
-        MessageData mine = CollectiveCalls.view(sendbuf, sendcount, sendtype, false);
-        MessageData all = intraGather(comm.local(), mine, mine.bytes());
-        if (inter.rank() == 0) {
-            await(send(inter, all, root, tag));
+    private static void localScatter(Chain c, MessageData all, MessageData mine, long block) {
+        Schedule s = c.within();
+        if (c.localSize() == 1) {
+            s.round().local(() -> Blocks.copy(all, mine));
+        } else {
+            Collectives.scatter(s, all, mine, block, 0);
         }
     }
 
-    static void scatter(Intercomm comm, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
-            int recvcount, Datatype recvtype, int root) {
-        Communicator inter = comm.live();
-        checkRoot(inter, root);
-        int tag = tag(inter);
-        if (root == MPI.PROC_NULL) {
-            return;
+    private static MessageData localReduce(Chain c, MessageData mine, int count, Reduction red) {
+        Schedule s = c.within();
+        MessageData result = c.leader() ? temp(mine.bytes()) : null;
+        if (c.localSize() == 1) {
+            s.round().local(() -> Blocks.copy(mine, result));
+        } else {
+            Collectives.reduce(s, mine, result, count, red, 0);
         }
-        if (root == MPI.ROOT) {
-            CollectiveCalls.checkCount(sendcount);
-            await(send(inter, CollectiveCalls.view(sendbuf, (long) inter.size() * sendcount, sendtype, false), 0,
-                    tag));
-            return;
-        }
-        Communicator local = comm.local();
-        MessageData mine = CollectiveCalls.view(recvbuf, recvcount, recvtype, true);
-        long block = mine.bytes();
-        MessageData all = null;
-        if (inter.rank() == 0) {
-            all = temp(block * local.size());
-            await(recv(inter, all, root, tag));
-        }
-        if (local.size() == 1) {
-            org.jmpi.coll.Blocks.copy(all, mine);
-            return;
-        }
-        Schedule s = Collectives.schedule(local, "MPI_Scatter");
-        Collectives.scatter(s, all, mine, block, 0);
-        run(s);
-    }
-
-    static void allGather(Intercomm comm, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
-            int recvcount, Datatype recvtype) {
-        Communicator inter = comm.live();
-        int tag = tag(inter);
-        CollectiveCalls.checkCount(recvcount);
-        MessageData mine = CollectiveCalls.view(sendbuf, sendcount, sendtype, false);
-        MessageData theirs = CollectiveCalls.view(recvbuf, (long) inter.size() * recvcount, recvtype, true);
-        MessageData all = intraGather(comm.local(), mine, mine.bytes());
-        if (inter.rank() == 0) {
-            RequestImpl r = recv(inter, theirs, 0, tag);
-            await(send(inter, all, 0, tag));
-            await(r);
-        }
-        intraBcast(comm.local(), theirs);
-    }
-
-    static void allToAll(Intercomm comm, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
-            int recvcount, Datatype recvtype) {
-        Communicator inter = comm.live();
-        int tag = tag(inter);
-        int p = inter.size();
-        CollectiveCalls.checkCount(sendcount);
-        CollectiveCalls.checkCount(recvcount);
-        MessageData out = CollectiveCalls.view(sendbuf, (long) p * sendcount, sendtype, false);
-        MessageData in = CollectiveCalls.view(recvbuf, (long) p * recvcount, recvtype, true);
-        long sb = CollectiveCalls.blockBytes(sendcount, sendtype);
-        long rb = CollectiveCalls.blockBytes(recvcount, recvtype);
-        RequestImpl[] rs = new RequestImpl[2 * p];
-        for (int j = 0; j < p; j++) {
-            rs[j] = recv(inter, CollectiveCalls.slice(in, j * rb, rb), j, tag);
-        }
-        for (int j = 0; j < p; j++) {
-            int to = (inter.rank() + j) % p; // spread the load
-            rs[p + j] = send(inter, CollectiveCalls.slice(out, to * sb, sb), to, tag);
-        }
-        for (RequestImpl r : rs) {
-            await(r);
-        }
-    }
-
-    /** Reduces every local process's {@code count} elements to local rank 0; returns the packed result there. */
-    private static MessageData intraReduce(Communicator local, MessageData mine, int count, Reduction red) {
-        MessageData result = local.rank() == 0 ? temp(mine.bytes()) : null;
-        if (local.size() == 1) {
-            org.jmpi.coll.Blocks.copy(mine, result);
-            return result;
-        }
-        Schedule s = Collectives.schedule(local, "MPI_Reduce");
-        Collectives.reduce(s, mine, result, count, red, 0);
-        run(s);
         return result;
     }
 
-    static void reduce(Intercomm comm, Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root) {
-        Communicator inter = comm.live();
-        checkRoot(inter, root);
-        int tag = tag(inter);
-        if (root == MPI.PROC_NULL) {
-            return;
-        }
-        CollectiveCalls.checkCount(count);
-        Reduction red = CollectiveCalls.reduction(op, type);
-        if (root == MPI.ROOT) {
-            await(recv(inter, CollectiveCalls.view(recvbuf, count, type, true), 0, tag));
-            return;
-        }
-        MessageData result = intraReduce(comm.local(), CollectiveCalls.view(sendbuf, count, type, false), count,
-                red);
-        if (inter.rank() == 0) {
-            await(send(inter, result, root, tag));
+    /** The leaders swap {@code out} for {@code in}; a schedule with nothing elsewhere. */
+    private static void leadersSwap(Chain c, MessageData out, MessageData in) {
+        Schedule s = c.across();
+        if (c.leader()) {
+            s.round().recv(0, in).send(0, out);
         }
     }
 
-    static void allReduce(Intercomm comm, Object sendbuf, Object recvbuf, int count, Datatype type, Op op) {
-        Communicator inter = comm.live();
-        int tag = tag(inter);
-        CollectiveCalls.checkCount(count);
-        Reduction red = CollectiveCalls.reduction(op, type);
-        CollectiveCalls.noAlias(sendbuf, recvbuf);
-        MessageData out = CollectiveCalls.view(recvbuf, count, type, true);
-        MessageData result = intraReduce(comm.local(), CollectiveCalls.view(sendbuf, count, type, false), count,
-                red);
-        if (inter.rank() == 0) {
-            RequestImpl r = recv(inter, out, 0, tag);
-            await(send(inter, result, 0, tag));
-            await(r);
-        }
-        intraBcast(comm.local(), out);
-    }
-
-    /** Posts a receive from remote rank j into {@code recv[j]} and a send of {@code send[j]} to it (null: none). */
-    private static void exchange(Communicator inter, MessageData[] send, MessageData[] recv, int tag) {
-        int p = inter.size();
-        RequestImpl[] rs = new RequestImpl[2 * p];
+    private static void exchange(Chain c, MessageData[] send, MessageData[] recv) {
+        Schedule s = c.across();
+        int p = c.inter.size();
+        Round r = s.round();
         for (int j = 0; recv != null && j < p; j++) {
-            rs[j] = recv(inter, recv[j], j, tag);
+            r.recv(j, recv[j]);
         }
         for (int k = 0; send != null && k < p; k++) {
-            int j = (inter.rank() + k) % p;
-            rs[p + j] = send(inter, send[j], j, tag);
-        }
-        for (RequestImpl r : rs) {
-            if (r != null) {
-                await(r);
-            }
+            int j = (c.inter.rank() + k) % p; // spread the load
+            r.send(j, send[j]);
         }
     }
 
@@ -317,101 +188,216 @@ final class InterCollectives {
         return b;
     }
 
-    private static MessageData[] same(MessageData d, int p) {
+    private static MessageData[] blocks(MessageData whole, long block, int p) {
         MessageData[] b = new MessageData[p];
-        java.util.Arrays.fill(b, d);
+        for (int j = 0; j < p; j++) {
+            b[j] = CollectiveCalls.slice(whole, j * block, block);
+        }
         return b;
     }
 
-    /** gatherv: the root receives straight from every remote process (linear). */
-    static void gatherv(Intercomm comm, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
-            int[] recvcount, int[] displs, Datatype recvtype, int root) {
-        Communicator inter = comm.live();
-        checkRoot(inter, root);
-        int tag = tag(inter);
-        if (root == MPI.ROOT) {
-            exchange(inter, null, vBlocks(recvbuf, recvcount, displs, recvtype, true, inter.size()), tag);
-        } else if (root != MPI.PROC_NULL) {
-            await(send(inter, CollectiveCalls.view(sendbuf, sendcount, sendtype, false), root, tag));
-        }
+    // ------------------------------------------------------------------ the collectives
+
+    static Chain barrier(Intercomm comm, String call) {
+        Chain c = new Chain(comm, call);
+        localBarrier(c);
+        leadersSwap(c, MessageData.EMPTY, MessageData.EMPTY);
+        localBarrier(c);
+        return c;
     }
 
-    /** scatterv: the root sends straight to every remote process (linear). */
-    static void scatterv(Intercomm comm, Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype,
+    static Chain bcast(Intercomm comm, String call, Object buf, int count, Datatype type, int root) {
+        Chain c = new Chain(comm, call);
+        checkRoot(c.inter, root);
+        Schedule s = c.across();
+        if (root == MPI.ROOT) {
+            s.round().send(0, CollectiveCalls.view(buf, count, type, false));
+        } else if (root != MPI.PROC_NULL) {
+            MessageData d = CollectiveCalls.view(buf, count, type, true);
+            if (c.leader()) {
+                s.round().recv(root, d);
+            }
+            localBcast(c, d);
+        }
+        return c;
+    }
+
+    static Chain gather(Intercomm comm, String call, Object sendbuf, int sendcount, Datatype sendtype,
             Object recvbuf, int recvcount, Datatype recvtype, int root) {
-        Communicator inter = comm.live();
-        checkRoot(inter, root);
-        int tag = tag(inter);
+        Chain c = new Chain(comm, call);
+        checkRoot(c.inter, root);
         if (root == MPI.ROOT) {
-            exchange(inter, vBlocks(sendbuf, sendcount, displs, sendtype, false, inter.size()), null, tag);
+            CollectiveCalls.checkCount(recvcount);
+            c.across().round().recv(0, CollectiveCalls.view(recvbuf, (long) c.inter.size() * recvcount, recvtype,
+                    true));
         } else if (root != MPI.PROC_NULL) {
-            await(recv(inter, CollectiveCalls.view(recvbuf, recvcount, recvtype, true), root, tag));
+            MessageData mine = CollectiveCalls.view(sendbuf, sendcount, sendtype, false);
+            MessageData all = localGather(c, mine, mine.bytes());
+            Schedule s = c.across();
+            if (c.leader()) {
+                s.round().send(root, all);
+            }
+        } else {
+            c.across();
         }
+        return c;
     }
 
-    /** allgatherv: every process sends its block to every remote process (linear). */
-    static void allGatherv(Intercomm comm, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
-            int[] recvcount, int[] displs, Datatype recvtype) {
-        Communicator inter = comm.live();
-        int tag = tag(inter);
-        int p = inter.size();
-        exchange(inter, same(CollectiveCalls.view(sendbuf, sendcount, sendtype, false), p),
-                vBlocks(recvbuf, recvcount, displs, recvtype, true, p), tag);
+    static Chain scatter(Intercomm comm, String call, Object sendbuf, int sendcount, Datatype sendtype,
+            Object recvbuf, int recvcount, Datatype recvtype, int root) {
+        Chain c = new Chain(comm, call);
+        checkRoot(c.inter, root);
+        if (root == MPI.ROOT) {
+            CollectiveCalls.checkCount(sendcount);
+            c.across().round().send(0, CollectiveCalls.view(sendbuf, (long) c.inter.size() * sendcount, sendtype,
+                    false));
+        } else if (root != MPI.PROC_NULL) {
+            MessageData mine = CollectiveCalls.view(recvbuf, recvcount, recvtype, true);
+            long block = mine.bytes();
+            MessageData all = c.leader() ? temp(block * c.localSize()) : null;
+            Schedule s = c.across();
+            if (c.leader()) {
+                s.round().recv(root, all);
+            }
+            localScatter(c, all, mine, block);
+        } else {
+            c.across();
+        }
+        return c;
     }
 
-    static void allToAllv(Intercomm comm, Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
-            Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) {
-        Communicator inter = comm.live();
-        int tag = tag(inter);
-        int p = inter.size();
-        exchange(inter, vBlocks(sendbuf, sendcount, sdispls, sendtype, false, p),
-                vBlocks(recvbuf, recvcount, rdispls, recvtype, true, p), tag);
+    static Chain allGather(Intercomm comm, String call, Object sendbuf, int sendcount, Datatype sendtype,
+            Object recvbuf, int recvcount, Datatype recvtype) {
+        Chain c = new Chain(comm, call);
+        CollectiveCalls.checkCount(recvcount);
+        MessageData mine = CollectiveCalls.view(sendbuf, sendcount, sendtype, false);
+        MessageData theirs = CollectiveCalls.view(recvbuf, (long) c.inter.size() * recvcount, recvtype, true);
+        MessageData all = localGather(c, mine, mine.bytes());
+        leadersSwap(c, all, theirs);
+        localBcast(c, theirs);
+        return c;
     }
 
-    static void allToAllw(Intercomm comm, Object sendbuf, int[] sendcount, int[] sdispls, Datatype[] sendtypes,
-            Object recvbuf, int[] recvcount, int[] rdispls, Datatype[] recvtypes) {
-        Communicator inter = comm.live();
-        int tag = tag(inter);
-        int p = inter.size();
-        exchange(inter, CollectiveCalls.byteBlocks(sendbuf, sendcount, sdispls, sendtypes, false, p),
-                CollectiveCalls.byteBlocks(recvbuf, recvcount, rdispls, recvtypes, true, p), tag);
+    static Chain allToAll(Intercomm comm, String call, Object sendbuf, int sendcount, Datatype sendtype,
+            Object recvbuf, int recvcount, Datatype recvtype) {
+        Chain c = new Chain(comm, call);
+        int p = c.inter.size();
+        CollectiveCalls.checkCount(sendcount);
+        CollectiveCalls.checkCount(recvcount);
+        MessageData out = CollectiveCalls.view(sendbuf, (long) p * sendcount, sendtype, false);
+        MessageData in = CollectiveCalls.view(recvbuf, (long) p * recvcount, recvtype, true);
+        exchange(c, blocks(out, CollectiveCalls.blockBytes(sendcount, sendtype), p),
+                blocks(in, CollectiveCalls.blockBytes(recvcount, recvtype), p));
+        return c;
+    }
+
+    static Chain reduce(Intercomm comm, String call, Object sendbuf, Object recvbuf, int count, Datatype type,
+            Op op, int root) {
+        Chain c = new Chain(comm, call);
+        checkRoot(c.inter, root);
+        CollectiveCalls.checkCount(count);
+        if (root == MPI.ROOT) {
+            CollectiveCalls.reduction(op, type);
+            c.across().round().recv(0, CollectiveCalls.view(recvbuf, count, type, true));
+        } else if (root != MPI.PROC_NULL) {
+            Reduction red = CollectiveCalls.reduction(op, type);
+            MessageData result = localReduce(c, CollectiveCalls.view(sendbuf, count, type, false), count, red);
+            Schedule s = c.across();
+            if (c.leader()) {
+                s.round().send(root, result);
+            }
+        } else {
+            c.across();
+        }
+        return c;
+    }
+
+    static Chain allReduce(Intercomm comm, String call, Object sendbuf, Object recvbuf, int count, Datatype type,
+            Op op) {
+        Chain c = new Chain(comm, call);
+        CollectiveCalls.checkCount(count);
+        Reduction red = CollectiveCalls.reduction(op, type);
+        CollectiveCalls.noAlias(sendbuf, recvbuf);
+        MessageData out = CollectiveCalls.view(recvbuf, count, type, true);
+        MessageData result = localReduce(c, CollectiveCalls.view(sendbuf, count, type, false), count, red);
+        leadersSwap(c, result, out);
+        localBcast(c, out);
+        return c;
     }
 
     /**
      * reduce-scatter-block: each group reduces its vectors ({@code recvcount} elements for each process of the
      * remote group) to its leader, the leaders swap the results, and each scatters what it received in its group.
      */
-    static void reduceScatterBlock(Intercomm comm, Object sendbuf, Object recvbuf, int recvcount, Datatype type,
-            Op op) {
-        Communicator inter = comm.live();
-        Communicator local = comm.local();
-        int tag = tag(inter);
+    static Chain reduceScatterBlock(Intercomm comm, String call, Object sendbuf, Object recvbuf, int recvcount,
+            Datatype type, Op op) {
+        Chain c = new Chain(comm, call);
         CollectiveCalls.checkCount(recvcount);
         Reduction red = CollectiveCalls.reduction(op, type);
         CollectiveCalls.noAlias(sendbuf, recvbuf);
-        int n = inter.size() * recvcount;
-        MessageData result = intraReduce(local, CollectiveCalls.view(sendbuf, n, type, false), n, red);
+        int n = c.inter.size() * recvcount;
+        MessageData result = localReduce(c, CollectiveCalls.view(sendbuf, n, type, false), n, red);
         MessageData mine = CollectiveCalls.view(recvbuf, recvcount, type, true);
         long block = mine.bytes();
-        MessageData theirs = null;
-        if (inter.rank() == 0) {
-            theirs = temp(block * local.size());
-            RequestImpl r = recv(inter, theirs, 0, tag);
-            await(send(inter, result, 0, tag));
-            await(r);
-        }
-        if (local.size() == 1) {
-            org.jmpi.coll.Blocks.copy(theirs, mine);
-            return;
-        }
-        Schedule s = Collectives.schedule(local, "MPI_Reduce_scatter_block");
-        Collectives.scatter(s, theirs, mine, block, 0);
-        run(s);
+        MessageData theirs = c.leader() ? temp(block * c.localSize()) : null;
+        leadersSwap(c, result, theirs);
+        localScatter(c, theirs, mine, block);
+        return c;
     }
 
-    static MpiError unsupported(String call) {
-        return new MpiError(ErrorClass.ERR_UNSUPPORTED_OPERATION, call
-                + " on an intercommunicator is not implemented yet (the blocking forms other than "
-                + "reduceScatter are)");
+    static Chain gatherv(Intercomm comm, String call, Object sendbuf, int sendcount, Datatype sendtype,
+            Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root) {
+        Chain c = new Chain(comm, call);
+        checkRoot(c.inter, root);
+        if (root == MPI.ROOT) {
+            exchange(c, null, vBlocks(recvbuf, recvcount, displs, recvtype, true, c.inter.size()));
+        } else if (root != MPI.PROC_NULL) {
+            c.across().round().send(root, CollectiveCalls.view(sendbuf, sendcount, sendtype, false));
+        } else {
+            c.across();
+        }
+        return c;
+    }
+
+    static Chain scatterv(Intercomm comm, String call, Object sendbuf, int[] sendcount, int[] displs,
+            Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype, int root) {
+        Chain c = new Chain(comm, call);
+        checkRoot(c.inter, root);
+        if (root == MPI.ROOT) {
+            exchange(c, vBlocks(sendbuf, sendcount, displs, sendtype, false, c.inter.size()), null);
+        } else if (root != MPI.PROC_NULL) {
+            c.across().round().recv(root, CollectiveCalls.view(recvbuf, recvcount, recvtype, true));
+        } else {
+            c.across();
+        }
+        return c;
+    }
+
+    static Chain allGatherv(Intercomm comm, String call, Object sendbuf, int sendcount, Datatype sendtype,
+            Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) {
+        Chain c = new Chain(comm, call);
+        int p = c.inter.size();
+        MessageData[] same = new MessageData[p];
+        java.util.Arrays.fill(same, CollectiveCalls.view(sendbuf, sendcount, sendtype, false));
+        exchange(c, same, vBlocks(recvbuf, recvcount, displs, recvtype, true, p));
+        return c;
+    }
+
+    static Chain allToAllv(Intercomm comm, String call, Object sendbuf, int[] sendcount, int[] sdispls,
+            Datatype sendtype, Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) {
+        Chain c = new Chain(comm, call);
+        int p = c.inter.size();
+        exchange(c, vBlocks(sendbuf, sendcount, sdispls, sendtype, false, p),
+                vBlocks(recvbuf, recvcount, rdispls, recvtype, true, p));
+        return c;
+    }
+
+    static Chain allToAllw(Intercomm comm, String call, Object sendbuf, int[] sendcount, int[] sdispls,
+            Datatype[] sendtypes, Object recvbuf, int[] recvcount, int[] rdispls, Datatype[] recvtypes) {
+        Chain c = new Chain(comm, call);
+        int p = c.inter.size();
+        exchange(c, CollectiveCalls.byteBlocks(sendbuf, sendcount, sdispls, sendtypes, false, p),
+                CollectiveCalls.byteBlocks(recvbuf, recvcount, rdispls, recvtypes, true, p));
+        return c;
     }
 }

@@ -219,9 +219,32 @@ class IntercommTest {
             expect += remoteWorld.applyAsInt(r) * 10 + me;
         }
         assertThat(rsb[0]).isEqualTo(expect);
+        // non-blocking forms, several in flight at once
+        java.nio.IntBuffer nbIn = MPI.newIntBuffer(1);
+        nbIn.put(0, rank);
+        java.nio.IntBuffer nbSum = MPI.newIntBuffer(1);
+        java.nio.IntBuffer nbAll = MPI.newIntBuffer(remoteSize);
+        java.nio.IntBuffer nbB = MPI.newIntBuffer(1);
+        int bRoot = colour == 1 ? (me == 0 ? MPI.ROOT : MPI.PROC_NULL) : 0;
+        nbB.put(0, bRoot == MPI.ROOT ? 99 : -1);
+        mpi.Request[] reqs = {
+            inter.iAllReduce(nbIn, nbSum, 1, MPI.INT, MPI.SUM),
+            inter.iAllGather(nbIn, 1, MPI.INT, nbAll, 1, MPI.INT),
+            inter.iBcast(nbB, 1, MPI.INT, bRoot),
+            inter.iBarrier()
+        };
+        mpi.Request.waitAll(reqs);
+        assertThat(nbSum.get(0)).isEqualTo(remoteSum);
+        for (int r = 0; r < remoteSize; r++) {
+            assertThat(nbAll.get(r)).isEqualTo(remoteWorld.applyAsInt(r));
+        }
+        if (colour == 0) {
+            assertThat(nbB.get(0)).isEqualTo(99);
+        }
         // forms not implemented yet say so
         inter.setErrhandler(MPI.ERRORS_RETURN);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> inter.iBarrier())
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                () -> inter.reduceScatter(new int[remoteSize], new int[1], ones, MPI.INT, MPI.SUM))
                 .isInstanceOfSatisfying(MPIException.class,
                         e -> assertThat(e.getErrorClass()).isEqualTo(MPI.ERR_UNSUPPORTED_OPERATION));
         inter.barrier();

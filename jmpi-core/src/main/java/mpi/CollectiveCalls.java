@@ -61,8 +61,7 @@ final class CollectiveCalls {
         Communicator c = comm.live();
         if (comm instanceof Intercomm) {
             throw new MpiError(ErrorClass.ERR_UNSUPPORTED_OPERATION,
-                    "reduceScatter with counts and the in-place forms are not implemented on "
-                            + "intercommunicators yet");
+                    "the in-place forms of the collectives do not apply to intercommunicators");
         }
         return c;
     }

@@ -1225,6 +1225,11 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final void reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            interColl("MPI_Reduce_scatter", call -> InterCollectives.reduceScatter(ic, call, sendbuf, recvbuf, recvcounts, type,
+                    op));
+            return;
+        }
         CollectiveCalls.run(this, "MPI_Reduce_scatter",
                 CollectiveCalls.reduceScatter(sendbuf, recvbuf, recvcounts, type, op, false));
     }
@@ -1235,6 +1240,10 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final Request iReduceScatter(Buffer sendbuf, Buffer recvbuf, int[] recvcounts, Datatype type, Op op) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interStart("MPI_Ireduce_scatter", call -> InterCollectives.reduceScatter(ic, call, sendbuf, recvbuf, recvcounts, type,
+                    op));
+        }
         return CollectiveCalls.begin(this, "MPI_Ireduce_scatter",
                 CollectiveCalls.reduceScatter(sendbuf, recvbuf, recvcounts, type, op, false));
     }

@@ -27,14 +27,14 @@ import org.jmpi.runtime.MpiError;
  *   <li>scatter: the root sends everything to the remote leader, which scatters in its group.</li>
  *   <li>allgather / allreduce: each group gathers or reduces to its leader, the leaders swap, each broadcasts in its
  *       group what it received (the other group's data, as MPI defines).</li>
- *   <li>reduce-scatter-block: each group reduces to its leader, the leaders swap, each scatters in its group.</li>
+ *   <li>reduce-scatter(-block): each group reduces to its leader, the leaders swap, each scatters in its group.</li>
  *   <li>alltoall, gatherv, scatterv, allgatherv, alltoallv, alltoallw: linear, every process exchanges its blocks
  *       straight with the remote processes.</li>
  * </ul>
  *
  * <p>Cost: an intracommunicator collective in each group plus one message between the leaders: {@code O(log P)}
- * rounds; the linear forms {@code O(P)} messages per process. Restrictions: no reduceScatter with counts and no
- * in-place forms (these raise MPI_ERR_UNSUPPORTED_OPERATION); the receive buffers of the root group's non-root
+ * rounds; the linear forms {@code O(P)} messages per process. Restrictions: no in-place forms (these raise
+ * MPI_ERR_UNSUPPORTED_OPERATION); the receive buffers of the root group's non-root
  * processes are not touched.
  *
  * <p>Threading: stateless; MPI's rule of one collective at a time per communicator (in call order) applies.
@@ -342,6 +342,48 @@ final class InterCollectives {
         MessageData theirs = c.leader() ? temp(block * c.localSize()) : null;
         leadersSwap(c, result, theirs);
         localScatter(c, theirs, mine, block);
+        return c;
+    }
+
+    /**
+     * reduce-scatter: each group reduces its vectors of {@code sum(recvcounts)} elements (the same total in both
+     * groups) to its leader, the leaders swap, and each scatters what it received in its group by its own counts.
+     */
+    static Chain reduceScatter(Intercomm comm, String call, Object sendbuf, Object recvbuf, int[] recvcounts,
+            Datatype type, Op op) {
+        Chain c = new Chain(comm, call);
+        int n = c.localSize();
+        CollectiveCalls.checkCounts(recvcounts, n, "recvcounts");
+        Reduction red = CollectiveCalls.reduction(op, type);
+        CollectiveCalls.noAlias(sendbuf, recvbuf);
+        long total = 0;
+        for (int i = 0; i < n; i++) {
+            total += recvcounts[i];
+        }
+        if (total > Integer.MAX_VALUE) {
+            throw new MpiError(ErrorClass.ERR_COUNT, "the counts add up to more than 2^31 - 1 elements");
+        }
+        int count = (int) total;
+        MessageData result = localReduce(c, CollectiveCalls.view(sendbuf, count, type, false), count, red);
+        int me = c.inter.rank();
+        MessageData mine = CollectiveCalls.view(recvbuf, recvcounts[me], type, true);
+        long size = type.desc.size();
+        long[] offsets = new long[n];
+        long[] lengths = new long[n];
+        long at = 0;
+        for (int i = 0; i < n; i++) {
+            offsets[i] = at;
+            lengths[i] = recvcounts[i] * size;
+            at += lengths[i];
+        }
+        MessageData theirs = c.leader() ? temp(at) : null;
+        leadersSwap(c, result, theirs);
+        Schedule s = c.within();
+        if (n == 1) {
+            s.round().local(() -> Blocks.copy(theirs, mine));
+        } else {
+            Collectives.scatterv(s, theirs, offsets, lengths, mine, 0);
+        }
         return c;
     }
 

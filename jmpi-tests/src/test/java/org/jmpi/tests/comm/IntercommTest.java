@@ -241,10 +241,32 @@ class IntercommTest {
         if (colour == 0) {
             assertThat(nbB.get(0)).isEqualTo(99);
         }
-        // forms not implemented yet say so
+        // reduce-scatter with counts: both groups reduce vectors of 6 elements; the evens split theirs as
+        // [6, 0, 0...] (all to local rank 0), the odds one by one from their local rank 0 up, the rest to the last
+        int[] rc = new int[localSize];
+        if (colour == 0) {
+            rc[0] = 6;
+        } else {
+            for (int i = 0; i < 6; i++) {
+                rc[Math.min(i, localSize - 1)]++;
+            }
+        }
+        int[] vec6 = new int[6];
+        for (int i = 0; i < 6; i++) {
+            vec6[i] = rank + i;
+        }
+        int[] rsc = new int[rc[me]];
+        inter.reduceScatter(vec6, rsc, rc, MPI.INT, MPI.SUM);
+        int start = 0;
+        for (int i = 0; i < me; i++) {
+            start += rc[i];
+        }
+        for (int k = 0; k < rc[me]; k++) {
+            assertThat(rsc[k]).isEqualTo(remoteSum + remoteSize * (start + k));
+        }
+        // in-place forms do not apply to intercommunicators
         inter.setErrhandler(MPI.ERRORS_RETURN);
-        org.assertj.core.api.Assertions.assertThatThrownBy(
-                () -> inter.reduceScatter(new int[remoteSize], new int[1], ones, MPI.INT, MPI.SUM))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> inter.allReduce(new int[1], 1, MPI.INT, MPI.SUM))
                 .isInstanceOfSatisfying(MPIException.class,
                         e -> assertThat(e.getErrorClass()).isEqualTo(MPI.ERR_UNSUPPORTED_OPERATION));
         inter.barrier();

@@ -170,6 +170,14 @@ class CommCreationTest {
             sumOfWorldRanksIs(e, expected);
             e.free();
         }
+        // groups of communicators: my rank, comparisons, the empty group
+        assertThat(world.getRank()).isEqualTo(rank);
+        assertThat(Group.compare(world, w.dup().getGroup())).isEqualTo(MPI.IDENT);
+        assertThat(eg.getRank()).isEqualTo(rank % 2 == 0 ? rank / 2 : MPI.UNDEFINED);
+        assertThat(Group.compare(Group.union(eg, world), world)).isEqualTo(size <= 2 ? MPI.IDENT : MPI.SIMILAR);
+        assertThat(Group.intersection(eg, MPI.GROUP_EMPTY).getSize()).isZero();
+        assertThat(Group.difference(world, eg).getSize()).isEqualTo(size - evens);
+        assertThat(w.create(MPI.GROUP_EMPTY).isNull()).isTrue();
         // create with the group reversed: ranks reversed, SIMILAR to the world
         int[] rev = new int[size];
         for (int i = 0; i < size; i++) {

@@ -830,7 +830,8 @@ public class Comm implements Freeable, Cloneable {
 
     public final void gather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
         if (this instanceof Intercomm ic) {
-            interColl("MPI_Gather", call -> InterCollectives.gather(ic, call, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+            interColl("MPI_Gather", call ->
+                    InterCollectives.gather(ic, call, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                     recvtype, root));
             return;
         }
@@ -844,7 +845,8 @@ public class Comm implements Freeable, Cloneable {
 
     public final Request iGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
         if (this instanceof Intercomm ic) {
-            return interStart("MPI_Igather", call -> InterCollectives.gather(ic, call, sendbuf, sendcount, sendtype, recvbuf,
+            return interStart("MPI_Igather", call ->
+                    InterCollectives.gather(ic, call, sendbuf, sendcount, sendtype, recvbuf,
                     recvcount, recvtype, root));
         }
         return CollectiveCalls.begin(this, "MPI_Igather",
@@ -858,7 +860,8 @@ public class Comm implements Freeable, Cloneable {
 
     public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root) throws MPIException {
         if (this instanceof Intercomm ic) {
-            interColl("MPI_Gatherv", call -> InterCollectives.gatherv(ic, call, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
+            interColl("MPI_Gatherv", call ->
+                    InterCollectives.gatherv(ic, call, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
                     recvtype, root));
             return;
         }
@@ -873,7 +876,8 @@ public class Comm implements Freeable, Cloneable {
 
     public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
         if (this instanceof Intercomm ic) {
-            interColl("MPI_Gatherv", call -> InterCollectives.gatherv(ic, call, sendbuf, sendcount, sendtype, null, null, null, null,
+            interColl("MPI_Gatherv", call ->
+                    InterCollectives.gatherv(ic, call, sendbuf, sendcount, sendtype, null, null, null, null,
                     root));
             return;
         }
@@ -883,7 +887,8 @@ public class Comm implements Freeable, Cloneable {
 
     public final Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root) throws MPIException {
         if (this instanceof Intercomm ic) {
-            return interStart("MPI_Igatherv", call -> InterCollectives.gatherv(ic, call, sendbuf, sendcount, sendtype, recvbuf,
+            return interStart("MPI_Igatherv", call ->
+                    InterCollectives.gatherv(ic, call, sendbuf, sendcount, sendtype, recvbuf,
                     recvcount, displs, recvtype, root));
         }
         return CollectiveCalls.begin(this, "MPI_Igatherv",
@@ -897,7 +902,8 @@ public class Comm implements Freeable, Cloneable {
 
     public final Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
         if (this instanceof Intercomm ic) {
-            return interStart("MPI_Igatherv", call -> InterCollectives.gatherv(ic, call, sendbuf, sendcount, sendtype, null, null,
+            return interStart("MPI_Igatherv", call ->
+                    InterCollectives.gatherv(ic, call, sendbuf, sendcount, sendtype, null, null,
                     null, null, root));
         }
         return CollectiveCalls.begin(this, "MPI_Igatherv",
@@ -920,7 +926,8 @@ public class Comm implements Freeable, Cloneable {
 
     public final Request iScatter(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
         if (this instanceof Intercomm ic) {
-            return interStart("MPI_Iscatter", call -> InterCollectives.scatter(ic, call, sendbuf, sendcount, sendtype, recvbuf,
+            return interStart("MPI_Iscatter", call ->
+                    InterCollectives.scatter(ic, call, sendbuf, sendcount, sendtype, recvbuf,
                     recvcount, recvtype, root));
         }
         return CollectiveCalls.begin(this, "MPI_Iscatter",
@@ -934,7 +941,8 @@ public class Comm implements Freeable, Cloneable {
 
     public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
         if (this instanceof Intercomm ic) {
-            interColl("MPI_Scatterv", call -> InterCollectives.scatterv(ic, call, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount,
+            interColl("MPI_Scatterv", call ->
+                    InterCollectives.scatterv(ic, call, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount,
                     recvtype, root));
             return;
         }
@@ -949,7 +957,8 @@ public class Comm implements Freeable, Cloneable {
 
     public final void scatterv(Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
         if (this instanceof Intercomm ic) {
-            interColl("MPI_Scatterv", call -> InterCollectives.scatterv(ic, call, null, null, null, null, recvbuf, recvcount, recvtype,
+            interColl("MPI_Scatterv", call ->
+                    InterCollectives.scatterv(ic, call, null, null, null, null, recvbuf, recvcount, recvtype,
                     root));
             return;
         }
@@ -959,7 +968,8 @@ public class Comm implements Freeable, Cloneable {
 
     public final Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
         if (this instanceof Intercomm ic) {
-            return interStart("MPI_Iscatterv", call -> InterCollectives.scatterv(ic, call, sendbuf, sendcount, displs, sendtype,
+            return interStart("MPI_Iscatterv", call ->
+                    InterCollectives.scatterv(ic, call, sendbuf, sendcount, displs, sendtype,
                     recvbuf, recvcount, recvtype, root));
         }
         return CollectiveCalls.begin(this, "MPI_Iscatterv",
@@ -973,7 +983,8 @@ public class Comm implements Freeable, Cloneable {
 
     public final Request iScatterv(Buffer recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
         if (this instanceof Intercomm ic) {
-            return interStart("MPI_Iscatterv", call -> InterCollectives.scatterv(ic, call, null, null, null, null, recvbuf,
+            return interStart("MPI_Iscatterv", call ->
+                    InterCollectives.scatterv(ic, call, null, null, null, null, recvbuf,
                     recvcount, recvtype, root));
         }
         return CollectiveCalls.begin(this, "MPI_Iscatterv",
@@ -982,7 +993,8 @@ public class Comm implements Freeable, Cloneable {
 
     public final void allGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype) throws MPIException {
         if (this instanceof Intercomm ic) {
-            interColl("MPI_Allgather", call -> InterCollectives.allGather(ic, call, sendbuf, sendcount, sendtype, recvbuf,
+            interColl("MPI_Allgather", call ->
+                    InterCollectives.allGather(ic, call, sendbuf, sendcount, sendtype, recvbuf,
                     recvcount, recvtype));
             return;
         }
@@ -996,7 +1008,8 @@ public class Comm implements Freeable, Cloneable {
 
     public final Request iAllGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype) throws MPIException {
         if (this instanceof Intercomm ic) {
-            return interStart("MPI_Iallgather", call -> InterCollectives.allGather(ic, call, sendbuf, sendcount, sendtype, recvbuf,
+            return interStart("MPI_Iallgather", call ->
+                    InterCollectives.allGather(ic, call, sendbuf, sendcount, sendtype, recvbuf,
                     recvcount, recvtype));
         }
         return CollectiveCalls.begin(this, "MPI_Iallgather",
@@ -1010,7 +1023,8 @@ public class Comm implements Freeable, Cloneable {
 
     public final void allGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
         if (this instanceof Intercomm ic) {
-            interColl("MPI_Allgatherv", call -> InterCollectives.allGatherv(ic, call, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+            interColl("MPI_Allgatherv", call ->
+                    InterCollectives.allGatherv(ic, call, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                     displs, recvtype));
             return;
         }
@@ -1025,7 +1039,8 @@ public class Comm implements Freeable, Cloneable {
 
     public final Request iAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
         if (this instanceof Intercomm ic) {
-            return interStart("MPI_Iallgatherv", call -> InterCollectives.allGatherv(ic, call, sendbuf, sendcount, sendtype, recvbuf,
+            return interStart("MPI_Iallgatherv", call ->
+                    InterCollectives.allGatherv(ic, call, sendbuf, sendcount, sendtype, recvbuf,
                     recvcount, displs, recvtype));
         }
         return CollectiveCalls.begin(this, "MPI_Iallgatherv",
@@ -1049,7 +1064,8 @@ public class Comm implements Freeable, Cloneable {
 
     public final Request iAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype) throws MPIException {
         if (this instanceof Intercomm ic) {
-            return interStart("MPI_Ialltoall", call -> InterCollectives.allToAll(ic, call, sendbuf, sendcount, sendtype, recvbuf,
+            return interStart("MPI_Ialltoall", call ->
+                    InterCollectives.allToAll(ic, call, sendbuf, sendcount, sendtype, recvbuf,
                     recvcount, recvtype));
         }
         return CollectiveCalls.begin(this, "MPI_Ialltoall",
@@ -1058,7 +1074,8 @@ public class Comm implements Freeable, Cloneable {
 
     public final void allToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
         if (this instanceof Intercomm ic) {
-            interColl("MPI_Alltoallv", call -> InterCollectives.allToAllv(ic, call, sendbuf, sendcount, sdispls, sendtype, recvbuf,
+            interColl("MPI_Alltoallv", call ->
+                    InterCollectives.allToAllv(ic, call, sendbuf, sendcount, sdispls, sendtype, recvbuf,
                     recvcount, rdispls, recvtype));
             return;
         }
@@ -1069,7 +1086,8 @@ public class Comm implements Freeable, Cloneable {
 
     public final Request iAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Buffer recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
         if (this instanceof Intercomm ic) {
-            return interStart("MPI_Ialltoallv", call -> InterCollectives.allToAllv(ic, call, sendbuf, sendcount, sdispls, sendtype,
+            return interStart("MPI_Ialltoallv", call ->
+                    InterCollectives.allToAllv(ic, call, sendbuf, sendcount, sdispls, sendtype,
                     recvbuf, recvcount, rdispls, recvtype));
         }
         return CollectiveCalls.begin(this, "MPI_Ialltoallv",
@@ -1079,7 +1097,8 @@ public class Comm implements Freeable, Cloneable {
 
     public final void allToAllw(Object sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes, Object recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes) throws MPIException {
         if (this instanceof Intercomm ic) {
-            interColl("MPI_Alltoallw", call -> InterCollectives.allToAllw(ic, call, sendBuf, sendCount, sDispls, sendTypes, recvBuf,
+            interColl("MPI_Alltoallw", call ->
+                    InterCollectives.allToAllw(ic, call, sendBuf, sendCount, sDispls, sendTypes, recvBuf,
                     recvCount, rDispls, recvTypes));
             return;
         }
@@ -1090,7 +1109,8 @@ public class Comm implements Freeable, Cloneable {
 
     public final Request iAllToAllw(Buffer sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes, Buffer recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes) throws MPIException {
         if (this instanceof Intercomm ic) {
-            return interStart("MPI_Ialltoallw", call -> InterCollectives.allToAllw(ic, call, sendBuf, sendCount, sDispls, sendTypes,
+            return interStart("MPI_Ialltoallw", call ->
+                    InterCollectives.allToAllw(ic, call, sendBuf, sendCount, sDispls, sendTypes,
                     recvBuf, recvCount, rDispls, recvTypes));
         }
         return CollectiveCalls.begin(this, "MPI_Ialltoallw",
@@ -1188,7 +1208,8 @@ public class Comm implements Freeable, Cloneable {
 
     public final Request iReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op, int root) throws MPIException {
         if (this instanceof Intercomm ic) {
-            return interStart("MPI_Ireduce", call -> InterCollectives.reduce(ic, call, sendbuf, recvbuf, count, type, op, root));
+            return interStart("MPI_Ireduce", call ->
+                    InterCollectives.reduce(ic, call, sendbuf, recvbuf, count, type, op, root));
         }
         return CollectiveCalls.begin(this, "MPI_Ireduce",
                 CollectiveCalls.reduce(sendbuf, recvbuf, count, type, op, root, false));
@@ -1213,7 +1234,8 @@ public class Comm implements Freeable, Cloneable {
 
     public final Request iAllReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
         if (this instanceof Intercomm ic) {
-            return interStart("MPI_Iallreduce", call -> InterCollectives.allReduce(ic, call, sendbuf, recvbuf, count, type, op));
+            return interStart("MPI_Iallreduce", call ->
+                    InterCollectives.allReduce(ic, call, sendbuf, recvbuf, count, type, op));
         }
         return CollectiveCalls.begin(this, "MPI_Iallreduce",
                 CollectiveCalls.allReduce(sendbuf, recvbuf, count, type, op, false));
@@ -1226,7 +1248,8 @@ public class Comm implements Freeable, Cloneable {
 
     public final void reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op) throws MPIException {
         if (this instanceof Intercomm ic) {
-            interColl("MPI_Reduce_scatter", call -> InterCollectives.reduceScatter(ic, call, sendbuf, recvbuf, recvcounts, type,
+            interColl("MPI_Reduce_scatter", call ->
+                    InterCollectives.reduceScatter(ic, call, sendbuf, recvbuf, recvcounts, type,
                     op));
             return;
         }
@@ -1241,7 +1264,8 @@ public class Comm implements Freeable, Cloneable {
 
     public final Request iReduceScatter(Buffer sendbuf, Buffer recvbuf, int[] recvcounts, Datatype type, Op op) throws MPIException {
         if (this instanceof Intercomm ic) {
-            return interStart("MPI_Ireduce_scatter", call -> InterCollectives.reduceScatter(ic, call, sendbuf, recvbuf, recvcounts, type,
+            return interStart("MPI_Ireduce_scatter", call ->
+                    InterCollectives.reduceScatter(ic, call, sendbuf, recvbuf, recvcounts, type,
                     op));
         }
         return CollectiveCalls.begin(this, "MPI_Ireduce_scatter",
@@ -1255,7 +1279,8 @@ public class Comm implements Freeable, Cloneable {
 
     public final void reduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op) throws MPIException {
         if (this instanceof Intercomm ic) {
-            interColl("MPI_Reduce_scatter_block", call -> InterCollectives.reduceScatterBlock(ic, call, sendbuf, recvbuf,
+            interColl("MPI_Reduce_scatter_block", call ->
+                    InterCollectives.reduceScatterBlock(ic, call, sendbuf, recvbuf,
                     recvcount, type, op));
             return;
         }
@@ -1270,7 +1295,8 @@ public class Comm implements Freeable, Cloneable {
 
     public final Request iReduceScatterBlock(Buffer sendbuf, Buffer recvbuf, int recvcount, Datatype type, Op op) throws MPIException {
         if (this instanceof Intercomm ic) {
-            return interStart("MPI_Ireduce_scatter_block", call -> InterCollectives.reduceScatterBlock(ic, call, sendbuf, recvbuf, recvcount,
+            return interStart("MPI_Ireduce_scatter_block", call ->
+                    InterCollectives.reduceScatterBlock(ic, call, sendbuf, recvbuf, recvcount,
                     type, op));
         }
         return CollectiveCalls.begin(this, "MPI_Ireduce_scatter_block",

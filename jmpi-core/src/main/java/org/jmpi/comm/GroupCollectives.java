@@ -155,7 +155,7 @@ public final class GroupCollectives {
         return acc;
     }
 
-    /** Sends {@code out} to rank {@code peer} of {@code c} and receives as many longs from it (see {@link #exchange}). */
+    /** Sends {@code out} to rank {@code peer} of {@code c} and receives as many longs from it. */
     public static long[] exchange(Communicator c, int context, int peer, int tag, long[] out) {
         Engine engine = JmpiRuntime.get().engine();
         long[] in = new long[out.length];

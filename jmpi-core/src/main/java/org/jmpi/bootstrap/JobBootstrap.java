@@ -66,7 +66,9 @@ public final class JobBootstrap implements Bootstrap {
         ProcessMapping m = ProcessMapping.parse(mappingValue, size);
         this.mapping = m;
         this.hosts = new AtomicReferenceArray<>(size);
-        hosts.set(rank, HostIdentity.get());
+        if (m == null) { // only locality without a mapping needs the host identity (a SHA-256: costly at start-up)
+            hosts.set(rank, HostIdentity.get());
+        }
         String given = env.get(Pmi1Bootstrap.SECRET_VARIABLE);
         boolean shareSecret = size > 1 && (given == null || given.isBlank());
         boolean shareHosts = size > 1 && m == null;

@@ -3,13 +3,15 @@ package org.jmpi.transport.shm;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.SecureRandom;
+import java.util.SplittableRandom;
 
 /**
  * One mapped segment file (layout: {@link ShmLayout}): either this rank's own, created by {@link #create}, or a peer's,
@@ -44,33 +46,40 @@ final class ShmSegment implements AutoCloseable {
     }
 
     /**
-     * Creates this rank's segment: a new file of mode 0600 with its storage reserved (so that a full file system fails
-     * here, not later), mapped and initialised. A stale file of the same name (an earlier job with the same id that
-     * died) is replaced.
+     * Creates this rank's segment: a new file of mode 0600 whose storage is written (zeros) before it is mapped, so
+     * that a full file system fails here, with an exception, and not later with a SIGBUS; then maps and initialises
+     * it. A stale file of the same name (an earlier job with the same id that died) is replaced.
      *
-     * @throws IOException when the file cannot be created, sized or mapped
+     * @throws IOException when the file cannot be created, filled or mapped
      */
     static ShmSegment create(Path dir, String jobId, int rank, int rings, long ringDataBytes) throws IOException {
         Path path = dir.resolve(fileName(jobId, rank));
         long size = ShmLayout.segmentBytes(rings, ringDataBytes);
-        createFile(path, size);
+        try {
+            Files.createFile(path, OWNER_ONLY);
+        } catch (FileAlreadyExistsException e) {
+            Files.deleteIfExists(path);
+            Files.createFile(path, OWNER_ONLY);
+        }
         Arena arena = Arena.ofShared();
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            if (ch.size() < size) {
-                ch.truncate(size); // no-op for a fallocated file
-                ch.write(java.nio.ByteBuffer.wrap(new byte[1]), size - 1);
+            ByteBuffer zeros = ByteBuffer.allocateDirect((int) Math.min(size, 64 << 10));
+            for (long pos = 0; pos < size; ) {
+                zeros.clear().limit((int) Math.min(zeros.capacity(), size - pos));
+                pos += ch.write(zeros, pos);
             }
             MemorySegment m = ch.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
-            byte[] token = new byte[(int) ShmLayout.PROBE_TOKEN_BYTES];
-            new SecureRandom().nextBytes(token);
+            // the probe token only has to be unlikely to sit at the same address of another process
+            SplittableRandom random = new SplittableRandom(System.nanoTime() ^ ProcessHandle.current().pid() << 32);
             m.set(ShmLayout.INT, ShmLayout.VERSION_OFFSET, ShmLayout.VERSION);
             m.set(ShmLayout.INT, ShmLayout.OWNER_RANK, rank);
             m.set(ShmLayout.LONG, ShmLayout.OWNER_PID, ProcessHandle.current().pid());
             m.set(ShmLayout.INT, ShmLayout.RING_COUNT, rings);
             m.set(ShmLayout.LONG, ShmLayout.RING_DATA_BYTES, ringDataBytes);
             m.set(ShmLayout.LONG, ShmLayout.OWNER_MAP_ADDRESS, m.address());
-            MemorySegment.copy(token, 0, m, java.lang.foreign.ValueLayout.JAVA_BYTE, ShmLayout.PROBE_TOKEN,
-                    token.length);
+            for (long off = 0; off < ShmLayout.PROBE_TOKEN_BYTES; off += 8) {
+                m.set(ShmLayout.LONG, ShmLayout.PROBE_TOKEN + off, random.nextLong());
+            }
             ShmLayout.setVolatile(m, ShmLayout.MAGIC_OFFSET, ShmLayout.MAGIC); // last: the header is complete
             return new ShmSegment(path, arena, m, rings, ringDataBytes);
         } catch (IOException | RuntimeException e) {
@@ -80,32 +89,8 @@ final class ShmSegment implements AutoCloseable {
         }
     }
 
-    private static void createFile(Path path, long size) throws IOException {
-        for (int attempt = 0; ; attempt++) {
-            if (LinuxCalls.FILES) {
-                int err = LinuxCalls.createFile(path.toString(), size);
-                if (err == 0) {
-                    return;
-                }
-                if (err == LinuxCalls.EEXIST && attempt == 0) {
-                    Files.deleteIfExists(path);
-                    continue;
-                }
-                Files.deleteIfExists(path);
-                throw new IOException("cannot create " + path + " with " + size + " bytes: errno " + err
-                        + (err == 28 ? " (no space left on the device)" : ""));
-            }
-            try {
-                Files.createFile(path, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-                return;
-            } catch (FileAlreadyExistsException e) {
-                if (attempt > 0) {
-                    throw e;
-                }
-                Files.deleteIfExists(path);
-            }
-        }
-    }
+    private static final FileAttribute<?> OWNER_ONLY =
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
 
     /**
      * Maps a peer's segment and checks its header.

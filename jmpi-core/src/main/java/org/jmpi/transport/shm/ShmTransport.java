@@ -41,14 +41,18 @@ import org.jmpi.transport.Transport;
  * every inbound ring once more, and sleeps; a sender that has published a record reads the doorbell after a full
  * fence and, if it is 1, clears it and wakes the owner. Both sides order their store before their load (Dekker), so
  * a record published while the owner goes to sleep is never missed. A sender whose frames wait for room asks the
- * consumer (a flag in the ring) to ring its doorbell when it frees some. Without futex (not Linux) the owner parks
- * for at most {@link #PARK_CAP_NANOS}.
+ * consumer (a flag in the ring) to ring its doorbell when it frees some. Linking futex costs about 100 ms of CPU, so
+ * it happens in the background, only once a rank has slept {@link #SLEEPS_BEFORE_FUTEX} times (most short programs
+ * never do); until then, and where there is no futex, the owner parks for 20 us, doubling up to 1 ms while nothing
+ * arrives. A futex sleep lasts at most {@link #FUTEX_CAP_NANOS}, which bounds the wait for a peer whose own futex is
+ * not linked yet.
  *
  * <p><b>Single copy.</b> {@link #read} copies straight out of a peer's memory with {@code process_vm_readv}. It is
  * offered for a peer only after a probe succeeded: reading a random token from the peer's own mapping of its segment
  * (at the address the peer wrote into the header) must give the token, which proves that the call is allowed and
  * that the pid names the right process (pid namespaces must match as well). Any later failure turns it off for
- * that peer.
+ * that peer. The first question about a peer starts linking the call in the background and answers no: the first
+ * large messages take the two-copy path, none waits for the linker.
  *
  * <p><b>Threading.</b> {@link #send} may be called by any thread: each outbound ring has a lock, held while writing
  * and never while calling out (completions run after it is released). {@link #poll()} and {@link #await(long)} are
@@ -64,8 +68,15 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
         return "shm-" + rank;
     }
 
-    /** Longest sleep without futex support. */
-    static final long PARK_CAP_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
+    /** Sleeps without futex start this short and double up to {@link #PARK_CAP_NANOS}. */
+    static final long PARK_MIN_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
+    static final long PARK_CAP_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** Longest futex sleep: a peer that cannot ring our doorbell yet (its futex is still being linked) waits this. */
+    static final long FUTEX_CAP_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+    /** {@link #FUTEX_CAP_NANOS}, raised by tests that must see a doorbell, not a timeout, wake a sleeper. */
+    static volatile long futexCapNanos = FUTEX_CAP_NANOS;
+    /** Sleeps without futex after which futex is linked (in the background). */
+    static final int SLEEPS_BEFORE_FUTEX = 32;
     /** Records taken from one ring per poll pass, so one busy peer cannot starve the others. */
     private static final int BUDGET = 64;
     private static final byte UNKNOWN = 0;
@@ -93,6 +104,11 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
     private volatile boolean wakeRequested;
     private volatile boolean closed;
     private boolean polling;
+    /** The thread parked in {@link #await} without futex, for {@link #wakeup()}. */
+    private volatile Thread sleeper;
+    /** Without futex: how long the next park lasts; and how often this rank slept (progress owner only). */
+    private long parkNanos = PARK_MIN_NANOS;
+    private int sleeps;
 
     private ShmTransport(Bootstrap bootstrap, FrameSink sink, ShmConfig config, int[] localRanks, ShmSegment own,
             String pidNamespace) {
@@ -121,7 +137,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
         this.peerSegments = new ShmSegment[size];
         this.pids = new java.util.concurrent.atomic.AtomicIntegerArray(size);
         this.singleCopy = new byte[size];
-        if (!config.singleCopy() || !LinuxCalls.PROCESS_VM) {
+        if (!config.singleCopy()) {
             Arrays.fill(singleCopy, NO);
         }
         long maxPayload = own.ringDataBytes / 2 - ShmLayout.PAYLOAD_OFFSET;
@@ -251,6 +267,17 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
                 o.flushLocked(done);
             }
             written = o.sendLocked(header, payload, onWritten);
+            // Frames wait for room: ask the peer to ring our doorbell when it frees some, so that our progress owner,
+            // which may be asleep while this thread sends, comes back to write them. Room that appeared meanwhile is
+            // used at once.
+            while (o.hasPending() && o.armSpaceWakeupLocked()) {
+                if (done == null) {
+                    done = new ArrayDeque<>();
+                }
+                if (!o.flushLocked(done)) {
+                    break;
+                }
+            }
         } finally {
             o.lock.unlock();
         }
@@ -273,8 +300,21 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
     /** Wakes a peer if it sleeps on its doorbell. The full fence orders our record before the load. */
     private static void ringDoorbell(MemorySegment bell) {
         VarHandle.fullFence();
-        if (bell.get(ValueLayout.JAVA_INT, 0) != 0 && ShmLayout.casInt(bell, 0, 1, 0) && LinuxCalls.FUTEX) {
-            LinuxCalls.futexWake(bell, Integer.MAX_VALUE);
+        if (bell.get(ValueLayout.JAVA_INT, 0) != 0) {
+            wake(bell);
+        }
+    }
+
+    /**
+     * Wakes the process sleeping on {@code bell} (it armed it, so its futex is linked). If ours is not linked yet the
+     * sleeper wakes by its timeout ({@link #FUTEX_CAP_NANOS}) and we start linking.
+     */
+    private static void wake(MemorySegment bell) {
+        LinuxCalls.Calls c = LinuxCalls.get();
+        if (c == null) {
+            LinuxCalls.prepare();
+        } else if (c.futex && ShmLayout.casInt(bell, 0, 1, 0)) {
+            c.futexWake(bell, Integer.MAX_VALUE);
         }
     }
 
@@ -354,6 +394,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
             for (InboundRing in : inbound) {
                 if (in.poll(sink, BUDGET) > 0) {
                     any = true;
+                    parkNanos = PARK_MIN_NANOS;
                     VarHandle.fullFence(); // our new head before the producer's flag (Dekker)
                     if (in.takeProducerWaiting()) {
                         wakePeer(in.peer);
@@ -392,9 +433,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
         } catch (IOException e) {
             return; // it is gone
         }
-        if (ShmLayout.casInt(bell, 0, 1, 0) && LinuxCalls.FUTEX) {
-            LinuxCalls.futexWake(bell, Integer.MAX_VALUE);
-        }
+        wake(bell);
     }
 
     @Override
@@ -406,8 +445,9 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
             wakeRequested = false;
             return;
         }
-        if (!LinuxCalls.FUTEX) {
-            LockSupport.parkNanos(this, Math.min(nanos, PARK_CAP_NANOS));
+        LinuxCalls.Calls c = LinuxCalls.get();
+        if (c == null || !c.futex) {
+            parkWithBackoff(nanos, c == null);
             return;
         }
         ShmLayout.setIntVolatile(doorbell, 0, 1);
@@ -415,10 +455,35 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
             if (mustNotSleep()) {
                 return;
             }
-            LinuxCalls.futexWait(doorbell, 1, nanos);
+            c.futexWait(doorbell, 1, Math.min(nanos, futexCapNanos));
         } finally {
             ShmLayout.setIntVolatile(doorbell, 0, 0);
         }
+    }
+
+    /**
+     * Sleeping without futex (not linked yet, or not available): park for a while, longer the longer nothing has
+     * happened, and start linking futex once this rank has slept {@link #SLEEPS_BEFORE_FUTEX} times (a program that
+     * waits that often gains from being woken at once; one that never sleeps never pays for linking).
+     */
+    private void parkWithBackoff(long nanos, boolean mayLink) {
+        if (mayLink && ++sleeps == SLEEPS_BEFORE_FUTEX) {
+            LinuxCalls.prepare();
+        }
+        for (InboundRing in : inbound) {
+            if (in.ready()) {
+                return;
+            }
+        }
+        sleeper = Thread.currentThread();
+        try {
+            if (!wakeRequested) {
+                LockSupport.parkNanos(this, Math.min(nanos, parkNanos));
+            }
+        } finally {
+            sleeper = null;
+        }
+        parkNanos = Math.min(parkNanos * 2, PARK_CAP_NANOS);
     }
 
     /** With the doorbell armed: is there anything to do, so that sleeping could miss it? */
@@ -452,9 +517,12 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
     @Override
     public void wakeup() {
         wakeRequested = true;
-        if (!closed && ShmLayout.getIntVolatile(doorbell, 0) != 0 && ShmLayout.casInt(doorbell, 0, 1, 0)
-                && LinuxCalls.FUTEX) {
-            LinuxCalls.futexWake(doorbell, Integer.MAX_VALUE);
+        Thread s = sleeper;
+        if (s != null) {
+            LockSupport.unpark(s);
+        }
+        if (!closed && ShmLayout.getIntVolatile(doorbell, 0) != 0) {
+            wake(doorbell);
         }
     }
 
@@ -464,6 +532,10 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
     public boolean canReadFrom(int peer) {
         byte s = singleCopy[peer];
         if (s == UNKNOWN) {
+            if (LinuxCalls.get() == null) {
+                LinuxCalls.prepare(); // two copies until process_vm_readv is linked
+                return false;
+            }
             s = probe(peer);
         }
         return s == YES;
@@ -477,7 +549,8 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
         if (into.byteSize() == 0) {
             return true;
         }
-        if (LinuxCalls.processVmRead(pids.get(peer), remoteAddress, into) != 0) {
+        LinuxCalls.Calls c = LinuxCalls.get();
+        if (c.processVmRead(pids.get(peer), remoteAddress, into) != 0) {
             singleCopy[peer] = NO;
             return false;
         }
@@ -492,11 +565,12 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
         byte result = NO;
         try {
             ShmSegment seg = peerSegment(peer);
-            if (singleCopy[peer] == UNKNOWN) {
+            LinuxCalls.Calls c = LinuxCalls.get();
+            if (singleCopy[peer] == UNKNOWN && c != null && c.processVm) {
                 long address = seg.memory.get(ShmLayout.LONG, ShmLayout.OWNER_MAP_ADDRESS);
                 try (Arena arena = Arena.ofConfined()) {
                     MemorySegment got = arena.allocate(ShmLayout.PROBE_TOKEN_BYTES, 8);
-                    int err = LinuxCalls.processVmRead(pids.get(peer), address + ShmLayout.PROBE_TOKEN, got);
+                    int err = c.processVmRead(pids.get(peer), address + ShmLayout.PROBE_TOKEN, got);
                     MemorySegment want = seg.memory.asSlice(ShmLayout.PROBE_TOKEN, ShmLayout.PROBE_TOKEN_BYTES);
                     if (err == 0 && got.mismatch(want) == -1) {
                         result = YES;

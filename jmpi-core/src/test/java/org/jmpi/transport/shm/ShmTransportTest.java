@@ -3,6 +3,7 @@ package org.jmpi.transport.shm;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -293,8 +294,20 @@ class ShmTransportTest {
         }
     }
 
+    /** Sleeps in futex only, for as long as the test says: only a doorbell can end them early. */
+    private static void futexSleepsOnly() {
+        assumeTrue(LinuxCalls.prepareNow().futex, "futex is available");
+        ShmTransport.futexCapNanos = TimeUnit.SECONDS.toNanos(30);
+    }
+
+    @AfterEach
+    void defaultFutexCap() {
+        ShmTransport.futexCapNanos = ShmTransport.FUTEX_CAP_NANOS;
+    }
+
     @Test
     void aSleepingReceiverIsWokenByTheDoorbell() throws Exception {
+        futexSleepsOnly();
         try (ShmCluster c = cluster(2, ShmConfig.defaults())) {
             CountDownLatch got = new CountDownLatch(20);
             for (Node n : c.nodes) {
@@ -341,6 +354,7 @@ class ShmTransportTest {
     void aSenderWaitingForRoomIsWokenWhenTheReceiverConsumes() throws Exception {
         // frames of 6 KiB through a 16 KiB ring: the sender queues most of them; both sides sleep for 30 s unless a
         // doorbell wakes them, so finishing quickly shows the consumer rang the producer when it made room
+        futexSleepsOnly();
         final int frames = 400;
         CountDownLatch got = new CountDownLatch(frames);
         CountDownLatch written = new CountDownLatch(frames);
@@ -413,10 +427,7 @@ class ShmTransportTest {
     void singleCopyReadsStraightFromThePeersMemory() throws Exception {
         try (ShmCluster c = cluster(2, ShmConfig.defaults()); Arena arena = Arena.ofShared()) {
             ShmTransport t = c.node(1).transport;
-            if (!LinuxCalls.PROCESS_VM) {
-                assertThat(t.canReadFrom(0)).isFalse();
-                return;
-            }
+            assumeTrue(LinuxCalls.prepareNow().processVm, "process_vm_readv is available");
             assertThat(t.canReadFrom(0)).as("the probe succeeds within one process").isTrue();
             MemorySegment src = arena.allocate(1 << 20);
             for (long i = 0; i < src.byteSize(); i += 8) {
@@ -429,6 +440,26 @@ class ShmTransportTest {
             assertThat(t.canReadFrom(0)).as("a heap target does not turn it off").isTrue();
             assertThat(t.read(0, 8, dst.asSlice(0, 64))).as("an unmapped address fails").isFalse();
             assertThat(t.canReadFrom(0)).as("a failure turns it off for that peer").isFalse();
+        }
+    }
+
+    @Test
+    void withoutFutexASleeperIsWokenByWakeupAndByItsBackoff() throws Exception {
+        try (ShmCluster c = cluster(2, ShmConfig.defaults())) {
+            c.node(0).stopPolling();
+            ShmTransport t = c.node(0).transport;
+            if (LinuxCalls.get() == null) {
+                long start = System.nanoTime();
+                t.await(TimeUnit.SECONDS.toNanos(30)); // parks with back-off: at most 1 ms
+                assertThat(System.nanoTime() - start).isLessThan(TimeUnit.SECONDS.toNanos(5));
+            }
+            CountDownLatch got = new CountDownLatch(1);
+            c.node(0).handler = (self, peer, h, p) -> got.countDown();
+            c.node(1).transport.send(0, header(0, 1, 0, 0), null, null);
+            while (!t.poll()) {
+                t.await(TimeUnit.MILLISECONDS.toNanos(100));
+            }
+            assertThat(got.getCount()).isZero();
         }
     }
 

@@ -80,7 +80,9 @@ public final class Progress {
 
     /** Wakes a thread waiting for a request that just completed. */
     void wake(Thread waiter) {
-        LockSupport.unpark(waiter);
+        if (waiter != Thread.currentThread()) { // a thread completing its own request is awake: skip the syscall path
+            LockSupport.unpark(waiter);
+        }
         if (selecting) {
             Transport t = transport;
             if (t != null) {

@@ -18,8 +18,9 @@ import org.jmpi.transport.shm.ShmTransport;
  * segment and the peer's segment can be mapped (it published a card); TCP otherwise.
  *
  * <p><b>Polling.</b> Shared memory is polled on every pass. TCP is polled on every pass when some peer is on another
- * host (or TCP is forced, or shared memory is off), and otherwise on every 64th pass only: then nobody should connect,
- * but a local peer that could not set up shared memory would, and must not wait for ever.
+ * host (or TCP is forced, or shared memory is off), and otherwise on every 1024th pass only (a select is a system
+ * call, dearer than a pass over the rings): then nobody should connect, but a local peer that could not set up
+ * shared memory would, and must not wait for ever.
  *
  * <p><b>Waiting.</b> With shared memory alone, {@link #await} sleeps on its futex doorbell, at most 10 ms at a time
  * while a TCP listener exists (for the fallback case above). With TCP alone it sleeps in the selector. With both in
@@ -98,7 +99,7 @@ public final class SelectingTransport implements Transport, ProtocolHints, Singl
         if (shm != null) {
             any = shm.poll();
         }
-        if (tcp != null && (pollTcpAlways || (++passes & 63) == 0)) {
+        if (tcp != null && (pollTcpAlways || (++passes & 1023) == 0)) {
             any |= tcp.poll();
         }
         return any;

@@ -247,9 +247,12 @@ public final class HostProxy implements AutoCloseable {
         try {
             code = p.waitFor();
             // Let the server read whatever the rank sent before it died (an abort, say), and drain its output.
+            // The pumps end as soon as the pipes close (at once, unless a child of the rank holds them open); the
+            // generous bound matters on a loaded machine, where a lost last line (the error that ended the job) is
+            // worse than a late exit report.
             server.awaitDisconnected(rank, Duration.ofSeconds(2));
-            out.join(Duration.ofSeconds(2));
-            err.join(Duration.ofSeconds(2));
+            out.join(Duration.ofSeconds(10));
+            err.join(Duration.ofSeconds(10));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             code = p.isAlive() ? 137 : p.exitValue();

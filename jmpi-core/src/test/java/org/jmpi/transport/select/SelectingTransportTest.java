@@ -1,0 +1,185 @@
+package org.jmpi.transport.select;
+
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.jmpi.bootstrap.Bootstrap;
+import org.jmpi.transport.FrameLayout;
+import org.jmpi.transport.FrameSink;
+import org.jmpi.transport.Transport;
+import org.jmpi.transport.shm.ShmConfig;
+import org.jmpi.transport.tcp.TcpConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Routes per peer: shared memory on the same "host", TCP across hosts, TCP everywhere when forced. */
+@Timeout(value = 60, unit = SECONDS)
+class SelectingTransportTest {
+    /** Ranks of one job in this JVM; {@code host[r]} says which pretend host rank r is on. */
+    record HostsBootstrap(int rank, int size, String jobId, Map<String, String> space, int[] host)
+            implements Bootstrap {
+        @Override
+        public void put(String key, String value) {
+            space.put(key, value);
+        }
+
+        @Override
+        public void fence() {}
+
+        @Override
+        public String get(String key) {
+            return space.get(key);
+        }
+
+        @Override
+        public void abort(int exitCode, String message) {
+            throw new IllegalStateException(message);
+        }
+
+        @Override
+        public void finalizeJob() {}
+
+        @Override
+        public boolean isLocal(int peer) {
+            return host[peer] == host[rank];
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    /** A rank: its transport, polled by a thread, counting frames from each peer. */
+    static final class Rank implements FrameSink, AutoCloseable {
+        final SelectingTransport transport;
+        final CountDownLatch frames;
+        final ConcurrentLinkedQueue<String> problems = new ConcurrentLinkedQueue<>();
+        private final Thread poller;
+        private volatile boolean stop;
+
+        Rank(Bootstrap b, TransportChoice choice, int expected) {
+            this.frames = new CountDownLatch(expected);
+            this.transport = (SelectingTransport) Transports.open(b, this, choice, ShmConfig.defaults(),
+                    TcpConfig.defaults());
+            this.poller = Thread.ofPlatform().daemon().start(() -> {
+                while (!stop) {
+                    if (!transport.poll()) {
+                        transport.await(TimeUnit.MILLISECONDS.toNanos(20));
+                    }
+                }
+            });
+        }
+
+        @Override
+        public void onFrame(int peer, MemorySegment header, MemorySegment payload) {
+            if (FrameLayout.getInt(header, FrameLayout.SOURCE) != peer || payload.byteSize() != 5) {
+                problems.add("bad frame from " + peer);
+            }
+            frames.countDown();
+        }
+
+        @Override
+        public void onPeerFailure(int peer, Throwable cause) {
+            problems.add("rank " + peer + " failed: " + cause);
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            stop = true;
+            transport.wakeup();
+            poller.join();
+            transport.close();
+        }
+    }
+
+    private static List<Rank> start(int[] host, TransportChoice choice) {
+        Map<String, String> space = new ConcurrentHashMap<>();
+        String job = "sel_" + ProcessHandle.current().pid() + "_" + System.nanoTime();
+        List<Rank> ranks = new ArrayList<>();
+        for (int r = 0; r < host.length; r++) {
+            ranks.add(new Rank(new HostsBootstrap(r, host.length, job, space, host), choice, host.length - 1));
+        }
+        return ranks;
+    }
+
+    private static void exchange(List<Rank> ranks) throws InterruptedException {
+        for (int from = 0; from < ranks.size(); from++) {
+            for (int to = 0; to < ranks.size(); to++) {
+                if (from != to) {
+                    MemorySegment h = MemorySegment.ofArray(new byte[FrameLayout.HEADER_BYTES]);
+                    FrameLayout.putInt(h, FrameLayout.PAYLOAD, 5);
+                    FrameLayout.putInt(h, FrameLayout.SOURCE, from);
+                    ranks.get(from).transport.send(to, h, MemorySegment.ofArray(new byte[5]), null);
+                }
+            }
+        }
+        for (Rank r : ranks) {
+            assertThat(r.frames.await(30, SECONDS)).isTrue();
+            assertThat(r.problems).isEmpty();
+        }
+    }
+
+    @Test
+    void sharedMemoryOnTheSameHostTcpAcrossHosts() throws Exception {
+        List<Rank> ranks = start(new int[] {0, 0, 1}, new TransportChoice(TransportChoice.Mode.AUTO, false));
+        try {
+            exchange(ranks);
+            Transport t0 = ranks.get(0).transport;
+            assertThat(ranks.get(0).transport.transportOf(1)).isEqualTo("shm");
+            assertThat(ranks.get(0).transport.transportOf(2)).isEqualTo("tcp");
+            assertThat(ranks.get(2).transport.shm()).as("alone on its host: no segment").isNull();
+            assertThat(ranks.get(2).transport.transportOf(0)).isEqualTo("tcp");
+            assertThat(t0.name()).isEqualTo("shm+tcp");
+            assertThat(ranks.get(0).transport.describeRoutes()).contains("shm -> 1").contains("tcp -> 2")
+                    .contains("self -> 0");
+            // protocol hints only for shared-memory peers
+            assertThat(ranks.get(0).transport.eagerLimit(1)).isEqualTo(ShmConfig.defaults().eagerLimit());
+            assertThat(ranks.get(0).transport.eagerLimit(2)).isEqualTo(-1);
+            assertThat(ranks.get(0).transport.canReadFrom(2)).isFalse();
+        } finally {
+            for (Rank r : ranks) {
+                r.close();
+            }
+        }
+    }
+
+    @Test
+    void tcpEverywhereWhenForced() throws Exception {
+        List<Rank> ranks = start(new int[] {0, 0, 0}, new TransportChoice(TransportChoice.Mode.TCP, false));
+        try {
+            exchange(ranks);
+            for (Rank r : ranks) {
+                assertThat(r.transport.shm()).isNull();
+            }
+            assertThat(ranks.get(1).transport.transportOf(0)).isEqualTo("tcp");
+            assertThat(ranks.get(1).transport.chunkBytes(0)).isEqualTo(-1);
+        } finally {
+            for (Rank r : ranks) {
+                r.close();
+            }
+        }
+    }
+
+    @Test
+    void choiceIsReadFromPropertiesAndEnvironment() {
+        assertThat(TransportChoice.from(k -> null, k -> null)).isEqualTo(
+                new TransportChoice(TransportChoice.Mode.AUTO, false));
+        assertThat(TransportChoice.from(k -> k.equals("jmpi.transport") ? "TCP" : null, k -> null).mode())
+                .isEqualTo(TransportChoice.Mode.TCP);
+        assertThat(TransportChoice.from(k -> null, k -> k.equals("JMPI_TRANSPORT") ? "shm" : null).mode())
+                .isEqualTo(TransportChoice.Mode.SHM);
+        assertThat(TransportChoice.from(k -> null, k -> k.equals("JMPI_VERBOSE") ? "1" : null).verbose()).isTrue();
+        assertThat(TransportChoice.from(k -> k.equals("jmpi.verbose") ? "false" : null, k -> null).verbose())
+                .isFalse();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> TransportChoice.from(
+                k -> k.equals("jmpi.transport") ? "carrier-pigeon" : null, k -> null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("jmpi.transport");
+    }
+}

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Turns the raw outputs of compare-mpich.sh into CSV files, SVG plots and a summary table (jmpi against MPICH).
+"""Turns the raw outputs of shm-vs-mpich.sh into CSV files, SVG plots and a summary table (jmpi against MPICH).
 
 Usage: report.py RAWDIR OUTDIR
 

@@ -5,8 +5,9 @@ Usage: report.py RAWDIR OUTDIR
 
 RAWDIR holds <impl>.<benchmark>.<round>.txt files: impl is mpich, jmpi, jmpiarrays (Java arrays instead of direct
 buffers) or jmpithreads (ranks as threads of one JVM); benchmark is latency, bw, bibw, allreduce, bcast or startup.
-Writes OUTDIR/runs.csv (every figure of every run), OUTDIR/summary.csv (medians over rounds and ratios),
-OUTDIR/{latency,bandwidth,allreduce,bcast}.svg, and prints the targets of issue 7 as a Markdown table.
+Writes OUTDIR/vs-mpich-runs.csv (every figure of every run), OUTDIR/vs-mpich-summary.csv (medians over rounds and
+ratios), OUTDIR/vs-mpich-{latency,bandwidth,allreduce,bcast}.svg, and prints the targets of issue 7 as a Markdown
+table.
 No third-party modules: the plots are written as SVG by hand.
 """
 import csv
@@ -167,14 +168,14 @@ def main():
     rawdir, outdir = sys.argv[1], sys.argv[2]
     os.makedirs(outdir, exist_ok=True)
     rows = parse(rawdir)
-    with open(os.path.join(outdir, 'runs.csv'), 'w', newline='') as f:
+    with open(os.path.join(outdir, 'vs-mpich-runs.csv'), 'w', newline='') as f:
         w = csv.DictWriter(f, fieldnames=['impl', 'benchmark', 'bytes', 'round', 'value', 'unit', 'foreign_cores',
                                           'contaminated'])
         w.writeheader()
         w.writerows(rows)
     med = medians(rows)
     impls = ['mpich', 'jmpi', 'jmpiarrays', 'jmpithreads']
-    with open(os.path.join(outdir, 'summary.csv'), 'w', newline='') as f:
+    with open(os.path.join(outdir, 'vs-mpich-summary.csv'), 'w', newline='') as f:
         w = csv.writer(f)
         w.writerow(['benchmark', 'bytes', 'unit'] + [f'{i}_median' for i in impls] + ['jmpi_over_mpich', 'rounds'])
         for bench in ['latency', 'bw', 'bibw', 'allreduce', 'bcast']:
@@ -198,7 +199,7 @@ def main():
                 if s:
                     label = LABELS[impl] + (' both ways' if bench == 'bibw' else '')
                     series.append((label, COLORS[impl], '6,4' if bench == 'bibw' else '', s))
-        svg_plot(os.path.join(outdir, name + '.svg'), title, ylabel, series, logy)
+        svg_plot(os.path.join(outdir, 'vs-mpich-' + name + '.svg'), title, ylabel, series, logy)
     print_targets(med, rows)
 
 

@@ -161,7 +161,8 @@ def svg_plot(path, title, ylabel, series, logy=True):
 
 
 def series_of(med, bench, impl):
-    return sorted((b, v) for (be, im, b), (v, _) in med.items() if be == bench and im == impl)
+    # 0 bytes has no place on a logarithmic axis: it stays in the CSV files
+    return sorted((b, v) for (be, im, b), (v, _) in med.items() if be == bench and im == impl and b > 0)
 
 
 def main():

@@ -613,14 +613,9 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
             closed = true;
         }
         own.unlink();
-        if (!polling) {
-            own.close();
-        }
-        for (ShmSegment s : peerSegments) {
-            if (s != null) {
-                s.close();
-            }
-        }
+        // The mappings stay until the process exits: closing a shared arena waits for a handshake with every thread
+        // that might touch it, and was seen to hang in MPI_Finalize under load (a rank stuck in closeScope0 while
+        // its peers waited). MPI is initialised once per process, so nothing accumulates; the files are gone.
     }
 
     /**

@@ -16,6 +16,7 @@ import org.jmpi.junit.Mode;
 import org.jmpi.junit.MpiTest;
 import org.jmpi.runtime.JmpiRuntime;
 import org.jmpi.transport.select.SelectingTransport;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * Processes on one host talk through shared memory: the transport choice, the protocols over it (eager, chunked
@@ -28,8 +29,15 @@ class SharedMemoryTest {
         return (SelectingTransport) JmpiRuntime.get().progress().transport();
     }
 
+    /** The whole suite also runs with TCP forced (JMPI_TRANSPORT=tcp); then there is no shared memory to look at. */
+    private static void assumeSharedMemory() {
+        String forced = System.getProperty("jmpi.transport", System.getenv("JMPI_TRANSPORT"));
+        Assumptions.assumeFalse("tcp".equalsIgnoreCase(forced), "TCP is forced");
+    }
+
     @MpiTest(ranks = {2, 3}, modes = Mode.PROCESSES)
     void ranksOfOneHostUseSharedMemoryWithAPrivateSegment() throws Exception {
+        assumeSharedMemory();
         int rank = MPI.COMM_WORLD.getRank();
         int size = MPI.COMM_WORLD.getSize();
         SelectingTransport t = transport();

@@ -1,77 +1,55 @@
 #!/bin/bash
-# Runs jmpi and MPICH (Debian's mpich) side by side on this host, several rounds, interleaved (each benchmark runs
-# under MPICH, then under jmpi, then the next benchmark), every run wrapped in ../shared/baseline/gate.py (which waits
-# for a quiet machine and flags runs disturbed by other processes). Then writes CSV files and SVG plots into
-# docs/benchmarks/ (report.py) and prints the summary table of docs/benchmarks.md.
-#
-# Usage: jmpi-benchmarks/scripts/compare-mpich.sh [OUTDIR] [ROUNDS=3]
-# Needs: mpich + libmpich-dev (apt-get install -y mpich libmpich-dev), python3, a built tree
-#        (./mvnw -q install -DskipTests), JDK 25 at $JAVA_HOME.
-# Environment: BASELINE (default ../shared/baseline), MAXWAIT (seconds the gate waits for quiet, default 300),
-#        ITERS_SCALE (1 = the baseline's iteration counts; 0.2 for a quick look), SKIP_STARTUP=1, DOCS (output dir).
+# Measures jmpi's collectives against MPICH in one sitting, interleaved, each run wrapped in the baseline's gate.py
+# (waits for a quiet machine, flags runs that other processes disturbed).
+# Usage: jmpi-benchmarks/scripts/compare-mpich.sh OUTDIR [ROUNDS=3] [RANKS="2 4"]
+# SET=core runs ping-pong, allreduce and bcast only; SET=more the other collectives only; default both.
+# MAXWAIT (seconds, default 900) bounds gate.py's wait for a quiet machine; runs after a timeout are flagged.
+# Needs: mpich + libmpich-dev, a built tree (./mvnw install -DskipTests), ../shared/baseline next to the repository.
+# Then: python3 jmpi-benchmarks/scripts/aggregate.py OUTDIR
 set -euo pipefail
-HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-BASE=${BASELINE:-$(cd "$ROOT/../shared/baseline" && pwd)}
-OUT=${1:-$ROOT/jmpi-benchmarks/target/compare}
+OUT=${1:?usage: compare-mpich.sh OUTDIR [ROUNDS] [RANKS]}
 ROUNDS=${2:-3}
-SCALE=${ITERS_SCALE:-1}
-export MAXWAIT=${MAXWAIT:-300}
+RANKS=${3:-"2 4"}
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+BASE=${BASELINE:-$REPO/../shared/baseline}
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
-JAVA=$JAVA_HOME/bin/java
-JMPIRUN=$ROOT/jmpi-dist/target/jmpi/bin/jmpirun
-JAR=$(ls "$ROOT"/jmpi-benchmarks/target/jmpi-benchmarks-*.jar | head -1)
-B=$OUT/build
+JMPIRUN="$REPO/jmpi-dist/target/jmpi/bin/jmpirun"
+CP="$REPO/jmpi-benchmarks/target/classes"
+GATE="python3 $BASE/gate.py"
+export MAXWAIT=${MAXWAIT:-900}
+B="$OUT/build"
 mkdir -p "$B" "$OUT/raw"
-
-iters() { python3 -c "print(max(10, int($1 * $SCALE)))"; }
-
-# ---- build the C programs (the baseline's, and our bi-directional twin) and a trivial Java program
-for p in mpi_pingpong mpi_bw mpi_allreduce mpi_bcast; do
-    mpicc.mpich -O2 -Wall -o "$B/$p" "$BASE/$p.c"
+for p in mpi_pingpong mpi_allreduce mpi_bcast; do
+  mpicc.mpich -O2 -Wall -o "$B/$p" "$BASE/$p.c"
 done
-mpicc.mpich -O2 -Wall -I "$BASE" -o "$B/mpi_bibw" "$ROOT/jmpi-benchmarks/src/main/c/mpi_bibw.c"
-cat > "$B/Trivial.java" <<'JAVA'
-public class Trivial { public static void main(String[] a) { System.out.println("hello"); } }
-JAVA
-"$JAVA_HOME/bin/javac" -d "$B" "$B/Trivial.java"
-
-MPICH="mpiexec.mpich -n 2 -bind-to core"
-JMPI="$JMPIRUN -n 2 -cp $JAR"
-run() { # name command...: one gated run, raw output in $OUT/raw/<name>.txt
-    local f=$OUT/raw/$1.txt; shift
-    echo "# $(date +%FT%T) load $(cut -d' ' -f1-3 /proc/loadavg) :: $*" > "$f"
-    python3 "$BASE/gate.py" "$f" -- "$@" || echo "# exit status $?" >> "$f"
+mpicc.mpich -O2 -Wall -I "$BASE" -o "$B/mpi_coll" "$REPO/jmpi-benchmarks/src/main/c/mpi_coll.c"
+MPICH="mpiexec.mpich -bind-to core -n"
+run() { # name n command...
+  local f="$OUT/raw/$1.n$2.r$r.txt"; shift 2
+  echo "# $(date +%T) load $(cut -d' ' -f1-3 /proc/loadavg) :: $*" > "$f"
+  $GATE "$f" -- "$@" || true
 }
-
-LAT=$(iters 20000); BW=$(iters 2000); COLL=$(iters 10000)
+SET=${SET:-all}
 for r in $(seq 1 "$ROUNDS"); do
-    run "mpich.latency.$r"    $MPICH "$B/mpi_pingpong" "$LAT"
-    run "jmpi.latency.$r"     $JMPI org.jmpi.benchmarks.OsuLatency --iters "$LAT"
-    run "mpich.bw.$r"         $MPICH "$B/mpi_bw" "$BW"
-    run "jmpi.bw.$r"          $JMPI org.jmpi.benchmarks.OsuBandwidth --iters "$BW"
-    run "mpich.bibw.$r"       $MPICH "$B/mpi_bibw" "$BW"
-    run "jmpi.bibw.$r"        $JMPI org.jmpi.benchmarks.OsuBiBandwidth --iters "$BW"
-    run "mpich.allreduce.$r"  $MPICH "$B/mpi_allreduce" "$COLL"
-    run "jmpi.allreduce.$r"   $JMPI org.jmpi.benchmarks.OsuAllreduce --iters "$COLL"
-    run "mpich.bcast.$r"      $MPICH "$B/mpi_bcast" "$COLL"
-    run "jmpi.bcast.$r"       $JMPI org.jmpi.benchmarks.OsuBcast --iters "$COLL"
-    # jmpi only: arrays instead of direct buffers, and threads mode
-    run "jmpiarrays.latency.$r" $JMPI org.jmpi.benchmarks.OsuLatency --iters "$LAT" --arrays
-    run "jmpiarrays.bw.$r"      $JMPI org.jmpi.benchmarks.OsuBandwidth --iters "$BW" --arrays
-    run "jmpithreads.latency.$r" $JMPIRUN -n 2 --threads -cp "$JAR" org.jmpi.benchmarks.OsuLatency --iters "$LAT" \
-        --max 1m
-    # start-up: jmpirun -n 4 Hello against mpiexec.hydra -n 4 java Trivial, alternating, 5 of each
-    if [ "${SKIP_STARTUP:-0}" != 1 ]; then
-        f=$OUT/raw/launch.startup.$r.txt
-        echo "# $(date +%FT%T) load $(cut -d' ' -f1-3 /proc/loadavg) :: startup" > "$f"
-        python3 "$BASE/gate.py" "$f" -- bash -c '
-            for i in 1 2 3 4 5; do
-                t0=$(date +%s.%N); '"$JMPIRUN"' -n 4 org.jmpi.examples.Hello > /dev/null; t1=$(date +%s.%N)
-                echo "jmpirun $(echo "$t1 - $t0" | bc)"
-                t0=$(date +%s.%N); mpiexec.hydra -n 4 '"$JAVA"' -cp '"$B"' Trivial > /dev/null; t1=$(date +%s.%N)
-                echo "hydra $(echo "$t1 - $t0" | bc)"
-            done' || echo "# exit status $?" >> "$f"
+  if [ "$SET" != more ]; then
+  run mpich.latency 2 $MPICH 2 "$B/mpi_pingpong"
+  run jmpi.latency 2 "$JMPIRUN" -n 2 -cp "$CP" org.jmpi.benchmarks.OsuLatency
+  fi
+  for n in $RANKS; do
+    if [ "$SET" != more ]; then
+    run mpich.allreduce "$n" $MPICH "$n" "$B/mpi_allreduce"
+    run jmpi.allreduce "$n" "$JMPIRUN" -n "$n" -cp "$CP" org.jmpi.benchmarks.OsuAllreduce
+    run jmpiarrays.allreduce "$n" "$JMPIRUN" -n "$n" -cp "$CP" org.jmpi.benchmarks.OsuAllreduce --arrays
+    run mpich.bcast "$n" $MPICH "$n" "$B/mpi_bcast"
+    run jmpi.bcast "$n" "$JMPIRUN" -n "$n" -cp "$CP" org.jmpi.benchmarks.OsuBcast
+    run jmpiarrays.bcast "$n" "$JMPIRUN" -n "$n" -cp "$CP" org.jmpi.benchmarks.OsuBcast --arrays
     fi
+    [ "$SET" = core ] && continue
+    for c in reduce allgather alltoall barrier; do
+      run "mpich.$c" "$n" $MPICH "$n" "$B/mpi_coll" "$c"
+      J=$(case $c in reduce) echo OsuReduce;; allgather) echo OsuAllgather;; alltoall) echo OsuAlltoall;; barrier) echo OsuBarrier;; esac)
+      run "jmpi.$c" "$n" "$JMPIRUN" -n "$n" -cp "$CP" "org.jmpi.benchmarks.$J"
+    done
+  done
 done
-python3 "$HERE/report.py" "$OUT/raw" "${DOCS:-$ROOT/docs/benchmarks}"
+echo "done: raw outputs in $OUT/raw"

@@ -226,6 +226,10 @@ final class CollectiveCalls {
                         (int) (counts[i] * d.size()));
             } else {
                 java.lang.foreign.MemorySegment seg = whole.contiguous();
+                if (seg == null) {
+                    throw new MpiError(ErrorClass.ERR_UNSUPPORTED_OPERATION,
+                            "alltoallw over this kind of buffer is not supported");
+                }
                 if (d.isContiguous()) {
                     views[i] = new MessageData.SegmentData(seg.asSlice(displs[i] + d.lb(), counts[i] * d.size()));
                 } else {

@@ -193,6 +193,12 @@ public final class Schedule extends RequestImpl {
             }
         } catch (JobAbortedError e) {
             throw e;
+        } catch (MpiError e) {
+            // the engine refused a message (a failed peer, say): the schedule cannot go on
+            recordError(e.errorClass(), name + ": " + e.getMessage());
+            if (!finished) {
+                finish();
+            }
         } catch (Throwable t) {
             // a bug or an unexpected failure: report it rather than leave the owner waiting forever
             recordError(ErrorClass.ERR_INTERN, name + ": internal error in the collective schedule: " + t);

@@ -8,9 +8,10 @@ import mpi.MPIException;
 /**
  * Options, iteration counts and reporting shared by the OSU-style collective benchmarks. The iteration counts and
  * the reported figures follow the C programs of the project's baseline ({@code ../shared/baseline/bench_common.h}),
- * so that jmpi and MPICH are measured the same way: many iterations for small messages, fewer for large ones, 10 %
- * warm-up; the average time per call on each rank, reported as the average and the maximum over ranks, in
- * microseconds.
+ * so that jmpi and MPICH are measured the same way: many iterations for small messages, fewer for large ones; the
+ * average time per call on each rank, reported as the average and the maximum over ranks, in microseconds. The
+ * warm-up is longer than in C (a pass over all sizes first, then a quarter of the iterations before each size): a JVM
+ * needs it for its JIT, and steady state is what long-running programs see.
  *
  * <p>Options: {@code --min BYTES} (default 4), {@code --max BYTES} (default 16 MiB), {@code --iters N} (base count
  * for small messages, default 10000), {@code --arrays} (Java arrays instead of direct buffers), {@code --warmup N}
@@ -83,8 +84,12 @@ final class Bench {
         return n;
     }
 
+    /**
+     * Untimed calls before the timed ones of one size: a quarter of them (the C programs take a tenth), because the
+     * JIT compiles the paths of a size only once they run often.
+     */
     static int warmupFor(int iters) {
-        return Math.max(iters / 10, 10);
+        return Math.max(iters / 4, 10);
     }
 
     /** A direct buffer in native order, every byte touched, or (with --arrays) a float array. */

@@ -393,6 +393,9 @@ public final class Engine implements InprocEndpoint, FrameSink {
     }
 
     private void startRendezvousReceive(RecvRequest r, int peer, long sendId, long wanted, long remoteAddress) {
+        if (remoteAddress != 0 && startSplitCopy(r, peer, sendId, wanted, remoteAddress)) {
+            return;
+        }
         if (remoteAddress != 0 && SingleCopyRendezvous.receive(transport, peer, remoteAddress, r.data, wanted)) {
             MemorySegment h = headers.get(); // single copy: we read the data ourselves; tell the sender
             FrameLayout.putInt(h, FrameLayout.PAYLOAD, 0);
@@ -573,6 +576,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
             case Protocol.CANCEL -> onCancel(peer, header);
             case Protocol.CANCELLED -> onCancelled(header);
             case Protocol.DONE -> onDone(header);
+            case Protocol.SPLIT -> onSplit(peer, header, payload);
+            case Protocol.WROTE -> onWrote(header);
             default -> throw new IllegalStateException("unknown frame kind " + kind + " from rank " + peer);
         }
     }
@@ -632,10 +637,16 @@ public final class Engine implements InprocEndpoint, FrameSink {
         startRendezvousReceive(r, peer, sendId, n, address);
     }
 
-    /** Single copy: the receiver has read the data of one of our rendezvous sends. */
+    /** Single copy: the receiver has read the data (or, for a split copy, its part) of one of our sends. */
     private void onDone(MemorySegment header) {
-        SendRequest s = rendezvousSends.remove(FrameLayout.getLong(header, FrameLayout.SEND_ID));
-        if (s != null) {
+        long sendId = FrameLayout.getLong(header, FrameLayout.SEND_ID);
+        SendRequest s = rendezvousSends.get(sendId);
+        if (s == null) {
+            return;
+        }
+        if (isSplit(s)) {
+            splitPartDone(s);
+        } else if (rendezvousSends.remove(sendId, s)) {
             s.finish();
         }
     }
@@ -644,6 +655,11 @@ public final class Engine implements InprocEndpoint, FrameSink {
         long sendId = FrameLayout.getLong(header, FrameLayout.SEND_ID);
         long recvId = FrameLayout.getLong(header, FrameLayout.RECV_ID);
         long wanted = FrameLayout.getLong(header, FrameLayout.TOTAL);
+        SendRequest split = rendezvousSends.get(sendId);
+        if (split != null && isSplit(split)) { // split copy: the receiver could not read its part after all
+            sendData(peer, split, recvId, 0, wanted, () -> splitPartDone(split));
+            return;
+        }
         SendRequest s = rendezvousSends.remove(sendId);
         if (s == null) {
             throw new IllegalStateException("clear-to-send for unknown send " + sendId + " from rank " + peer);
@@ -652,13 +668,19 @@ public final class Engine implements InprocEndpoint, FrameSink {
             s.finish();
             return;
         }
+        sendData(peer, s, recvId, 0, wanted, s::finish);
+    }
+
+    /** Sends bytes [from, to) of a rendezvous send as DATA frames; {@code last} runs once the last one is written. */
+    private void sendData(int peer, SendRequest s, long recvId, long from, long to, Runnable last) {
         MemorySegment contiguous = s.data.contiguous();
         long chunkBytes = SingleCopyRendezvous.chunkBytes(transport, peer, this.chunkBytes);
         MemorySegment h = headers.get();
         FrameLayout.putInt(h, FrameLayout.KIND, Protocol.DATA);
         FrameLayout.putLong(h, FrameLayout.RECV_ID, recvId);
-        FrameLayout.putLong(h, FrameLayout.SEND_ID, sendId);
-        for (long off = 0; off < wanted; off += chunkBytes) {
+        FrameLayout.putLong(h, FrameLayout.SEND_ID, s.sendId);
+        long wanted = to;
+        for (long off = from; off < wanted; off += chunkBytes) {
             long len = Math.min(chunkBytes, wanted - off);
             MemorySegment chunk;
             if (contiguous != null) {
@@ -669,8 +691,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
             }
             FrameLayout.putInt(h, FrameLayout.PAYLOAD, (int) len);
             FrameLayout.putLong(h, FrameLayout.TOTAL, off);
-            boolean last = off + len >= wanted;
-            transport.send(peer, h, chunk, last ? s::finish : null);
+            boolean isLast = off + len >= wanted;
+            transport.send(peer, h, chunk, isLast ? last : null);
         }
     }
 
@@ -683,8 +705,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         }
         long len = payload.byteSize();
         r.data.unpackFrom(offset, payload, 0, len);
-        r.arrived += len;
-        if (r.arrived >= r.wanted) {
+        if (r.addArrived(len)) {
             activeRecvs.remove(recvId);
             r.finish();
         }
@@ -736,6 +757,112 @@ public final class Engine implements InprocEndpoint, FrameSink {
             if (s.worldDest == peer && rendezvousSends.remove(s.sendId, s)) {
                 s.fail(ErrorClass.ERR_PROC_FAILED, why);
             }
+        }
+    }
+
+    // ------------------------------------- split single copy (transport capability SingleCopy; SingleCopyRendezvous)
+
+    /**
+     * Receiver: a long message whose sender offered its native buffer, into a native buffer of ours: ask the sender
+     * (SPLIT) to write the second part into our buffer while we read the first, then say DONE. Returns false when the
+     * message does not qualify (the caller goes on with a plain single copy or CTS).
+     */
+    private boolean startSplitCopy(RecvRequest r, int peer, long sendId, long wanted, long remoteAddress) {
+        Transport t = transport;
+        MemorySegment into = SingleCopyRendezvous.splitTarget(t, peer, r.data, wanted);
+        if (into == null) {
+            return false;
+        }
+        long k = SingleCopyRendezvous.splitPoint(wanted);
+        r.worldPeer = peer;
+        r.recvId = ids.getAndIncrement();
+        r.wanted = wanted;
+        r.arrived = 0;
+        activeRecvs.put(r.recvId, r);
+        MemorySegment h = headers.get();
+        FrameLayout.putInt(h, FrameLayout.PAYLOAD, 16);
+        FrameLayout.putInt(h, FrameLayout.KIND, Protocol.SPLIT);
+        FrameLayout.putLong(h, FrameLayout.SEND_ID, sendId);
+        FrameLayout.putLong(h, FrameLayout.RECV_ID, r.recvId);
+        FrameLayout.putLong(h, FrameLayout.TOTAL, k);
+        t.send(peer, h, MemorySegment.ofArray(new long[] {into.address(), wanted}), null);
+        if (SingleCopyRendezvous.read(t, peer, remoteAddress, into.asSlice(0, k))) {
+            h = headers.get();
+            FrameLayout.putInt(h, FrameLayout.PAYLOAD, 0);
+            FrameLayout.putInt(h, FrameLayout.KIND, Protocol.DONE);
+            FrameLayout.putLong(h, FrameLayout.SEND_ID, sendId);
+            t.send(peer, h, null, null);
+            if (r.addArrived(k)) {
+                activeRecvs.remove(r.recvId);
+                r.finish();
+            }
+        } else { // refused after all: ask for our part as data frames
+            h = headers.get();
+            FrameLayout.putInt(h, FrameLayout.PAYLOAD, 0);
+            FrameLayout.putInt(h, FrameLayout.KIND, Protocol.CTS);
+            FrameLayout.putLong(h, FrameLayout.SEND_ID, sendId);
+            FrameLayout.putLong(h, FrameLayout.RECV_ID, r.recvId);
+            FrameLayout.putLong(h, FrameLayout.TOTAL, k);
+            t.send(peer, h, null, null);
+        }
+        return true;
+    }
+
+    /** Sender: the receiver reads bytes [0, k) of our buffer and wants us to write [k, wanted) into its buffer. */
+    private void onSplit(int peer, MemorySegment header, MemorySegment payload) {
+        long sendId = FrameLayout.getLong(header, FrameLayout.SEND_ID);
+        long recvId = FrameLayout.getLong(header, FrameLayout.RECV_ID);
+        long k = FrameLayout.getLong(header, FrameLayout.TOTAL);
+        long address = payload.get(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 0);
+        long wanted = payload.get(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 8);
+        SendRequest s = rendezvousSends.get(sendId);
+        if (s == null) {
+            throw new IllegalStateException("split request for unknown send " + sendId + " from rank " + peer);
+        }
+        synchronized (s) {
+            s.splitParts = 2; // our part, and the receiver's DONE (or the data of its part, if it could not read)
+        }
+        MemorySegment mine = s.data.contiguous().asSlice(k, wanted - k);
+        if (SingleCopyRendezvous.write(transport, peer, mine, address + k)) {
+            MemorySegment h = headers.get();
+            FrameLayout.putInt(h, FrameLayout.PAYLOAD, 0);
+            FrameLayout.putInt(h, FrameLayout.KIND, Protocol.WROTE);
+            FrameLayout.putLong(h, FrameLayout.RECV_ID, recvId);
+            FrameLayout.putLong(h, FrameLayout.TOTAL, wanted - k);
+            transport.send(peer, h, null, null);
+            splitPartDone(s);
+        } else {
+            sendData(peer, s, recvId, k, wanted, () -> splitPartDone(s));
+        }
+    }
+
+    /** Receiver: the sender has written its part of a split copy into our buffer. */
+    private void onWrote(MemorySegment header) {
+        long recvId = FrameLayout.getLong(header, FrameLayout.RECV_ID);
+        RecvRequest r = activeRecvs.get(recvId);
+        if (r == null) {
+            throw new IllegalStateException("split data for unknown receive " + recvId);
+        }
+        if (r.addArrived(FrameLayout.getLong(header, FrameLayout.TOTAL))) {
+            activeRecvs.remove(recvId);
+            r.finish();
+        }
+    }
+
+    private static boolean isSplit(SendRequest s) {
+        synchronized (s) {
+            return s.splitParts > 0;
+        }
+    }
+
+    /** Sender: one part of a split copy is finished; the send completes with the second. */
+    private void splitPartDone(SendRequest s) {
+        boolean last;
+        synchronized (s) {
+            last = --s.splitParts == 0;
+        }
+        if (last && rendezvousSends.remove(s.sendId, s)) {
+            s.finish();
         }
     }
 

@@ -13,6 +13,9 @@ package org.jmpi.pt2pt;
  * CANCEL SEND_ID                                          (the sender wants to withdraw an unmatched RTS)
  * CANCELLED SEND_ID, FLAGS=1 if withdrawn, 0 if too late
  * DONE   SEND_ID                                         (single copy: the receiver read the data itself)
+ * SPLIT  SEND_ID, RECV_ID, TOTAL=k   payload = receiver's buffer address, bytes wanted (two longs)
+ *                                                        (split single copy: the sender writes [k, wanted) itself)
+ * WROTE  RECV_ID, TOTAL=bytes the sender wrote into the receiver's buffer
  * </pre>
  *
  * <p>Single copy ({@link SingleCopyRendezvous}): an RTS with {@link #FLAG_SINGLE_COPY} in FLAGS carries the address of
@@ -34,6 +37,8 @@ final class Protocol {
     static final int CANCEL = 6;
     static final int CANCELLED = 7;
     static final int DONE = 8;
+    static final int SPLIT = 9;
+    static final int WROTE = 10;
 
     /** RTS flag: RECV_ID holds the address of the sender's buffer, readable through the transport's single copy. */
     static final int FLAG_SINGLE_COPY = 1;

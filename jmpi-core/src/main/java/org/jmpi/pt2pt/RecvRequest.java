@@ -58,6 +58,17 @@ public final class RecvRequest extends RequestImpl {
         return n;
     }
 
+    /**
+     * Counts {@code n} more bytes of a rendezvous as arrived; true exactly once, when the last of {@link #wanted}
+     * is in. Any thread: a split single copy reads its part in the receiving thread while the progress owner takes the
+     * sender's part.
+     */
+    synchronized boolean addArrived(long n) {
+        boolean before = arrived >= wanted;
+        arrived += n;
+        return !before && arrived >= wanted;
+    }
+
     void finish() {
         complete();
     }

@@ -13,6 +13,11 @@ public final class SendRequest extends RequestImpl {
     /** Set for sends handed to an in-JVM endpoint (threads mode or self), so cancel can withdraw them. */
     volatile InprocMessage inproc;
     long sendId;
+    /**
+     * Split single copy: parts still to finish (our write, the receiver's DONE); 0 when the send is not split.
+     * Guarded by this request's monitor.
+     */
+    int splitParts;
 
     SendRequest(Engine engine, Progress progress, MessageData data, int worldDest, int tag) {
         super(progress);

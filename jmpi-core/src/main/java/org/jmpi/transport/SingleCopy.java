@@ -9,7 +9,8 @@ import java.lang.foreign.MemorySegment;
  *
  * <p>Protocol use (the point-to-point layer's business): a sender whose buffer is native memory names its address
  * in the rendezvous request; the receiver reads it with {@link #read} into its own native buffer and tells the sender
- * it is done. If {@link #read} returns {@code false} the receiver falls back to the ordinary rendezvous (clear to
+ * it is done. For long messages the two processes may split the copy: the receiver reads the first half while the
+ * sender writes the second half into the receiver's buffer with {@link #write}. If {@link #read} returns {@code false} the receiver falls back to the ordinary rendezvous (clear to
  * send, data frames), so a kernel that forbids the call (ptrace restrictions, seccomp in containers) costs one failed
  * attempt per peer and nothing else.
  *
@@ -30,4 +31,19 @@ public interface SingleCopy {
      *     for this peer from now on, and nothing was promised about {@code into}'s content)
      */
     boolean read(int peer, long remoteAddress, MemorySegment into);
+
+    /**
+     * Copies {@code from} (native memory of this process) to address {@code remoteAddress} in the process of
+     * {@code peer} ({@code process_vm_writev}).
+     *
+     * @return true when every byte was copied; false when the kernel refused (then {@link #canReadFrom} answers false
+     *     for this peer from now on)
+     */
+    boolean write(int peer, MemorySegment from, long remoteAddress);
+
+    /**
+     * Messages to or from {@code peer} of at least this many bytes may be copied by both processes at once, each one
+     * half ({@link #read} by the receiver, {@link #write} by the sender); -1: never.
+     */
+    long splitMin(int peer);
 }

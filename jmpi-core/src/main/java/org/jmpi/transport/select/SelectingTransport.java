@@ -163,6 +163,16 @@ public final class SelectingTransport implements Transport, ProtocolHints, Singl
         return route(peer) == SHM && shm.read(peer, remoteAddress, into);
     }
 
+    @Override
+    public boolean write(int peer, MemorySegment from, long remoteAddress) {
+        return route(peer) == SHM && shm.write(peer, from, remoteAddress);
+    }
+
+    @Override
+    public long splitMin(int peer) {
+        return route(peer) == SHM ? shm.splitMin(peer) : -1;
+    }
+
     // ------------------------------------------------------------------------------------------ verbose
 
     /** Prints this rank's routes once, on standard error (jmpirun --verbose). */

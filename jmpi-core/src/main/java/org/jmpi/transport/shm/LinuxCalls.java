@@ -16,9 +16,10 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The two Linux system calls the shared-memory transport wants and the JDK does not offer, called through
+ * The Linux system calls the shared-memory transport wants and the JDK does not offer, called through
  * {@code java.lang.foreign} (no JNI): {@code futex} (sleep on a word of shared memory, and wake a process sleeping on
- * one) and {@code process_vm_readv} (read another process's memory: the single-copy path).
+ * one) and {@code process_vm_readv} / {@code process_vm_writev} (read or write another process's memory: the
+ * single-copy path).
  *
  * <p><b>Linked in the background, on demand.</b> Linking the first downcall costs some 100 ms of CPU (the JDK
  * generates its stubs), too much for MPI_Init on a small machine where the start-up of every rank counts. So nothing
@@ -79,14 +80,16 @@ final class LinuxCalls {
         private final long futexNumber;
         private final MethodHandle syscallFutex;
         private final MethodHandle processVmReadv;
+        private final MethodHandle processVmWritev;
         private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
 
-        private Calls(long futexNumber, MethodHandle futex, MethodHandle readv) {
+        private Calls(long futexNumber, MethodHandle futex, MethodHandle readv, MethodHandle writev) {
             this.futexNumber = futexNumber;
             this.syscallFutex = futex;
             this.processVmReadv = readv;
+            this.processVmWritev = writev;
             this.futex = futex != null;
-            this.processVm = readv != null;
+            this.processVm = readv != null && writev != null;
         }
 
         static Calls link() {
@@ -95,10 +98,11 @@ final class LinuxCalls {
             long nr = arch.equals("amd64") || arch.equals("x86_64") ? 202
                     : arch.equals("aarch64") || arch.equals("riscv64") ? 98 : -1;
             if (!os.contains("linux")) {
-                return new Calls(nr, null, null);
+                return new Calls(nr, null, null, null);
             }
             MethodHandle futex = null;
             MethodHandle readv = null;
+            MethodHandle writev = null;
             try {
                 Linker linker = Linker.nativeLinker();
                 SymbolLookup libc = linker.defaultLookup();
@@ -110,13 +114,14 @@ final class LinuxCalls {
                                     JAVA_INT),
                             errno, Linker.Option.firstVariadicArg(1))).orElse(null);
                 }
-                readv = libc.find("process_vm_readv").map(s -> linker.downcallHandle(s,
-                        FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_LONG),
-                        errno)).orElse(null);
+                FunctionDescriptor vm =
+                        FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_LONG);
+                readv = libc.find("process_vm_readv").map(s -> linker.downcallHandle(s, vm, errno)).orElse(null);
+                writev = libc.find("process_vm_writev").map(s -> linker.downcallHandle(s, vm, errno)).orElse(null);
             } catch (RuntimeException | LinkageError e) {
                 // no native access (--enable-native-access refused, no linker): fall back for good
             }
-            return new Calls(nr, futex, readv);
+            return new Calls(nr, futex, readv, writev);
         }
 
         /** Per-thread scratch: errno state, two iovecs (32 bytes), a timespec (16 bytes). */
@@ -178,6 +183,22 @@ final class LinuxCalls {
          * @return 0 on success, else the errno of the failed call (EPERM, ESRCH, EFAULT, ENOSYS, ...)
          */
         int processVmRead(int pid, long remoteAddress, MemorySegment into) {
+            return transfer(processVmReadv, pid, remoteAddress, into);
+        }
+
+        /**
+         * Copies {@code from} (native memory) to {@code remoteAddress} in process {@code pid}, looping over partial
+         * transfers.
+         *
+         * @return 0 on success, else the errno of the failed call
+         */
+        int processVmWrite(int pid, MemorySegment from, long remoteAddress) {
+            return transfer(processVmWritev, pid, remoteAddress, from);
+        }
+
+        /** process_vm_readv or _writev: local iovec = {@code local}, remote iovec = {@code remoteAddress}. */
+        private int transfer(MethodHandle call, int pid, long remoteAddress, MemorySegment local) {
+            MemorySegment into = local;
             Scratch s = scratch.get();
             MemorySegment iov = s.iovecs;
             long done = 0;
@@ -189,7 +210,7 @@ final class LinuxCalls {
                     iov.set(JAVA_LONG, 8, n);
                     iov.set(JAVA_LONG, 16, remoteAddress + done);
                     iov.set(JAVA_LONG, 24, n);
-                    long r = (long) processVmReadv.invokeExact(s.state, pid, iov, 1L, iov.asSlice(16, 16), 1L, 0L);
+                    long r = (long) call.invokeExact(s.state, pid, iov, 1L, iov.asSlice(16, 16), 1L, 0L);
                     if (r < 0) {
                         int e = s.errno();
                         if (e == EINTR) {

@@ -17,21 +17,24 @@ import java.util.function.UnaryOperator;
  *     that a segment stays within {@code segmentBudget}, but never below 64 KiB
  * @param segmentBudget the most a rank's segment should take ({@code jmpi.shm.segment.budget}, default 16 MiB)
  * @param eagerLimit messages up to this many bytes go eagerly to a peer on this host ({@code jmpi.shm.eager.limit},
- *     default 4 KiB); larger ones use rendezvous, which moves them with one copy when both buffers are native memory
+ *     default 16 KiB); larger ones use rendezvous, which moves them with one copy when both buffers are native memory
  *     and the kernel allows {@code process_vm_readv}, else in chunks through the ring
  * @param chunkBytes payload bytes of each data frame of a rendezvous through the ring ({@code jmpi.shm.chunk.bytes},
  *     default 16 KiB); several chunks fit in a ring, so sender and receiver copy different chunks at the same time
  * @param singleCopy whether to use {@code process_vm_readv} when possible ({@code jmpi.shm.single.copy}, default
  *     true)
+ * @param splitMin single-copy messages of at least this many bytes are copied by both processes at once, each one
+ *     half ({@code jmpi.shm.split.min}, default 32 KiB; 0 turns splitting off)
  */
 public record ShmConfig(String directory, long ringBytes, long segmentBudget, long eagerLimit, long chunkBytes,
-        boolean singleCopy) {
+        boolean singleCopy, long splitMin) {
     static final String DIRECTORY = "jmpi.shm.dir";
     static final String RING_BYTES = "jmpi.shm.ring.bytes";
     static final String SEGMENT_BUDGET = "jmpi.shm.segment.budget";
     static final String EAGER_LIMIT = "jmpi.shm.eager.limit";
     static final String CHUNK_BYTES = "jmpi.shm.chunk.bytes";
     static final String SINGLE_COPY = "jmpi.shm.single.copy";
+    static final String SPLIT_MIN = "jmpi.shm.split.min";
 
     static final long MIN_RING = 16 << 10;
     static final long MAX_RING = 64 << 20;
@@ -49,6 +52,7 @@ public record ShmConfig(String directory, long ringBytes, long segmentBudget, lo
         check(SEGMENT_BUDGET, segmentBudget, 1 << 20, 1L << 40);
         check(EAGER_LIMIT, eagerLimit, 0, 1 << 30);
         check(CHUNK_BYTES, chunkBytes, 1024, 1 << 30);
+        check(SPLIT_MIN, splitMin, 0, 1L << 40);
     }
 
     private static void check(String name, long v, long min, long max) {
@@ -58,7 +62,7 @@ public record ShmConfig(String directory, long ringBytes, long segmentBudget, lo
     }
 
     public static ShmConfig defaults() {
-        return new ShmConfig("/dev/shm", 256 << 10, 16 << 20, 4 << 10, 16 << 10, true);
+        return new ShmConfig("/dev/shm", 256 << 10, 16 << 20, 16 << 10, 16 << 10, true, 32 << 10);
     }
 
     /** The configuration given by system properties and environment, on top of {@link #defaults()}. */
@@ -91,7 +95,8 @@ public record ShmConfig(String directory, long ringBytes, long segmentBudget, lo
                 size(raw, SEGMENT_BUDGET, d.segmentBudget),
                 size(raw, EAGER_LIMIT, d.eagerLimit),
                 size(raw, CHUNK_BYTES, d.chunkBytes),
-                single);
+                single,
+                size(raw, SPLIT_MIN, d.splitMin));
     }
 
     private static long size(UnaryOperator<String> raw, String name, long dflt) {
@@ -131,6 +136,7 @@ public record ShmConfig(String directory, long ringBytes, long segmentBudget, lo
         m.put(EAGER_LIMIT, Long.toString(eagerLimit));
         m.put(CHUNK_BYTES, Long.toString(chunkBytes));
         m.put(SINGLE_COPY, Boolean.toString(singleCopy));
+        m.put(SPLIT_MIN, Long.toString(splitMin));
         return m;
     }
 }

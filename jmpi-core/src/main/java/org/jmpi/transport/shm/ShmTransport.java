@@ -557,6 +557,26 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
         return true;
     }
 
+    @Override
+    public boolean write(int peer, MemorySegment from, long remoteAddress) {
+        if (!from.isNative() || !canReadFrom(peer)) {
+            return false;
+        }
+        if (from.byteSize() == 0) {
+            return true;
+        }
+        if (LinuxCalls.get().processVmWrite(pids.get(peer), from, remoteAddress) != 0) {
+            singleCopy[peer] = NO;
+            return false;
+        }
+        return true;
+    }
+
+    @Override
+    public long splitMin(int peer) {
+        return config.splitMin() == 0 ? -1 : config.splitMin();
+    }
+
     /** Reads the peer's probe token out of its own mapping; the answer is remembered. */
     private synchronized byte probe(int peer) {
         if (singleCopy[peer] != UNKNOWN) {

@@ -37,6 +37,9 @@ public final class OsuBandwidth {
             System.out.printf("# jmpi bandwidth, window %d (%s): bytes  MB_per_s  iters  messages_per_s%n", WINDOW,
                     b.arrays ? "Java arrays" : "direct buffers");
         }
+        Object other = b.bytes(b.max);
+        Warmup.pingPong(b.rank, buf, other, b.max);
+        windows(b, buf, ack, reqs, 8, 2000);
         for (int bytes : b.sizes()) {
             windows(b, buf, ack, reqs, bytes, Math.max(1, b.warmupCalls / 10));
         }

@@ -25,6 +25,8 @@ public final class OsuBcast {
             System.out.printf("# jmpi bcast root 0, %d ranks (%s): bytes  bcast_us(corrected)  bcast+ack_cycle_us  "
                     + "oneway0B_us  iters%n", b.size, b.arrays ? "Java arrays" : "direct buffers");
         }
+        loop(b, buf, 4, 0, 20_000, true); // JIT warm-up (Warmup's reasons)
+        loop(b, buf, 0, 0, 20_000, false);
         for (int bytes : b.sizes()) {
             loop(b, buf, bytes, 0, b.warmupCalls, true);
         }

@@ -37,6 +37,8 @@ public final class OsuBiBandwidth {
             System.out.printf("# jmpi bi-directional bandwidth, window %d (%s): bytes  MB_per_s  iters%n", WINDOW,
                     b.arrays ? "Java arrays" : "direct buffers");
         }
+        Warmup.pingPong(b.rank, out, in, b.max);
+        windows(b, out, in, reqs, 8, 2000);
         for (int bytes : b.sizes()) {
             windows(b, out, in, reqs, bytes, Math.max(1, b.warmupCalls / 10));
         }

@@ -32,6 +32,7 @@ public final class OsuLatency {
             System.out.printf("# jmpi ping-pong (%s): bytes  one_way_latency_us  iters%n",
                     b.arrays ? "Java arrays" : "direct buffers");
         }
+        Warmup.pingPong(b.rank, s, r, b.max);
         for (int bytes : b.sizes()) {
             pingPong(b, s, r, bytes, peer, b.warmupCalls);
         }

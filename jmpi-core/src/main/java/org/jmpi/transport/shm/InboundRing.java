@@ -58,7 +58,7 @@ final class InboundRing {
             long length = ShmLayout.markerLength(marker);
             switch (ShmLayout.markerType(marker)) {
                 case ShmLayout.TYPE_FRAME -> {
-                    MemorySegment.copy(data, off + ShmLayout.MARKER_BYTES, header, 0, FrameLayout.HEADER_BYTES);
+                    ShmLayout.copyHeaderOut(data, off + ShmLayout.MARKER_BYTES, header);
                     int payload = FrameLayout.payloadLength(header);
                     consume(length);
                     sink.onFrame(peer, header,

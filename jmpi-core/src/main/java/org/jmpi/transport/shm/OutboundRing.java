@@ -194,7 +194,7 @@ final class OutboundRing {
 
     private void writeFrame(MemorySegment header, MemorySegment payload, long length, long record) {
         long off = tail & mask;
-        MemorySegment.copy(header, 0, data, off + ShmLayout.MARKER_BYTES, FrameLayout.HEADER_BYTES);
+        ShmLayout.copyHeaderIn(header, data, off + ShmLayout.MARKER_BYTES);
         if (length > 0) {
             MemorySegment.copy(payload, 0, data, off + ShmLayout.PAYLOAD_OFFSET, length);
         }

@@ -4,6 +4,9 @@
 # Usage: jmpi-benchmarks/scripts/compare-mpich.sh OUTDIR [ROUNDS=3] [RANKS="2 4"]
 # SET=core runs ping-pong, allreduce and bcast only; SET=more the other collectives only; default both.
 # MAXWAIT (seconds, default 900) bounds gate.py's wait for a quiet machine; runs after a timeout are flagged.
+# ITERS (default 10000, as the C programs) is the base iteration count for small messages at 2 ranks; OVERSUB_ITERS
+# (default 200) the one used when there are more ranks than cores, where MPICH's busy polling makes each call take
+# milliseconds and 10000 iterations per size would take hours.
 # Needs: mpich + libmpich-dev, a built tree (./mvnw install -DskipTests), ../shared/baseline next to the repository.
 # Then: python3 jmpi-benchmarks/scripts/aggregate.py OUTDIR
 set -euo pipefail
@@ -36,19 +39,21 @@ for r in $(seq 1 "$ROUNDS"); do
   run jmpi.latency 2 "$JMPIRUN" -n 2 -cp "$CP" org.jmpi.benchmarks.OsuLatency
   fi
   for n in $RANKS; do
+    it=${ITERS:-10000}
+    [ "$n" -gt "$(nproc)" ] && it=${OVERSUB_ITERS:-200}
     if [ "$SET" != more ]; then
-    run mpich.allreduce "$n" $MPICH "$n" "$B/mpi_allreduce"
-    run jmpi.allreduce "$n" "$JMPIRUN" -n "$n" -cp "$CP" org.jmpi.benchmarks.OsuAllreduce
-    run jmpiarrays.allreduce "$n" "$JMPIRUN" -n "$n" -cp "$CP" org.jmpi.benchmarks.OsuAllreduce --arrays
-    run mpich.bcast "$n" $MPICH "$n" "$B/mpi_bcast"
-    run jmpi.bcast "$n" "$JMPIRUN" -n "$n" -cp "$CP" org.jmpi.benchmarks.OsuBcast
-    run jmpiarrays.bcast "$n" "$JMPIRUN" -n "$n" -cp "$CP" org.jmpi.benchmarks.OsuBcast --arrays
+    run mpich.allreduce "$n" $MPICH "$n" "$B/mpi_allreduce" "$it"
+    run jmpi.allreduce "$n" "$JMPIRUN" -n "$n" -cp "$CP" org.jmpi.benchmarks.OsuAllreduce --iters "$it"
+    run jmpiarrays.allreduce "$n" "$JMPIRUN" -n "$n" -cp "$CP" org.jmpi.benchmarks.OsuAllreduce --arrays --iters "$it"
+    run mpich.bcast "$n" $MPICH "$n" "$B/mpi_bcast" "$it"
+    run jmpi.bcast "$n" "$JMPIRUN" -n "$n" -cp "$CP" org.jmpi.benchmarks.OsuBcast --iters "$it"
+    run jmpiarrays.bcast "$n" "$JMPIRUN" -n "$n" -cp "$CP" org.jmpi.benchmarks.OsuBcast --arrays --iters "$it"
     fi
     [ "$SET" = core ] && continue
     for c in reduce allgather alltoall barrier; do
-      run "mpich.$c" "$n" $MPICH "$n" "$B/mpi_coll" "$c"
+      run "mpich.$c" "$n" $MPICH "$n" "$B/mpi_coll" "$c" "$it"
       J=$(case $c in reduce) echo OsuReduce;; allgather) echo OsuAllgather;; alltoall) echo OsuAlltoall;; barrier) echo OsuBarrier;; esac)
-      run "jmpi.$c" "$n" "$JMPIRUN" -n "$n" -cp "$CP" "org.jmpi.benchmarks.$J"
+      run "jmpi.$c" "$n" "$JMPIRUN" -n "$n" -cp "$CP" "org.jmpi.benchmarks.$J" --iters "$it"
     done
   done
 done

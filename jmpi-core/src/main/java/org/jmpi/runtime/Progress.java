@@ -91,26 +91,34 @@ public final class Progress {
         }
     }
 
-    /** Waits until {@code r} is complete. */
+    /**
+     * Waits until {@code r} is complete. The thread registers as the request's waiter only when it is about to block:
+     * while it spins, whoever completes the request sees no waiter and spares itself the unpark (a mutex and possibly
+     * a system call on the completing thread's critical path, in threads mode the sender's).
+     */
     public void await(RequestImpl r) {
         if (r.isDone()) {
             return;
         }
-        r.setWaiter(Thread.currentThread());
-        awaitUntil(r::isDone);
+        Thread me = Thread.currentThread();
+        awaitUntil(r::isDone, () -> r.setWaiter(me));
     }
 
     /** Waits until any of the requests is complete (nulls are skipped). */
     public void awaitAny(RequestImpl[] rs) {
         Thread me = Thread.currentThread();
         for (RequestImpl r : rs) {
-            if (r != null) {
-                if (r.isDone()) {
-                    return;
-                }
-                r.setWaiter(me);
+            if (r != null && r.isDone()) {
+                return;
             }
         }
+        Runnable register = () -> {
+            for (RequestImpl r : rs) {
+                if (r != null) {
+                    r.setWaiter(me);
+                }
+            }
+        };
         awaitUntil(() -> {
             for (RequestImpl r : rs) {
                 if (r != null && r.isDone()) {
@@ -118,11 +126,20 @@ public final class Progress {
                 }
             }
             return false;
-        });
+        }, register);
     }
 
     /** Waits until {@code condition} holds; the caller registered itself as waiter where completions happen. */
     public void awaitUntil(BooleanSupplier condition) {
+        awaitUntil(condition, null);
+    }
+
+    /**
+     * The waiting loop. {@code register} (may be null) runs once, before the first block: it makes this thread the
+     * waiter of the requests {@code condition} watches (a volatile write), and the condition is checked again after
+     * it, so a completion that saw no waiter is not missed (the completer writes done, then reads the waiter).
+     */
+    private void awaitUntil(BooleanSupplier condition, Runnable register) {
         int idle = 0;
         long parkNanos = 1_000;
         while (!condition.getAsBoolean()) {
@@ -140,6 +157,9 @@ public final class Progress {
             } else if (idle < spinIterations + yieldIterations) {
                 idle++;
                 Thread.yield();
+            } else if (register != null) {
+                register.run();
+                register = null; // and check the condition once more before blocking
             } else {
                 block(condition, parkNanos);
                 parkNanos = Math.min(parkNanos * 2, TimeUnit.MILLISECONDS.toNanos(1));

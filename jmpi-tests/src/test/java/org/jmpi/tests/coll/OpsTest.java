@@ -43,6 +43,53 @@ class OpsTest {
         }
         undefinedCombinations();
         userFunctions();
+        structTypes();
+    }
+
+    /**
+     * Predefined operations on struct types: a struct whose signature is all one primitive (here ints with a gap) is
+     * reduced element by element and its gaps are left alone; a struct that mixes primitives gives MPI_ERR_OP.
+     */
+    static void structTypes() throws MPIException {
+        Comm w = MPI.COMM_WORLD;
+        int rank = w.getRank();
+        int size = w.getSize();
+        Datatype ints = Datatype.createStruct(new int[] {2, 1}, new int[] {0, 12}, new Datatype[] {MPI.INT, MPI.INT});
+        ints.commit();
+        int count = 5;
+        int extent = 16;
+        ByteBuffer b = ByteBuffer.allocateDirect(count * extent).order(ByteOrder.nativeOrder());
+        for (int e = 0; e < count; e++) {
+            b.putInt(e * extent, rank + e);
+            b.putInt(e * extent + 4, rank * 2 + e);
+            b.putInt(e * extent + 8, -7); // the gap
+            b.putInt(e * extent + 12, rank * 3 + e);
+        }
+        w.allReduce(b, count, ints, MPI.SUM);
+        int ranks = size * (size - 1) / 2;
+        for (int e = 0; e < count; e++) {
+            assertThat(b.getInt(e * extent)).isEqualTo(ranks + size * e);
+            assertThat(b.getInt(e * extent + 4)).isEqualTo(2 * ranks + size * e);
+            assertThat(b.getInt(e * extent + 8)).as("gap").isEqualTo(-7);
+            assertThat(b.getInt(e * extent + 12)).isEqualTo(3 * ranks + size * e);
+        }
+        ints.free();
+
+        Datatype mixed = Datatype.createStruct(new int[] {1, 1}, new int[] {0, 8},
+                new Datatype[] {MPI.INT, MPI.DOUBLE});
+        mixed.commit();
+        w.setErrhandler(MPI.ERRORS_RETURN);
+        try {
+            ByteBuffer m = ByteBuffer.allocateDirect(32);
+            assertThatThrownBy(() -> w.allReduce(m, 2, mixed, MPI.SUM)).isInstanceOfSatisfying(MPIException.class,
+                    e -> assertThat(e.getErrorClass()).as(e.getMessage()).isEqualTo(MPI.ERR_OP));
+            int[] one = {1};
+            w.allReduce(one, 1, MPI.INT, MPI.SUM);
+            assertThat(one[0]).isEqualTo(size);
+        } finally {
+            w.setErrhandler(MPI.ERRORS_ARE_FATAL);
+            mixed.free();
+        }
     }
 
     // ------------------------------------------------------------ data and reference

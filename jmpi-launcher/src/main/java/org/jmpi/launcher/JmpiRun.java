@@ -99,7 +99,7 @@ public final class JmpiRun implements Callable<Integer> {
     String mapBy;
 
     @Option(names = {"--bind-to", "-bind-to"}, paramLabel = "none|core|...",
-            description = "accepted; JVM ranks are not bound (a note is printed unless none)")
+            description = "core or hwthread: each rank of a host on its own CPU, in turn (taskset); none (default)")
     String bindTo;
 
     @Option(names = "--oversubscribe", description = "allow more ranks than slots (the default)")
@@ -406,7 +406,13 @@ public final class JmpiRun implements Callable<Integer> {
             if (!known.contains(bindTo.toLowerCase(Locale.ROOT).split(":")[0])) {
                 throw new IllegalArgumentException("--bind-to " + bindTo + " is not a binding jmpirun knows");
             }
-            err.println("jmpirun: note: --bind-to " + bindTo + " is accepted but JVM ranks are not bound");
+            String kind = bindTo.toLowerCase(Locale.ROOT).split(":")[0];
+            if (kind.equals("core") || kind.equals("hwthread")) {
+                b.env("JMPI_BIND_TO", kind); // the host proxy starts each rank under taskset -c CPU
+            } else {
+                err.println("jmpirun: note: --bind-to " + bindTo + " is accepted but JVM ranks are bound only to "
+                        + "core or hwthread");
+            }
         }
         // Open MPI parameters
         String mcaAgent = null;

@@ -198,4 +198,60 @@ class JmpiRunTest {
                 "[0] hello from a thread, loader jmpi-rank-0", "[1] hello from a thread, loader jmpi-rank-1",
                 "[2] hello from a thread, loader jmpi-rank-2");
     }
+
+    @Test
+    void bindToCorePutsEachRankOnItsOwnCpuInTurn() throws Exception {
+        List<Integer> allowed = org.jmpi.launcher.proxy.HostProxyAccess.allowedCpus();
+        org.junit.jupiter.api.Assumptions.assumeTrue(!allowed.isEmpty() && new java.io.File("/usr/bin/taskset")
+                .canExecute(), "needs /proc/self/status and taskset");
+        int n = allowed.size() + 1; // one more than the CPUs: the last rank shares the first CPU
+        int code = jmpirun(Map.of(), "--no-stdin", "-n", Integer.toString(n), "--bind-to", "core", "--tag-output",
+                "--exec", "/bin/sh", "-c", "grep Cpus_allowed_list /proc/self/status");
+        assertThat(code).as(err()).isZero();
+        assertThat(err()).doesNotContain("note");
+        for (int r = 0; r < n; r++) {
+            assertThat(out().lines()).as(out()).contains("[" + r + "] Cpus_allowed_list:\t"
+                    + allowed.get(r % allowed.size()));
+        }
+    }
+
+    @Test
+    void withoutBindingRanksKeepEveryCpu() throws Exception {
+        int code = jmpirun(Map.of(), "--no-stdin", "-n", "2", "--exec", "/bin/sh", "-c",
+                "grep Cpus_allowed_list /proc/self/status");
+        assertThat(code).as(err()).isZero();
+        String mine = java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status")).stream()
+                .filter(l -> l.startsWith("Cpus_allowed_list:")).findFirst().orElseThrow();
+        assertThat(out().lines()).containsExactly(mine, mine);
+    }
+
+    @Test
+    void crowdedJvmRanksGetTheSerialCollectorUnlessTheyChooseOne() throws Exception {
+        String javaExe = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        int cpus = Runtime.getRuntime().availableProcessors();
+        // as many ranks as processors: serial
+        assertThat(jmpirun(Map.of(), "--no-stdin", "-n", Integer.toString(cpus), "--exec", javaExe,
+                "-XX:+PrintFlagsFinal", "-version")).as(err()).isZero();
+        assertThat(out().lines().filter(l -> l.matches(".*\\bUseSerialGC\\b.*= true.*"))).hasSize(cpus);
+        out.reset();
+        // a collector the user chose is kept
+        assertThat(jmpirun(Map.of(), "--no-stdin", "-n", Integer.toString(cpus), "--exec", javaExe,
+                "-XX:+UseParallelGC", "-XX:+PrintFlagsFinal", "-version")).as(err()).isZero();
+        assertThat(out().lines().filter(l -> l.matches(".*\\bUseSerialGC\\b.*= true.*"))).isEmpty();
+        assertThat(out().lines().filter(l -> l.matches(".*\\bUseParallelGC\\b.*= true.*"))).hasSize(cpus);
+        if (cpus > 1) {
+            out.reset();
+            // fewer ranks than processors: the JVM's own choice
+            assertThat(jmpirun(Map.of(), "--no-stdin", "-n", "1", "--exec", javaExe, "-XX:+PrintFlagsFinal",
+                    "-version")).as(err()).isZero();
+            assertThat(out().lines().filter(l -> l.matches(".*\\bUseSerialGC\\b.*= true.*"))).isEmpty();
+        }
+    }
+
+    @Test
+    void cpuListsParse() {
+        assertThat(org.jmpi.launcher.proxy.HostProxyAccess.parseCpuList("0-3,8,10-11"))
+                .containsExactly(0, 1, 2, 3, 8, 10, 11);
+        assertThat(org.jmpi.launcher.proxy.HostProxyAccess.parseCpuList("5")).containsExactly(5);
+    }
 }

@@ -78,7 +78,38 @@ final class ArrayPool {
                 }
             }
         }
+        int cls = smallClass(bytes);
+        if (cls >= 0) {
+            synchronized (SMALL) {
+                java.util.ArrayDeque<MemorySegment> free = SMALL[cls];
+                if (free != null && !free.isEmpty()) {
+                    return free.pop();
+                }
+            }
+            return Arena.ofAuto().allocate(SMALLEST << cls, 64);
+        }
         return Arena.ofAuto().allocate(Math.max(1, bytes), 64);
+    }
+
+    /**
+     * Small native temporaries (below {@link #MIN_POOLED_BYTES}) are kept per power-of-two size class: allocating
+     * one from an automatic arena costs a malloc, a direct-memory reservation and a cleaner, and freeing it wakes the
+     * cleaner thread, which on a small machine takes the core from the rank's partner (a 4-byte allreduce of direct
+     * buffers spent more time there than in communicating).
+     */
+    private static final int SMALLEST = 64;
+    private static final int SMALL_KEPT = 16;
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static final java.util.ArrayDeque<MemorySegment>[] SMALL =
+            new java.util.ArrayDeque[Integer.numberOfTrailingZeros(MIN_POOLED_BYTES / SMALLEST) + 1];
+
+    /** The size class of a small native temporary of {@code bytes}, or -1 when it is not small. */
+    private static int smallClass(long bytes) {
+        if (bytes >= MIN_POOLED_BYTES) {
+            return -1;
+        }
+        long rounded = Math.max(SMALLEST, Long.highestOneBit(Math.max(1, bytes) - 1) << 1);
+        return Long.numberOfTrailingZeros(rounded / SMALLEST);
     }
 
     /** Returns an array obtained from {@link #take}, or a segment from {@link #takeNative}. */
@@ -86,6 +117,18 @@ final class ArrayPool {
         if (array instanceof MemorySegment m) {
             if (m.byteSize() >= MIN_POOLED_BYTES) {
                 keep(m, m.byteSize());
+            } else {
+                int cls = smallClass(m.byteSize());
+                if ((SMALLEST << cls) == m.byteSize()) {
+                    synchronized (SMALL) {
+                        if (SMALL[cls] == null) {
+                            SMALL[cls] = new java.util.ArrayDeque<>();
+                        }
+                        if (SMALL[cls].size() < SMALL_KEPT) {
+                            SMALL[cls].push(m);
+                        }
+                    }
+                }
             }
             return;
         }

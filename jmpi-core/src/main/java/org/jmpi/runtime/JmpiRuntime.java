@@ -103,7 +103,17 @@ public final class JmpiRuntime {
                 local++;
             }
         }
-        return local > Runtime.getRuntime().availableProcessors();
+        return local > hostProcessors();
+    }
+
+    /**
+     * The processors the ranks of this host share: {@code jmpi.host.cpus} when set (the launcher sets it when it
+     * binds each rank to one CPU, so that a bound rank, which sees a single processor, does not think itself
+     * crowded), else what this JVM may use.
+     */
+    private static int hostProcessors() {
+        long n = Config.longParam("jmpi.host.cpus", 0, 0, 1 << 20);
+        return n > 0 ? (int) n : Runtime.getRuntime().availableProcessors();
     }
 
     /**

@@ -225,6 +225,8 @@ public final class HostProxy implements AutoCloseable {
             if (!allowed.isEmpty() && taskset.canExecute()) {
                 int cpu = allowed.get(Math.floorMod(r.localRank(), allowed.size()));
                 argv.addAll(0, List.of(taskset.getPath(), "-c", Integer.toString(cpu)));
+                // a bound rank sees one processor; the runtime needs the host's count to tell whether it is crowded
+                env.put("JMPI_HOST_CPUS", Integer.toString(allowed.size()));
             } else if (bindNoted.compareAndSet(false, true)) {
                 upstream.accept(new Notice("host " + spec.hostName() + ": --bind-to " + bind + " needs taskset "
                         + "(util-linux) and a readable CPU list; ranks run unbound"));

@@ -22,7 +22,8 @@ final class Bench {
     int max = 16 << 20;
     int iters = 10_000;
     boolean arrays;
-    int warmupCalls = 50;
+    /** Untimed calls per size before the timed sweep; -1 (the default): as many as the timed loop makes. */
+    int warmupCalls = -1;
     final int rank;
     final int size;
 
@@ -82,6 +83,16 @@ final class Bench {
             n = Math.max(n / 2, 10);
         }
         return n;
+    }
+
+    /**
+     * Untimed calls of one size in the warm-up sweep that runs before the timed one: by default as many as the timed
+     * loop, so that the whole sweep has run once before any timing. The JIT of a freshly started JVM keeps compiling
+     * (and its compiler thread keeps taking a core from one of the two ranks) for several seconds of this kind of
+     * loop; without the untimed sweep the first sizes measured compilation, scattered over 1-100x their settled value.
+     */
+    int warmupCalls(long bytes) {
+        return warmupCalls >= 0 ? warmupCalls : itersFor(bytes);
     }
 
     /**

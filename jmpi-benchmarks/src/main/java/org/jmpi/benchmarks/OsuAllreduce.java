@@ -20,7 +20,7 @@ public final class OsuAllreduce {
         Bench.time(0, 20_000, () -> MPI.COMM_WORLD.allReduce(send, recv, 1, MPI.FLOAT, MPI.SUM)); // JIT warm-up
         for (int bytes : b.sizes()) {
             int count = bytes / 4;
-            Bench.time(0, b.warmupCalls, () -> MPI.COMM_WORLD.allReduce(send, recv, count, MPI.FLOAT, MPI.SUM));
+            Bench.time(0, b.warmupCalls(bytes), () -> MPI.COMM_WORLD.allReduce(send, recv, count, MPI.FLOAT, MPI.SUM));
         }
         for (int bytes : b.sizes()) {
             int count = bytes / 4;

@@ -41,7 +41,7 @@ public final class OsuBandwidth {
         Warmup.pingPong(b.rank, buf, other, b.max);
         windows(b, buf, ack, reqs, 8, 2000);
         for (int bytes : b.sizes()) {
-            windows(b, buf, ack, reqs, bytes, Math.max(1, b.warmupCalls / 10));
+            windows(b, buf, ack, reqs, bytes, Math.max(1, b.warmupCalls(bytes) / 10));
         }
         for (int bytes : b.sizes()) {
             int iters = Math.max(b.itersFor(bytes) / 4, 10);

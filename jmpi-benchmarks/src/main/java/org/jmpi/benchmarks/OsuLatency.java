@@ -34,7 +34,7 @@ public final class OsuLatency {
         }
         Warmup.pingPong(b.rank, s, r, b.max);
         for (int bytes : b.sizes()) {
-            pingPong(b, s, r, bytes, peer, b.warmupCalls);
+            pingPong(b, s, r, bytes, peer, b.warmupCalls(bytes));
         }
         for (int bytes : b.sizes()) {
             int iters = b.itersFor(bytes);

@@ -18,7 +18,7 @@ public final class OsuReduce {
         b.header("reduce float sum to rank 0", "bytes  avg_us  max_us  iters");
         for (int bytes : b.sizes()) {
             int count = bytes / 4;
-            Bench.time(0, b.warmupCalls, () -> MPI.COMM_WORLD.reduce(send, recv, count, MPI.FLOAT, MPI.SUM, 0));
+            Bench.time(0, b.warmupCalls(bytes), () -> MPI.COMM_WORLD.reduce(send, recv, count, MPI.FLOAT, MPI.SUM, 0));
         }
         for (int bytes : b.sizes()) {
             int count = bytes / 4;

@@ -86,14 +86,48 @@ final class Bench {
     }
 
     /**
-     * Untimed calls of one size in the warm-up sweep that runs before the timed one: by default as many as the timed
-     * loop, so that the whole sweep has run once before any timing. The JIT of a freshly started JVM keeps compiling
-     * (and its compiler thread keeps taking a core from one of the two ranks) for several seconds of this kind of
-     * loop; without the untimed sweep the first sizes measured compilation, scattered over 1-100x their settled value.
+     * Untimed calls of one size in a warm-up pass (see {@link #warmUntilQuiet}): by default as many as the timed loop
+     * makes untimed before it (a quarter of its calls).
      */
     int warmupCalls(long bytes) {
-        return warmupCalls >= 0 ? warmupCalls : itersFor(bytes);
+        return warmupCalls >= 0 ? warmupCalls : warmupFor(itersFor(bytes));
     }
+
+    /** Upper bound on warm-up passes. */
+    static final int MAX_WARMUP_PASSES = 12;
+
+    /**
+     * Repeats {@code pass} (an untimed sweep over every size) until the JIT of no rank compiled for more than 1 % of a
+     * pass's time (at least 10 ms) during it, at most {@link #MAX_WARMUP_PASSES} times. A freshly started JVM keeps
+     * compiling for several seconds of CPU on this kind of loop, and on a machine with as many cores as ranks its
+     * compiler thread takes the core from one rank while the other waits for it: timed before the JIT is quiet, a
+     * size measured compilation (figures scattered over 1-100x their settled value). The C programs this one mirrors
+     * have nothing to warm up; the passes are extra, and the timed sweep that follows is the same as theirs.
+     */
+    void warmUntilQuiet(Call pass) throws MPIException {
+        java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+        for (int i = 0; i < MAX_WARMUP_PASSES; i++) {
+            long c0 = jit.getTotalCompilationTime();
+            long t0 = System.nanoTime();
+            pass.run();
+            long compiled = jit.getTotalCompilationTime() - c0;
+            long passMillis = (System.nanoTime() - t0) / 1_000_000;
+            long[] busy = {compiled > Math.max(10, passMillis / 100) ? 1 : 0};
+            long[] any = new long[1];
+            MPI.COMM_WORLD.allReduce(busy, any, 1, MPI.LONG, MPI.MAX);
+            warmupPasses = i + 1;
+            if (any[0] == 0) {
+                break;
+            }
+        }
+        if (rank == 0) {
+            System.out.printf("# warm-up: %d untimed pass%s over the sizes until the JIT was quiet%n", warmupPasses,
+                    warmupPasses == 1 ? "" : "es");
+        }
+    }
+
+    /** Warm-up passes the last {@link #warmUntilQuiet} made (for the output's comments). */
+    int warmupPasses;
 
     /**
      * Untimed calls before the timed ones of one size: a quarter of them (the C programs take a tenth), because the

@@ -16,9 +16,11 @@ public final class OsuAllgather {
         Object send = b.bytes(b.max);
         Object recv = b.bytes(b.max * b.size);
         b.header("allgather", "bytes_per_rank  avg_us  max_us  iters");
-        for (int bytes : b.sizes()) {
-            Bench.time(0, b.warmupCalls(bytes), () -> MPI.COMM_WORLD.allGather(send, bytes, MPI.BYTE, recv, bytes, MPI.BYTE));
-        }
+        b.warmUntilQuiet(() -> {
+            for (int bytes : b.sizes()) {
+                Bench.time(0, b.warmupCalls(bytes), () -> MPI.COMM_WORLD.allGather(send, bytes, MPI.BYTE, recv, bytes, MPI.BYTE));
+            }
+        });
         for (int bytes : b.sizes()) {
             int iters = b.itersFor((long) bytes * b.size);
             double us = Bench.time(Bench.warmupFor(iters), iters,

@@ -18,10 +18,12 @@ public final class OsuAllreduce {
         Object recv = b.floats(b.max, 0);
         b.header("allreduce float sum", "bytes  avg_us  max_us  iters");
         Bench.time(0, 20_000, () -> MPI.COMM_WORLD.allReduce(send, recv, 1, MPI.FLOAT, MPI.SUM)); // JIT warm-up
-        for (int bytes : b.sizes()) {
-            int count = bytes / 4;
-            Bench.time(0, b.warmupCalls(bytes), () -> MPI.COMM_WORLD.allReduce(send, recv, count, MPI.FLOAT, MPI.SUM));
-        }
+        b.warmUntilQuiet(() -> {
+            for (int bytes : b.sizes()) {
+                int count = bytes / 4;
+                Bench.time(0, b.warmupCalls(bytes), () -> MPI.COMM_WORLD.allReduce(send, recv, count, MPI.FLOAT, MPI.SUM));
+            }
+        });
         for (int bytes : b.sizes()) {
             int count = bytes / 4;
             int iters = b.itersFor(bytes);

@@ -16,9 +16,11 @@ public final class OsuAlltoall {
         Object send = b.bytes(b.max * b.size);
         Object recv = b.bytes(b.max * b.size);
         b.header("alltoall", "bytes_per_pair  avg_us  max_us  iters");
-        for (int bytes : b.sizes()) {
-            Bench.time(0, b.warmupCalls(bytes), () -> MPI.COMM_WORLD.allToAll(send, bytes, MPI.BYTE, recv, bytes, MPI.BYTE));
-        }
+        b.warmUntilQuiet(() -> {
+            for (int bytes : b.sizes()) {
+                Bench.time(0, b.warmupCalls(bytes), () -> MPI.COMM_WORLD.allToAll(send, bytes, MPI.BYTE, recv, bytes, MPI.BYTE));
+            }
+        });
         for (int bytes : b.sizes()) {
             int iters = b.itersFor((long) bytes * b.size);
             double us = Bench.time(Bench.warmupFor(iters), iters,

@@ -40,9 +40,11 @@ public final class OsuBandwidth {
         Object other = b.bytes(b.max);
         Warmup.pingPong(b.rank, buf, other, b.max);
         windows(b, buf, ack, reqs, 8, 2000);
-        for (int bytes : b.sizes()) {
-            windows(b, buf, ack, reqs, bytes, Math.max(1, b.warmupCalls(bytes) / 10));
-        }
+        b.warmUntilQuiet(() -> {
+            for (int bytes : b.sizes()) {
+                windows(b, buf, ack, reqs, bytes, Math.max(1, b.warmupCalls(bytes) / 10));
+            }
+        });
         for (int bytes : b.sizes()) {
             int iters = Math.max(b.itersFor(bytes) / 4, 10);
             int warm = Bench.warmupFor(iters);

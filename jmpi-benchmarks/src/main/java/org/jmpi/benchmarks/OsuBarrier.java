@@ -14,7 +14,7 @@ public final class OsuBarrier {
         MPI.Init(args);
         Bench b = new Bench(args, 0, 0);
         b.header("barrier", "0  avg_us  max_us  iters (five rounds)");
-        Bench.time(0, b.warmupCalls(0), MPI.COMM_WORLD::barrier); // untimed, for the JIT
+        b.warmUntilQuiet(() -> Bench.time(0, b.warmupCalls(0), MPI.COMM_WORLD::barrier));
         for (int round = 0; round < 5; round++) {
             double us = Bench.time(Bench.warmupFor(b.iters), b.iters, MPI.COMM_WORLD::barrier);
             b.report(0, us, b.iters);

@@ -27,9 +27,11 @@ public final class OsuBcast {
         }
         loop(b, buf, 4, 0, 20_000, true); // JIT warm-up (Warmup's reasons)
         loop(b, buf, 0, 0, 20_000, false);
-        for (int bytes : b.sizes()) {
-            loop(b, buf, bytes, 0, b.warmupCalls(bytes), true);
-        }
+        b.warmUntilQuiet(() -> {
+            for (int bytes : b.sizes()) {
+                loop(b, buf, bytes, 0, b.warmupCalls(bytes), true);
+            }
+        });
         for (int bytes : b.sizes()) {
             int iters = b.itersFor(bytes);
             int warm = Bench.warmupFor(iters);

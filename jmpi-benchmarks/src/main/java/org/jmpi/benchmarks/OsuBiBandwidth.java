@@ -39,9 +39,11 @@ public final class OsuBiBandwidth {
         }
         Warmup.pingPong(b.rank, out, in, b.max);
         windows(b, out, in, reqs, 8, 2000);
-        for (int bytes : b.sizes()) {
-            windows(b, out, in, reqs, bytes, Math.max(1, b.warmupCalls(bytes) / 10));
-        }
+        b.warmUntilQuiet(() -> {
+            for (int bytes : b.sizes()) {
+                windows(b, out, in, reqs, bytes, Math.max(1, b.warmupCalls(bytes) / 10));
+            }
+        });
         for (int bytes : b.sizes()) {
             int iters = Math.max(b.itersFor(bytes) / 4, 10);
             int warm = Bench.warmupFor(iters);

@@ -33,9 +33,11 @@ public final class OsuLatency {
                     b.arrays ? "Java arrays" : "direct buffers");
         }
         Warmup.pingPong(b.rank, s, r, b.max);
-        for (int bytes : b.sizes()) {
-            pingPong(b, s, r, bytes, peer, b.warmupCalls(bytes));
-        }
+        b.warmUntilQuiet(() -> {
+            for (int bytes : b.sizes()) {
+                pingPong(b, s, r, bytes, peer, b.warmupCalls(bytes));
+            }
+        });
         for (int bytes : b.sizes()) {
             int iters = b.itersFor(bytes);
             int warm = Bench.warmupFor(iters);

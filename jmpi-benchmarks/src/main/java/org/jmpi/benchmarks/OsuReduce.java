@@ -16,10 +16,12 @@ public final class OsuReduce {
         Object send = b.floats(b.max, 1 + b.rank);
         Object recv = b.floats(b.max, 0);
         b.header("reduce float sum to rank 0", "bytes  avg_us  max_us  iters");
-        for (int bytes : b.sizes()) {
-            int count = bytes / 4;
-            Bench.time(0, b.warmupCalls(bytes), () -> MPI.COMM_WORLD.reduce(send, recv, count, MPI.FLOAT, MPI.SUM, 0));
-        }
+        b.warmUntilQuiet(() -> {
+            for (int bytes : b.sizes()) {
+                int count = bytes / 4;
+                Bench.time(0, b.warmupCalls(bytes), () -> MPI.COMM_WORLD.reduce(send, recv, count, MPI.FLOAT, MPI.SUM, 0));
+            }
+        });
         for (int bytes : b.sizes()) {
             int count = bytes / 4;
             int iters = b.itersFor(bytes);

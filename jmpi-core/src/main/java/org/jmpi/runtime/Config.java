@@ -13,13 +13,14 @@ import java.util.Map;
  * @param chunkBytes size of the data frames of a rendezvous transfer over a transport
  * @param spinIterations polling iterations before a waiting thread starts to yield
  * @param yieldIterations yields before a waiting thread blocks
+ * @param spinMicros a waiting thread spins for at least this long too, unless the host is oversubscribed
  * @param flowWindow bytes of eager messages (plus a fixed overhead each) a sender may have outstanding at one
  *     receiver over a transport before it waits for the receiver to consume some (credit-based flow control)
  * @param unexpectedLimit in threads mode, bytes of unexpected eager messages a rank copies and keeps before it
  *     keeps further ones by reference, so that their senders wait until they are received
  */
 public record Config(long eagerLimit, long chunkBytes, int spinIterations, int yieldIterations, long flowWindow,
-        long unexpectedLimit) {
+        long unexpectedLimit, long spinMicros) {
     public static Config fromEnvironment() {
         return new Config(
                 longParam("jmpi.eager.limit", 64 * 1024, 0, 1L << 30),
@@ -27,12 +28,13 @@ public record Config(long eagerLimit, long chunkBytes, int spinIterations, int y
                 (int) longParam("jmpi.spin.iterations", 4000, 0, Integer.MAX_VALUE),
                 (int) longParam("jmpi.yield.iterations", 50, 0, Integer.MAX_VALUE),
                 longParam("jmpi.flow.window", 4L << 20, 256 * 1024, 1L << 40),
-                longParam("jmpi.unexpected.limit", 64L << 20, 0, 1L << 40));
+                longParam("jmpi.unexpected.limit", 64L << 20, 0, 1L << 40),
+                longParam("jmpi.spin.micros", 2000, 0, 10_000_000));
     }
 
     /** Defaults, for tests. */
     public static Config defaults() {
-        return new Config(64 * 1024, 1 << 20, 4000, 50, 4L << 20, 64L << 20);
+        return new Config(64 * 1024, 1 << 20, 4000, 50, 4L << 20, 64L << 20, 2000);
     }
 
     /** Every parameter with its value, for {@code jmpirun --info}. */
@@ -42,6 +44,7 @@ public record Config(long eagerLimit, long chunkBytes, int spinIterations, int y
         m.put("jmpi.chunk.bytes", Long.toString(chunkBytes));
         m.put("jmpi.spin.iterations", Integer.toString(spinIterations));
         m.put("jmpi.yield.iterations", Integer.toString(yieldIterations));
+        m.put("jmpi.spin.micros", Long.toString(spinMicros));
         m.put("jmpi.flow.window", Long.toString(flowWindow));
         m.put("jmpi.unexpected.limit", Long.toString(unexpectedLimit));
         return m;

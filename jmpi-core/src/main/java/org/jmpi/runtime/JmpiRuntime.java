@@ -51,6 +51,7 @@ public final class JmpiRuntime {
         boolean crowded = oversubscribed(bootstrap);
         this.progress = new Progress(job,
                 crowded && Config.raw("jmpi.spin.iterations") == null ? OVERSUBSCRIBED_SPIN : config.spinIterations(),
+                crowded && Config.raw("jmpi.spin.micros") == null ? 0 : config.spinMicros(),
                 crowded && Config.raw("jmpi.yield.iterations") == null ? 0 : config.yieldIterations());
         int rank = bootstrap.rank();
         int size = bootstrap.size();

@@ -1,0 +1,84 @@
+package org.jmpi.benchmarks;
+
+import java.util.Arrays;
+import mpi.MPI;
+import mpi.MPIException;
+
+/**
+ * Time of every single call, not just the average: a float-sum allreduce (or, with {@code --pingpong}, a ping-pong
+ * round trip between ranks 0 and 1) of one size, called {@code --calls} times in each of {@code --reps} repetitions,
+ * each call timed with {@code System.nanoTime}. Prints, per repetition, the average, the median, the 99th and 99.9th
+ * percentiles, the maximum, and how much of the time went to calls slower than 20 us. The OSU-style programs report
+ * averages only, which a handful of millisecond-long calls (a JIT compilation or a garbage collection taking one
+ * rank's core while its partner waits) can dominate; this shows whether they do.
+ *
+ * <p>Options: {@code --bytes N} (default 4), {@code --calls N} (default 100000), {@code --reps N} (default 5),
+ * {@code --pingpong}. Before timing: one untimed repetition.
+ */
+public final class CallTimes {
+    private CallTimes() {}
+
+    public static void main(String[] args) throws MPIException {
+        MPI.Init(args);
+        int bytes = 4;
+        int calls = 100_000;
+        int reps = 5;
+        boolean pingPong = false;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--bytes" -> bytes = Bench.parseSize(args[++i]);
+                case "--calls" -> calls = Integer.parseInt(args[++i]);
+                case "--reps" -> reps = Integer.parseInt(args[++i]);
+                case "--pingpong" -> pingPong = true;
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        int rank = MPI.COMM_WORLD.getRank();
+        int size = MPI.COMM_WORLD.getSize();
+        java.nio.FloatBuffer send = java.nio.ByteBuffer.allocateDirect(Math.max(4, bytes))
+                .order(java.nio.ByteOrder.nativeOrder()).asFloatBuffer();
+        java.nio.FloatBuffer recv = java.nio.ByteBuffer.allocateDirect(Math.max(4, bytes))
+                .order(java.nio.ByteOrder.nativeOrder()).asFloatBuffer();
+        java.nio.ByteBuffer ping = java.nio.ByteBuffer.allocateDirect(Math.max(1, bytes));
+        int count = bytes / 4;
+        if (rank == 0) {
+            System.out.printf("# jmpi per-call times, %s of %d bytes, %d ranks: rep avg_us p50_us p99_us p99.9_us "
+                    + "max_us share_of_time_in_calls_over_20us%n", pingPong ? "ping-pong round trip" : "float allreduce",
+                    bytes, size);
+        }
+        long[] t = new long[calls];
+        for (int rep = -1; rep < reps; rep++) {
+            MPI.COMM_WORLD.barrier();
+            for (int i = 0; i < calls; i++) {
+                long t0 = System.nanoTime();
+                if (!pingPong) {
+                    MPI.COMM_WORLD.allReduce(send, recv, count, MPI.FLOAT, MPI.SUM);
+                } else if (rank == 0) {
+                    MPI.COMM_WORLD.send(ping, bytes, MPI.BYTE, 1, 3);
+                    MPI.COMM_WORLD.recv(ping, bytes, MPI.BYTE, 1, 3);
+                } else if (rank == 1) {
+                    MPI.COMM_WORLD.recv(ping, bytes, MPI.BYTE, 0, 3);
+                    MPI.COMM_WORLD.send(ping, bytes, MPI.BYTE, 0, 3);
+                }
+                t[i] = System.nanoTime() - t0;
+            }
+            if (rep < 0 || rank != 0) {
+                continue;
+            }
+            long[] s = t.clone();
+            Arrays.sort(s);
+            long sum = 0;
+            long slow = 0;
+            for (long x : t) {
+                sum += x;
+                if (x > 20_000) {
+                    slow += x;
+                }
+            }
+            System.out.printf("%d %.3f %.3f %.3f %.3f %.1f %.1f%%%n", rep, sum / 1e3 / calls, s[calls / 2] / 1e3,
+                    s[(int) (calls * 0.99)] / 1e3, s[(int) (calls * 0.999)] / 1e3, s[calls - 1] / 1e3,
+                    100.0 * slow / sum);
+        }
+        MPI.Finalize();
+    }
+}

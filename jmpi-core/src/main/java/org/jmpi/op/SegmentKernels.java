@@ -538,7 +538,62 @@ final class SegmentKernels {
 
     // ---------------------------------------------------------------- float
 
+    /**
+     * Elements per chunk of the staged loops, and the fewest elements worth staging. Above it, the arithmetic
+     * operations on float and double segments run over chunks copied into two per-thread arrays: the array loop is
+     * vectorised, the segment loop is not (a 16 MiB float sum ran at 2.5-2.7x the time of a 16 MiB copy over
+     * segments, 1.2x over arrays). The chunks stay in the L1 cache, so the copies cost little next to the memory
+     * traffic, which is the same as the segment loop's. Measured (ReduceKernel, float sum, three gated runs each):
+     * 64 KiB 4.4 -> 1.9 us, 1 MiB 70 -> 35 us, 4 MiB 281 -> 133-153 us; but 16 MiB 1.13-1.15 -> 1.48-1.80 ms, so
+     * calls of more than {@link #STAGE_MAX_BYTES} keep the plain loop.
+     */
+    private static final int STAGE = 2048;
+    private static final int STAGE_MIN = 256;
+    private static final long STAGE_MAX_BYTES = 8L << 20;
+    private static final ThreadLocal<float[][]> FLOAT_STAGE = ThreadLocal.withInitial(() -> new float[2][STAGE]);
+    private static final ThreadLocal<double[][]> DOUBLE_STAGE = ThreadLocal.withInitial(() -> new double[2][STAGE]);
+
+    private static boolean staged(PredefinedOp op, long n, int elementBytes) {
+        return n >= STAGE_MIN && n * elementBytes <= STAGE_MAX_BYTES
+                && (op == PredefinedOp.SUM || op == PredefinedOp.PROD || op == PredefinedOp.MIN
+                        || op == PredefinedOp.MAX);
+    }
+
+    private static void stagedFloats(PredefinedOp op, MemorySegment a, MemorySegment b, long from, long n) {
+        float[][] stage = FLOAT_STAGE.get();
+        float[] x = stage[0];
+        float[] y = stage[1];
+        for (long i = from, end = from + n; i < end; ) {
+            int k = (int) Math.min(STAGE, end - i);
+            long at = i * Float.BYTES;
+            MemorySegment.copy(a, JAVA_FLOAT_UNALIGNED, at, x, 0, k);
+            MemorySegment.copy(b, JAVA_FLOAT_UNALIGNED, at, y, 0, k);
+            FloatingKernels.apply(op, x, y, 0, k);
+            MemorySegment.copy(y, 0, b, JAVA_FLOAT_UNALIGNED, at, k);
+            i += k;
+        }
+    }
+
+    private static void stagedDoubles(PredefinedOp op, MemorySegment a, MemorySegment b, long from, long n) {
+        double[][] stage = DOUBLE_STAGE.get();
+        double[] x = stage[0];
+        double[] y = stage[1];
+        for (long i = from, end = from + n; i < end; ) {
+            int k = (int) Math.min(STAGE, end - i);
+            long at = i * Double.BYTES;
+            MemorySegment.copy(a, JAVA_DOUBLE_UNALIGNED, at, x, 0, k);
+            MemorySegment.copy(b, JAVA_DOUBLE_UNALIGNED, at, y, 0, k);
+            FloatingKernels.apply(op, x, y, 0, k);
+            MemorySegment.copy(y, 0, b, JAVA_DOUBLE_UNALIGNED, at, k);
+            i += k;
+        }
+    }
+
     static void floats(PredefinedOp op, MemorySegment a, MemorySegment b, long from, long n) {
+        if (staged(op, n, Float.BYTES)) {
+            stagedFloats(op, a, b, from, n);
+            return;
+        }
         switch (op) {
             case SUM -> sumFloat(a, b, from, n);
             case PROD -> prodFloat(a, b, from, n);
@@ -587,6 +642,10 @@ final class SegmentKernels {
     // ---------------------------------------------------------------- double
 
     static void doubles(PredefinedOp op, MemorySegment a, MemorySegment b, long from, long n) {
+        if (staged(op, n, Double.BYTES)) {
+            stagedDoubles(op, a, b, from, n);
+            return;
+        }
         switch (op) {
             case SUM -> sumDouble(a, b, from, n);
             case PROD -> prodDouble(a, b, from, n);

@@ -16,7 +16,11 @@ import org.junit.jupiter.api.Test;
  * vectorised loops run their pre- and post-loops), and leave the elements outside the range alone.
  */
 class KernelsTest {
-    private static final int N = 1000;
+    /**
+     * Elements per test array: more than two chunks of the native loops' staging (2048 elements) with a remainder,
+     * so the staged float and double loops are checked across chunk boundaries.
+     */
+    private static final int N = 5003;
 
     @Test
     void arrayAndNativeLoopsMatchTheReference() {

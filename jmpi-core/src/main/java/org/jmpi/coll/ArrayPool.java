@@ -4,6 +4,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.ref.SoftReference;
 import java.lang.reflect.Array;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -81,7 +82,7 @@ final class ArrayPool {
         int cls = smallClass(bytes);
         if (cls >= 0) {
             synchronized (SMALL) {
-                java.util.ArrayDeque<MemorySegment> free = SMALL[cls];
+                ArrayDeque<MemorySegment> free = SMALL[cls];
                 if (free != null && !free.isEmpty()) {
                     return free.pop();
                 }
@@ -100,8 +101,8 @@ final class ArrayPool {
     private static final int SMALLEST = 64;
     private static final int SMALL_KEPT = 16;
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static final java.util.ArrayDeque<MemorySegment>[] SMALL =
-            new java.util.ArrayDeque[Integer.numberOfTrailingZeros(MIN_POOLED_BYTES / SMALLEST) + 1];
+    private static final ArrayDeque<MemorySegment>[] SMALL =
+            new ArrayDeque[Integer.numberOfTrailingZeros(MIN_POOLED_BYTES / SMALLEST) + 1];
 
     /** The size class of a small native temporary of {@code bytes}, or -1 when it is not small. */
     private static int smallClass(long bytes) {
@@ -122,7 +123,7 @@ final class ArrayPool {
                 if ((SMALLEST << cls) == m.byteSize()) {
                     synchronized (SMALL) {
                         if (SMALL[cls] == null) {
-                            SMALL[cls] = new java.util.ArrayDeque<>();
+                            SMALL[cls] = new ArrayDeque<>();
                         }
                         if (SMALL[cls].size() < SMALL_KEPT) {
                             SMALL[cls].push(m);

@@ -167,8 +167,11 @@ public final class Progress {
             if (idle < spinIterations) {
                 idle++;
                 Thread.onSpinWait();
-            } else if (spinNanos > 0 && stillSpinning(spinStart == 0 ? spinStart = System.nanoTime() : spinStart)) {
-                // the time floor of the spin phase: see spinning()
+            } else if (spinNanos > 0 && (spinStart == 0 || stillSpinning(spinStart))) {
+                // the time floor of the spin phase: see stillSpinning()
+                if (spinStart == 0) {
+                    spinStart = System.nanoTime();
+                }
                 Thread.onSpinWait();
             } else if (idle < spinIterations + yieldIterations) {
                 idle++;

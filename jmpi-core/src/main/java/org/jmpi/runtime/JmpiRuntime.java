@@ -160,6 +160,9 @@ public final class JmpiRuntime {
     /** Ends this rank's part in MPI: a barrier over the world (so no rank closes while others still talk). */
     public static synchronized void finalizeRuntime() {
         JmpiRuntime rt = get();
+        for (Runnable hook : rt.finalizeHooks) {
+            hook.run();
+        }
         try {
             rt.barrier(rt.world, RUNTIME_CONTEXT);
             rt.bootstrap.finalizeJob();
@@ -171,6 +174,14 @@ public final class JmpiRuntime {
             current = null;
             finalized = true;
         }
+    }
+
+    /** Run at the start of {@link #finalizeRuntime()}, in registration order (e.g. to stop background threads). */
+    private final java.util.List<Runnable> finalizeHooks = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** Registers {@code hook} to run once when this rank finalizes, before the final barrier. */
+    public void onFinalize(Runnable hook) {
+        finalizeHooks.add(hook);
     }
 
     /** A dissemination barrier over {@code comm} on the given context: ceil(log2 P) rounds. */

@@ -89,6 +89,29 @@ public final class Progress {
         }
     }
 
+    /**
+     * One pass for a background progress thread: polls, and when nothing was ready blocks in the transport for up to
+     * {@code maxNanos} (or parks as long, when a waiting thread owns the transport) without spinning.
+     */
+    public void pollOrBlock(long maxNanos) {
+        if (poll()) {
+            return;
+        }
+        Transport t = transport;
+        if (t != null && progressLock.tryLock()) {
+            try {
+                selecting = true;
+                t.await(maxNanos);
+                t.poll();
+            } finally {
+                selecting = false;
+                progressLock.unlock();
+            }
+        } else {
+            LockSupport.parkNanos(this, maxNanos);
+        }
+    }
+
     /** Wakes a thread waiting for a request that just completed. */
     void wake(Thread waiter) {
         if (waiter != Thread.currentThread()) { // a thread completing its own request is awake: skip the syscall path

@@ -61,4 +61,20 @@ class LayeringTest {
                         "org.jmpi.bootstrap..", "org.jmpi.datatype..")
                 .check(classes);
     }
+
+    @Test
+    void oneSidedCommunicationUsesPointToPointNotTransports() {
+        noClasses().that().resideInAPackage("org.jmpi.rma..").should().dependOnClassesThat()
+                .resideInAnyPackage("org.jmpi.transport..", "org.jmpi.comm..", "org.jmpi.topo..")
+                .because("one-sided operations travel as active messages through the point-to-point engine on the"
+                        + " window's private context").check(classes);
+    }
+
+    @Test
+    void onlyTheApiAndTheRuntimeEntryUseOneSidedInternals() {
+        noClasses().that().resideInAnyPackage("org.jmpi.pt2pt..", "org.jmpi.coll..", "org.jmpi.datatype..",
+                "org.jmpi.op..", "org.jmpi.transport..", "org.jmpi.runtime..").should().dependOnClassesThat()
+                .resideInAPackage("org.jmpi.rma..").because("rma sits beside the collectives, above pt2pt")
+                .check(classes);
+    }
 }

@@ -447,10 +447,7 @@ public final class Win implements Freeable {
         try {
             RequestImpl r = s.start();
             if (r != null) {
-                JmpiRuntime.get().progress().await(r);
-                if (r.error() != 0) {
-                    throw new MpiError(r.error(), r.errorMessage());
-                }
+                live().awaitOperation(r);
             }
         } catch (MpiError e) {
             throw fail(call, e);

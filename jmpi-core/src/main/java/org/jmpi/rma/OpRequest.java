@@ -24,6 +24,9 @@ final class OpRequest extends RequestImpl {
         this.parts = new AtomicInteger(parts);
     }
 
+    /** Set when the error (if any) has already been raised to the user, so that a flush does not raise it again. */
+    volatile boolean reported;
+
     void setDataReceive(RequestImpl r) {
         dataReceive = r;
     }
@@ -34,8 +37,8 @@ final class OpRequest extends RequestImpl {
             this.error = errorClass;
             this.errorMessage = message;
             RequestImpl d = dataReceive;
-            if (d != null && !d.isDone() && d.cancel()) {
-                return; // the cancelled receive counts its part down
+            if (d != null && !d.isDone()) {
+                d.cancel(); // no data will come; the cancelled receive counts its own part down
             }
         }
         if (parts.decrementAndGet() == 0) {

@@ -55,9 +55,7 @@ final class PassiveProgress {
             return;
         }
         running = false;
-        if (progress.transport() != null) {
-            progress.transport().wakeup();
-        }
+        progress.wakeTransport();
         try {
             t.join(TimeUnit.SECONDS.toMillis(5));
         } catch (InterruptedException e) {

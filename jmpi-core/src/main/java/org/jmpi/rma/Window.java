@@ -161,7 +161,7 @@ public final class Window {
             queues.add(new ConcurrentLinkedQueue<>());
         }
         this.pending = queues;
-        this.passiveHelper = !noLocks && !rt.threadsMode() && p > 1 && progress.transport() != null;
+        this.passiveHelper = !noLocks && !rt.threadsMode() && p > 1 && progress.hasTransport();
         if (passiveHelper) {
             PassiveProgress.acquire(progress, rt.rank());
             rt.onFinalize(PassiveProgress::shutdown);
@@ -276,6 +276,17 @@ public final class Window {
     public RequestImpl compareAndSwap(MessageData swap, MessageData result, int target, long disp,
             TypeDescriptor type) {
         return start(KIND_COMPARE_AND_SWAP, target, disp, 1, type, swap, result, -1, -1);
+    }
+
+    /** Waits for an operation started by a blocking call and raises its error there (and not again at a flush). */
+    public void awaitOperation(RequestImpl r) {
+        if (r instanceof OpRequest op) {
+            op.reported = true;
+        }
+        progress.await(r);
+        if (r.error() != 0) {
+            throw new MpiError(r.error(), r.errorMessage());
+        }
     }
 
     private OpRequest start(int kind, int target, long disp, int targetCount, TypeDescriptor tt, MessageData out,
@@ -420,7 +431,7 @@ public final class Window {
         for (OpRequest r; (r = q.peek()) != null; ) {
             progress.await(r);
             q.remove(r);
-            if (r.error() != 0 && first == null) {
+            if (r.error() != 0 && !r.reported && first == null) {
                 first = new MpiError(r.error(), r.errorMessage());
             }
         }

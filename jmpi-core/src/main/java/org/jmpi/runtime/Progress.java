@@ -112,6 +112,19 @@ public final class Progress {
         }
     }
 
+    /** Whether this rank talks to other processes (false in threads mode and for a singleton). */
+    public boolean hasTransport() {
+        return transport != null;
+    }
+
+    /** Wakes the thread blocked in the transport, if any (a background thread that should look at its state). */
+    public void wakeTransport() {
+        Transport t = transport;
+        if (t != null) {
+            t.wakeup();
+        }
+    }
+
     /** Wakes a thread waiting for a request that just completed. */
     void wake(Thread waiter) {
         if (waiter != Thread.currentThread()) { // a thread completing its own request is awake: skip the syscall path

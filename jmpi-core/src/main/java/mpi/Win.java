@@ -94,10 +94,12 @@ public final class Win implements Freeable {
                 memory = memoryOf(base, size, unit);
                 this.base = base;
             } else {
-                memory = Arena.ofAuto().allocate(Math.max(bytes, 1), 16).asSlice(0, bytes);
-                this.base = memory.asByteBuffer().order(ByteOrder.nativeOrder());
+                memory = null; // the window allocates it: shared memory when every rank is on this host
             }
             open(c, Window.FLAVOR_ALLOCATE, memory, bytes, dispUnit * unit);
+            if (base == null) {
+                this.base = impl.memory().asByteBuffer().order(ByteOrder.nativeOrder());
+            }
         } catch (MpiError e) {
             throw Errors.raise(comm == null ? null : comm.errhandler, call, e);
         }

@@ -20,14 +20,25 @@ import org.jmpi.runtime.MpiError;
  * host alike). Rank 0 creates the file, everyone maps it, and rank 0 removes the name once all have mapped it, so
  * nothing is left behind whatever happens later. The segment is unmapped when the window is freed.
  *
- * <p>Layout: rank {@code r}'s part starts at the sum of the sizes of ranks below it (contiguous, MPI's default), or
- * with {@code alloc_shared_noncontig} at the sum of those sizes each rounded up to 4 KiB (a page of its own). Every
- * part starts 8-byte aligned, so 8-byte atomics work on any part.
+ * <p>Layout (one per window):
+ * <pre>
+ *  0              64             128        64 P
+ *  +--------------+--------------+-- ... --+----------------+----------------+-- ... --+
+ *  | lock word of | lock word of |         | rank 0's part  | rank 1's part  |         |
+ *  | rank 0 (int) | rank 1       |         | (size 0)       | (size 1)       |         |
+ *  +--------------+--------------+-- ... --+----------------+----------------+-- ... --+
+ * </pre>
+ * Rank {@code r}'s part follows the part of rank {@code r - 1} directly (contiguous, MPI's default; rank 0's part
+ * starts 64-byte aligned), or each part starts on a 4 KiB page of its own with {@code alloc_shared_noncontig}. The lock
+ * words serialise accumulate-class operations on a part.
  *
  * <p>Threading: immutable after {@link #map}; {@link #close} runs once, after the window's final barrier.
  */
 final class SharedMemory {
     private static final long PAGE = 4096;
+    /** One lock word per rank, each on a cache line of its own, at the start of the segment. */
+    private static final long LOCK_STRIDE = 64;
+    private static final java.lang.invoke.VarHandle WORD = java.lang.foreign.ValueLayout.JAVA_INT.varHandle();
 
     private final Arena arena;
     private final MemorySegment whole;
@@ -41,6 +52,20 @@ final class SharedMemory {
         this.sizes = sizes;
     }
 
+    /** Whether every rank of {@code comm} runs on this host (threads mode: always). */
+    static boolean allLocal(Communicator comm) {
+        JmpiRuntime rt = JmpiRuntime.get();
+        if (rt.threadsMode()) {
+            return true;
+        }
+        for (int r = 0; r < comm.size(); r++) {
+            if (!rt.bootstrap().isLocal(comm.worldRank(r))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Collective over {@code comm}: maps the shared segment for window parts of {@code sizes} bytes. */
     static SharedMemory map(Communicator comm, long[] sizes, boolean noncontiguous) {
         JmpiRuntime rt = JmpiRuntime.get();
@@ -52,11 +77,12 @@ final class SharedMemory {
             }
         }
         long[] offsets = new long[sizes.length];
-        long total = 0;
+        long total = LOCK_STRIDE * sizes.length; // the lock words come first
+        long round = noncontiguous ? PAGE : 1;
         for (int r = 0; r < sizes.length; r++) {
+            total = (total + round - 1) / round * round;
             offsets[r] = total;
-            long round = noncontiguous ? PAGE : 8;
-            total += (sizes[r] + round - 1) / round * round;
+            total += sizes[r];
         }
         Path dir = Path.of("/dev/shm");
         if (!Files.isDirectory(dir)) {
@@ -109,6 +135,25 @@ final class SharedMemory {
         Collectives.barrier(s);
         s.start();
         Collectives.await(s);
+    }
+
+    /**
+     * Takes rank {@code rank}'s lock word: a compare-and-set from 0 to 1 in the shared segment (spinning, then
+     * yielding while another rank or thread holds it; holders keep it for one read-combine-write).
+     */
+    void lock(int rank) {
+        long at = LOCK_STRIDE * rank;
+        for (int spins = 0; !WORD.compareAndSet(whole, at, 0, 1); spins++) {
+            if (spins < 100) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();
+            }
+        }
+    }
+
+    void unlock(int rank) {
+        WORD.setRelease(whole, LOCK_STRIDE * rank, 0);
     }
 
     MemorySegment part(int rank) {

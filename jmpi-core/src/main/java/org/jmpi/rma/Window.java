@@ -177,12 +177,14 @@ public final class Window {
     public static Window create(Communicator comm, int flavor, MemorySegment memory, long sizeBytes, int dispUnit,
             boolean noLocks, boolean noncontiguous) {
         int p = comm.size();
-        MemorySegment mine = Arena.ofAuto().allocate(16, 8);
+        boolean wantsShared = flavor == FLAVOR_SHARED || flavor == FLAVOR_ALLOCATE && memory == null;
+        MemorySegment mine = Arena.ofAuto().allocate(24, 8);
         mine.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, 0, flavor == FLAVOR_DYNAMIC ? -1 : sizeBytes);
         mine.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, 1, dispUnit);
-        MemorySegment all = Arena.ofAuto().allocate(16L * p, 8);
+        mine.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, 2, wantsShared ? 1 : 0);
+        MemorySegment all = Arena.ofAuto().allocate(24L * p, 8);
         Schedule s = Collectives.schedule(comm, "MPI_Win_create");
-        Collectives.allgather(s, new MessageData.SegmentData(mine), new MessageData.SegmentData(all), 16);
+        Collectives.allgather(s, new MessageData.SegmentData(mine), new MessageData.SegmentData(all), 24);
         s.start();
         Collectives.await(s);
         if (s.error() != 0) {
@@ -190,14 +192,20 @@ public final class Window {
         }
         long[] sizes = new long[p];
         int[] units = new int[p];
+        boolean allWantShared = true;
         for (int i = 0; i < p; i++) {
-            sizes[i] = all.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, 2L * i);
-            units[i] = (int) all.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, 2L * i + 1);
+            sizes[i] = all.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, 3L * i);
+            units[i] = (int) all.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, 3L * i + 1);
+            allWantShared &= all.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, 3L * i + 2) != 0;
         }
         SharedMemory shared = null;
-        if (flavor == FLAVOR_SHARED) {
+        if (flavor == FLAVOR_SHARED || flavor == FLAVOR_ALLOCATE && allWantShared && SharedMemory.allLocal(comm)) {
+            // allocate-flavour windows of ranks on one host get shared memory as well, as in MPICH: origins then
+            // work on the target's memory themselves
             shared = SharedMemory.map(comm, sizes, noncontiguous);
             memory = shared.part(comm.rank());
+        } else if (flavor == FLAVOR_ALLOCATE && memory == null) {
+            memory = Arena.ofAuto().allocate(Math.max(sizeBytes, 1), 16).asSlice(0, sizeBytes);
         }
         Window w = new Window(comm, flavor, memory, sizes, units, noLocks);
         w.shared = shared;
@@ -205,16 +213,80 @@ public final class Window {
         return w;
     }
 
-    /** For a shared window, the mapped segment every rank of the host sees; else null. */
+    /**
+     * For a shared window, and an allocate-flavour window whose ranks share a host, the mapped segment every rank
+     * sees (operations then run at the origin, see {@link #startShared}); else null.
+     */
     private SharedMemory shared;
 
     /** Rank {@code r}'s part of a shared window. */
     MemorySegment sharedPart(int r) {
-        if (shared == null) {
+        if (shared == null || flavor != FLAVOR_SHARED) {
             throw new MpiError(ErrorClass.ERR_RMA_FLAVOR, "the window was not made with FLAVOR_SHARED");
         }
         checkRank(r);
         return shared.part(r);
+    }
+
+    /**
+     * An operation on a window in shared memory, done by the origin itself: put and get copy between the origin's
+     * buffer and the target's part; accumulates, fetchAndOp and compareAndSwap hold the target part's lock word (a CPU
+     * compare-and-set in the shared segment, see {@link SharedMemory#lock}) while they read, combine and write, so they
+     * are atomic against each other whichever rank or thread issues them. Complete on return.
+     */
+    private OpRequest startShared(int kind, int target, long offset, int targetCount, TypeDescriptor tt,
+            MessageData out, MessageData in, int op, int elementKind) {
+        MemorySegment part = shared.part(target);
+        MessageData targetData = PlanData.over(part, offset, tt, targetCount);
+        long n = targetData.bytes();
+        switch (kind) {
+            case KIND_PUT -> copy(out, targetData, n);
+            case KIND_GET -> copy(targetData, in, n);
+            default -> {
+                MemorySegment payload = null;
+                if (out != null && n > 0) {
+                    payload = Arena.ofAuto().allocate(out.bytes(), 16);
+                    out.packTo(0, payload, 0, out.bytes());
+                }
+                MemorySegment old = in == null ? null : Arena.ofAuto().allocate(Math.max(n, 1), 16).asSlice(0, n);
+                shared.lock(target);
+                try {
+                    if (kind == KIND_COMPARE_AND_SWAP) {
+                        targetData.packTo(0, old, 0, n);
+                        if (old.mismatch(payload.asSlice(n, n)) < 0) {
+                            targetData.unpackFrom(0, payload, 0, n);
+                        }
+                    } else if (n > 0) {
+                        accumulate(targetData, payload, n, op, elementKind, old);
+                    }
+                } finally {
+                    shared.unlock(target);
+                }
+                if (in != null && n > 0) {
+                    in.unpackFrom(0, old, 0, n);
+                }
+            }
+        }
+        return OpRequest.done(progress);
+    }
+
+    private static void copy(MessageData from, MessageData to, long n) {
+        if (n == 0) {
+            return;
+        }
+        MemorySegment a = from.contiguous();
+        MemorySegment b = to.contiguous();
+        if (a != null && b != null) {
+            MemorySegment.copy(a, 0, b, 0, n);
+        } else if (b != null) {
+            from.packTo(0, b, 0, n);
+        } else if (a != null) {
+            to.unpackFrom(0, a, 0, n);
+        } else {
+            MemorySegment tmp = Arena.ofAuto().allocate(n, 16);
+            from.packTo(0, tmp, 0, n);
+            to.unpackFrom(0, tmp, 0, n);
+        }
     }
 
     public Communicator communicator() {
@@ -306,6 +378,12 @@ public final class Window {
                         + (offset + span[1]) + ") of rank " + target + "'s window, which holds " + sizes[target]
                         + " bytes");
             }
+        }
+        if (shared != null) {
+            synchronized (this) {
+                opsSinceFence = true;
+            }
+            return startShared(kind, target, offset, targetCount, tt, out, in, op, elementKind);
         }
         long[] runs = tt.isContiguous() && tt.lb() == 0 || dataBytes == 0 ? null : runsOf(tt, targetCount);
         boolean wantsStatus = dynamic && in != null;

@@ -25,21 +25,29 @@ class AtomicCountersTest {
 
     @MpiTest(ranks = {1, 2, 3, 4, 8}, init = false, timeoutSeconds = 180)
     void nothingIsLost() throws Exception {
-        hammer();
+        hammer(false);
+    }
+
+    /** The same on a window the library allocates: in shared memory, operations run at the origin under a lock word. */
+    @MpiTest(ranks = {1, 2, 3, 4, 8}, init = false, timeoutSeconds = 180)
+    void nothingIsLostInSharedMemory() throws Exception {
+        hammer(true);
     }
 
     @MpiTest(ranks = {3}, modes = Mode.PROCESSES, init = false, jvmArgs = WindowOperationsTest.TCP,
             timeoutSeconds = 180)
     void nothingIsLostOverTcp() throws Exception {
-        hammer();
+        hammer(false);
     }
 
-    private static void hammer() throws Exception {
+    private static void hammer(boolean allocated) throws Exception {
         assertThat(MPI.InitThread(new String[0], MPI.THREAD_MULTIPLE)).isEqualTo(MPI.THREAD_MULTIPLE);
         int rank = MPI.COMM_WORLD.getRank();
         int size = MPI.COMM_WORLD.getSize();
-        LongBuffer base = MPI.newLongBuffer(3);
-        Win win = new Win(3, 1, new Info(), MPI.COMM_WORLD, base, Win.FLAVOR_PRIVATE);
+        LongBuffer given = MPI.newLongBuffer(3);
+        Win win = allocated ? new Win(24, 8, new Info(), MPI.COMM_WORLD, null, Win.FLAVOR_PRIVATE)
+                : new Win(3, 1, new Info(), MPI.COMM_WORLD, given, Win.FLAVOR_PRIVATE);
+        LongBuffer base = allocated ? ((java.nio.ByteBuffer) win.getAttr(MPI.WIN_BASE)).asLongBuffer() : given;
         win.lockAll(0);
         ExecutorService pool = Executors.newFixedThreadPool(THREADS);
         List<Future<long[]>> futures = new ArrayList<>();

@@ -111,19 +111,28 @@ class WindowOperationsTest {
 
     @MpiTest(ranks = {1, 2, 3, 4, 8}, timeoutSeconds = 120)
     void everyPredefinedAccumulateOperation() throws MPIException {
-        accumulateAll();
+        accumulateAll(false);
+        accumulateAll(true);
     }
 
     @MpiTest(ranks = {3}, modes = Mode.PROCESSES, jvmArgs = TCP, timeoutSeconds = 120)
     void everyPredefinedAccumulateOperationOverTcp() throws MPIException {
-        accumulateAll();
+        accumulateAll(false);
     }
 
-    private static void accumulateAll() throws MPIException {
+    /** {@code allocated}: a window the library allocates (shared memory on one host: the origin-side route). */
+    private static void accumulateAll(boolean allocated) throws MPIException {
         int rank = MPI.COMM_WORLD.getRank();
         int size = MPI.COMM_WORLD.getSize();
-        LongBuffer mem = MPI.newLongBuffer(8);
-        Win win = new Win(mem, 8, 1, new Info(), MPI.COMM_WORLD);
+        Win win;
+        LongBuffer mem;
+        if (allocated) {
+            win = new Win(64, 8, new Info(), MPI.COMM_WORLD, null, Win.FLAVOR_PRIVATE);
+            mem = ((ByteBuffer) win.getAttr(MPI.WIN_BASE)).asLongBuffer();
+        } else {
+            mem = MPI.newLongBuffer(8);
+            win = new Win(mem, 8, 1, new Info(), MPI.COMM_WORLD);
+        }
         mpi.Op[] ops = {MPI.SUM, MPI.PROD, MPI.MAX, MPI.MIN, MPI.BAND, MPI.BOR, MPI.BXOR, MPI.LAND, MPI.LOR,
             MPI.LXOR};
         for (int k = 0; k < ops.length; k++) {
@@ -188,12 +197,24 @@ class WindowOperationsTest {
     }
 
     private static void derived() throws MPIException {
+        derived(false);
+        derived(true);
+    }
+
+    private static void derived(boolean allocated) throws MPIException {
         int rank = MPI.COMM_WORLD.getRank();
         int size = MPI.COMM_WORLD.getSize();
         int rows = 40;
         int cols = 30;
-        DoubleBuffer matrix = MPI.newDoubleBuffer(rows * cols);
-        Win win = new Win(matrix, rows * cols, 1, new Info(), MPI.COMM_WORLD);
+        Win win;
+        DoubleBuffer matrix;
+        if (allocated) {
+            win = new Win(rows * cols * 8, 8, new Info(), MPI.COMM_WORLD, null, Win.FLAVOR_PRIVATE);
+            matrix = ((ByteBuffer) win.getAttr(MPI.WIN_BASE)).asDoubleBuffer();
+        } else {
+            matrix = MPI.newDoubleBuffer(rows * cols);
+            win = new Win(matrix, rows * cols, 1, new Info(), MPI.COMM_WORLD);
+        }
         Datatype column = Datatype.createVector(rows, 1, cols, MPI.DOUBLE);
         column.commit();
         int right = (rank + 1) % size;
@@ -232,19 +253,20 @@ class WindowOperationsTest {
 
     @MpiTest(ranks = {1, 2, 3, 4, 8}, timeoutSeconds = 120)
     void requestFormsAndFetchOperations() throws MPIException {
-        requestsAndFetch();
+        requestsAndFetch(false);
+        requestsAndFetch(true);
     }
 
     @MpiTest(ranks = {3}, modes = Mode.PROCESSES, jvmArgs = TCP)
     void requestFormsAndFetchOperationsOverTcp() throws MPIException {
-        requestsAndFetch();
+        requestsAndFetch(false);
     }
 
-    private static void requestsAndFetch() throws MPIException {
+    private static void requestsAndFetch(boolean allocated) throws MPIException {
         int rank = MPI.COMM_WORLD.getRank();
         int size = MPI.COMM_WORLD.getSize();
-        IntBuffer mem = MPI.newIntBuffer(4 + size);
-        Win win = new Win(mem, 4 + size, 1, new Info(), MPI.COMM_WORLD);
+        Win win = allocated ? new Win((4 + size) * 4, 4, new Info(), MPI.COMM_WORLD, null, Win.FLAVOR_PRIVATE)
+                : new Win(MPI.newIntBuffer(4 + size), 4 + size, 1, new Info(), MPI.COMM_WORLD);
         win.lockAll(0);
         IntBuffer v = MPI.newIntBuffer(1);
         v.put(0, rank + 1);

@@ -51,10 +51,11 @@ public final class OsuOneSided {
         boolean fence = sync.equals("fence");
         boolean single = test.startsWith("fop") || test.startsWith("cas") || test.equals("fence");
         int max = single ? 8 : b.max;
-        ByteBuffer mem = MPI.newByteBuffer(max);
+        // fetchAndOp and compareAndSwap on a window the library allocates (MPI_Win_allocate, as in the C twin): in
+        // shared memory when both ranks share the host; the others on a window over a direct buffer (MPI_Win_create)
         Win win = test.startsWith("fop") || test.startsWith("cas")
-                ? new Win(max, 1, new Info(), MPI.COMM_WORLD, mem, Win.FLAVOR_PRIVATE)
-                : new Win(mem, max, 1, new Info(), MPI.COMM_WORLD);
+                ? new Win(max, 1, new Info(), MPI.COMM_WORLD, null, Win.FLAVOR_PRIVATE)
+                : new Win(MPI.newByteBuffer(max), max, 1, new Info(), MPI.COMM_WORLD);
         ByteBuffer buf = MPI.newByteBuffer(max);
         if (b.rank == 0) {
             System.out.printf("# jmpi one-sided %s (%s): bytes  %s  iters%n", test, fence ? "fence" : "lock+flush",

@@ -22,10 +22,15 @@ final class PassiveProgress {
     private static volatile boolean running;
     private static Progress progress;
 
-    /** One more window may be a passive target. */
-    static synchronized void acquire(Progress p, int rank) {
+    private static boolean everStarted;
+
+    /**
+     * One more window may be a passive target. Returns true the first time this rank ever starts the thread (the
+     * caller then registers {@link #shutdown} to run at MPI_Finalize).
+     */
+    static synchronized boolean acquire(Progress p, int rank) {
         if (users++ > 0) {
-            return;
+            return false;
         }
         progress = p;
         running = true;
@@ -33,6 +38,9 @@ final class PassiveProgress {
         t.setDaemon(true);
         thread = t;
         t.start();
+        boolean first = !everStarted;
+        everStarted = true;
+        return first;
     }
 
     /** A window that could be a passive target is gone; the last one stops the thread. */

@@ -163,8 +163,9 @@ public final class Window {
         this.pending = queues;
         this.passiveHelper = !noLocks && !rt.threadsMode() && p > 1 && progress.hasTransport();
         if (passiveHelper) {
-            PassiveProgress.acquire(progress, rt.rank());
-            rt.onFinalize(PassiveProgress::shutdown);
+            if (PassiveProgress.acquire(progress, rt.rank())) {
+                rt.onFinalize(PassiveProgress::shutdown);
+            }
         }
     }
 

@@ -5,12 +5,6 @@ import java.lang.foreign.MemorySegment;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.CharBuffer;
-import java.nio.DoubleBuffer;
-import java.nio.FloatBuffer;
-import java.nio.IntBuffer;
-import java.nio.LongBuffer;
-import java.nio.ShortBuffer;
 import org.jmpi.datatype.BufferView;
 import org.jmpi.datatype.MessageData;
 import org.jmpi.op.ElementKind;
@@ -174,17 +168,9 @@ public final class Win implements Freeable {
     }
 
     private static int elementBytes(Buffer b) {
-        return switch (b) {
-            case ByteBuffer x -> 1;
-            case CharBuffer x -> 2;
-            case ShortBuffer x -> 2;
-            case IntBuffer x -> 4;
-            case FloatBuffer x -> 4;
-            case LongBuffer x -> 8;
-            case DoubleBuffer x -> 8;
-            default -> throw new MpiError(ErrorClass.ERR_BUFFER, "unsupported buffer " + b.getClass().getName());
-        };
+        return BufferView.elementBytes(b);
     }
+
 
     /** The live window, after checking that MPI runs and the handle was not freed. */
     private Window live() {

@@ -94,21 +94,8 @@ public final class Progress {
      * {@code maxNanos} (or parks as long, when a waiting thread owns the transport) without spinning.
      */
     public void pollOrBlock(long maxNanos) {
-        if (poll()) {
-            return;
-        }
-        Transport t = transport;
-        if (t != null && progressLock.tryLock()) {
-            try {
-                selecting = true;
-                t.await(maxNanos);
-                t.poll();
-            } finally {
-                selecting = false;
-                progressLock.unlock();
-            }
-        } else {
-            LockSupport.parkNanos(this, maxNanos);
+        if (!poll()) {
+            blockInTransport(() -> false, maxNanos, maxNanos);
         }
     }
 
@@ -236,12 +223,20 @@ public final class Progress {
     }
 
     private void block(BooleanSupplier condition, long parkNanos) {
+        blockInTransport(condition, TimeUnit.MILLISECONDS.toNanos(50), parkNanos);
+    }
+
+    /**
+     * Sleeps in the transport for up to {@code awaitNanos} unless {@code condition} already holds, when this thread
+     * can own it; else parks for {@code parkNanos}.
+     */
+    private void blockInTransport(BooleanSupplier condition, long awaitNanos, long parkNanos) {
         Transport t = transport;
         if (t != null && progressLock.tryLock()) {
             try {
                 selecting = true;
                 if (!condition.getAsBoolean()) {
-                    t.await(TimeUnit.MILLISECONDS.toNanos(50));
+                    t.await(awaitNanos);
                 }
                 t.poll();
             } finally {

@@ -3,7 +3,6 @@ package mpi;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.Buffer;
-import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.jmpi.datatype.BufferView;
 import org.jmpi.datatype.MessageData;

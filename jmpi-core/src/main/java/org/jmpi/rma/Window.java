@@ -402,7 +402,12 @@ public final class Window {
         synchronized (this) {
             opsSinceFence = true;
         }
-        pending.get(target).add(r);
+        ConcurrentLinkedQueue<OpRequest> q = pending.get(target);
+        // drop answered operations from the head, so that a long epoch without flushes does not keep them all
+        for (OpRequest h; (h = q.peek()) != null && h.isDone() && (h.error() == 0 || h.reported); ) {
+            q.remove(h);
+        }
+        q.add(r);
         long runBytes = runs == null ? 0 : (long) runs.length / 2 * RUN_BYTES;
         long payload = out == null ? 0 : out.bytes();
         boolean inlineRuns = BYTES + runBytes <= INLINE_LIMIT;

@@ -231,9 +231,10 @@ public final class Window {
 
     /**
      * An operation on a window in shared memory, done by the origin itself: put and get copy between the origin's
-     * buffer and the target's part; accumulates, fetchAndOp and compareAndSwap hold the target part's lock word (a CPU
-     * compare-and-set in the shared segment, see {@link SharedMemory#lock}) while they read, combine and write, so they
-     * are atomic against each other whichever rank or thread issues them. Complete on return.
+     * buffer and the target's part; accumulate-class operations on int and long elements are one CPU atomic per element
+     * ({@link SharedAtomics}: getAndAdd, compareAndExchange, ...); the others hold the target part's lock word (a CPU
+     * compare-and-set in the shared segment, see {@link SharedMemory#lock}) while they read, combine and write. Either
+     * way they are atomic against each other whichever rank or thread issues them. Complete on return.
      */
     private OpRequest startShared(int kind, int target, long offset, int targetCount, TypeDescriptor tt,
             MessageData out, MessageData in, int op, int elementKind) {
@@ -250,6 +251,16 @@ public final class Window {
                     out.packTo(0, payload, 0, out.bytes());
                 }
                 MemorySegment old = in == null ? null : Arena.ofAuto().allocate(Math.max(n, 1), 16).asSlice(0, n);
+                boolean cas = kind == KIND_COMPARE_AND_SWAP;
+                ElementKind ek = cas ? SharedAtomics.kindOf(tt) : ElementKind.values()[elementKind];
+                long[] runs = tt.isContiguous() && tt.lb() == 0 ? null : runsOf(tt, targetCount);
+                if (n > 0 && SharedAtomics.apply(part, offset, runs, n, ek, cas ? null : PredefinedOp.values()[op],
+                        cas, payload, old)) {
+                    if (in != null) {
+                        in.unpackFrom(0, old, 0, n);
+                    }
+                    return OpRequest.done(progress);
+                }
                 shared.lock(target);
                 try {
                     if (kind == KIND_COMPARE_AND_SWAP) {

@@ -49,6 +49,9 @@ public final class Engine implements InprocEndpoint, FrameSink {
     private volatile Transport transport;
     /** Flow-control state per peer over a transport; created on first use (index: world rank). */
     private final PeerFlow[] flows;
+    /** Flow state and failure marks of processes of other jobs (peer indices from the world size up). */
+    private final ConcurrentHashMap<Integer, PeerFlow> foreignFlows = new ConcurrentHashMap<>();
+    private final java.util.Set<Integer> foreignFailed = ConcurrentHashMap.newKeySet();
     /** Bytes (plus overhead) of in-JVM unexpected messages copied and held here; guarded by {@code lock}. */
     private long unexpectedCopied;
 
@@ -92,7 +95,19 @@ public final class Engine implements InprocEndpoint, FrameSink {
 
     /** Whether world rank {@code peer} is known to have failed. */
     public boolean peerFailed(int peer) {
-        return anyFailed && failedPeers.get(peer) != 0;
+        return anyFailed && failed(peer);
+    }
+
+    private boolean failed(int peer) {
+        return peer < failedPeers.length() ? failedPeers.get(peer) != 0 : foreignFailed.contains(peer);
+    }
+
+    /** Forgets a process of another job that was disconnected (its flow state and failure mark). */
+    public void forgetPeer(int peer) {
+        if (peer >= flows.length) {
+            foreignFlows.remove(peer);
+            foreignFailed.remove(peer);
+        }
     }
 
     /**
@@ -118,6 +133,9 @@ public final class Engine implements InprocEndpoint, FrameSink {
             SendRequest request) {}
 
     private PeerFlow flow(int peer) {
+        if (peer >= flows.length) {
+            return foreignFlows.computeIfAbsent(peer, k -> new PeerFlow(flowWindow));
+        }
         PeerFlow f = flows[peer];
         if (f == null) {
             synchronized (flows) {
@@ -216,7 +234,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             s.fail(ErrorClass.ERR_INTERN, "no transport to rank " + worldDest);
             return s;
         }
-        if (anyFailed && failedPeers.get(worldDest) != 0) {
+        if (anyFailed && failed(worldDest)) {
             s.fail(ErrorClass.ERR_PROC_FAILED, "rank " + worldDest + " has failed");
             return s;
         }
@@ -357,7 +375,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             if (u == null) {
                 if (anyFailed && source != ANY) {
                     int w = worldRankOf.applyAsInt(context, source);
-                    if (w >= 0 && failedPeers.get(w) != 0) {
+                    if (w >= 0 && failed(w)) {
                         r.fail(ErrorClass.ERR_PROC_FAILED, "rank " + w + " has failed");
                         return r;
                     }
@@ -714,7 +732,11 @@ public final class Engine implements InprocEndpoint, FrameSink {
     @Override
     public void onPeerFailure(int peer, Throwable cause) {
         String why = "connection to rank " + peer + " failed: " + cause;
-        failedPeers.set(peer, 1);
+        if (peer < failedPeers.length()) {
+            failedPeers.set(peer, 1);
+        } else {
+            foreignFailed.add(peer);
+        }
         anyFailed = true;
         // receives that can only be satisfied by the failed rank: posted ones naming it, rendezvous ones from it
         java.util.List<RecvRequest> doomed = new java.util.ArrayList<>();
@@ -740,7 +762,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         for (RecvRequest r : doomed) {
             r.fail(ErrorClass.ERR_PROC_FAILED, "rank " + peer + " failed: " + cause.getMessage());
         }
-        PeerFlow f = flows[peer];
+        PeerFlow f = peer < flows.length ? flows[peer] : foreignFlows.get(peer);
         if (f != null) {
             java.util.List<Pending> dropped;
             synchronized (f) {

@@ -62,6 +62,11 @@ public final class SelectingTransport implements Transport, ProtocolHints, Singl
         return shm == null ? tcp.name() : tcp == null ? shm.name() : shm.name() + "+" + tcp.name();
     }
 
+    /** The TCP transport, or null when there is none. */
+    public org.jmpi.transport.tcp.TcpTransport tcp() {
+        return (org.jmpi.transport.tcp.TcpTransport) tcp;
+    }
+
     /** The shared-memory transport, or null when there is none. */
     public ShmTransport shm() {
         return shm;
@@ -73,6 +78,9 @@ public final class SelectingTransport implements Transport, ProtocolHints, Singl
     }
 
     private byte route(int peer) {
+        if (peer >= routes.length) {
+            return TCP; // a process of another job (dynamic processes): always over TCP
+        }
         byte r = routes[peer];
         if (r == UNDECIDED) {
             r = shm != null && shm.reaches(peer) ? SHM : TCP;

@@ -56,6 +56,9 @@ final class OpenPort implements AutoCloseable {
         }
     }
 
+    /** A connection that presented the token, and its wire (which may hold bytes read ahead). */
+    record Accepted(Socket socket, Wire wire) {}
+
     PortName name() {
         return name;
     }
@@ -65,12 +68,12 @@ final class OpenPort implements AutoCloseable {
     }
 
     /**
-     * Waits for a connector that presents this port's token and returns its connection (the token already read).
+     * Waits for a connector that presents this port's token and returns its connection (magic and token read).
      *
      * @param giveUp polled while waiting; when it says true the wait ends with ERR_SPAWN (spawn: the launcher died)
      * @throws MpiError ERR_PORT when the port is or gets closed
      */
-    synchronized Socket acceptOne(BooleanSupplier giveUp) {
+    synchronized Accepted acceptOne(BooleanSupplier giveUp) {
         while (true) {
             if (closed) {
                 throw new MpiError(ErrorClass.ERR_PORT, "port " + name.format() + " is closed");
@@ -96,7 +99,7 @@ final class OpenPort implements AutoCloseable {
                 String magic = w.readString();
                 byte[] token = w.readBytes();
                 if (Wire.MAGIC.equals(magic) && MessageDigest.isEqual(token, name.token())) {
-                    return c;
+                    return new Accepted(c, w);
                 }
                 System.err.println("jmpi: refused a connection to port " + name.host() + ":" + name.port() + " from "
                         + c.getRemoteSocketAddress() + ": wrong port token");

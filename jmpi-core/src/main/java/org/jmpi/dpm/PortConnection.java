@@ -82,9 +82,10 @@ final class PortConnection {
         if (port == null) {
             throw new MpiError(ErrorClass.ERR_PORT, "'" + portName + "' is not an open port of this process");
         }
-        Socket s = port.acceptOne(giveUp);
+        OpenPort.Accepted a = port.acceptOne(giveUp);
+        Socket s = a.socket();
         try {
-            Wire w = new Wire(s);
+            Wire w = a.wire();
             String remote = w.readString();
             byte[] token = new byte[PortName.TOKEN_BYTES];
             new SecureRandom().nextBytes(token);

@@ -34,6 +34,7 @@ public final class DynamicProcesses {
     private DynamicProcesses(JmpiRuntime runtime) {
         this.runtime = runtime;
         SelectingTransport t = (SelectingTransport) runtime.transportForOtherJobs();
+        t.expectOtherJobs();
         this.table = new ProcessTable(runtime, t.tcp());
         this.spawner = new Spawner(this);
     }

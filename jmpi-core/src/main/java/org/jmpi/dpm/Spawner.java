@@ -75,6 +75,12 @@ final class Spawner {
             try {
                 launcher = pb.start();
                 launchers.add(launcher);
+                Process started = launcher;
+                // the pipe to its standard input is held open only to tell it when this process dies
+                launcher.onExit().thenRun(() -> {
+                    closeQuietly(started.getOutputStream());
+                    launchers.remove(started);
+                });
             } catch (IOException e) {
                 throw new MpiError(ErrorClass.ERR_SPAWN, "cannot start jmpirun (" + cmdline.get(0) + "): "
                         + e.getMessage(), e);
@@ -243,7 +249,7 @@ final class Spawner {
                             + "(on the PATH or Info path) nor a Java class name");
                 }
                 cl.add("-cp");
-                cl.add(System.getProperty("java.class.path"));
+                cl.add(absoluteClassPath(System.getProperty("java.class.path")));
                 cl.add(c.command());
             } else {
                 cl.add("--exec");
@@ -292,6 +298,15 @@ final class Spawner {
         return null;
     }
 
+    /** A class path with every entry absolute, so that children started in another directory (wdir) find it. */
+    static String absoluteClassPath(String cp) {
+        List<String> out = new ArrayList<>();
+        for (String e : cp.split(File.pathSeparator)) {
+            out.add(e.isEmpty() ? e : Path.of(e).toAbsolutePath().toString());
+        }
+        return String.join(File.pathSeparator, out);
+    }
+
     static String javaExecutable() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
@@ -324,6 +339,14 @@ final class Spawner {
         }
         throw new MpiError(ErrorClass.ERR_SPAWN, "cannot find jmpirun's classes to start the children: run from "
                 + "the jmpi distribution or set JMPI_LAUNCHER_CLASSPATH");
+    }
+
+    private static void closeQuietly(java.io.Closeable c) {
+        try {
+            c.close();
+        } catch (IOException e) {
+            // closed anyway
+        }
     }
 
     static String bareHost(String card) {

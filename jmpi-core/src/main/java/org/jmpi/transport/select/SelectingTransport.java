@@ -43,7 +43,8 @@ public final class SelectingTransport implements Transport, ProtocolHints, Singl
     private final Transport tcp;
     private final TransportChoice choice;
     private final byte[] routes;
-    private final boolean pollTcpAlways;
+    /** Final but for {@link #expectOtherJobs()}, which turns it on once. */
+    private volatile boolean pollTcpAlways;
     private int passes;
     private volatile boolean described;
 
@@ -60,6 +61,17 @@ public final class SelectingTransport implements Transport, ProtocolHints, Singl
     @Override
     public String name() {
         return shm == null ? tcp.name() : tcp == null ? shm.name() : shm.name() + "+" + tcp.name();
+    }
+
+    /**
+     * Peers of other jobs (dynamic processes) will talk over TCP from now on: poll TCP on every pass and sleep in the
+     * selector (as when some peer is on another host).
+     */
+    public void expectOtherJobs() {
+        if (tcp != null) {
+            pollTcpAlways = true;
+            wakeup();
+        }
     }
 
     /** The TCP transport, or null when there is none. */

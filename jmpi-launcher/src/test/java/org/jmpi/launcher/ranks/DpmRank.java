@@ -33,10 +33,22 @@ public final class DpmRank {
             case "client" -> client(args, rank);
             case "spawn" -> spawn(Integer.parseInt(args[1]), args.length > 2 ? args[2] : null);
             case "child" -> child(args);
-            case "quiet" -> Intercomm.getParent().disconnect();
+            case "quiet" -> quiet();
+            case "multi" -> multi(args);
+            case "appcheck" -> appcheck(args);
+            case "nested-child" -> nestedChild();
+            case "dying" -> dying();
+            case "dying-child" -> {
+                Intercomm.getParent().barrier();
+                Runtime.getRuntime().halt(3);
+            }
             case "cycles" -> cycles(Integer.parseInt(args[1]));
             case "bad" -> bad();
             case "nested" -> nested();
+            case "grandchild" -> {
+                Intercomm.getParent().send(new int[] {1}, 1, MPI.INT, 0, 12);
+                Intercomm.getParent().disconnect();
+            }
             default -> throw new IllegalArgumentException(args[0]);
         }
         MPI.Finalize();
@@ -172,21 +184,139 @@ public final class DpmRank {
         System.out.println("ok child " + rank + " of " + MPI.COMM_WORLD.getSize());
     }
 
+    /** K cycles of spawning 2 children and disconnecting; checks threads, fds and the children's /dev/shm files. */
     private static void cycles(int k) throws Exception {
+        java.util.List<String> jobs = new java.util.ArrayList<>();
+        long threads = 0;
+        long fds = 0;
         for (int i = 0; i < k; i++) {
-            Intercomm c = MPI.COMM_WORLD.spawn(DpmRank.class.getName(), new String[] {"quiet"}, 1, MPI.INFO_NULL, 0,
+            Intercomm c = MPI.COMM_WORLD.spawn(DpmRank.class.getName(), new String[] {"quiet"}, 2, MPI.INFO_NULL, 0,
                     null);
+            byte[] job = new byte[200];
+            mpi.Status st = c.recv(job, job.length, MPI.BYTE, 0, 5);
+            jobs.add(new String(job, 0, st.getCount(MPI.BYTE), java.nio.charset.StandardCharsets.UTF_8));
             c.disconnect();
-            if (i == 1 || i == k - 1) {
-                System.out.println("census " + i + " threads " + Thread.activeCount() + " fds "
-                        + Files.list(Path.of("/proc/self/fd")).count());
+            if (i == 2) {
+                threads = count("/proc/self/task");
+                fds = count("/proc/self/fd");
             }
+        }
+        MPI.COMM_WORLD.barrier();
+        // the children's jobs end on their own after the disconnect: give them time to go before counting
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (ProcessHandle.current().children().findAny().isPresent() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        long threadsNow = count("/proc/self/task");
+        long fdsNow = count("/proc/self/fd");
+        System.out.println("census after " + k + " cycles: threads " + threads + " -> " + threadsNow + ", fds " + fds
+                + " -> " + fdsNow);
+        check(threadsNow <= threads + 2, "threads grew from " + threads + " to " + threadsNow);
+        check(fdsNow <= fds, "file descriptors grew from " + fds + " to " + fdsNow);
+        check(ProcessHandle.current().children().findAny().isEmpty(), "launchers still running");
+        try (var files = Files.list(Path.of("/dev/shm"))) {
+            java.util.List<String> left = files.map(f -> f.getFileName().toString())
+                    .filter(n -> jobs.stream().anyMatch(j -> n.startsWith("jmpi-" + j + "-"))).toList();
+            check(left.isEmpty(), "children's shared-memory files left: " + left);
+        }
+        check(new java.util.HashSet<>(jobs).size() == k, "job ids " + jobs);
+        System.out.println("ok cycles " + k);
+    }
+
+    private static void quiet() throws Exception {
+        Intercomm p = Intercomm.getParent();
+        // one message over shared memory inside the children's job, so that their segments exist
+        int[] v = {MPI.COMM_WORLD.getRank()};
+        MPI.COMM_WORLD.allReduce(v, 1, MPI.INT, MPI.SUM);
+        if (MPI.COMM_WORLD.getRank() == 0) {
+            byte[] job = System.getenv("JMPI_JOBID").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            p.send(job, job.length, MPI.BYTE, 0, 5);
+        }
+        p.disconnect();
+    }
+
+    /** spawnMultiple: a Java class with Info wdir, and "java" with its own -cp; children check APPNUM and wdir. */
+    private static void multi(String[] args) throws Exception {
+        String wdir = args[1];
+        Info a = new Info();
+        a.set("wdir", wdir);
+        Info b = new Info();
+        b.set("soft", "1:3");
+        StringBuilder cp = new StringBuilder();
+        for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+            cp.append(cp.length() > 0 ? java.io.File.pathSeparator : "").append(Path.of(e).toAbsolutePath());
+        }
+        Intercomm c = MPI.COMM_WORLD.spawnMultiple(new String[] {DpmRank.class.getName(), "java"},
+                new String[][] {{"appcheck", "0", wdir}, {"--enable-native-access=ALL-UNNAMED", "-cp", cp.toString(), DpmRank.class.getName(),
+                    "appcheck", "1", "-"}},
+                new int[] {2, 3}, new Info[] {a, b}, 0, null);
+        check(c.getRemoteSize() == 5, "remote size " + c.getRemoteSize());
+        if (MPI.COMM_WORLD.getRank() == 0) {
+            int[] apps = new int[5];
+            for (int r = 0; r < 5; r++) {
+                int[] one = new int[1];
+                c.recv(one, 1, MPI.INT, r, 9);
+                apps[r] = one[0];
+            }
+            check(Arrays.equals(apps, new int[] {0, 0, 1, 1, 1}), "appnums " + Arrays.toString(apps));
+        }
+        c.disconnect();
+        System.out.println("ok multi");
+    }
+
+    private static void appcheck(String[] args) throws Exception {
+        int app = (Integer) MPI.COMM_WORLD.getAttr(MPI.APPNUM);
+        check(app == Integer.parseInt(args[1]), "APPNUM " + app + " for " + Arrays.toString(args));
+        if (!args[2].equals("-")) {
+            check(Path.of("").toAbsolutePath().toString().equals(args[2]), "wdir " + Path.of("").toAbsolutePath());
+        }
+        Intercomm p = Intercomm.getParent();
+        p.send(new int[] {app}, 1, MPI.INT, 0, 9);
+        p.disconnect();
+    }
+
+    /** A child that spawns a grandchild; the grandchild's intercommunicator is checked, then everyone goes. */
+    private static void nested() throws Exception {
+        Intercomm c = MPI.COMM_WORLD.spawn(DpmRank.class.getName(), new String[] {"nested-child"}, 1, MPI.INFO_NULL,
+                0, null);
+        int[] depth = new int[1];
+        c.recv(depth, 1, MPI.INT, 0, 11);
+        check(depth[0] == 2, "the grandchild says depth " + depth[0]);
+        c.disconnect();
+        System.out.println("ok nested");
+    }
+
+    private static void nestedChild() throws Exception {
+        Intercomm parent = Intercomm.getParent();
+        Intercomm g = MPI.COMM_WORLD.spawn(DpmRank.class.getName(), new String[] {"grandchild"}, 1, MPI.INFO_NULL, 0,
+                null);
+        int[] d = new int[1];
+        g.recv(d, 1, MPI.INT, 0, 12);
+        g.disconnect();
+        parent.send(new int[] {d[0] + 1}, 1, MPI.INT, 0, 11);
+        parent.disconnect();
+    }
+
+    /** A child that dies: the parent's receive from it fails (ERR_PROC_FAILED), it does not hang. */
+    private static void dying() throws Exception {
+        Intercomm c = MPI.COMM_WORLD.spawn(DpmRank.class.getName(), new String[] {"dying-child"}, 1, MPI.INFO_NULL,
+                0, null);
+        c.setErrhandler(MPI.ERRORS_RETURN);
+        c.barrier();
+        try {
+            c.recv(new int[1], 1, MPI.INT, 0, 13);
+            throw new AssertionError("a receive from a dead child completed");
+        } catch (MPIException e) {
+            System.out.println("ok dying " + e.getErrorClass());
         }
     }
 
-    private static void nested() throws Exception {
-        System.out.println("ok nested");
+    private static long count(String dir) throws java.io.IOException {
+        try (var s = Files.list(Path.of(dir))) {
+            return s.count();
+        }
     }
+
 
     private static void bad() throws Exception {
         MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);

@@ -61,4 +61,16 @@ class LayeringTest {
                         "org.jmpi.bootstrap..", "org.jmpi.datatype..")
                 .check(classes);
     }
+
+    @Test
+    void dynamicProcessesStayAboveTheMessagingLayers() {
+        noClasses().that().resideOutsideOfPackages("org.jmpi.dpm..").and().resideInAPackage("org.jmpi..").should()
+                .dependOnClassesThat().resideInAPackage("org.jmpi.dpm..")
+                .because("org.jmpi.dpm is called by package mpi only; the layers below know nothing of other jobs")
+                .check(classes);
+        noClasses().that().resideInAPackage("org.jmpi.dpm..").should().dependOnClassesThat()
+                .resideInAnyPackage("org.jmpi.coll..", "org.jmpi.op..", "org.jmpi.datatype..", "org.jmpi.shared..")
+                .because("dynamic processes build on communicators (org.jmpi.comm), not on algorithms or data")
+                .check(classes);
+    }
 }

@@ -332,6 +332,24 @@ public final class DpmRank {
         } catch (MPIException e) {
             System.out.println("bad spawn-zero " + e.getErrorClass());
         }
+        System.setProperty("jmpi.universe.size", "3");
+        try {
+            MPI.COMM_WORLD.spawn(DpmRank.class.getName(), new String[] {"grandchild"}, 4, MPI.INFO_NULL, 0, null);
+        } catch (MPIException e) {
+            System.out.println("bad spawn-universe " + e.getErrorClass());
+        }
+        Info soft = new Info();
+        soft.set("soft", "2,4");
+        Intercomm two = MPI.COMM_WORLD.spawn(DpmRank.class.getName(), new String[] {"grandchild"}, 4, soft, 0, null);
+        if (MPI.COMM_WORLD.getRank() == 0) {
+            for (int c = 0; c < two.getRemoteSize(); c++) {
+                two.recv(new int[1], 1, MPI.INT, c, 12);
+            }
+        }
+        int got = two.getRemoteSize();
+        two.disconnect();
+        System.out.println("ok spawn-soft " + got);
+        System.clearProperty("jmpi.universe.size");
         try {
             Intracomm.lookupName("no-such-service-" + ProcessHandle.current().pid());
         } catch (MPIException e) {

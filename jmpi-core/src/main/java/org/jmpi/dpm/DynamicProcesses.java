@@ -171,6 +171,9 @@ public final class DynamicProcesses {
      */
     public static Communicator connectToParent() {
         String port = System.getenv("JMPI_PARENT_PORT");
+        if ((port == null || port.isBlank()) && "1".equals(System.getenv("PMI_SPAWNED"))) {
+            port = JmpiRuntime.get().bootstrap().get(Spawner.PARENT_PORT_KEY); // spawned by Hydra
+        }
         if (port == null || port.isBlank()) {
             return null;
         }

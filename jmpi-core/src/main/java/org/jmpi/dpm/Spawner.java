@@ -11,6 +11,8 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import org.jmpi.bootstrap.JobBootstrap;
+import org.jmpi.bootstrap.pmi.Pmi1Bootstrap;
 import org.jmpi.runtime.Communicator;
 import org.jmpi.runtime.ErrorClass;
 import org.jmpi.runtime.JmpiRuntime;
@@ -58,6 +60,10 @@ final class Spawner {
         if (comm.rank() != root) {
             return PortConnection.accept(dp, null, null, comm, root, () -> false);
         }
+        Pmi1Bootstrap hydra = processManagerSpawn(dp.runtime());
+        if (hydra != null) {
+            return spawnThroughProcessManager(hydra, commands, comm, root);
+        }
         OpenPort port = null;
         Process launcher = null;
         MpiError early = null;
@@ -100,6 +106,79 @@ final class Spawner {
         } catch (MpiError e) {
             end(l);
             throw e;
+        } finally {
+            port.close();
+        }
+    }
+
+    /** Key of the parents' port in the children's key-value space when the process manager spawned them. */
+    static final String PARENT_PORT_KEY = "jmpi-parent-port";
+
+    /**
+     * The PMI-1 client to spawn through when the process manager can spawn (mpiexec.hydra: a PMI-1 connection, not
+     * jmpirun's, not Slurm's), else null; {@code jmpi.spawn} / {@code JMPI_SPAWN} = {@code launcher} or {@code pmi}
+     * forces the choice.
+     */
+    static Pmi1Bootstrap processManagerSpawn(JmpiRuntime rt) {
+        String forced = System.getProperty("jmpi.spawn", System.getenv("JMPI_SPAWN"));
+        Pmi1Bootstrap client = rt.bootstrap() instanceof JobBootstrap jb && jb.client() instanceof Pmi1Bootstrap p
+                ? p : null;
+        if ("launcher".equals(forced) || client == null) {
+            return null;
+        }
+        if ("pmi".equals(forced)) {
+            return client;
+        }
+        boolean hydra = System.getenv("JMPI_JOBID") == null && System.getenv("SLURM_JOB_ID") == null
+                && System.getenv("JMPI_KVS") == null;
+        return hydra ? client : null;
+    }
+
+    /**
+     * Spawn by the process manager (Hydra's PMI-1 {@code spawn}): it places, starts, forwards and ends the children;
+     * they read the port from their key-value space ({@link #PARENT_PORT_KEY}) and connect. A child that never
+     * connects fails the spawn after {@code jmpi.dpm.timeout}.
+     */
+    private Communicator spawnThroughProcessManager(Pmi1Bootstrap pm, List<Command> commands, Communicator comm,
+            int root) {
+        OpenPort port = null;
+        MpiError early = null;
+        try {
+            port = OpenPort.open(bareHost(dp.table().describe(dp.runtime().rank()).card()));
+            List<Pmi1Bootstrap.SpawnCommand> cmds = new ArrayList<>();
+            for (Command c : commands) {
+                List<String> args = new ArrayList<>();
+                String program = resolve(c.command(), c.info().get("path"));
+                if (program == null) {
+                    if (!CLASS_NAME.matcher(c.command()).matches()) {
+                        throw new MpiError(ErrorClass.ERR_SPAWN, "'" + c.command() + "' is neither an executable "
+                                + "(on the PATH or Info path) nor a Java class name");
+                    }
+                    program = javaExecutable();
+                    args.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-cp",
+                            absoluteClassPath(System.getProperty("java.class.path")), c.command()));
+                }
+                args.addAll(List.of(c.argv()));
+                Map<String, String> info = new java.util.LinkedHashMap<>(c.info());
+                info.keySet().removeAll(List.of("soft", "arch", "file"));
+                cmds.add(new Pmi1Bootstrap.SpawnCommand(program, args, c.maxprocs(), info));
+            }
+            pm.spawn(cmds, Map.of(PARENT_PORT_KEY, port.name().format()));
+        } catch (MpiError e) {
+            early = e;
+        } catch (RuntimeException e) { // PmiException
+            early = new MpiError(ErrorClass.ERR_SPAWN, e.getMessage(), e);
+        }
+        if (early != null) {
+            if (port != null) {
+                port.close();
+            }
+            return PortConnection.failAtRoot(dp, comm, root, early);
+        }
+        long deadline = System.nanoTime() + PortConnection.connectTimeoutMillis() * 1_000_000L;
+        try {
+            return PortConnection.accept(dp, port, port.name().format(), comm, root,
+                    () -> System.nanoTime() > deadline);
         } finally {
             port.close();
         }

@@ -162,6 +162,17 @@ class DynamicProcessesTest {
     }
 
     @Test
+    void underHydraAMissingProgramFailsTheSpawnAfterTheTimeout() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(new File("/usr/bin/mpiexec.hydra").canExecute(),
+                "mpiexec.hydra is not installed");
+        String out = finish(start(List.of("mpiexec.hydra", "-n", "1", "-genv", "JMPI_DPM_TIMEOUT", "5",
+                LaunchIntegrationTest.JAVA, "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-cp",
+                LaunchIntegrationTest.rankClassPath(), DpmRank.class.getName(), "bad"), Map.of()));
+        assertThat(count(out, "bad spawn-missing 50 [50, 50]")).as(out).isEqualTo(1);
+        assertThat(count(out, "bad connect-closed 43")).as(out).isEqualTo(1);
+    }
+
+    @Test
     void spawnMultipleWithPerCommandInfo() throws Exception {
         String out = finish(job(Map.of(), 2, "multi", dir.toAbsolutePath().toString()));
         assertThat(count(out, "ok multi")).as(out).isEqualTo(2);

@@ -197,6 +197,31 @@ class DynamicProcessesTest {
     }
 
     @Test
+    void whenTheParentIsKilledItsChildrenEnd() throws Exception {
+        Process job = job(Map.of(), 1, "orphaning");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (count(output(job), "waiting") < 2 || count(output(job), "spawned") < 1) {
+            assertThat(job.isAlive()).as(output(job)).isTrue();
+            assertThat(System.nanoTime()).as(output(job)).isLessThan(deadline);
+            job.waitFor(50, TimeUnit.MILLISECONDS);
+        }
+        String out = output(job);
+        long parent = Long.parseLong(out.lines().filter(l -> l.startsWith("spawned")).findFirst().orElseThrow()
+                .split(" ")[1]);
+        List<Long> children = out.lines().filter(l -> l.startsWith("waiting")).map(l -> Long.parseLong(l.split(" ")[1]))
+                .toList();
+        ProcessHandle.of(parent).orElseThrow().destroyForcibly();
+        assertThat(job.waitFor(60, TimeUnit.SECONDS)).as(output(job)).isTrue();
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (children.stream().anyMatch(c -> ProcessHandle.of(c).map(ProcessHandle::isAlive).orElse(false))
+                && System.nanoTime() < end) {
+            job.waitFor(50, TimeUnit.MILLISECONDS);
+        }
+        assertThat(children).as("children after their parent was killed").noneMatch(
+                c -> ProcessHandle.of(c).map(ProcessHandle::isAlive).orElse(false));
+    }
+
+    @Test
     void badInputGivesTheStandardsErrorClasses() throws Exception {
         String out = finish(job(Map.of(), 2, "bad"));
         assertThat(count(out, "bad spawn-missing 50 [50, 50]")).as(out).isEqualTo(2);

@@ -45,6 +45,15 @@ public final class DpmRank {
             case "cycles" -> cycles(Integer.parseInt(args[1]));
             case "bad" -> bad();
             case "nested" -> nested();
+            case "orphaning" -> {
+                MPI.COMM_WORLD.spawn(DpmRank.class.getName(), new String[] {"waiting"}, 2, MPI.INFO_NULL, 0, null);
+                System.out.println("spawned " + ProcessHandle.current().pid());
+                Thread.sleep(600_000); // killed by the test
+            }
+            case "waiting" -> {
+                System.out.println("waiting " + ProcessHandle.current().pid());
+                Intercomm.getParent().recv(new int[1], 1, MPI.INT, 0, 99); // never sent
+            }
             case "grandchild" -> {
                 Intercomm.getParent().send(new int[] {1}, 1, MPI.INT, 0, 12);
                 Intercomm.getParent().disconnect();

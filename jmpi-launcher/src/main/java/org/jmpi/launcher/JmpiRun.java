@@ -366,6 +366,9 @@ public final class JmpiRun implements Callable<Integer> {
             launcher = b.build();
         } catch (IllegalArgumentException e) {
             err.println("jmpirun: " + e.getMessage());
+            if (names != null) {
+                names.close();
+            }
             return USAGE_ERROR;
         }
         if (verbose) {

@@ -182,16 +182,17 @@ public final class MPI {
     public static final int ERR_SYSRESOURCE = org.jmpi.runtime.ErrorClass.ERR_SYSRESOURCE;
 
     public static String[] Init(String[] args) throws MPIException {
-        initRuntime(THREAD_SINGLE, "MPI_Init");
+        initRuntime(THREAD_SINGLE, "MPI_Init", args);
         return args == null ? new String[0] : args.clone();
     }
 
-    private static int initRuntime(int required, String call) throws MPIException {
+    private static int initRuntime(int required, String call, String[] args) throws MPIException {
         try {
             org.jmpi.runtime.JmpiRuntime rt = org.jmpi.runtime.JmpiRuntime.init(required);
             COMM_WORLD.impl = rt.world();
             COMM_SELF.impl = rt.self();
             mainThread = Thread.currentThread();
+            InfoEnv.fill(INFO_ENV, args, rt);
             return rt.threadLevel();
         } catch (org.jmpi.runtime.MpiError e) {
             throw Errors.raise(call, e);
@@ -200,7 +201,7 @@ public final class MPI {
 
     /** Initialises MPI; every thread level up to THREAD_MULTIPLE is provided. */
     public static int InitThread(String[] args, int required) throws MPIException {
-        return initRuntime(required, "MPI_Init_thread");
+        return initRuntime(required, "MPI_Init_thread", args);
     }
 
     public static int queryThread() throws MPIException {

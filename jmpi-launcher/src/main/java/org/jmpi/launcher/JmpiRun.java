@@ -17,14 +17,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.jmpi.launcher.hosts.HostDiscovery;
 import org.jmpi.launcher.hosts.HostListException;
 import org.jmpi.launcher.hosts.Placement;
-import org.jmpi.shared.ThreadsJob;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -625,26 +620,8 @@ public final class JmpiRun implements Callable<Integer> {
                 return USAGE_ERROR;
             }
         }
-        String[] a = args.toArray(String[]::new);
-        CompletableFuture<Integer> job = new CompletableFuture<>();
-        Thread runner = Thread.ofPlatform().daemon().name("jmpi-threads-job").start(() -> {
-            try {
-                job.complete(ThreadsJob.runMain(n, urls, mainClass, a, tagOutput, 5000));
-            } catch (Throwable t) {
-                job.completeExceptionally(t);
-            }
-        });
-        try {
-            return timeout == null ? job.get() : job.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            err.println("jmpirun: the job did not finish within " + timeout.toSeconds() + " s (timeout); "
-                    + "ending it");
-            runner.interrupt();
-            return LaunchResult.TIMEOUT_EXIT_CODE;
-        } catch (ExecutionException e) {
-            err.println("jmpirun: " + e.getCause());
-            return 1;
-        }
+        return new ThreadsRun(err).run(n, urls, mainClass, args.toArray(String[]::new), tagOutput, timeout,
+                installSignals);
     }
 
     private static String joinPaths(List<Path> paths) {

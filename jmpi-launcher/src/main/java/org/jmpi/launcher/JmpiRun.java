@@ -157,8 +157,9 @@ public final class JmpiRun implements Callable<Integer> {
     boolean noAutofork;
 
     @Option(names = {"--mca", "-mca", "--gmca", "-gmca"}, arity = "2", paramLabel = "KEY VALUE",
-            description = "Open MPI parameters jmpirun understands: plm_rsh_agent, plm_rsh_args, orte_default_hostfile,"
-                    + " oob_tcp_if_include, btl_tcp_if_include, orte_keep_fqdn_hostnames, rmaps_base_oversubscribe")
+            description = "Open MPI parameters; jmpirun applies plm_rsh_agent, plm_rsh_args, orte_default_hostfile,"
+                    + " oob_tcp_if_include, btl_tcp_if_include, orte_keep_fqdn_hostnames, rmaps_base_oversubscribe"
+                    + " and ignores the others with one warning")
     List<String> mca = new ArrayList<>();
 
     @Option(names = {"--iface", "-iface"}, paramLabel = "IF|ADDR",
@@ -414,6 +415,7 @@ public final class JmpiRun implements Callable<Integer> {
         String mcaArgs = null;
         String mcaHostfile = null;
         String mcaIface = null;
+        List<String> ignoredMca = new ArrayList<>();
         for (int i = 0; i + 1 < mca.size(); i += 2) {
             String k = mca.get(i);
             String v = mca.get(i + 1);
@@ -426,10 +428,15 @@ public final class JmpiRun implements Callable<Integer> {
                     // host names are always kept as given
                 }
                 case "rmaps_base_oversubscribe" -> oversubscribe |= !v.equals("0") && !v.equalsIgnoreCase("false");
-                default -> throw new IllegalArgumentException("--mca " + k + " is not a parameter jmpirun knows "
-                        + "(it understands plm_rsh_agent, plm_rsh_args, orte_default_hostfile, oob_tcp_if_include, "
-                        + "btl_tcp_if_include, orte_keep_fqdn_hostnames, rmaps_base_oversubscribe)");
+                default -> ignoredMca.add(k + " " + v);
             }
+        }
+        if (!ignoredMca.isEmpty()) {
+            // scripts written for Open MPI pass tuning parameters (btl, shmem, pml, ...): go on without them
+            err.println("jmpirun: warning: ignoring Open MPI parameters jmpi has no use for: --mca "
+                    + String.join(", --mca ", ignoredMca) + " (jmpirun applies plm_rsh_agent, plm_rsh_args, "
+                    + "orte_default_hostfile, oob_tcp_if_include, btl_tcp_if_include, orte_keep_fqdn_hostnames, "
+                    + "rmaps_base_oversubscribe)");
         }
         HostDiscovery.Result found = HostDiscovery.discover(hostList, hostfile != null ? hostfile : mcaHostfile,
                 environment);

@@ -36,6 +36,7 @@ import picocli.CommandLine.Parameters;
  *         [--timeout S] [-l] [--output-filename D] [--continue-on-failure] MainClass|program [args] [: -n 2 ...]
  * jmpirun --kvs-server [--kvs-listen ADDR] [-- command...]    # rendezvous for env-only ranks (JMPI_KVS)
  * jmpirun --classpath                                          # what ranks need under mpiexec.hydra / srun
+ * jmpirun --java-options                                       # the JVM options they need there
  * </pre>
  *
  * <p>Exit code: the job's ({@link LaunchResult#exitCode()}): 0, the abort code, the first failing rank's code, 254
@@ -72,6 +73,10 @@ public final class JmpiRun implements Callable<Integer> {
 
     @Option(names = "--classpath", description = "print the class path jmpi ranks need (the jmpi-core jar) and exit")
     boolean printClasspath;
+
+    @Option(names = "--java-options", description = "print the JVM options jmpi ranks need (for java under another"
+            + " launcher) and exit")
+    boolean printJavaOptions;
 
     @Option(names = "--exec", description = "the program is an executable (a C MPI program, a script), not a Java"
             + " main class; implied when it contains '/' or is 'java'")
@@ -304,6 +309,10 @@ public final class JmpiRun implements Callable<Integer> {
             out.println(joinPaths(Launcher.jmpiClassPath()));
             return 0;
         }
+        if (printJavaOptions) {
+            out.println(String.join(" ", JavaCommand.RANK_JVM_OPTIONS));
+            return 0;
+        }
         if (kvsServer) {
             return runKvsServer();
         }
@@ -522,7 +531,9 @@ public final class JmpiRun implements Callable<Integer> {
             b.jvmArgs(envJvm);
             b.jvmArgs(jvmArgs);
         }
-        b.args(args);
+        // mpirun -np 4 java ... Main: the java command gets jmpi's class path and the options ranks need
+        b.args(JavaCommand.isJava(mainClass) ? JavaCommand.withJmpi(args, Launcher.jmpiClassPath(),
+                env.get("CLASSPATH"), err) : args);
         Map<String, String> vars = new LinkedHashMap<>();
         for (String x : exports) {
             int eq = x.indexOf('=');

@@ -64,15 +64,17 @@ public final class BufferView {
             // the whole backing array, so that negative displacements may reach before the slice
             origin = (long) b.arrayOffset() * elementBytes(b);
             memory = arraySegment(b.array());
-        } else if (buf instanceof Buffer b && b.isDirect()) {
+        }
+        long capacity = buf instanceof Buffer b ? (long) b.capacity() * elementBytes(b) : memory.byteSize();
+        long[] span = type.span(count);
+        if (span[0] < 0 && buf instanceof Buffer b && b.isDirect()) {
+            // reaching back before a direct slice: allowed into the buffer it was cut from, when that is known
             MemorySegment whole = DirectBuffers.enclosingSegment(memory.address(), memory.byteSize());
             if (whole != null && whole.address() < memory.address()) {
                 origin = memory.address() - whole.address();
                 memory = whole;
             }
         }
-        long capacity = buf instanceof Buffer b ? (long) b.capacity() * elementBytes(b) : memory.byteSize();
-        long[] span = type.span(count);
         checkSpan(new long[] {span[0] + origin, span[1]}, origin, capacity, type, count, buf);
         return PlanData.over(memory, origin, type, count);
     }

@@ -1,6 +1,8 @@
 package org.jmpi.datatype;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.ref.Reference;
+import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 import java.nio.Buffer;
 import java.util.Map;
@@ -14,15 +16,27 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * regions are kept here by address.
  *
  * <p>A region holds its buffer weakly: a live slice keeps its parent reachable (the JDK's slices refer to it), so a
- * region whose buffer was collected cannot contain a live slice, and it is dropped when met or when a new region
- * starts at its address.
+ * region whose buffer was collected cannot contain a live slice; it is dropped at the next registration (or when a
+ * look-up meets it). Only a datatype that reaches before a direct buffer's start looks here, so ordinary calls pay
+ * nothing for it.
  *
  * <p>Threading: a concurrent map; regions are added and looked up by any thread of the rank.
  */
 public final class DirectBuffers {
-    private record Region(long size, WeakReference<Buffer> buffer) {}
+    private record Region(long size, Ref buffer) {}
+
+    /** A weak reference to a region's buffer that remembers where the region starts, to drop it once collected. */
+    private static final class Ref extends WeakReference<Buffer> {
+        final long address;
+
+        Ref(Buffer buffer, long address) {
+            super(buffer, COLLECTED);
+            this.address = address;
+        }
+    }
 
     private static final ConcurrentSkipListMap<Long, Region> REGIONS = new ConcurrentSkipListMap<>();
+    private static final ReferenceQueue<Buffer> COLLECTED = new ReferenceQueue<>();
 
     private DirectBuffers() {}
 
@@ -33,8 +47,9 @@ public final class DirectBuffers {
             if (whole.byteSize() > 0) {
                 Map.Entry<Long, Region> inside = enclosing(whole.address(), whole.byteSize());
                 if (inside == null) {
-                    REGIONS.put(whole.address(), new Region(whole.byteSize(), new WeakReference<>(buffer)));
+                    REGIONS.put(whole.address(), new Region(whole.byteSize(), new Ref(buffer, whole.address())));
                 }
+                dropCollected();
             }
         }
         return buffer;
@@ -51,6 +66,17 @@ public final class DirectBuffers {
         }
         Buffer b = e.getValue().buffer().get();
         return b == null ? null : MemorySegment.ofBuffer(b.duplicate().clear());
+    }
+
+    /** Forgets the regions whose buffers were collected, so that a program making many buffers keeps few. */
+    private static void dropCollected() {
+        for (Reference<? extends Buffer> r = COLLECTED.poll(); r != null; r = COLLECTED.poll()) {
+            Ref ref = (Ref) r;
+            Region region = REGIONS.get(ref.address);
+            if (region != null && region.buffer() == ref) {
+                REGIONS.remove(ref.address, region);
+            }
+        }
     }
 
     private static Map.Entry<Long, Region> enclosing(long address, long size) {

@@ -341,6 +341,11 @@ public final class JmpiRun implements Callable<Integer> {
                 err.println("jmpirun: -n must be at least 1, not " + n);
                 return USAGE_ERROR;
             }
+            if (JavaCommand.isJava(mainClass) || exec) {
+                err.println("jmpirun: --threads runs a main class in this JVM, not a program: give the class and its "
+                        + "class path (jmpirun --threads -n " + n + " -cp app.jar org.example.Main)");
+                return USAGE_ERROR;
+            }
             return runThreads(userClassPath(), timeout, n);
         }
         Launcher.Builder b;

@@ -51,6 +51,7 @@ public final class ThreadsJob {
     private volatile int abortCode = Integer.MIN_VALUE;
     private volatile String abortMessage;
     private volatile int abortRank = -1;
+    private volatile int runningAtAbort;
 
     private ThreadsJob(int size) {
         this.size = size;
@@ -208,6 +209,7 @@ public final class ThreadsJob {
             }
             abortMessage = message;
             abortRank = rank;
+            runningAtAbort = size - finished - (rank >= 0 ? 1 : 0);
             abortCode = exitCode;
             changed.signalAll();
         } finally {
@@ -371,9 +373,15 @@ public final class ThreadsJob {
                     f[r].printStackTrace();
                 }
             }
-            if (job.aborted() && job.abortRank >= 0) {
-                // the aborting rank printed its reason already (one line); this only closes the story
-                System.err.println("jmpirun: job aborted, exit code " + job.exitCode());
+            int culprit = job.abortRank;
+            if (job.aborted() && culprit >= 0) {
+                // the aborting rank printed its reason already; this closes the story as processes mode does
+                int still = job.runningAtAbort;
+                boolean failed = f[culprit] != null && !(f[culprit] instanceof JobAbortedError);
+                System.err.println("jmpirun: rank " + culprit + (failed ? " ended with an exception (exit code "
+                        + job.exitCode() + ")" : " called abort with exit code " + job.exitCode())
+                        + (still <= 0 ? "" : "; killed " + (still == 1 ? "the 1 rank" : "the " + still + " ranks")
+                                + " still running"));
             }
             return job.exitCode();
         } finally {

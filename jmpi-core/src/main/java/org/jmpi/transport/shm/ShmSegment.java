@@ -164,7 +164,8 @@ final class ShmSegment implements AutoCloseable {
 
     /**
      * Whether {@code file} (a segment file of some job, ours to remove) belongs to a process that no longer runs: its
-     * header names a pid in our pid namespace that is gone or now belongs to a process started at another time. A
+     * header names a pid in our pid namespace that is gone or now belongs to a process started at another time
+     * (files of the first layout version, which had neither, count as stale only when their pid is gone). A
      * file whose header was never completed (its owner died while creating it) counts as stale once it is older than
      * {@link #HEADERLESS_AGE_MILLIS}. Anything unreadable, or of another pid namespace, is not stale.
      */
@@ -177,13 +178,16 @@ final class ShmSegment implements AutoCloseable {
             if (header.position() < 96 || header.getLong((int) ShmLayout.MAGIC_OFFSET) != ShmLayout.MAGIC) {
                 return nowMillis - Files.getLastModifiedTime(file).toMillis() > HEADERLESS_AGE_MILLIS;
             }
-            if (header.getInt((int) ShmLayout.VERSION_OFFSET) != ShmLayout.VERSION) {
-                return nowMillis - Files.getLastModifiedTime(file).toMillis() > HEADERLESS_AGE_MILLIS;
+            long pid = header.getLong((int) ShmLayout.OWNER_PID); // at the same place in every version
+            long start = 0;
+            if (header.getInt((int) ShmLayout.VERSION_OFFSET) >= 2) {
+                start = header.getLong((int) ShmLayout.OWNER_START);
+                long ns = header.getLong((int) ShmLayout.OWNER_PID_NAMESPACE);
+                if (ns == 0 || ns != OWN_PID_NAMESPACE) {
+                    return false;
+                }
             }
-            long pid = header.getLong((int) ShmLayout.OWNER_PID);
-            long start = header.getLong((int) ShmLayout.OWNER_START);
-            long ns = header.getLong((int) ShmLayout.OWNER_PID_NAMESPACE);
-            if (ns == 0 || ns != OWN_PID_NAMESPACE || pid <= 0) {
+            if (pid <= 0) {
                 return false;
             }
             var owner = ProcessHandle.of(pid);

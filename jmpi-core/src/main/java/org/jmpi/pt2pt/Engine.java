@@ -63,6 +63,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
     private final ConcurrentHashMap<Long, RecvRequest> activeRecvs = new ConcurrentHashMap<>();
     private final ThreadLocal<MemorySegment> headers =
             ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(FrameLayout.HEADER_BYTES, 8));
+    /** Recycled requests of each thread (see {@link #release}). */
+    private final ThreadLocal<RequestPool> pools = ThreadLocal.withInitial(RequestPool::new);
     /**
      * Failed peers (world ranks; 1 = failed), from the transport or the launcher's failure notices. New sends to a
      * failed peer and receives naming it fail at once with ERR_PROC_FAILED. {@code anyFailed} keeps the check off
@@ -110,6 +112,54 @@ public final class Engine implements InprocEndpoint, FrameSink {
 
         PeerFlow(long window) {
             credits = window;
+        }
+    }
+
+    /**
+     * Settled requests of one thread, ready for reuse: a blocking call or a completed non-blocking one gives its
+     * request back ({@link #release}) and the thread's next call takes it, so steady-state traffic allocates no
+     * request objects. Threading: confined to its thread.
+     */
+    private static final class RequestPool {
+        static final int CAPACITY = 8;
+        final SendRequest[] sends = new SendRequest[CAPACITY];
+        int sendCount;
+        final RecvRequest[] recvs = new RecvRequest[CAPACITY];
+        int recvCount;
+    }
+
+    private SendRequest newSend() {
+        RequestPool p = pools.get();
+        return p.sendCount > 0 ? p.sends[--p.sendCount] : new SendRequest(this, progress);
+    }
+
+    private RecvRequest newRecv() {
+        RequestPool p = pools.get();
+        return p.recvCount > 0 ? p.recvs[--p.recvCount] : new RecvRequest(this, progress);
+    }
+
+    /**
+     * Gives back a point-to-point request of this engine whose completion its owner has observed and that nobody
+     * else holds (the request behind a blocking call, or behind a non-blocking one whose user handle has become
+     * null). It is reused by this thread's next send or receive if it is settled; otherwise it is left to the
+     * garbage collector. Other requests are ignored.
+     */
+    public void release(RequestImpl r) {
+        if (!r.settled()) {
+            return;
+        }
+        if (r instanceof SendRequest s && s.engine == this) {
+            RequestPool p = pools.get();
+            if (p.sendCount < RequestPool.CAPACITY) {
+                s.clear();
+                p.sends[p.sendCount++] = s;
+            }
+        } else if (r instanceof RecvRequest q && q.engine == this) {
+            RequestPool p = pools.get();
+            if (p.recvCount < RequestPool.CAPACITY) {
+                q.clear();
+                p.recvs[p.recvCount++] = q;
+            }
         }
     }
 
@@ -196,17 +246,17 @@ public final class Engine implements InprocEndpoint, FrameSink {
      * rank in the communicator, tag).
      */
     public SendRequest isend(MessageData data, int worldDest, int context, int source, int tag, SendMode mode) {
-        SendRequest s = new SendRequest(this, progress, data, worldDest, tag);
+        SendRequest s = newSend().start(data, worldDest, tag);
         if (worldDest == worldRank || job != null) {
             InprocEndpoint target = worldDest == worldRank ? this : job.endpoint(worldDest);
-            InprocMessage m = new InprocMessage();
+            InprocMessage m = s.message;
             m.context = context;
             m.source = source;
             m.tag = tag;
             m.bytes = data.bytes();
             m.data = contiguousOrPacked(data);
             m.synchronous = mode == SendMode.SYNCHRONOUS;
-            m.onConsumed = received -> s.finish();
+            m.onConsumed = s.consumed;
             s.inproc = m;
             target.deliver(m);
             return s;
@@ -232,7 +282,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             FrameLayout.putInt(h, FrameLayout.KIND, Protocol.EAGER);
             FrameLayout.putInt(h, FrameLayout.PAYLOAD, (int) bytes);
             FrameLayout.putLong(h, FrameLayout.SEND_ID, 0);
-            sendCharged(t, worldDest, h, bytes == 0 ? null : contiguousOrPacked(data), s::finish,
+            sendCharged(t, worldDest, h, bytes == 0 ? null : contiguousOrPacked(data), s.written,
                     bytes + Protocol.OVERHEAD, s);
         } else {
             s.sendId = ids.getAndIncrement();
@@ -349,7 +399,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
 
     /** Posts a receive; matches an unexpected message at once when there is one. */
     public RecvRequest irecv(MessageData data, int context, int source, int tag) {
-        RecvRequest r = new RecvRequest(this, progress, data, context, source, tag);
+        RecvRequest r = newRecv().start(data, context, source, tag);
         Unexpected u;
         lock.lock();
         try {
@@ -465,7 +515,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             throw new org.jmpi.runtime.MpiError(ErrorClass.ERR_REQUEST, "this message has already been received");
         }
         Unexpected u = m.entry;
-        RecvRequest r = new RecvRequest(this, progress, data, u.context, u.source, u.tag);
+        RecvRequest r = newRecv().start(data, u.context, u.source, u.tag);
         receiveUnexpected(r, u);
         return r;
     }
@@ -564,11 +614,23 @@ public final class Engine implements InprocEndpoint, FrameSink {
 
     // ---------------------------------------------------- frames from a transport
 
+    /** Frames read in place from a larger segment: an eager payload is copied straight out of it (no slice). */
+    @Override
+    public void onFrame(int peer, MemorySegment header, MemorySegment memory, long offset, long length) {
+        if (FrameLayout.getInt(header, FrameLayout.KIND) == Protocol.EAGER) {
+            onEager(peer, header, memory, offset);
+        } else {
+            onFrame(peer, header, length == 0 ? NO_PAYLOAD : memory.asSlice(offset, length));
+        }
+    }
+
+    private static final MemorySegment NO_PAYLOAD = MemorySegment.ofArray(new byte[0]);
+
     @Override
     public void onFrame(int peer, MemorySegment header, MemorySegment payload) {
         int kind = FrameLayout.getInt(header, FrameLayout.KIND);
         switch (kind) {
-            case Protocol.EAGER -> onEager(peer, header, payload);
+            case Protocol.EAGER -> onEager(peer, header, payload, 0);
             case Protocol.RTS -> onRts(peer, header);
             case Protocol.CTS -> onCts(peer, header);
             case Protocol.DATA -> onData(header, payload);
@@ -582,7 +644,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         }
     }
 
-    private void onEager(int peer, MemorySegment header, MemorySegment payload) {
+    private void onEager(int peer, MemorySegment header, MemorySegment payload, long offset) {
         int context = FrameLayout.getInt(header, FrameLayout.CONTEXT);
         int source = FrameLayout.getInt(header, FrameLayout.SOURCE);
         int tag = FrameLayout.getInt(header, FrameLayout.TAG);
@@ -594,7 +656,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             if (r == null) {
                 Unexpected u = new Unexpected(context, source, tag, bytes);
                 byte[] copy = new byte[(int) bytes];
-                MemorySegment.copy(payload, 0, MemorySegment.ofArray(copy), 0, bytes);
+                MemorySegment.copy(payload, offset, MemorySegment.ofArray(copy), 0, bytes);
                 u.eager = copy;
                 u.peer = peer;
                 appendUnexpected(u);
@@ -605,7 +667,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         }
         consumed(peer, bytes + Protocol.OVERHEAD);
         long n = r.accept(source, tag, bytes);
-        r.data.unpackFrom(0, payload, 0, n);
+        r.data.unpackFrom(0, payload, offset, n);
         r.finish();
     }
 
@@ -657,7 +719,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         long wanted = FrameLayout.getLong(header, FrameLayout.TOTAL);
         SendRequest split = rendezvousSends.get(sendId);
         if (split != null && isSplit(split)) { // split copy: the receiver could not read its part after all
-            sendData(peer, split, recvId, 0, wanted, () -> splitPartDone(split));
+            sendData(peer, split, recvId, 0, wanted, split.splitPartWritten);
             return;
         }
         SendRequest s = rendezvousSends.remove(sendId);
@@ -668,7 +730,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             s.finish();
             return;
         }
-        sendData(peer, s, recvId, 0, wanted, s::finish);
+        sendData(peer, s, recvId, 0, wanted, s.written);
     }
 
     /** Sends bytes [from, to) of a rendezvous send as DATA frames; {@code last} runs once the last one is written. */
@@ -785,7 +847,9 @@ public final class Engine implements InprocEndpoint, FrameSink {
         FrameLayout.putLong(h, FrameLayout.SEND_ID, sendId);
         FrameLayout.putLong(h, FrameLayout.RECV_ID, r.recvId);
         FrameLayout.putLong(h, FrameLayout.TOTAL, k);
-        t.send(peer, h, MemorySegment.ofArray(new long[] {into.address(), wanted}), null);
+        r.splitOffer.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, 0, into.address());
+        r.splitOffer.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, 1, wanted);
+        t.send(peer, h, r.splitOffer, null);
         if (SingleCopyRendezvous.read(t, peer, remoteAddress, into.asSlice(0, k))) {
             h = headers.get();
             FrameLayout.putInt(h, FrameLayout.PAYLOAD, 0);
@@ -832,7 +896,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             transport.send(peer, h, null, null);
             splitPartDone(s);
         } else {
-            sendData(peer, s, recvId, k, wanted, () -> splitPartDone(s));
+            sendData(peer, s, recvId, k, wanted, s.splitPartWritten);
         }
     }
 
@@ -856,7 +920,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
     }
 
     /** Sender: one part of a split copy is finished; the send completes with the second. */
-    private void splitPartDone(SendRequest s) {
+    void splitPartDone(SendRequest s) {
         boolean last;
         synchronized (s) {
             last = --s.splitParts == 0;

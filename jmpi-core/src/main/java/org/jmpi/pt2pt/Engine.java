@@ -28,7 +28,8 @@ import org.jmpi.transport.Transport;
  *
  * <p>Ordering: messages from one sender are entered into this engine's matching in the order they were sent
  * (in-JVM senders call {@code deliver} in program order; a transport delivers frames of one peer in order), and
- * both queues are searched in arrival/posting order, which gives MPI's non-overtaking rule.
+ * the earliest match is taken from each queue ({@link MatchingQueues}: indexed by exact envelope, with arrival and
+ * posting order kept for wildcards), which gives MPI's non-overtaking rule.
  *
  * <p>Threading: {@code lock} guards the posted and unexpected queues (and the {@code queued} flags). Any thread
  * may call {@link #isend}, {@link #irecv}, {@link #iprobe} and the {@link InprocEndpoint} methods. Frames are
@@ -53,10 +54,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
     private long unexpectedCopied;
 
     private final ReentrantLock lock = new ReentrantLock();
-    private RecvRequest postedHead;
-    private RecvRequest postedTail;
-    private Unexpected unexpectedHead;
-    private Unexpected unexpectedTail;
+    /** Posted receives and unexpected messages, indexed by envelope; guarded by {@code lock}. */
+    final MatchingQueues queues = new MatchingQueues();
 
     private final AtomicLong ids = new AtomicLong(1);
     private final ConcurrentHashMap<Long, SendRequest> rendezvousSends = new ConcurrentHashMap<>();
@@ -365,12 +364,9 @@ public final class Engine implements InprocEndpoint, FrameSink {
         Unexpected found = null;
         lock.lock();
         try {
-            for (Unexpected u = unexpectedHead; u != null; u = u.next) {
-                if (u.peer == peer && u.sendId == sendId) {
-                    removeUnexpected(u);
-                    found = u;
-                    break;
-                }
+            found = queues.findRendezvous(peer, sendId);
+            if (found != null) {
+                queues.removeUnexpected(found);
             }
         } finally {
             lock.unlock();
@@ -403,7 +399,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         Unexpected u;
         lock.lock();
         try {
-            u = takeUnexpected(context, source, tag);
+            u = queues.takeUnexpected(context, source, tag);
             if (u == null) {
                 if (anyFailed && source != ANY) {
                     int w = worldRankOf.applyAsInt(context, source);
@@ -412,7 +408,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
                         return r;
                     }
                 }
-                appendPosted(r);
+                queues.post(r);
                 return r;
             }
             if (u.peer < 0 && u.eager != null) {
@@ -480,7 +476,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             if (!r.queued) {
                 return false;
             }
-            removePosted(r);
+            queues.unpost(r);
         } finally {
             lock.unlock();
         }
@@ -496,7 +492,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         progress.poll();
         lock.lock();
         try {
-            Unexpected u = takeUnexpected(context, source, tag);
+            Unexpected u = queues.takeUnexpected(context, source, tag);
             if (u == null) {
                 return null;
             }
@@ -528,19 +524,11 @@ public final class Engine implements InprocEndpoint, FrameSink {
         progress.poll();
         lock.lock();
         try {
-            for (Unexpected u = unexpectedHead; u != null; u = u.next) {
-                if (matches(u, context, source, tag)) {
-                    return RequestImpl.completed(progress, u.source, u.tag, u.bytes);
-                }
-            }
-            return null;
+            Unexpected u = queues.findUnexpected(context, source, tag);
+            return u == null ? null : RequestImpl.completed(progress, u.source, u.tag, u.bytes);
         } finally {
             lock.unlock();
         }
-    }
-
-    private static boolean matches(Unexpected u, int context, int source, int tag) {
-        return u.context == context && (source == ANY || source == u.source) && (tag == ANY || tag == u.tag);
     }
 
     // ------------------------------------------------ in-JVM delivery (threads mode and self)
@@ -550,7 +538,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         RecvRequest r;
         lock.lock();
         try {
-            r = takePosted(m.context, m.source, m.tag);
+            r = queues.takePosted(m.context, m.source, m.tag);
             if (r == null) {
                 Unexpected u = new Unexpected(m.context, m.source, m.tag, m.bytes);
                 if (!m.synchronous && m.bytes <= eagerLimit
@@ -559,10 +547,10 @@ public final class Engine implements InprocEndpoint, FrameSink {
                     MemorySegment.copy(m.data, 0, MemorySegment.ofArray(copy), 0, m.bytes);
                     u.eager = copy;
                     unexpectedCopied += m.bytes + Protocol.OVERHEAD;
-                    appendUnexpected(u);
+                    queues.addUnexpected(u);
                 } else {
                     u.inproc = m;
-                    appendUnexpected(u);
+                    queues.addUnexpected(u);
                     return false;
                 }
             }
@@ -584,11 +572,10 @@ public final class Engine implements InprocEndpoint, FrameSink {
     public boolean withdraw(InprocMessage m) {
         lock.lock();
         try {
-            for (Unexpected u = unexpectedHead; u != null; u = u.next) {
-                if (u.inproc == m) {
-                    removeUnexpected(u);
-                    return true;
-                }
+            Unexpected u = queues.findInproc(m);
+            if (u != null) {
+                queues.removeUnexpected(u);
+                return true;
             }
             return false;
         } finally {
@@ -600,9 +587,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
     public void wakeAll() {
         lock.lock();
         try {
-            for (RecvRequest r = postedHead; r != null; r = r.next) {
-                r.wakeWaiter();
-            }
+            queues.forEachPosted(RecvRequest::wakeWaiter);
         } finally {
             lock.unlock();
         }
@@ -652,14 +637,14 @@ public final class Engine implements InprocEndpoint, FrameSink {
         RecvRequest r;
         lock.lock();
         try {
-            r = takePosted(context, source, tag);
+            r = queues.takePosted(context, source, tag);
             if (r == null) {
                 Unexpected u = new Unexpected(context, source, tag, bytes);
                 byte[] copy = new byte[(int) bytes];
                 MemorySegment.copy(payload, offset, MemorySegment.ofArray(copy), 0, bytes);
                 u.eager = copy;
                 u.peer = peer;
-                appendUnexpected(u);
+                queues.addUnexpected(u);
                 return;
             }
         } finally {
@@ -682,13 +667,13 @@ public final class Engine implements InprocEndpoint, FrameSink {
         RecvRequest r;
         lock.lock();
         try {
-            r = takePosted(context, source, tag);
+            r = queues.takePosted(context, source, tag);
             if (r == null) {
                 Unexpected u = new Unexpected(context, source, tag, bytes);
                 u.peer = peer;
                 u.sendId = sendId;
                 u.remoteAddress = address;
-                appendUnexpected(u);
+                queues.addUnexpected(u);
                 return;
             }
         } finally {
@@ -783,14 +768,12 @@ public final class Engine implements InprocEndpoint, FrameSink {
         java.util.function.IntBinaryOperator resolve = worldRankOf;
         lock.lock();
         try {
-            for (RecvRequest r = postedHead; r != null; ) {
-                RecvRequest next = r.next;
+            queues.forEachPosted(r -> {
                 if (r.sourceFilter != ANY && resolve.applyAsInt(r.context, r.sourceFilter) == peer) {
-                    removePosted(r);
+                    queues.unpost(r);
                     doomed.add(r);
                 }
-                r = next;
-            }
+            });
         } finally {
             lock.unlock();
         }
@@ -928,81 +911,5 @@ public final class Engine implements InprocEndpoint, FrameSink {
         if (last && rendezvousSends.remove(s.sendId, s)) {
             s.finish();
         }
-    }
-
-    // ---------------------------------------------------------- queue helpers
-
-    private RecvRequest takePosted(int context, int source, int tag) {
-        for (RecvRequest r = postedHead; r != null; r = r.next) {
-            if (r.matches(context, source, tag)) {
-                removePosted(r);
-                return r;
-            }
-        }
-        return null;
-    }
-
-    private Unexpected takeUnexpected(int context, int source, int tag) {
-        for (Unexpected u = unexpectedHead; u != null; u = u.next) {
-            if (matches(u, context, source, tag)) {
-                removeUnexpected(u);
-                return u;
-            }
-        }
-        return null;
-    }
-
-    private void appendPosted(RecvRequest r) {
-        r.queued = true;
-        r.prev = postedTail;
-        r.next = null;
-        if (postedTail == null) {
-            postedHead = r;
-        } else {
-            postedTail.next = r;
-        }
-        postedTail = r;
-    }
-
-    private void removePosted(RecvRequest r) {
-        r.queued = false;
-        if (r.prev == null) {
-            postedHead = r.next;
-        } else {
-            r.prev.next = r.next;
-        }
-        if (r.next == null) {
-            postedTail = r.prev;
-        } else {
-            r.next.prev = r.prev;
-        }
-        r.prev = null;
-        r.next = null;
-    }
-
-    private void appendUnexpected(Unexpected u) {
-        u.prev = unexpectedTail;
-        u.next = null;
-        if (unexpectedTail == null) {
-            unexpectedHead = u;
-        } else {
-            unexpectedTail.next = u;
-        }
-        unexpectedTail = u;
-    }
-
-    private void removeUnexpected(Unexpected u) {
-        if (u.prev == null) {
-            unexpectedHead = u.next;
-        } else {
-            u.prev.next = u.next;
-        }
-        if (u.next == null) {
-            unexpectedTail = u.prev;
-        } else {
-            u.next.prev = u.prev;
-        }
-        u.prev = null;
-        u.next = null;
     }
 }

@@ -21,6 +21,10 @@ public final class RecvRequest extends RequestImpl {
     RecvRequest prev;
     RecvRequest next;
     boolean queued;
+    /** While queued: the bucket of its exact envelope, or null in the wildcard list; guarded by the engine lock. */
+    MatchingQueues.Bucket bucket;
+    /** Posting order, to choose between an exact and a wildcard receive; guarded by the engine lock. */
+    long seq;
     /** Rendezvous over a transport: id, bytes expected, bytes arrived (touched only by the progress owner). */
     long recvId;
     /** World rank the rendezvous data comes from (-1 before a rendezvous starts), to fail it if that rank dies. */
@@ -56,6 +60,7 @@ public final class RecvRequest extends RequestImpl {
         prev = null;
         next = null;
         queued = false;
+        bucket = null;
         recvId = 0;
         worldPeer = -1;
         wanted = 0;

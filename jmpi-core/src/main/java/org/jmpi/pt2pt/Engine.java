@@ -56,6 +56,10 @@ public final class Engine implements InprocEndpoint, FrameSink {
     private final ReentrantLock lock = new ReentrantLock();
     /** Posted receives and unexpected messages, indexed by envelope; guarded by {@code lock}. */
     final MatchingQueues queues = new MatchingQueues();
+    /** Used unexpected entries kept for reuse (linked through {@code next}); guarded by {@code lock}. */
+    private Unexpected freeUnexpected;
+    private int freeUnexpectedCount;
+    private static final int FREE_UNEXPECTED_MAX = 256;
 
     private final AtomicLong ids = new AtomicLong(1);
     private final ConcurrentHashMap<Long, SendRequest> rendezvousSends = new ConcurrentHashMap<>();
@@ -411,14 +415,43 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 queues.post(r);
                 return r;
             }
-            if (u.peer < 0 && u.eager != null) {
+            if (u.peer < 0 && u.copied) {
                 unexpectedCopied -= u.bytes + Protocol.OVERHEAD;
             }
         } finally {
             lock.unlock();
         }
         receiveUnexpected(r, u);
+        recycle(u);
         return r;
+    }
+
+    /** An unexpected entry taken and fully used: back to the pool (with its small copy buffer). */
+    private void recycle(Unexpected u) {
+        u.clear();
+        lock.lock();
+        try {
+            if (freeUnexpectedCount < FREE_UNEXPECTED_MAX) {
+                u.next = freeUnexpected;
+                freeUnexpected = u;
+                freeUnexpectedCount++;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A fresh or recycled unexpected entry; called with {@code lock} held. */
+    private Unexpected newUnexpected(int context, int source, int tag, long bytes) {
+        Unexpected u = freeUnexpected;
+        if (u == null) {
+            u = new Unexpected();
+        } else {
+            freeUnexpected = u.next;
+            u.next = null;
+            freeUnexpectedCount--;
+        }
+        return u.set(context, source, tag, bytes);
     }
 
     private void receiveUnexpected(RecvRequest r, Unexpected u) {
@@ -426,8 +459,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
             consumed(u.peer, charge(u));
         }
         long n = r.accept(u.source, u.tag, u.bytes);
-        if (u.eager != null) {
-            r.data.unpackFrom(0, MemorySegment.ofArray(u.eager), 0, n);
+        if (u.copied) {
+            r.data.unpackFrom(0, u.eager, 0, n);
             r.finish();
         } else if (u.inproc != null) {
             r.data.unpackFrom(0, u.inproc.data, 0, n);
@@ -496,7 +529,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             if (u == null) {
                 return null;
             }
-            if (u.peer < 0 && u.eager != null) {
+            if (u.peer < 0 && u.copied) {
                 unexpectedCopied -= u.bytes + Protocol.OVERHEAD;
             }
             return new MatchedMessage(u);
@@ -540,12 +573,10 @@ public final class Engine implements InprocEndpoint, FrameSink {
         try {
             r = queues.takePosted(m.context, m.source, m.tag);
             if (r == null) {
-                Unexpected u = new Unexpected(m.context, m.source, m.tag, m.bytes);
+                Unexpected u = newUnexpected(m.context, m.source, m.tag, m.bytes);
                 if (!m.synchronous && m.bytes <= eagerLimit
                         && unexpectedCopied + m.bytes + Protocol.OVERHEAD <= unexpectedLimit) {
-                    byte[] copy = new byte[(int) m.bytes];
-                    MemorySegment.copy(m.data, 0, MemorySegment.ofArray(copy), 0, m.bytes);
-                    u.eager = copy;
+                    u.copyFrom(m.data, 0);
                     unexpectedCopied += m.bytes + Protocol.OVERHEAD;
                     queues.addUnexpected(u);
                 } else {
@@ -639,10 +670,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
         try {
             r = queues.takePosted(context, source, tag);
             if (r == null) {
-                Unexpected u = new Unexpected(context, source, tag, bytes);
-                byte[] copy = new byte[(int) bytes];
-                MemorySegment.copy(payload, offset, MemorySegment.ofArray(copy), 0, bytes);
-                u.eager = copy;
+                Unexpected u = newUnexpected(context, source, tag, bytes);
+                u.copyFrom(payload, offset);
                 u.peer = peer;
                 queues.addUnexpected(u);
                 return;
@@ -669,7 +698,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         try {
             r = queues.takePosted(context, source, tag);
             if (r == null) {
-                Unexpected u = new Unexpected(context, source, tag, bytes);
+                Unexpected u = newUnexpected(context, source, tag, bytes);
                 u.peer = peer;
                 u.sendId = sendId;
                 u.remoteAddress = address;

@@ -45,7 +45,7 @@ class AllocationPerCallTest {
         check(Family.SEND_RECV_DIRECT_256K, STATUS_ONLY);
     }
 
-    @MpiTest(ranks = 2, modes = org.jmpi.junit.Mode.PROCESSES, timeoutSeconds = 180)
+    @MpiTest(ranks = 2, timeoutSeconds = 180)
     void nonBlockingCallsAllocateOnlyTheirRequests() throws MPIException {
         check(Family.ISEND_IRECV_WAIT_ARRAY_8B, TWO_REQUESTS);
         check(Family.ISEND_IRECV_WAIT_DIRECT_8B, TWO_REQUESTS);

@@ -35,11 +35,11 @@ public final class JvmRangeLocks {
     public static long[] lock(Object key, long start, long end) throws InterruptedException {
         long[] range = {start, end};
         synchronized (TABLE) {
-            List<long[]> held = TABLE.computeIfAbsent(key, k -> new ArrayList<>());
-            while (overlaps(held, start, end)) {
+            // look the list up again after every wait: an unlock that empties it removes it from the table
+            while (overlaps(TABLE.get(key), start, end)) {
                 TABLE.wait();
             }
-            held.add(range);
+            TABLE.computeIfAbsent(key, k -> new ArrayList<>()).add(range);
         }
         return range;
     }
@@ -59,6 +59,9 @@ public final class JvmRangeLocks {
     }
 
     private static boolean overlaps(List<long[]> held, long start, long end) {
+        if (held == null) {
+            return false;
+        }
         for (long[] r : held) {
             if (r[0] < end && start < r[1]) {
                 return true;

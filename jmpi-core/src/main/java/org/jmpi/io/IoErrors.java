@@ -51,9 +51,6 @@ final class IoErrors {
         if (m.contains("no such file")) {
             return ErrorClass.ERR_NO_SUCH_FILE;
         }
-        if (m.contains("file too large")) {
-            return ErrorClass.ERR_IO;
-        }
         return ErrorClass.ERR_IO;
     }
 }

@@ -16,6 +16,7 @@ import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
 import mpi.Status;
+import org.jmpi.junit.Mode;
 import org.jmpi.junit.MpiTest;
 
 /**
@@ -125,6 +126,16 @@ class FileAccessTest {
      */
     @MpiTest(ranks = {1, 2, 3, 4, 8}, timeoutSeconds = 180)
     void blockCyclicViews() throws MPIException {
+        blockCyclic();
+    }
+
+    /** The same between processes over forced TCP, the transport ranks on different hosts use. */
+    @MpiTest(ranks = {2, 3}, modes = Mode.PROCESSES, jvmArgs = "-Djmpi.transport=tcp", timeoutSeconds = 180)
+    void blockCyclicViewsOverTcp() throws MPIException {
+        blockCyclic();
+    }
+
+    private static void blockCyclic() throws MPIException {
         Comm w = world();
         int rank = w.getRank();
         int size = w.getSize();
@@ -166,7 +177,6 @@ class FileAccessTest {
                 // two independent halves, the second at the individual pointer
                 f.write(mine, count / 2, MPI.INT);
                 s = f.write(MPI.slice(mine, count / 2), count - count / 2, MPI.INT);
-                s = Status.class.cast(s);
             }
             assertThat(f.getPosition()).isEqualTo(count);
             f.sync();

@@ -19,6 +19,7 @@ import mpi.File;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Status;
+import org.jmpi.junit.Mode;
 import org.jmpi.junit.MpiTest;
 
 /**
@@ -30,6 +31,16 @@ class FileSharedPointerTest {
 
     @MpiTest(ranks = {1, 2, 3, 4, 8}, timeoutSeconds = 120)
     void orderedWritesAreInRankOrder() throws MPIException {
+        ordered();
+    }
+
+    /** The same between processes over forced TCP, the transport ranks on different hosts use. */
+    @MpiTest(ranks = {3}, modes = Mode.PROCESSES, jvmArgs = "-Djmpi.transport=tcp", timeoutSeconds = 120)
+    void orderedWritesOverTcp() throws MPIException {
+        ordered();
+    }
+
+    private static void ordered() throws MPIException {
         Comm w = MPI.COMM_WORLD;
         int rank = w.getRank();
         int size = w.getSize();

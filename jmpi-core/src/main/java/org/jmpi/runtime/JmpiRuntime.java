@@ -75,6 +75,9 @@ public final class JmpiRuntime {
             this.transport = null;
         }
         bootstrap.fence();
+        if (transport != null) {
+            transport.afterStartFence();
+        }
     }
 
     private Transport attachTransport(Transport t) {

@@ -35,10 +35,60 @@ public final class BufferView {
     private BufferView() {}
 
     /**
+     * The views this thread made last, so that a program calling again with the same buffer, count and type (the
+     * common case in loops) gets the same immutable {@link MessageData} without allocating. An entry is held
+     * through a weak reference, so the cache never keeps a user's buffer alive; after a garbage collection the view
+     * is made again. Threading: confined to its thread.
+     */
+    private static final class ViewCache {
+        static final int SIZE = 4;
+
+        /** One cached view: the arguments it was made from, and the view. */
+        record Entry(Object buf, int count, TypeDescriptor type, boolean forReceive, MessageData view) {}
+
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        final java.lang.ref.WeakReference<Entry>[] entries = new java.lang.ref.WeakReference[SIZE];
+        int next;
+
+        MessageData find(Object buf, int count, TypeDescriptor type, boolean forReceive) {
+            for (java.lang.ref.WeakReference<Entry> ref : entries) {
+                Entry e = ref == null ? null : ref.get();
+                if (e != null && e.buf == buf && e.count == count && e.type == type && e.forReceive == forReceive) {
+                    return e.view;
+                }
+            }
+            return null;
+        }
+
+        void add(Object buf, int count, TypeDescriptor type, boolean forReceive, MessageData view) {
+            entries[next] = new java.lang.ref.WeakReference<>(new Entry(buf, count, type, forReceive, view));
+            next = (next + 1) % SIZE;
+        }
+    }
+
+    private static final ThreadLocal<ViewCache> CACHE = ThreadLocal.withInitial(ViewCache::new);
+
+    /**
      * @param forReceive true when the library will write into the buffer
      * @throws MpiError ERR_BUFFER, ERR_COUNT or ERR_TYPE
      */
     public static MessageData of(Object buf, int count, TypeDescriptor type, boolean forReceive) {
+        if (buf != null && count > 0) {
+            ViewCache cache = CACHE.get();
+            MessageData view = cache.find(buf, count, type, forReceive);
+            if (view == null) {
+                view = make(buf, count, type, forReceive);
+                if (view != MessageData.EMPTY && !(buf instanceof boolean[])) {
+                    cache.add(buf, count, type, forReceive, view);
+                }
+            }
+            return view;
+        }
+        return make(buf, count, type, forReceive);
+    }
+
+    /** The checks and the view, without the cache. */
+    private static MessageData make(Object buf, int count, TypeDescriptor type, boolean forReceive) {
         if (count < 0) {
             throw new MpiError(ErrorClass.ERR_COUNT, "negative count " + count);
         }

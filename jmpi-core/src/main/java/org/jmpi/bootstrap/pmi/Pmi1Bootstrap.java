@@ -48,6 +48,8 @@ public final class Pmi1Bootstrap implements Bootstrap {
     private String broken;
     private boolean finalized;
     private boolean closed;
+    /** Set before finalize and close: from then on the server's end of the connection is expected. */
+    private volatile boolean ending;
 
     private Pmi1Bootstrap(LineChannel channel, String via, int rank, int size, int debug, String kvsName, int keyMax,
             int valueMax) {
@@ -327,6 +329,7 @@ public final class Pmi1Bootstrap implements Bootstrap {
      */
     @Override
     public void abort(int exitCode, String message) {
+        ending = true; // the job ends; so will the connection
         lock.lock();
         try {
             if (broken != null || closed) {
@@ -347,7 +350,17 @@ public final class Pmi1Bootstrap implements Bootstrap {
     }
 
     @Override
+    public void watchEnd(Runnable onEnd) {
+        channel.watchEnd(() -> {
+            if (!ending) {
+                onEnd.run();
+            }
+        });
+    }
+
+    @Override
     public void finalizeJob() {
+        ending = true; // the server may close the connection once it has answered
         lock.lock();
         try {
             if (finalized) {
@@ -362,6 +375,7 @@ public final class Pmi1Bootstrap implements Bootstrap {
 
     @Override
     public void close() {
+        ending = true;
         lock.lock();
         try {
             if (closed) {

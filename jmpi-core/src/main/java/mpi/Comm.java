@@ -797,6 +797,10 @@ public class Comm implements Freeable, Cloneable {
         } catch (MpiError e) {
             throw fail("MPI_Comm_call_errhandler", e);
         }
+        if (errhandler == MPI.ERRORS_RETURN) {
+            // the handler "returns the error": the call itself returns normally (MPI-4.1, 9.3.4)
+            return;
+        }
         throw fail("MPI_Comm_call_errhandler",
                 new MpiError(errorCode, "error raised by the application (code " + errorCode + ")"));
     }

@@ -24,6 +24,9 @@ public class Request implements Freeable {
     /** Whose error handler applies; null means MPI_COMM_WORLD's. */
     Comm comm;
 
+    /** For a file access, the file whose error handler applies (it takes precedence over {@link #comm}). */
+    File file;
+
     /** MPI name of the call that started the operation, for error messages. */
     String call = "MPI_Request";
 
@@ -61,7 +64,8 @@ public class Request implements Freeable {
     }
 
     final MPIException fail(String name, MpiError e) {
-        return Errors.raise(comm != null ? comm.errhandler : MPI.COMM_WORLD.errhandler, name, e);
+        Errhandler h = file != null ? file.errhandler : comm != null ? comm.errhandler : MPI.COMM_WORLD.errhandler;
+        return Errors.raise(h, name, e);
     }
 
     /** Persistent requests stay valid after completion. */

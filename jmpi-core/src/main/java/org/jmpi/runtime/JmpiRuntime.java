@@ -86,6 +86,9 @@ public final class JmpiRuntime {
             this.transport = null;
         }
         bootstrap.fence();
+        if (transport != null) {
+            transport.afterStartFence();
+        }
     }
 
     /** Spin iterations of a waiting thread when more ranks share this host than it has processors. */

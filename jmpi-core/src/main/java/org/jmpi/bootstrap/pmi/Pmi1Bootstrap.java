@@ -48,6 +48,8 @@ public final class Pmi1Bootstrap implements Bootstrap {
     private String broken;
     private boolean finalized;
     private boolean closed;
+    /** Set before finalize and close: from then on the server's end of the connection is expected. */
+    private volatile boolean ending;
 
     private Pmi1Bootstrap(LineChannel channel, String via, int rank, int size, int debug, String kvsName, int keyMax,
             int valueMax) {
@@ -320,12 +322,14 @@ public final class Pmi1Bootstrap implements Bootstrap {
     }
 
     /**
-     * Sends {@code cmd=abort exitcode=N error_msg=...} (spaces and other unprintable characters in the message
-     * become {@code _}). PMI-1 has no reply to abort; this returns once the line is sent, and the caller ends the
+     * Sends {@code cmd=abort exitcode=N error_msg=... jmpi_msg=...}: in {@code error_msg} spaces and other
+     * unprintable characters of the message become {@code _}, for Hydra and Slurm; {@code jmpi_msg} is the message
+     * encoded reversibly ({@link Pmi1Message#encodeText}) for jmpirun. PMI-1 has no reply to abort; this returns once the line is sent, and the caller ends the
      * process. Never throws: a rank that aborts is already failing.
      */
     @Override
     public void abort(int exitCode, String message) {
+        ending = true; // the job ends; so will the connection
         lock.lock();
         try {
             if (broken != null || closed) {
@@ -335,8 +339,9 @@ public final class Pmi1Bootstrap implements Bootstrap {
             if (m.length() > 512) {
                 m = m.substring(0, 512);
             }
+            // error_msg is for any PMI server to print; jmpi_msg carries the text unchanged to jmpi's own
             channel.writeLine(Pmi1Message.of("abort", "exitcode", Integer.toString(exitCode), "error_msg",
-                    sanitizeMessage(m)).format());
+                    sanitizeMessage(m), "jmpi_msg", Pmi1Message.encodeText(m)).format());
         } catch (IOException e) {
             broken = e.toString();
         } finally {
@@ -345,7 +350,17 @@ public final class Pmi1Bootstrap implements Bootstrap {
     }
 
     @Override
+    public void watchEnd(Runnable onEnd) {
+        channel.watchEnd(() -> {
+            if (!ending) {
+                onEnd.run();
+            }
+        });
+    }
+
+    @Override
     public void finalizeJob() {
+        ending = true; // the server may close the connection once it has answered
         lock.lock();
         try {
             if (finalized) {
@@ -360,6 +375,7 @@ public final class Pmi1Bootstrap implements Bootstrap {
 
     @Override
     public void close() {
+        ending = true;
         lock.lock();
         try {
             if (closed) {

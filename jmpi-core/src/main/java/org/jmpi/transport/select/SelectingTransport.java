@@ -86,6 +86,13 @@ public final class SelectingTransport implements Transport, ProtocolHints, Singl
     }
 
     @Override
+    public void afterStartFence() {
+        if (shm != null) {
+            shm.mapAllPeers();
+        }
+    }
+
+    @Override
     public void send(int peer, MemorySegment header, MemorySegment payload, Runnable onWritten) {
         to(peer).send(peer, header, payload, onWritten);
     }

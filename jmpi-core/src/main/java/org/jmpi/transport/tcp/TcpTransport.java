@@ -104,6 +104,12 @@ public final class TcpTransport implements Transport {
     private final Peer[] peers;
     private final ConcurrentLinkedQueue<TcpConnection> pendingRegistrations = new ConcurrentLinkedQueue<>();
     private final Set<TcpConnection> connections = ConcurrentHashMap.newKeySet();
+    /** Accepted connections whose hello has not come yet, oldest first, with their deadlines (poll thread only). */
+    private final java.util.ArrayDeque<Object[]> awaitingHello = new java.util.ArrayDeque<>();
+    /** Accepted connections without a hello kept at most; the oldest is dropped for a new one beyond this. */
+    static final int MAX_AWAITING_HELLO = 64;
+    /** Time an accepted connection has to deliver its complete hello. */
+    static final long HELLO_TIMEOUT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
     private final Consumer<SelectionKey> onReady = this::onReady;
     /** The header handed to {@code onFrame}: copied from the read buffer (poll thread only). */
     final MemorySegment rxHeader = Arena.ofAuto().allocate(FrameLayout.HEADER_BYTES, 8);
@@ -287,6 +293,9 @@ public final class TcpTransport implements Transport {
         }
         selecting = Thread.currentThread();
         try {
+            if (!awaitingHello.isEmpty()) {
+                dropSlowHellos(System.nanoTime());
+            }
             boolean registered = registerPending();
             return selector.selectNow(onReady) > 0 || registered;
         } catch (ClosedSelectorException e) {
@@ -389,22 +398,51 @@ public final class TcpTransport implements Transport {
                 return;
             }
             try {
+                long now = System.nanoTime();
+                dropSlowHellos(now);
+                if (awaitingHello.size() >= MAX_AWAITING_HELLO) {
+                    dropAwaitingHello((TcpConnection) awaitingHello.peekFirst()[0], "more than "
+                            + MAX_AWAITING_HELLO + " connections without a hello");
+                }
                 ch.configureBlocking(false);
                 configure(ch);
                 TcpConnection c = new TcpConnection(this, ch, -1, false, config);
                 connections.add(c);
                 c.key = ch.register(selector, SelectionKey.OP_READ, c);
+                awaitingHello.addLast(new Object[] {c, now + HELLO_TIMEOUT_NANOS});
             } catch (IOException e) {
                 closeQuietly(ch);
             }
         }
     }
 
+    /** Poll thread: closes the accepted connections whose hello is overdue. */
+    private void dropSlowHellos(long now) {
+        while (!awaitingHello.isEmpty() && now - (long) awaitingHello.peekFirst()[1] > 0) {
+            dropAwaitingHello((TcpConnection) awaitingHello.peekFirst()[0], "no hello within "
+                    + java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(HELLO_TIMEOUT_NANOS) + " s");
+        }
+    }
+
+    private void dropAwaitingHello(TcpConnection c, String why) {
+        awaitingHello.removeIf(e -> e[0] == c);
+        if (refusalsLogged++ < 20) {
+            LOG.log(System.Logger.Level.WARNING, "tcp transport of rank " + rank + ": closed a connection from "
+                    + remote(c) + ": " + why);
+        }
+        c.close();
+        connections.remove(c);
+    }
+
+    /** Refusals logged so far (poll thread only): a flood of them is not logged line by line. */
+    private int refusalsLogged;
+
     /**
      * Poll thread: the complete hello of an accepted connection is at {@code off}. Returns {@code true} if the
      * connection is admitted; otherwise closes it.
      */
     boolean helloReceived(TcpConnection c, MemorySegment buf, long off) {
+        awaitingHello.removeIf(e -> e[0] == c);
         int from = TcpLayout.helloRank(buf, off);
         String refusal = null;
         if (!TcpLayout.helloMatches(buf, off, jobId, secret)) {
@@ -425,8 +463,10 @@ public final class TcpTransport implements Transport {
             }
         }
         if (refusal != null) {
-            LOG.log(System.Logger.Level.WARNING, "tcp transport of rank " + rank + ": refused a connection from "
-                    + remote(c) + ": " + refusal);
+            if (refusalsLogged++ < 20) {
+                LOG.log(System.Logger.Level.WARNING, "tcp transport of rank " + rank + ": refused a connection from "
+                        + remote(c) + ": " + refusal);
+            }
             c.close();
             connections.remove(c);
             return false;
@@ -488,7 +528,8 @@ public final class TcpTransport implements Transport {
         if (p >= 0) {
             failPeer(p, cause);
         } else {
-            if (cause instanceof ProtocolException && !closed) {
+            awaitingHello.removeIf(e -> e[0] == c); // an accepted connection: only the poll thread gets here
+            if (cause instanceof ProtocolException && !closed && refusalsLogged++ < 20) {
                 LOG.log(System.Logger.Level.WARNING, "tcp transport of rank " + rank + ": refused a connection from "
                         + remote(c) + ": " + cause.getMessage());
             }

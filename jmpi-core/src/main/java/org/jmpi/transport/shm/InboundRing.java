@@ -31,11 +31,17 @@ final class InboundRing {
     /** A long frame being reassembled from FIRST and MORE records, or null. */
     private MemorySegment assembly;
     private long assembled;
+    private final long maxFrame;
     /** Set when the producer broke the layout; the ring is not read any more. */
     private String broken;
 
-    InboundRing(int peer, MemorySegment ring, long dataBytes) {
+    /**
+     * @param maxFrame the longest frame payload a correct producer sends through this ring (see
+     *     {@link #maxFrameFor}); a long frame announced beyond it is refused before anything is allocated
+     */
+    InboundRing(int peer, MemorySegment ring, long dataBytes, long maxFrame) {
         this.peer = peer;
+        this.maxFrame = maxFrame;
         this.ring = ring;
         this.data = ring.asSlice(ShmLayout.RING_HEADER_BYTES, dataBytes);
         this.mask = dataBytes - 1;
@@ -51,7 +57,7 @@ final class InboundRing {
     /**
      * Hands up to {@code budget} frames to the sink.
      *
-     * @return the number of records consumed (0: nothing was there)
+     * @return the number of records consumed, wraps included (0: nothing was there)
      */
     int poll(FrameSink sink, int budget) {
         if (broken != null) {
@@ -87,12 +93,13 @@ final class InboundRing {
                 case ShmLayout.TYPE_WRAP -> {
                     consume(length);
                     publishHead();
+                    records++; // counts against the budget too: a ring of nothing but wraps must not spin here
                 }
                 case ShmLayout.TYPE_FIRST -> {
                     MemorySegment.copy(data, off + ShmLayout.MARKER_BYTES, header, 0, FrameLayout.HEADER_BYTES);
                     long total = FrameLayout.payloadLength(header) & 0xffff_ffffL;
                     long piece = length - ShmLayout.PAYLOAD_OFFSET;
-                    if (total <= piece || total > MAX_ASSEMBLED_BYTES) {
+                    if (total <= piece || total > maxFrame) {
                         return fail(sink, records, "a long frame of " + total + " bytes starting with " + piece);
                     }
                     assembly = total <= Integer.MAX_VALUE - 16 ? MemorySegment.ofArray(new byte[(int) total])
@@ -122,8 +129,13 @@ final class InboundRing {
         return records;
     }
 
-    /** Frames longer than this, announced by a FIRST record, are refused (the producer is broken or hostile). */
-    static final long MAX_ASSEMBLED_BYTES = 1L << 30;
+    /**
+     * The longest frame payload the point-to-point layer sends through shared memory under {@code config}: an eager
+     * message or a rendezvous chunk, plus room for protocol headers. The job's ranks share the configuration.
+     */
+    static long maxFrameFor(ShmConfig config) {
+        return Math.max(config.eagerLimit(), config.chunkBytes()) + (64 << 10);
+    }
 
     /**
      * Null when a record of {@code type} and {@code length} at {@code off} can be what a correct producer writes:
@@ -136,7 +148,8 @@ final class InboundRing {
             return "a record of " + length + " bytes";
         }
         return switch (type) {
-            case ShmLayout.TYPE_WRAP -> off + length == size ? null : "a wrap record short of the end";
+            case ShmLayout.TYPE_WRAP -> off > 0 && off + length == size ? null
+                    : "a wrap record that does not end the data area after a record";
             case ShmLayout.TYPE_FRAME -> length <= size / 2 ? null : "a record longer than half the ring";
             case ShmLayout.TYPE_FIRST -> assembly != null ? "a long frame inside another"
                     : length <= size / 2 ? null : "a record longer than half the ring";

@@ -56,7 +56,11 @@ import org.jmpi.transport.Transport;
  * writing (see {@link TcpConnection}); it never waits for the socket. No thread of its own: all progress happens in
  * the threads that call in. Per peer: {@code sendConnection} is written once under the peer's monitor and read
  * (volatile) without it; {@code failure} is written once under the monitor, and a non-null value marks the peer dead.
- * {@code closed} is set once by {@link #close()}.
+ * {@code closed} is set once by {@link #close()}. {@code awaitingHello} and {@code refusalsLogged} belong to the
+ * thread inside {@link #poll()}.
+ *
+ * <p><b>Strangers.</b> At most {@link #MAX_AWAITING_HELLO} accepted connections may wait for their hello (the oldest
+ * is closed for a new one beyond that), each for at most 10 s; refusals are logged for the first 20 only.
  *
  * <p><b>Failures.</b> EOF, a reset, a refused connect or a protocol error on a connection with a known peer fails that
  * peer: its connections are closed, queued frames are dropped (their {@code onWritten} never runs) and

@@ -3,6 +3,7 @@ package org.jmpi.transport.shm;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
 import org.jmpi.transport.FrameLayout;
 import org.jmpi.transport.FrameSink;
 
@@ -28,20 +29,15 @@ final class InboundRing {
     private final long mask;
     private final MemorySegment header;
     private long head;
-    /** A long frame being reassembled from FIRST and MORE records, or null. */
-    private MemorySegment assembly;
+    /** A long frame being reassembled from FIRST and MORE records (grown as they come), or null. */
+    private byte[] assembly;
     private long assembled;
-    private final long maxFrame;
+    private long assemblyTotal;
     /** Set when the producer broke the layout; the ring is not read any more. */
     private String broken;
 
-    /**
-     * @param maxFrame the longest frame payload a correct producer sends through this ring (see
-     *     {@link #maxFrameFor}); a long frame announced beyond it is refused before anything is allocated
-     */
-    InboundRing(int peer, MemorySegment ring, long dataBytes, long maxFrame) {
+    InboundRing(int peer, MemorySegment ring, long dataBytes) {
         this.peer = peer;
-        this.maxFrame = maxFrame;
         this.ring = ring;
         this.data = ring.asSlice(ShmLayout.RING_HEADER_BYTES, dataBytes);
         this.mask = dataBytes - 1;
@@ -99,26 +95,33 @@ final class InboundRing {
                     MemorySegment.copy(data, off + ShmLayout.MARKER_BYTES, header, 0, FrameLayout.HEADER_BYTES);
                     long total = FrameLayout.payloadLength(header) & 0xffff_ffffL;
                     long piece = length - ShmLayout.PAYLOAD_OFFSET;
-                    if (total <= piece || total > maxFrame) {
+                    if (total <= piece || total > MAX_ASSEMBLED_BYTES) {
                         return fail(sink, records, "a long frame of " + total + " bytes starting with " + piece);
                     }
-                    assembly = total <= Integer.MAX_VALUE - 16 ? MemorySegment.ofArray(new byte[(int) total])
-                            : Arena.ofAuto().allocate(total);
-                    MemorySegment.copy(data, off + ShmLayout.PAYLOAD_OFFSET, assembly, 0, piece);
+                    assemblyTotal = total;
+                    // grown as the pieces come, so a length field alone cannot make this rank allocate
+                    assembly = new byte[(int) Math.min(total, Math.max(piece, FIRST_ALLOCATION))];
+                    MemorySegment.copy(data, ValueLayout.JAVA_BYTE, off + ShmLayout.PAYLOAD_OFFSET, assembly, 0,
+                            (int) piece);
                     assembled = piece;
                     consume(length);
                     publishHead();
                     records++;
                 }
                 case ShmLayout.TYPE_MORE -> {
-                    long piece = Math.min(assembly.byteSize() - assembled, length - ShmLayout.MARKER_BYTES);
-                    MemorySegment.copy(data, off + ShmLayout.MARKER_BYTES, assembly, assembled, piece);
+                    long piece = Math.min(assemblyTotal - assembled, length - ShmLayout.MARKER_BYTES);
+                    if (assembled + piece > assembly.length) {
+                        assembly = Arrays.copyOf(assembly, (int) Math.min(assemblyTotal,
+                                Math.max(assembled + piece, 2L * assembly.length)));
+                    }
+                    MemorySegment.copy(data, ValueLayout.JAVA_BYTE, off + ShmLayout.MARKER_BYTES, assembly,
+                            (int) assembled, (int) piece);
                     assembled += piece;
                     consume(length);
                     publishHead();
                     records++;
-                    if (assembled == assembly.byteSize()) {
-                        MemorySegment whole = assembly;
+                    if (assembled == assemblyTotal) {
+                        MemorySegment whole = MemorySegment.ofArray(assembly);
                         assembly = null;
                         sink.onFrame(peer, header, whole);
                     }
@@ -129,13 +132,10 @@ final class InboundRing {
         return records;
     }
 
-    /**
-     * The longest frame payload the point-to-point layer sends through shared memory under {@code config}: an eager
-     * message or a rendezvous chunk, plus room for protocol headers. The job's ranks share the configuration.
-     */
-    static long maxFrameFor(ShmConfig config) {
-        return Math.max(config.eagerLimit(), config.chunkBytes()) + (64 << 10);
-    }
+    /** Longest frame a FIRST record may announce. */
+    static final long MAX_ASSEMBLED_BYTES = (1L << 30) - 64;
+    /** What a FIRST record allocates at most before its MORE records arrive. */
+    static final int FIRST_ALLOCATION = 256 << 10;
 
     /**
      * Null when a record of {@code type} and {@code length} at {@code off} can be what a correct producer writes:

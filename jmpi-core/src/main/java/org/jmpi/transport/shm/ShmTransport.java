@@ -132,8 +132,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
         int k = 0;
         for (int i = 0; i < localRanks.length; i++) {
             if (localRanks[i] != rank) {
-                inbound[k++] = new InboundRing(localRanks[i], own.ring(i), own.ringDataBytes,
-                        InboundRing.maxFrameFor(config));
+                inbound[k++] = new InboundRing(localRanks[i], own.ring(i), own.ringDataBytes);
             }
         }
         this.outbound = new OutboundRing[size];

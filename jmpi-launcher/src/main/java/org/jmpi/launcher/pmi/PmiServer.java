@@ -76,7 +76,7 @@ import org.jmpi.bootstrap.pmi.Pmi1Message;
 public final class PmiServer implements AutoCloseable {
     /** Longest request line accepted (Slurm stops at 1024; we are lenient but bounded). */
     static final int MAX_LINE = 64 * 1024;
-    /** Connections that have not proved the job secret yet, at most; more are closed at once. */
+    /** Connections that have not proved the job secret yet, at most; further clients wait in the backlog. */
     static final int MAX_UNAUTHENTICATED = 64;
     /** Time a new connection has to send its complete {@code initack} line (slow senders are cut off). */
     static final long AUTH_TIMEOUT_MILLIS = 10_000;
@@ -405,31 +405,33 @@ public final class PmiServer implements AutoCloseable {
 
     private void acceptLoop() {
         while (true) {
+            lock.lock();
+            try {
+                // at the limit, further clients wait in the kernel's backlog until one authenticates or times out
+                while (unauthenticated >= MAX_UNAUTHENTICATED && !closed) {
+                    changed.await();
+                }
+            } catch (InterruptedException e) {
+                return; // closed
+            } finally {
+                lock.unlock();
+            }
             Socket s;
             try {
                 s = server.accept();
             } catch (IOException e) {
                 return; // closed
             }
-            boolean admitted;
             lock.lock();
             try {
                 if (closed) {
                     closeQuietly(s);
                     return;
                 }
-                admitted = unauthenticated < MAX_UNAUTHENTICATED;
-                if (admitted) {
-                    unauthenticated++;
-                    sockets.add(s);
-                }
+                unauthenticated++;
+                sockets.add(s);
             } finally {
                 lock.unlock();
-            }
-            if (!admitted) {
-                refuse(s, "more than " + MAX_UNAUTHENTICATED + " connections are waiting to authenticate");
-                closeQuietly(s);
-                continue;
             }
             Thread.ofVirtual().name("jmpi-pmi-conn").start(() -> serve(s));
         }
@@ -468,6 +470,7 @@ public final class PmiServer implements AutoCloseable {
             lock.lock();
             try {
                 unauthenticated--;
+                changed.signalAll(); // the accept loop may wait for a free slot
             } finally {
                 lock.unlock();
             }

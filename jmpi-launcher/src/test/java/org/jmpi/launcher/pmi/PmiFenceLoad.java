@@ -101,7 +101,8 @@ public final class PmiFenceLoad {
                         }
                     } catch (Throwable t) {
                         failure.compareAndSet(null, t);
-                        local.reset(); // release the others
+                        local.reset(); // release the others: from their barriers here,
+                        server.close(); // and from the server's
                     }
                 }));
             }

@@ -61,4 +61,21 @@ class LayeringTest {
                         "org.jmpi.bootstrap..", "org.jmpi.datatype..")
                 .check(classes);
     }
+
+    @Test
+    void fileIoUsesTheRuntimeNotTransports() {
+        noClasses().that().resideInAPackage("org.jmpi.io..").should().dependOnClassesThat()
+                .resideInAnyPackage("org.jmpi.transport..", "org.jmpi.bootstrap..", "org.jmpi.comm..",
+                        "org.jmpi.topo..", "org.jmpi.op..")
+                .because("MPI-IO moves data through collectives and the point-to-point engine, never a transport")
+                .check(classes);
+    }
+
+    @Test
+    void nothingBelowTheApiDependsOnFileIo() {
+        noClasses().that().resideInAnyPackage("org.jmpi.runtime..", "org.jmpi.pt2pt..", "org.jmpi.coll..",
+                "org.jmpi.datatype..", "org.jmpi.transport..", "org.jmpi.shared..").should().dependOnClassesThat()
+                .resideInAPackage("org.jmpi.io..")
+                .because("io sits beside coll, above pt2pt: calls never go up").check(classes);
+    }
 }

@@ -331,8 +331,9 @@ public final class Pmi1Bootstrap implements Bootstrap {
     }
 
     /**
-     * Sends {@code cmd=abort exitcode=N error_msg=...} (spaces and other unprintable characters in the message
-     * become {@code _}). PMI-1 has no reply to abort; this returns once the line is sent, and the caller ends the
+     * Sends {@code cmd=abort exitcode=N error_msg=... jmpi_msg=...}: in {@code error_msg} spaces and other
+     * unprintable characters of the message become {@code _}, for Hydra and Slurm; {@code jmpi_msg} is the message
+     * encoded reversibly ({@link Pmi1Message#encodeText}) for jmpirun. PMI-1 has no reply to abort; this returns once the line is sent, and the caller ends the
      * process. Never throws: a rank that aborts is already failing.
      */
     @Override
@@ -347,8 +348,9 @@ public final class Pmi1Bootstrap implements Bootstrap {
             if (m.length() > 512) {
                 m = m.substring(0, 512);
             }
+            // error_msg is for any PMI server to print; jmpi_msg carries the text unchanged to jmpi's own
             channel.writeLine(Pmi1Message.of("abort", "exitcode", Integer.toString(exitCode), "error_msg",
-                    sanitizeMessage(m)).format());
+                    sanitizeMessage(m), "jmpi_msg", Pmi1Message.encodeText(m)).format());
         } catch (IOException e) {
             broken = e.toString();
         } finally {

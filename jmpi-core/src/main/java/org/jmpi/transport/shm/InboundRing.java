@@ -21,7 +21,6 @@ import org.jmpi.transport.FrameSink;
  * we are done reading them.
  */
 final class InboundRing {
-    private static final MemorySegment EMPTY = MemorySegment.ofArray(new byte[0]);
 
     final int peer;
     final MemorySegment ring;
@@ -81,8 +80,7 @@ final class InboundRing {
                                 + length);
                     }
                     consume(length);
-                    sink.onFrame(peer, header,
-                            payload == 0 ? EMPTY : data.asSlice(off + ShmLayout.PAYLOAD_OFFSET, payload));
+                    sink.onFrame(peer, header, data, off + ShmLayout.PAYLOAD_OFFSET, payload);
                     publishHead();
                     records++;
                 }

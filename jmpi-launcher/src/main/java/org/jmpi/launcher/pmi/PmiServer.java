@@ -697,7 +697,8 @@ public final class PmiServer implements AutoCloseable {
                 send(out, "cmd=finalize_ack");
             }
             case "abort" -> {
-                String msg = m.get("error_msg") != null ? m.get("error_msg") : m.get("message");
+                String msg = m.get("jmpi_msg") != null ? Pmi1Message.decodeText(m.get("jmpi_msg"))
+                        : m.get("error_msg") != null ? m.get("error_msg") : m.get("message");
                 listener.aborted(rank, m.intValue("exitcode", 1), msg == null ? "" : msg);
             }
             case "spawn" -> {

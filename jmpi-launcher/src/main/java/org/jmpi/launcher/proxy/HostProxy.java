@@ -479,7 +479,9 @@ public final class HostProxy implements AutoCloseable {
             ds = new ArrayList<>(descendants);
         }
         ds.forEach(ProcessHandle::destroy);
-        ps.forEach(Process::destroy);
+        // signal through the handle: Process.destroy() would also close the pipes the pumps still read from, and
+        // the lines the rank wrote before the signal (still in the pipe) would be lost
+        ps.forEach(p -> p.toHandle().destroy());
         Thread.ofVirtual().name("jmpi-kill-after-grace").start(() -> {
             try {
                 Thread.sleep(spec.graceMillis());
@@ -511,7 +513,7 @@ public final class HostProxy implements AutoCloseable {
         }
         for (Process p : ps) {
             if (p.isAlive()) {
-                p.destroyForcibly();
+                p.toHandle().destroyForcibly(); // not p.destroyForcibly(): that closes the output pipes (see above)
             }
         }
     }

@@ -30,6 +30,9 @@ import org.jmpi.bootstrap.Bootstrap.FailureListener;
  */
 public final class Pmi1Bootstrap implements Bootstrap {
     private static final int CONNECT_TIMEOUT_MILLIS = 10_000;
+    /** Smallest key and value limits a server may announce in {@code maxes} (Hydra says 64 and 1024, Slurm more). */
+    static final int MIN_KEY_MAX = 32;
+    static final int MIN_VALUE_MAX = 256;
     /** The environment variable with the job secret that jmpirun gives every rank. */
     public static final String SECRET_VARIABLE = "JMPI_SECRET";
     /** The {@code initack} field that proves the job secret to jmpirun's PMI server. */
@@ -216,8 +219,14 @@ public final class Pmi1Bootstrap implements Bootstrap {
             if (name.rc() != 0 || kvs == null || kvs.isEmpty()) {
                 throw new PmiException("PMI server at " + via + " gave no KVS name: " + name);
             }
-            return new Pmi1Bootstrap(ch, via, rank, size, debug, kvs, maxes.intValue("keylen_max", 64),
-                    maxes.intValue("vallen_max", 1024));
+            int keyMax = maxes.intValue("keylen_max", 64);
+            int valueMax = maxes.intValue("vallen_max", 1024);
+            if (keyMax < MIN_KEY_MAX || valueMax < MIN_VALUE_MAX) {
+                throw new PmiException("PMI server at " + via + " allows keys of " + keyMax + " and values of "
+                        + valueMax + " bytes; jmpi needs at least " + MIN_KEY_MAX + " and " + MIN_VALUE_MAX + ": "
+                        + maxes);
+            }
+            return new Pmi1Bootstrap(ch, via, rank, size, debug, kvs, keyMax, valueMax);
         } catch (IOException | RuntimeException e) {
             try {
                 ch.close();

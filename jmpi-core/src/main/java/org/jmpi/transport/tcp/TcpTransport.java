@@ -56,7 +56,12 @@ import org.jmpi.transport.Transport;
  * writing (see {@link TcpConnection}); it never waits for the socket. No thread of its own: all progress happens in
  * the threads that call in. Per peer: {@code sendConnection} is written once under the peer's monitor and read
  * (volatile) without it; {@code failure} is written once under the monitor, and a non-null value marks the peer dead.
- * {@code closed} is set once by {@link #close()}.
+ * {@code closed} is set once by {@link #close()}. {@code awaitingHello} and {@code refusalsLogged} belong to the
+ * thread inside {@link #poll()}.
+ *
+ * <p><b>Strangers.</b> At most {@link #MAX_AWAITING_HELLO} accepted connections may wait for their hello, each for at
+ * most 10 s; while that many wait, no more are accepted (they wait in the kernel's backlog, so legitimate peers that
+ * all connect at once are only delayed). Refusals are logged for the first 20 only.
  *
  * <p><b>Failures.</b> EOF, a reset, a refused connect or a protocol error on a connection with a known peer fails that
  * peer: its connections are closed, queued frames are dropped (their {@code onWritten} never runs) and
@@ -134,7 +139,7 @@ public final class TcpTransport implements Transport {
     private final Set<TcpConnection> connections = ConcurrentHashMap.newKeySet();
     /** Accepted connections whose hello has not come yet, oldest first, with their deadlines (poll thread only). */
     private final java.util.ArrayDeque<Object[]> awaitingHello = new java.util.ArrayDeque<>();
-    /** Accepted connections without a hello kept at most; the oldest is dropped for a new one beyond this. */
+    /** Accepted connections without a hello at most; beyond, further ones wait in the kernel's backlog. */
     static final int MAX_AWAITING_HELLO = 64;
     /** Time an accepted connection has to deliver its complete hello. */
     static final long HELLO_TIMEOUT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
@@ -418,6 +423,15 @@ public final class TcpTransport implements Transport {
 
     private void acceptAll() {
         for (; ; ) {
+            dropSlowHellos(System.nanoTime());
+            if (awaitingHello.size() >= MAX_AWAITING_HELLO) {
+                // leave the rest in the kernel's backlog until hellos come in or time out
+                SelectionKey k = server.keyFor(selector);
+                if (k != null) {
+                    k.interestOps(0);
+                }
+                return;
+            }
             SocketChannel ch;
             try {
                 ch = server.accept();
@@ -432,11 +446,6 @@ public final class TcpTransport implements Transport {
             }
             try {
                 long now = System.nanoTime();
-                dropSlowHellos(now);
-                if (awaitingHello.size() >= MAX_AWAITING_HELLO) {
-                    dropAwaitingHello((TcpConnection) awaitingHello.peekFirst()[0], "more than "
-                            + MAX_AWAITING_HELLO + " connections without a hello");
-                }
                 ch.configureBlocking(false);
                 configure(ch);
                 TcpConnection c = new TcpConnection(this, ch, -1, false, config);
@@ -457,8 +466,18 @@ public final class TcpTransport implements Transport {
         }
     }
 
+    /** Poll thread: {@code c} no longer waits for its hello; accepting resumes if it had stopped at the limit. */
+    private void noLongerAwaitingHello(TcpConnection c) {
+        if (awaitingHello.removeIf(e -> e[0] == c) && awaitingHello.size() < MAX_AWAITING_HELLO && !closed) {
+            SelectionKey k = server.keyFor(selector);
+            if (k != null && k.isValid() && k.interestOps() == 0) {
+                k.interestOps(SelectionKey.OP_ACCEPT);
+            }
+        }
+    }
+
     private void dropAwaitingHello(TcpConnection c, String why) {
-        awaitingHello.removeIf(e -> e[0] == c);
+        noLongerAwaitingHello(c);
         if (refusalsLogged++ < 20) {
             LOG.log(System.Logger.Level.WARNING, "tcp transport of rank " + rank + ": closed a connection from "
                     + remote(c) + ": " + why);
@@ -475,7 +494,7 @@ public final class TcpTransport implements Transport {
      * connection is admitted; otherwise closes it.
      */
     boolean helloReceived(TcpConnection c, MemorySegment buf, long off) {
-        awaitingHello.removeIf(e -> e[0] == c);
+        noLongerAwaitingHello(c);
         int from = TcpLayout.helloRank(buf, off);
         String refusal = null;
         ForeignAdmission other = admission;
@@ -568,7 +587,7 @@ public final class TcpTransport implements Transport {
         if (p >= 0 && peer(p) != null) {
             failPeer(p, cause);
         } else {
-            awaitingHello.removeIf(e -> e[0] == c); // an accepted connection: only the poll thread gets here
+            noLongerAwaitingHello(c); // an accepted connection: only the poll thread gets here
             if (cause instanceof ProtocolException && !closed && refusalsLogged++ < 20) {
                 LOG.log(System.Logger.Level.WARNING, "tcp transport of rank " + rank + ": refused a connection from "
                         + remote(c) + ": " + cause.getMessage());

@@ -3,7 +3,6 @@ package org.jmpi.tests.io;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.jmpi.tests.io.IoTesting.assertImage;
 import static org.jmpi.tests.io.IoTesting.expect;
-import static org.jmpi.tests.io.IoTesting.putInt;
 import static org.jmpi.tests.io.IoTesting.value;
 import static org.jmpi.tests.io.IoTesting.values;
 
@@ -90,12 +89,7 @@ class FileErrorsTest {
         Status s = f.readAt(rank * 10L, back, 10, MPI.INT);
         assertThat(s.getCount(MPI.INT)).isEqualTo(10);
         assertThat(back).isEqualTo(values(rank, 10));
-        byte[] image = new byte[size * 40];
-        for (int r = 0; r < size; r++) {
-            for (int i = 0; i < 10; i++) {
-                putInt(image, (r * 10 + i) * 4, value(r, i));
-            }
-        }
+        byte[] image = IoTesting.blocks(1, size, 10);
         w.barrier();
         if (rank == 0) {
             assertImage(Path.of(name), image);

@@ -245,6 +245,13 @@ class FileErrorsTest {
             expect(MPI.ERR_NO_SPACE, () -> f.writeAtAll((long) rank << 20, chunk, chunk.length, MPI.BYTE));
             expect(MPI.ERR_NO_SPACE, () -> f.preallocate(4L << 20));
             f.setSize(0);
+            // through two-phase I/O: the aggregators' errors reach every rank
+            Info cb = new Info();
+            cb.set("romio_cb_write", "enable");
+            cb.set("cb_buffer_size", "262144");
+            f.setInfo(cb);
+            expect(MPI.ERR_NO_SPACE, () -> f.writeAtAll((long) rank << 20, chunk, chunk.length, MPI.BYTE));
+            f.setSize(0);
             // the handle still works once there is room
             f.writeAt(0, new byte[] {7}, 1, MPI.BYTE);
             f.close();

@@ -184,7 +184,7 @@ final class CollectiveCalls {
                     + "communicator (" + p + ")");
         }
         long end = 0;
-        org.jmpi.datatype.BaseKind base = null;
+        boolean any = false;
         for (int i = 0; i < p; i++) {
             Comm.checkType(types[i]);
             if (counts[i] == 0 || types[i].desc.size() == 0) {
@@ -196,23 +196,18 @@ final class CollectiveCalls {
                         + " starts before the buffer");
             }
             end = Math.max(end, displs[i] + span[1]);
-            if (base == null) {
-                base = types[i].desc.base();
-            } else if (base != types[i].desc.base()) {
-                throw new MpiError(ErrorClass.ERR_TYPE, "the " + what + " datatypes of alltoallw over one Java buffer "
-                        + "must share their base type (" + base.mpiName + " and " + types[i].desc.base().mpiName + ")");
-            }
+            any = true;
         }
         MessageData[] views = new MessageData[p];
-        if (base == null) {
+        if (!any) {
             java.util.Arrays.fill(views, MessageData.EMPTY);
             if (buf != null) {
                 view(buf, 0, types[0], forReceive);
             }
             return views;
         }
-        long units = (end + base.bytes - 1) / base.bytes;
-        MessageData whole = view(buf, units, primitive(base), forReceive);
+        // the buffer is raw memory: its bytes up to the end of the last block, whatever the datatypes
+        MessageData whole = view(buf, end, MPI.BYTE, forReceive);
         for (int i = 0; i < p; i++) {
             TypeDescriptor d = types[i].desc;
             if (counts[i] == 0 || d.size() == 0) {
@@ -238,19 +233,6 @@ final class CollectiveCalls {
             }
         }
         return views;
-    }
-
-    private static Datatype primitive(org.jmpi.datatype.BaseKind base) {
-        return switch (base) {
-            case BYTE -> MPI.BYTE;
-            case CHAR -> MPI.CHAR;
-            case SHORT -> MPI.SHORT;
-            case BOOLEAN -> MPI.BOOLEAN;
-            case INT -> MPI.INT;
-            case LONG -> MPI.LONG;
-            case FLOAT -> MPI.FLOAT;
-            case DOUBLE -> MPI.DOUBLE;
-        };
     }
 
     // ------------------------------------------------------------------ the calls

@@ -168,6 +168,7 @@ public class Comm implements Freeable, Cloneable {
             RequestImpl s = startSend(live(), buf, count, type, dest, tag, mode);
             if (s != null) {
                 awaitOk(s);
+                JmpiRuntime.get().engine().release(s);
             }
         } catch (MpiError e) {
             throw fail(call, e);
@@ -177,7 +178,7 @@ public class Comm implements Freeable, Cloneable {
     private Request nonBlockingSend(String call, Object buf, int count, Datatype type, int dest, int tag, Mode mode)
             throws MPIException {
         try {
-            return Request.of(this, startSend(live(), buf, count, type, dest, tag, mode), call);
+            return Request.ofOwned(this, startSend(live(), buf, count, type, dest, tag, mode), call);
         } catch (MpiError e) {
             throw fail(call, e);
         }
@@ -330,15 +331,15 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
-    /** Waits for the communicator's pending traffic (a barrier over it) and frees it. */
+    /**
+     * MPI_Comm_disconnect: waits for the communicator's pending traffic (a barrier over both groups of an
+     * intercommunicator), frees it, and for one made by connect, accept or spawn closes the connections to the other
+     * job's processes that no other such communicator holds.
+     */
     public final void disconnect() throws MPIException {
         try {
             Communicator c = live();
-            if (c.isInter()) {
-                GroupCollectives.barrier(org.jmpi.comm.Intercomms.localOf(c));
-            } else {
-                GroupCollectives.barrier(c);
-            }
+            org.jmpi.dpm.DynamicProcesses.disconnect(c);
             CommOps.free(this);
         } catch (MpiError e) {
             throw fail("MPI_Comm_disconnect", e);
@@ -401,6 +402,7 @@ public class Comm implements Freeable, Cloneable {
             SendRequest s = startSend(live(), buf, count, type, dest, tag, SendMode.STANDARD);
             if (s != null) {
                 awaitOk(s);
+                JmpiRuntime.get().engine().release(s);
             }
         } catch (MpiError e) {
             throw fail("MPI_Send", e);
@@ -418,6 +420,7 @@ public class Comm implements Freeable, Cloneable {
             if (r.error() != 0) {
                 throw new MpiError(r.error(), r.errorMessage());
             }
+            JmpiRuntime.get().engine().release(r);
             return s;
         } catch (MpiError e) {
             throw fail("MPI_Recv", e);
@@ -566,7 +569,7 @@ public class Comm implements Freeable, Cloneable {
     private Request nonBlockingRecv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
         try {
             RecvRequest r = startRecv(live(), buf, count, type, source, tag);
-            return Request.of(this, r, "MPI_Irecv");
+            return Request.ofOwned(this, r, "MPI_Irecv");
         } catch (MpiError e) {
             throw fail("MPI_Irecv", e);
         }
@@ -793,6 +796,10 @@ public class Comm implements Freeable, Cloneable {
             live();
         } catch (MpiError e) {
             throw fail("MPI_Comm_call_errhandler", e);
+        }
+        if (errhandler == MPI.ERRORS_RETURN) {
+            // the handler "returns the error": the call itself returns normally (MPI-4.1, 9.3.4)
+            return;
         }
         throw fail("MPI_Comm_call_errhandler",
                 new MpiError(errorCode, "error raised by the application (code " + errorCode + ")"));

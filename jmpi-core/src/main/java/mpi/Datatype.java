@@ -122,7 +122,7 @@ public final class Datatype implements Freeable, Cloneable {
                     new long[] {0}, new long[] {8}, 8);
             case KIND_DOUBLE_COMPLEX -> TypeDescriptor.predefined(BaseKind.DOUBLE, Primitive.DOUBLE_COMPLEX,
                     new long[] {0}, new long[] {16}, 16);
-            case KIND_INT2 -> TypeDescriptor.predefined(BaseKind.INT, Primitive.INT2, new long[] {0}, new long[] {8}, 8);
+            case KIND_INT2 -> TypeDescriptor.predefined(BaseKind.BYTE, Primitive.INT2, new long[] {0}, new long[] {8}, 8);
             // pairs of a value and an int index, laid out as the C structs (value, then the int, aligned)
             case KIND_SHORT_INT -> TypeDescriptor.predefined(BaseKind.BYTE, Primitive.SHORT_INT, new long[] {0, 4},
                     new long[] {2, 4}, 8);

@@ -1,313 +1,562 @@
 package mpi;
 
 import java.nio.Buffer;
+import org.jmpi.datatype.BaseKind;
+import org.jmpi.datatype.BufferView;
+import org.jmpi.datatype.MessageData;
+import org.jmpi.datatype.TypeDescriptor;
+import org.jmpi.io.OpenFile;
+import org.jmpi.io.OpenFile.Position;
+import org.jmpi.runtime.Communicator;
+import org.jmpi.runtime.ErrorClass;
+import org.jmpi.runtime.JmpiRuntime;
+import org.jmpi.runtime.MpiError;
 
-/** An MPI-IO file opened collectively by the processes of a communicator. */
+/**
+ * An MPI-IO file opened collectively by the processes of a communicator. A thin facade over
+ * {@link org.jmpi.io.OpenFile}: argument checks, buffers turned into message data, errors through the file's error
+ * handler. docs/io.md describes hints, collective buffering, data sieving, consistency and atomic mode.
+ *
+ * <p>Error handlers: a file's handler is {@code MPI.ERRORS_RETURN} unless changed with {@link #setErrhandler}, as
+ * the standard says. Errors of the constructor (a failed open) and of {@link #delete} use the handler of
+ * {@code MPI_FILE_NULL}, also {@code MPI.ERRORS_RETURN} (the Java bindings have no {@code FILE_NULL} object, so it
+ * cannot be changed).
+ *
+ * <p>Threading: calls from several threads are allowed (THREAD_MULTIPLE); at most one split collective may be
+ * active per file, as MPI says.
+ */
 public final class File {
+    /** The error handler of MPI_FILE_NULL: applies to failed opens and to deletes. */
+    static final Errhandler NULL_FILE_HANDLER = MPI.ERRORS_RETURN;
+
+    private static final TypeDescriptor BYTES = TypeDescriptor.primitive(BaseKind.BYTE);
+
     /** The view set by the last {@link #setView} call. */
     private FileView view = new FileView(0, MPI.BYTE, MPI.BYTE, "native");
 
-    @NotImplemented
+    /** The private duplicate of the communicator the file was opened on. */
+    private final Intracomm comm;
+    private final OpenFile impl;
+    /** The error handler in force. */
+    Errhandler errhandler = MPI.ERRORS_RETURN;
+    /** The active split collective, or null; guarded by this. */
+    private Request split;
+
     public File(Comm comm, String filename, int amode) throws MPIException {
-        throw Unsupported.of("File(Comm, String, int)");
+        this(comm, filename, amode, null);
     }
 
-    @NotImplemented
     public File(Comm comm, String filename, int amode, Info info) throws MPIException {
-        throw Unsupported.of("File(Comm, String, int, Info)");
+        Intracomm dup = null;
+        try {
+            if (comm == null) {
+                throw new MpiError(ErrorClass.ERR_COMM, "null communicator");
+            }
+            comm.live();
+            if (!(comm instanceof Intracomm ic)) {
+                throw new MpiError(ErrorClass.ERR_COMM, "files are opened on intracommunicators");
+            }
+            if (info != null && info.isNull()) {
+                throw new MpiError(ErrorClass.ERR_INFO, "the info object was freed");
+            }
+            dup = ic.dup();
+            this.comm = dup;
+            this.impl = OpenFile.open(dup.live(), filename, amode, info == null ? null : info.entries);
+        } catch (MpiError e) {
+            freeQuietly(dup);
+            throw Errors.raise(NULL_FILE_HANDLER, "MPI_File_open", e);
+        }
     }
 
-    @NotImplemented
+    private static void freeQuietly(Intracomm dup) {
+        if (dup != null) {
+            try {
+                dup.free();
+            } catch (MPIException e) {
+                // the open failed on every rank; the duplicate is gone or unusable either way
+            }
+        }
+    }
+
+    private MPIException fail(String call, MpiError e) {
+        return Errors.raise(errhandler, call, e);
+    }
+
+    private void live() {
+        JmpiRuntime.get();
+        if (impl.isClosed()) {
+            throw new MpiError(ErrorClass.ERR_FILE, "the file is closed");
+        }
+    }
+
     public void close() throws MPIException {
-        throw Unsupported.of("File.close()");
+        try {
+            live();
+            impl.close();
+            comm.free();
+        } catch (MpiError e) {
+            throw fail("MPI_File_close", e);
+        }
     }
 
-    @NotImplemented
     public static void delete(String filename) throws MPIException {
-        throw Unsupported.of("File.delete(String)");
+        delete(filename, null);
     }
 
-    @NotImplemented
     public static void delete(String filename, Info info) throws MPIException {
-        throw Unsupported.of("File.delete(String, Info)");
+        try {
+            JmpiRuntime.get();
+            OpenFile.delete(filename);
+        } catch (MpiError e) {
+            throw Errors.raise(NULL_FILE_HANDLER, "MPI_File_delete", e);
+        }
     }
 
-    @NotImplemented
     public void setSize(long size) throws MPIException {
-        throw Unsupported.of("File.setSize(long)");
+        try {
+            live();
+            impl.setSize(size);
+        } catch (MpiError e) {
+            throw fail("MPI_File_set_size", e);
+        }
     }
 
-    @NotImplemented
     public void preallocate(long size) throws MPIException {
-        throw Unsupported.of("File.preallocate(long)");
+        try {
+            live();
+            impl.preallocate(size);
+        } catch (MpiError e) {
+            throw fail("MPI_File_preallocate", e);
+        }
     }
 
-    @NotImplemented
     public long getSize() throws MPIException {
-        throw Unsupported.of("File.getSize()");
+        try {
+            live();
+            return impl.size();
+        } catch (MpiError e) {
+            throw fail("MPI_File_get_size", e);
+        }
     }
 
-    @NotImplemented
     public Group getGroup() throws MPIException {
-        throw Unsupported.of("File.getGroup()");
+        try {
+            live();
+            Communicator c = comm.live();
+            int[] ranks = c.worldRanks();
+            return new Group(ranks, ranks[c.rank()]);
+        } catch (MpiError e) {
+            throw fail("MPI_File_get_group", e);
+        }
     }
 
-    @NotImplemented
     public int getAMode() throws MPIException {
-        throw Unsupported.of("File.getAMode()");
+        try {
+            live();
+            return impl.amode();
+        } catch (MpiError e) {
+            throw fail("MPI_File_get_amode", e);
+        }
     }
 
-    @NotImplemented
     public void setInfo(Info info) throws MPIException {
-        throw Unsupported.of("File.setInfo(Info)");
+        try {
+            live();
+            if (info == null || info.isNull()) {
+                throw new MpiError(ErrorClass.ERR_INFO, "invalid info object");
+            }
+            impl.setHints(info.entries);
+        } catch (MpiError e) {
+            throw fail("MPI_File_set_info", e);
+        }
     }
 
-    @NotImplemented
     public Info getInfo() throws MPIException {
-        throw Unsupported.of("File.getInfo()");
+        try {
+            live();
+            Info info = new Info();
+            info.entries.putAll(impl.hintMap());
+            return info;
+        } catch (MpiError e) {
+            throw fail("MPI_File_get_info", e);
+        }
     }
 
-    @NotImplemented
     public void setView(long disp, Datatype etype, Datatype filetype, String datarep) throws MPIException {
-        throw Unsupported.of("File.setView(long, Datatype, Datatype, String)");
+        setView(disp, etype, filetype, datarep, null);
     }
 
-    @NotImplemented
     public void setView(long disp, Datatype etype, Datatype filetype, String datarep, Info info) throws MPIException {
-        throw Unsupported.of("File.setView(long, Datatype, Datatype, String, Info)");
+        try {
+            live();
+            MpiError problem = null;
+            TypeDescriptor e = BYTES;
+            TypeDescriptor f = BYTES;
+            long d = disp;
+            try {
+                Comm.checkType(etype);
+                Comm.checkType(filetype);
+                e = etype.desc;
+                f = filetype.desc;
+                if (datarep == null) {
+                    throw new MpiError(ErrorClass.ERR_UNSUPPORTED_DATAREP, "null data representation");
+                }
+                if (info != null && info.isNull()) {
+                    throw new MpiError(ErrorClass.ERR_INFO, "the info object was freed");
+                }
+                if (disp == MPI.DISPLACEMENT_CURRENT) {
+                    if ((impl.amode() & MPI.MODE_SEQUENTIAL) == 0) {
+                        throw new MpiError(ErrorClass.ERR_ARG,
+                                "MPI.DISPLACEMENT_CURRENT needs a file opened with MODE_SEQUENTIAL");
+                    }
+                    d = impl.byteOffset(impl.sharedPosition());
+                }
+            } catch (MpiError x) {
+                problem = x;
+                e = BYTES;
+                f = BYTES;
+                d = 0;
+            }
+            impl.setView(d, e, f, datarep, info == null ? null : info.entries, problem);
+            view = new FileView(d, etype, filetype, datarep);
+        } catch (MpiError e) {
+            throw fail("MPI_File_set_view", e);
+        }
     }
 
     public FileView getView() {
         return view;
     }
 
-    @NotImplemented
+    // ------------------------------------------------------------------------------------------------ access
+
+    private static Status status(long bytes) {
+        Status s = new Status();
+        s.bytes = bytes;
+        return s;
+    }
+
+    /** The data of one access, or (for a collective call) the argument error to agree on with the other ranks. */
+    private record Access(MessageData data, MpiError problem) {
+        static Access of(Position where, boolean collective, Object buf, int count, Datatype type, boolean write) {
+            try {
+                Comm.checkType(type);
+                return new Access(BufferView.of(buf, count, type.desc, !write), null);
+            } catch (MpiError e) {
+                if (!collective && where != Position.ORDERED) {
+                    throw e;
+                }
+                return new Access(MessageData.EMPTY, e);
+            }
+        }
+    }
+
+    /** A blocking access; a collective one agrees on argument errors with the other ranks. */
+    private Status access(String call, Position where, boolean write, boolean collective, long offset, Object buf,
+            int count, Datatype type) throws MPIException {
+        try {
+            live();
+            Access a = Access.of(where, collective, buf, count, type, write);
+            return status(impl.access(where, write, collective, offset, a.data(), a.problem()));
+        } catch (MpiError e) {
+            throw fail(call, e);
+        }
+    }
+
+    /** Starts a non-blocking or split-collective access. */
+    private Request begin(String call, Position where, boolean write, boolean collective, long offset, Object buf,
+            int count, Datatype type) throws MPIException {
+        try {
+            live();
+            Access a = Access.of(where, collective, buf, count, type, write);
+            Request r = Request.of(null, impl.start(where, write, collective, offset, a.data(), a.problem()), call);
+            r.file = this;
+            return r;
+        } catch (MpiError e) {
+            throw fail(call, e);
+        }
+    }
+
+    private void splitBegin(String call, Position where, boolean write, long offset, Object buf, int count,
+            Datatype type) throws MPIException {
+        synchronized (this) {
+            if (split != null) {
+                throw fail(call, new MpiError(ErrorClass.ERR_OTHER,
+                        "a split collective is already active on this file (one at a time)"));
+            }
+            split = begin(call, where, write, true, offset, buf, count, type);
+        }
+    }
+
+    private Status splitEnd(String call) throws MPIException {
+        Request r;
+        synchronized (this) {
+            r = split;
+            split = null;
+        }
+        if (r == null) {
+            throw fail(call, new MpiError(ErrorClass.ERR_OTHER, "no split collective is active on this file"));
+        }
+        return r.waitStatus();
+    }
+
     public Status readAt(long offset, Object buf, int count, Datatype type) throws MPIException {
-        throw Unsupported.of("File.readAt(long, Object, int, Datatype)");
+        return access("MPI_File_read_at", Position.EXPLICIT, false, false, offset, buf, count, type);
     }
 
-    @NotImplemented
     public Status readAtAll(long offset, Object buf, int count, Datatype type) throws MPIException {
-        throw Unsupported.of("File.readAtAll(long, Object, int, Datatype)");
+        return access("MPI_File_read_at_all", Position.EXPLICIT, false, true, offset, buf, count, type);
     }
 
-    @NotImplemented
     public Status writeAt(long offset, Object buf, int count, Datatype type) throws MPIException {
-        throw Unsupported.of("File.writeAt(long, Object, int, Datatype)");
+        return access("MPI_File_write_at", Position.EXPLICIT, true, false, offset, buf, count, type);
     }
 
-    @NotImplemented
     public Status writeAtAll(long offset, Object buf, int count, Datatype type) throws MPIException {
-        throw Unsupported.of("File.writeAtAll(long, Object, int, Datatype)");
+        return access("MPI_File_write_at_all", Position.EXPLICIT, true, true, offset, buf, count, type);
     }
 
-    @NotImplemented
     public Request iReadAt(long offset, Buffer buf, int count, Datatype type) throws MPIException {
-        throw Unsupported.of("File.iReadAt(long, Buffer, int, Datatype)");
+        return begin("MPI_File_iread_at", Position.EXPLICIT, false, false, offset, buf, count, type);
     }
 
-    @NotImplemented
     public Request iReadAtAll(long offset, Buffer buf, int count, Datatype type) throws MPIException {
-        throw Unsupported.of("File.iReadAtAll(long, Buffer, int, Datatype)");
+        return begin("MPI_File_iread_at_all", Position.EXPLICIT, false, true, offset, buf, count, type);
     }
 
-    @NotImplemented
     public Request iWriteAt(long offset, Buffer buf, int count, Datatype type) throws MPIException {
-        throw Unsupported.of("File.iWriteAt(long, Buffer, int, Datatype)");
+        return begin("MPI_File_iwrite_at", Position.EXPLICIT, true, false, offset, buf, count, type);
     }
 
-    @NotImplemented
     public Request iWriteAtAll(long offset, Buffer buf, int count, Datatype type) throws MPIException {
-        throw Unsupported.of("File.iWriteAtAll(long, Buffer, int, Datatype)");
+        return begin("MPI_File_iwrite_at_all", Position.EXPLICIT, true, true, offset, buf, count, type);
     }
 
-    @NotImplemented
     public Status read(Object buf, int count, Datatype type) throws MPIException {
-        throw Unsupported.of("File.read(Object, int, Datatype)");
+        return access("MPI_File_read", Position.INDIVIDUAL, false, false, 0, buf, count, type);
     }
 
-    @NotImplemented
     public Status readAll(Object buf, int count, Datatype type) throws MPIException {
-        throw Unsupported.of("File.readAll(Object, int, Datatype)");
+        return access("MPI_File_read_all", Position.INDIVIDUAL, false, true, 0, buf, count, type);
     }
 
-    @NotImplemented
     public Status write(Object buf, int count, Datatype type) throws MPIException {
-        throw Unsupported.of("File.write(Object, int, Datatype)");
+        return access("MPI_File_write", Position.INDIVIDUAL, true, false, 0, buf, count, type);
     }
 
-    @NotImplemented
     public Status writeAll(Object buf, int count, Datatype type) throws MPIException {
-        throw Unsupported.of("File.writeAll(Object, int, Datatype)");
+        return access("MPI_File_write_all", Position.INDIVIDUAL, true, true, 0, buf, count, type);
     }
 
-    @NotImplemented
     public Request iRead(Buffer buf, int count, Datatype type) throws MPIException {
-        throw Unsupported.of("File.iRead(Buffer, int, Datatype)");
+        return begin("MPI_File_iread", Position.INDIVIDUAL, false, false, 0, buf, count, type);
     }
 
-    @NotImplemented
     public Request iReadAll(Buffer buf, int count, Datatype type) throws MPIException {
-        throw Unsupported.of("File.iReadAll(Buffer, int, Datatype)");
+        return begin("MPI_File_iread_all", Position.INDIVIDUAL, false, true, 0, buf, count, type);
     }
 
-    @NotImplemented
     public Request iWrite(Buffer buf, int count, Datatype type) throws MPIException {
-        throw Unsupported.of("File.iWrite(Buffer, int, Datatype)");
+        return begin("MPI_File_iwrite", Position.INDIVIDUAL, true, false, 0, buf, count, type);
     }
 
-    @NotImplemented
     public Request iWriteAll(Buffer buf, int count, Datatype type) throws MPIException {
-        throw Unsupported.of("File.iWriteAll(Buffer, int, Datatype)");
+        return begin("MPI_File_iwrite_all", Position.INDIVIDUAL, true, true, 0, buf, count, type);
     }
 
-    @NotImplemented
-    public void seek(long offset, int whence) throws MPIException {
-        throw Unsupported.of("File.seek(long, int)");
-    }
-
-    @NotImplemented
-    public long getPosition() throws MPIException {
-        throw Unsupported.of("File.getPosition()");
-    }
-
-    @NotImplemented
-    public long getByteOffset(long offset) throws MPIException {
-        throw Unsupported.of("File.getByteOffset(long)");
-    }
-
-    @NotImplemented
     public Status readShared(Object buf, int count, Datatype type) throws MPIException {
-        throw Unsupported.of("File.readShared(Object, int, Datatype)");
+        return access("MPI_File_read_shared", Position.SHARED, false, false, 0, buf, count, type);
     }
 
-    @NotImplemented
     public Status writeShared(Object buf, int count, Datatype type) throws MPIException {
-        throw Unsupported.of("File.writeShared(Object, int, Datatype)");
+        return access("MPI_File_write_shared", Position.SHARED, true, false, 0, buf, count, type);
     }
 
-    @NotImplemented
     public Request iReadShared(Buffer buf, int count, Datatype type) throws MPIException {
-        throw Unsupported.of("File.iReadShared(Buffer, int, Datatype)");
+        return begin("MPI_File_iread_shared", Position.SHARED, false, false, 0, buf, count, type);
     }
 
-    @NotImplemented
     public Request iWriteShared(Buffer buf, int count, Datatype type) throws MPIException {
-        throw Unsupported.of("File.iWriteShared(Buffer, int, Datatype)");
+        return begin("MPI_File_iwrite_shared", Position.SHARED, true, false, 0, buf, count, type);
     }
 
-    @NotImplemented
     public Status readOrdered(Object buf, int count, Datatype type) throws MPIException {
-        throw Unsupported.of("File.readOrdered(Object, int, Datatype)");
+        return access("MPI_File_read_ordered", Position.ORDERED, false, true, 0, buf, count, type);
     }
 
-    @NotImplemented
     public Status writeOrdered(Object buf, int count, Datatype type) throws MPIException {
-        throw Unsupported.of("File.writeOrdered(Object, int, Datatype)");
+        return access("MPI_File_write_ordered", Position.ORDERED, true, true, 0, buf, count, type);
     }
 
-    @NotImplemented
+    public void seek(long offset, int whence) throws MPIException {
+        try {
+            live();
+            impl.seek(offset, whence);
+        } catch (MpiError e) {
+            throw fail("MPI_File_seek", e);
+        }
+    }
+
+    public long getPosition() throws MPIException {
+        try {
+            live();
+            return impl.position();
+        } catch (MpiError e) {
+            throw fail("MPI_File_get_position", e);
+        }
+    }
+
+    public long getByteOffset(long offset) throws MPIException {
+        try {
+            live();
+            return impl.byteOffset(offset);
+        } catch (MpiError e) {
+            throw fail("MPI_File_get_byte_offset", e);
+        }
+    }
+
     public void seekShared(long offset, int whence) throws MPIException {
-        throw Unsupported.of("File.seekShared(long, int)");
+        try {
+            live();
+            impl.seekShared(offset, whence);
+        } catch (MpiError e) {
+            throw fail("MPI_File_seek_shared", e);
+        }
     }
 
-    @NotImplemented
     public long getPositionShared() throws MPIException {
-        throw Unsupported.of("File.getPositionShared()");
+        try {
+            live();
+            return impl.sharedPosition();
+        } catch (MpiError e) {
+            throw fail("MPI_File_get_position_shared", e);
+        }
     }
 
-    @NotImplemented
     public void readAtAllBegin(long offset, Object buf, int count, Datatype type) throws MPIException {
-        throw Unsupported.of("File.readAtAllBegin(long, Object, int, Datatype)");
+        splitBegin("MPI_File_read_at_all_begin", Position.EXPLICIT, false, offset, buf, count, type);
     }
 
-    @NotImplemented
     public Status readAtAllEnd(Object buf) throws MPIException {
-        throw Unsupported.of("File.readAtAllEnd(Object)");
+        return splitEnd("MPI_File_read_at_all_end");
     }
 
-    @NotImplemented
     public void writeAtAllBegin(long offset, Object buf, int count, Datatype type) throws MPIException {
-        throw Unsupported.of("File.writeAtAllBegin(long, Object, int, Datatype)");
+        splitBegin("MPI_File_write_at_all_begin", Position.EXPLICIT, true, offset, buf, count, type);
     }
 
-    @NotImplemented
     public Status writeAtAllEnd(Object buf) throws MPIException {
-        throw Unsupported.of("File.writeAtAllEnd(Object)");
+        return splitEnd("MPI_File_write_at_all_end");
     }
 
-    @NotImplemented
     public void readAllBegin(Object buf, int count, Datatype type) throws MPIException {
-        throw Unsupported.of("File.readAllBegin(Object, int, Datatype)");
+        splitBegin("MPI_File_read_all_begin", Position.INDIVIDUAL, false, 0, buf, count, type);
     }
 
-    @NotImplemented
     public Status readAllEnd(Object buf) throws MPIException {
-        throw Unsupported.of("File.readAllEnd(Object)");
+        return splitEnd("MPI_File_read_all_end");
     }
 
-    @NotImplemented
     public void writeAllBegin(Object buf, int count, Datatype type) throws MPIException {
-        throw Unsupported.of("File.writeAllBegin(Object, int, Datatype)");
+        splitBegin("MPI_File_write_all_begin", Position.INDIVIDUAL, true, 0, buf, count, type);
     }
 
-    @NotImplemented
     public Status writeAllEnd(Object buf) throws MPIException {
-        throw Unsupported.of("File.writeAllEnd(Object)");
+        return splitEnd("MPI_File_write_all_end");
     }
 
-    @NotImplemented
     public void readOrderedBegin(Object buf, int count, Datatype type) throws MPIException {
-        throw Unsupported.of("File.readOrderedBegin(Object, int, Datatype)");
+        splitBegin("MPI_File_read_ordered_begin", Position.ORDERED, false, 0, buf, count, type);
     }
 
-    @NotImplemented
     public Status readOrderedEnd(Object buf) throws MPIException {
-        throw Unsupported.of("File.readOrderedEnd(Object)");
+        return splitEnd("MPI_File_read_ordered_end");
     }
 
-    @NotImplemented
     public void writeOrderedBegin(Object buf, int count, Datatype type) throws MPIException {
-        throw Unsupported.of("File.writeOrderedBegin(Object, int, Datatype)");
+        splitBegin("MPI_File_write_ordered_begin", Position.ORDERED, true, 0, buf, count, type);
     }
 
-    @NotImplemented
     public Status writeOrderedEnd(Object buf) throws MPIException {
-        throw Unsupported.of("File.writeOrderedEnd(Object)");
+        return splitEnd("MPI_File_write_ordered_end");
     }
 
-    @NotImplemented
     public int getTypeExtent(Datatype type) throws MPIException {
-        throw Unsupported.of("File.getTypeExtent(Datatype)");
+        try {
+            live();
+            Comm.checkType(type);
+            long extent = type.desc.extent();
+            if (extent > Integer.MAX_VALUE) {
+                throw new MpiError(ErrorClass.ERR_TYPE, "the extent " + extent + " does not fit an int");
+            }
+            return (int) extent;
+        } catch (MpiError e) {
+            throw fail("MPI_File_get_type_extent", e);
+        }
     }
 
-    @NotImplemented
     public void setAtomicity(boolean atomicity) throws MPIException {
-        throw Unsupported.of("File.setAtomicity(boolean)");
+        try {
+            live();
+            impl.setAtomicity(atomicity);
+        } catch (MpiError e) {
+            throw fail("MPI_File_set_atomicity", e);
+        }
     }
 
-    @NotImplemented
     public boolean getAtomicity() throws MPIException {
-        throw Unsupported.of("File.getAtomicity()");
+        try {
+            live();
+            return impl.atomicity();
+        } catch (MpiError e) {
+            throw fail("MPI_File_get_atomicity", e);
+        }
     }
 
-    @NotImplemented
     public void sync() throws MPIException {
-        throw Unsupported.of("File.sync()");
+        try {
+            live();
+            impl.sync();
+        } catch (MpiError e) {
+            throw fail("MPI_File_sync", e);
+        }
     }
 
-    @NotImplemented
     public void setErrhandler(Errhandler errhandler) throws MPIException {
-        throw Unsupported.of("File.setErrhandler(Errhandler)");
+        try {
+            JmpiRuntime.get();
+            if (errhandler == null) {
+                throw new MpiError(ErrorClass.ERR_ARG, "null error handler");
+            }
+            this.errhandler = errhandler;
+        } catch (MpiError e) {
+            throw fail("MPI_File_set_errhandler", e);
+        }
     }
 
-    @NotImplemented
     public Errhandler getErrhandler() throws MPIException {
-        throw Unsupported.of("File.getErrhandler()");
+        try {
+            JmpiRuntime.get();
+            return errhandler;
+        } catch (MpiError e) {
+            throw fail("MPI_File_get_errhandler", e);
+        }
     }
 
-    @NotImplemented
+    /**
+     * Invokes the file's error handler with {@code errorCode}: under {@code MPI.ERRORS_RETURN} this returns normally
+     * (the handler does nothing, as in C); under a fatal handler the job ends.
+     */
     public void callErrhandler(int errorCode) throws MPIException {
-        throw Unsupported.of("File.callErrhandler(int)");
+        try {
+            JmpiRuntime.get();
+        } catch (MpiError e) {
+            throw fail("MPI_File_call_errhandler", e);
+        }
+        if (errhandler == MPI.ERRORS_RETURN) {
+            return;
+        }
+        throw fail("MPI_File_call_errhandler",
+                new MpiError(errorCode, "error raised by the application (code " + errorCode + ")"));
     }
 }

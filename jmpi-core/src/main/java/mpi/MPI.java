@@ -1,13 +1,14 @@
 package mpi;
 
 import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
 import java.nio.ByteOrder;
+import java.nio.CharBuffer;
 import java.nio.DoubleBuffer;
 import java.nio.FloatBuffer;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.nio.ShortBuffer;
+import org.jmpi.datatype.DirectBuffers;
 
 /**
  * Entry point of the library: initialisation and finalisation, predefined objects and constants, timers, and
@@ -180,17 +181,23 @@ public final class MPI {
     public static final int ERR_LASTCODE = org.jmpi.runtime.ErrorClass.ERR_LASTCODE;
     public static final int ERR_SYSRESOURCE = org.jmpi.runtime.ErrorClass.ERR_SYSRESOURCE;
 
+    /** The parent intercommunicator of a spawned job (null when not spawned); see Intercomm.getParent. */
+    static volatile Intercomm parent;
+
     public static String[] Init(String[] args) throws MPIException {
-        initRuntime(THREAD_SINGLE, "MPI_Init");
+        initRuntime(THREAD_SINGLE, "MPI_Init", args);
         return args == null ? new String[0] : args.clone();
     }
 
-    private static int initRuntime(int required, String call) throws MPIException {
+    private static int initRuntime(int required, String call, String[] args) throws MPIException {
         try {
             org.jmpi.runtime.JmpiRuntime rt = org.jmpi.runtime.JmpiRuntime.init(required);
             COMM_WORLD.impl = rt.world();
             COMM_SELF.impl = rt.self();
             mainThread = Thread.currentThread();
+            InfoEnv.fill(INFO_ENV, args, rt);
+            org.jmpi.runtime.Communicator toParent = org.jmpi.dpm.DynamicProcesses.connectToParent();
+            parent = toParent == null ? null : CommOps.adopt(COMM_WORLD, new Intercomm(), toParent, false);
             return rt.threadLevel();
         } catch (org.jmpi.runtime.MpiError e) {
             throw Errors.raise(call, e);
@@ -199,7 +206,7 @@ public final class MPI {
 
     /** Initialises MPI; every thread level up to THREAD_MULTIPLE is provided. */
     public static int InitThread(String[] args, int required) throws MPIException {
-        return initRuntime(required, "MPI_Init_thread");
+        return initRuntime(required, "MPI_Init_thread", args);
     }
 
     public static int queryThread() throws MPIException {
@@ -221,6 +228,7 @@ public final class MPI {
 
     public static void Finalize() throws MPIException {
         try {
+            org.jmpi.dpm.DynamicProcesses.beforeFinalize();
             org.jmpi.runtime.JmpiRuntime.finalizeRuntime();
         } catch (org.jmpi.runtime.MpiError e) {
             throw Errors.raise("MPI_Finalize", e);
@@ -289,60 +297,65 @@ public final class MPI {
         // MPI_Pcontrol is a hook for profiling tools; the library itself does nothing with it.
     }
 
+    /** A direct byte buffer of {@code capacity} elements of {@code elementBytes} bytes, in native byte order. */
+    private static ByteBuffer nativeBytes(int capacity, int elementBytes) {
+        return ByteBuffer.allocateDirect(Math.multiplyExact(capacity, elementBytes)).order(ByteOrder.nativeOrder());
+    }
+
     public static ByteBuffer newByteBuffer(int capacity) {
-        return ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
+        return DirectBuffers.register(nativeBytes(capacity, 1));
     }
 
     public static CharBuffer newCharBuffer(int capacity) {
-        return ByteBuffer.allocateDirect(Math.multiplyExact(capacity, 2)).order(ByteOrder.nativeOrder()).asCharBuffer();
+        return DirectBuffers.register(nativeBytes(capacity, 2).asCharBuffer());
     }
 
     public static ShortBuffer newShortBuffer(int capacity) {
-        return ByteBuffer.allocateDirect(Math.multiplyExact(capacity, 2)).order(ByteOrder.nativeOrder()).asShortBuffer();
+        return DirectBuffers.register(nativeBytes(capacity, 2).asShortBuffer());
     }
 
     public static IntBuffer newIntBuffer(int capacity) {
-        return ByteBuffer.allocateDirect(Math.multiplyExact(capacity, 4)).order(ByteOrder.nativeOrder()).asIntBuffer();
+        return DirectBuffers.register(nativeBytes(capacity, 4).asIntBuffer());
     }
 
     public static LongBuffer newLongBuffer(int capacity) {
-        return ByteBuffer.allocateDirect(Math.multiplyExact(capacity, 8)).order(ByteOrder.nativeOrder()).asLongBuffer();
+        return DirectBuffers.register(nativeBytes(capacity, 8).asLongBuffer());
     }
 
     public static FloatBuffer newFloatBuffer(int capacity) {
-        return ByteBuffer.allocateDirect(Math.multiplyExact(capacity, 4)).order(ByteOrder.nativeOrder()).asFloatBuffer();
+        return DirectBuffers.register(nativeBytes(capacity, 4).asFloatBuffer());
     }
 
     public static DoubleBuffer newDoubleBuffer(int capacity) {
-        return ByteBuffer.allocateDirect(Math.multiplyExact(capacity, 8)).order(ByteOrder.nativeOrder()).asDoubleBuffer();
+        return DirectBuffers.register(nativeBytes(capacity, 8).asDoubleBuffer());
     }
 
     public static ByteBuffer slice(ByteBuffer buf, int offset) {
-        return buf.slice(offset, buf.capacity() - offset).order(buf.order());
+        return DirectBuffers.register(buf).slice(offset, buf.capacity() - offset).order(buf.order());
     }
 
     public static CharBuffer slice(CharBuffer buf, int offset) {
-        return buf.slice(offset, buf.capacity() - offset);
+        return DirectBuffers.register(buf).slice(offset, buf.capacity() - offset);
     }
 
     public static ShortBuffer slice(ShortBuffer buf, int offset) {
-        return buf.slice(offset, buf.capacity() - offset);
+        return DirectBuffers.register(buf).slice(offset, buf.capacity() - offset);
     }
 
     public static IntBuffer slice(IntBuffer buf, int offset) {
-        return buf.slice(offset, buf.capacity() - offset);
+        return DirectBuffers.register(buf).slice(offset, buf.capacity() - offset);
     }
 
     public static LongBuffer slice(LongBuffer buf, int offset) {
-        return buf.slice(offset, buf.capacity() - offset);
+        return DirectBuffers.register(buf).slice(offset, buf.capacity() - offset);
     }
 
     public static FloatBuffer slice(FloatBuffer buf, int offset) {
-        return buf.slice(offset, buf.capacity() - offset);
+        return DirectBuffers.register(buf).slice(offset, buf.capacity() - offset);
     }
 
     public static DoubleBuffer slice(DoubleBuffer buf, int offset) {
-        return buf.slice(offset, buf.capacity() - offset);
+        return DirectBuffers.register(buf).slice(offset, buf.capacity() - offset);
     }
 
     public static ByteBuffer slice(byte[] buf, int offset) {

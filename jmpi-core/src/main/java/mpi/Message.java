@@ -136,7 +136,7 @@ public final class Message {
     public Request imRecv(Buffer buf, int count, Datatype type) throws MPIException {
         Comm c = comm != null ? comm : MPI.COMM_WORLD;
         try {
-            return Request.of(c, start(buf, count, type), "MPI_Imrecv");
+            return Request.ofOwned(c, start(buf, count, type), "MPI_Imrecv");
         } catch (MpiError e) {
             throw c.fail("MPI_Imrecv", e);
         }

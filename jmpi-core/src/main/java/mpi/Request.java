@@ -24,11 +24,20 @@ public class Request implements Freeable {
     /** Whose error handler applies; null means MPI_COMM_WORLD's. */
     Comm comm;
 
+    /** For a file access, the file whose error handler applies (it takes precedence over {@link #comm}). */
+    File file;
+
     /** MPI name of the call that started the operation, for error messages. */
     String call = "MPI_Request";
 
     /** True once {@link #free()} was called: using the request again is an error (ERR_REQUEST). */
     boolean freed;
+
+    /**
+     * True when {@link #impl} is a point-to-point request that only this handle refers to, which the engine may
+     * reuse once the handle has observed its completion.
+     */
+    boolean recyclable;
 
     /** Creates a null request (MPI_REQUEST_NULL). */
     Request() {}
@@ -44,8 +53,19 @@ public class Request implements Freeable {
         return r;
     }
 
+    /**
+     * A request for a point-to-point operation that only this handle refers to: once the handle observes its
+     * completion, the engine may reuse the operation's internal request.
+     */
+    static Request ofOwned(Comm comm, RequestImpl impl, String call) {
+        Request r = of(comm, impl, call);
+        r.recyclable = impl != null;
+        return r;
+    }
+
     final MPIException fail(String name, MpiError e) {
-        return Errors.raise(comm != null ? comm.errhandler : MPI.COMM_WORLD.errhandler, name, e);
+        Errhandler h = file != null ? file.errhandler : comm != null ? comm.errhandler : MPI.COMM_WORLD.errhandler;
+        return Errors.raise(h, name, e);
     }
 
     /** Persistent requests stay valid after completion. */
@@ -55,14 +75,31 @@ public class Request implements Freeable {
 
     /** Observes completion: builds the status and turns a non-persistent request into a null handle. */
     final Status finish(int index) {
+        if (impl == null) { // finished (and recycled) already, e.g. listed twice in an array
+            return emptyStatus(index);
+        }
         Status s = Status.of(impl, index);
+        finishQuietly();
+        return s;
+    }
+
+    /**
+     * Observes completion without a status: turns a non-persistent request into a null handle, whose operation
+     * nobody can reach any more, so its internal request goes back to the engine for reuse.
+     */
+    final void finishQuietly() {
         if (!persistent()) {
             nullHandle = true;
+            RequestImpl done = impl;
+            if (done != null && recyclable) {
+                impl = null;
+                JmpiRuntime.get().engine().release(done);
+            }
         } else {
             inactive();
         }
-        return s;
     }
+
 
     /** Called when a persistent request's activation completes. */
     void inactive() {}
@@ -141,7 +178,27 @@ public class Request implements Freeable {
     }
 
     public final void waitFor() throws MPIException {
-        waitStatus();
+        try {
+            checkNotFreed();
+            if (!active()) {
+                return;
+            }
+            JmpiRuntime.get().progress().await(impl);
+            observeCompletion();
+        } catch (MpiError e) {
+            throw fail("MPI_Wait", e);
+        }
+    }
+
+    /** Raises the error of the completed operation, if any, then finishes the handle without building a status. */
+    private void observeCompletion() {
+        RequestImpl done = impl;
+        if (done.error() != 0 && !done.cancelled()) {
+            MpiError e = new MpiError(done.error(), done.errorMessage()); // before the request may be recycled
+            finishQuietly();
+            throw e;
+        }
+        finishQuietly();
     }
 
     public final Status testStatus() throws MPIException {
@@ -183,7 +240,22 @@ public class Request implements Freeable {
     }
 
     public final boolean test() throws MPIException {
-        return testStatus() != null;
+        try {
+            checkNotFreed();
+            if (!active()) {
+                return true;
+            }
+            if (!impl.isDone()) {
+                JmpiRuntime.get().progress().poll();
+                if (!impl.isDone()) {
+                    return false;
+                }
+            }
+            observeCompletion();
+            return true;
+        } catch (MpiError e) {
+            throw fail("MPI_Test", e);
+        }
     }
 
     // ------------------------------------------------------------------ arrays
@@ -292,7 +364,7 @@ public class Request implements Freeable {
             } else {
                 out[i] = requests[i].finish(i);
                 if (out[i].error != 0 && !out[i].cancelled && first == null) {
-                    first = new MpiError(out[i].error, "request " + i + ": " + rs[i].errorMessage());
+                    first = new MpiError(out[i].error, "request " + i + ": " + out[i].errorMessage);
                 }
             }
         }
@@ -333,7 +405,7 @@ public class Request implements Freeable {
                 Status s = requests[i].finish(i);
                 done.add(s);
                 if (s.error != 0 && !s.cancelled && first == null) {
-                    first = new MpiError(s.error, "request " + i + ": " + rs[i].errorMessage());
+                    first = new MpiError(s.error, "request " + i + ": " + s.errorMessage);
                 }
             }
         }

@@ -43,6 +43,14 @@ public interface Bootstrap extends AutoCloseable {
     void finalizeJob();
 
     /**
+     * Calls {@code onEnd} (from a daemon thread, at most once) when the process manager closes its connection to
+     * this rank before the rank finalized or closed it: the launcher is gone. The default has no connection to
+     * watch and never calls it.
+     */
+    default void watchEnd(Runnable onEnd) {
+    }
+
+    /**
      * The job's shared secret, which every transport connection must present, or {@code null} when the process
      * manager gave none (a singleton, threads mode). Launched by jmpirun it is {@code JMPI_SECRET}; under Hydra or
      * Slurm rank 0 makes one up and shares it through the key-value space at start-up.

@@ -25,7 +25,8 @@ import org.jmpi.shared.RankClassLoader;
  *   <li>nothing: a singleton (rank 0 of 1).</li>
  * </ol>
  *
- * Every process-manager bootstrap is wrapped in a {@link JobBootstrap} (job secret, locality, failure notices).
+ * Every process-manager bootstrap is wrapped in a {@link JobBootstrap} (job secret, locality, failure notices), and
+ * {@link #detect()} arms the {@link Lifeline} for it: the rank ends when its launcher does.
  */
 public final class BootstrapFactory {
     private BootstrapFactory() {}
@@ -40,8 +41,19 @@ public final class BootstrapFactory {
         if (BootstrapFactory.class.getClassLoader() instanceof RankClassLoader loader) {
             return new ThreadsBootstrap(loader.job(), loader.rank());
         }
+        Map<String, String> env = System.getenv();
+        boolean managed = present(env, "PMI_FD") || present(env, "PMI_PORT") || present(env, "JMPI_KVS");
+        if (managed) {
+            Lifeline.watchParent(env); // first: the parent may die while we connect
+        }
         try {
-            return fromEnvironment(System.getenv());
+            Bootstrap b = fromEnvironment(env);
+            if (managed) {
+                Lifeline.name("rank " + b.rank());
+                b.watchEnd(() -> Lifeline.launcherLost("the process manager closed its connection to this rank "
+                        + "(the launcher is gone)"));
+            }
+            return b;
         } catch (PmiException | IllegalArgumentException | IllegalStateException e) {
             throw new MpiError(ErrorClass.ERR_OTHER, "cannot start: " + e.getMessage());
         }

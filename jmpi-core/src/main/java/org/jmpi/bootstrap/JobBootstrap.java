@@ -186,6 +186,11 @@ public final class JobBootstrap implements Bootstrap {
     }
 
     @Override
+    public void watchEnd(Runnable onEnd) {
+        client.watchEnd(onEnd);
+    }
+
+    @Override
     public String secret() {
         return secret;
     }

@@ -4,7 +4,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * Elements of a {@link BaseKind#BOOLEAN}-based datatype in a Java {@code boolean[]}, any layout. A boolean travels as
+ * Elements of any datatype in a Java {@code boolean[]}, any layout (the array is raw memory of one byte per
+ * boolean, as in the Open MPI bindings). A boolean travels as
  * one byte (1 for true, 0 for false); a received byte is true when it is not 0. Byte offsets of the plan are indices
  * into the array (a boolean's size is 1).
  *
@@ -16,9 +17,6 @@ public final class BooleanPlanData implements MessageData {
 
     /** {@code count} elements of {@code type} with element 0's origin at {@code array[0]}. */
     public BooleanPlanData(boolean[] array, TypeDescriptor type, long count) {
-        if (type.base() != BaseKind.BOOLEAN) {
-            throw new IllegalArgumentException("not a boolean-based type: " + type);
-        }
         this.array = array;
         this.plan = Plan.repeat(0, count, type.extent(), type.plan());
     }

@@ -15,44 +15,97 @@ import org.jmpi.runtime.MpiError;
 /**
  * Turns a user buffer argument (a Java primitive array, or a heap or direct {@link Buffer}) plus a count and a
  * datatype into a {@link MessageData}, checking everything a user can get wrong: a null buffer with a positive
- * count, a negative count, an array whose element type does not match the datatype, a count that runs past the
- * end of the buffer, a read-only buffer to receive into.
+ * count, a negative count, an object that is not a buffer, a count that runs past the end of the buffer, a
+ * read-only buffer to receive into.
+ *
+ * <p>Any buffer is raw memory, whatever the datatype, as in the Open MPI bindings: an {@code int[]} may be sent as
+ * {@code MPI.BYTE}, a {@code byte[]} may hold {@code MPI.DOUBLE_INT} pairs. The datatype's data is read and written
+ * as bytes in native byte order, and counts and bounds are checked in bytes against the buffer's byte length (a
+ * {@code boolean[]} holds one byte per element; a byte received into it is {@code true} unless it is 0).
  *
  * <p>Where data starts: at element 0 of an array, or at index 0 of a buffer (its array offset for a heap buffer,
  * its address for a direct one); the buffer's position and limit are ignored, as in the Open MPI bindings. Use
- * {@code MPI.slice} to start further in. A datatype's displacements count from there and may be negative: for an
- * array-backed buffer (such as {@code MPI.slice(array, offset)}) they may reach back into the array before the
- * slice, as a C pointer into the middle of an array would; a direct buffer cannot be read before its start.
- * Forward, data may reach the buffer's capacity.
+ * {@code MPI.slice} to start further in. A datatype's displacements count from there and may be negative: they may
+ * reach back to the start of the array behind an array-backed buffer (such as {@code MPI.slice(array, offset)}),
+ * or to the start of the direct buffer a direct slice was cut from when jmpi knows that buffer (see
+ * {@link DirectBuffers}), as a C pointer into the middle of an array would. Forward, data may reach the buffer's
+ * capacity.
  */
 public final class BufferView {
     private BufferView() {}
+
+    /**
+     * The views this thread made last, so that a program calling again with the same buffer, count and type (the
+     * common case in loops) gets the same immutable {@link MessageData} without allocating. An entry is held
+     * through a weak reference, so the cache never keeps a user's buffer alive; after a garbage collection the view
+     * is made again. Threading: confined to its thread.
+     */
+    private static final class ViewCache {
+        static final int SIZE = 4;
+
+        /** One cached view: the arguments it was made from, and the view. */
+        record Entry(Object buf, int count, TypeDescriptor type, boolean forReceive, MessageData view) {}
+
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        final java.lang.ref.WeakReference<Entry>[] entries = new java.lang.ref.WeakReference[SIZE];
+        int next;
+
+        MessageData find(Object buf, int count, TypeDescriptor type, boolean forReceive) {
+            for (java.lang.ref.WeakReference<Entry> ref : entries) {
+                Entry e = ref == null ? null : ref.get();
+                if (e != null && e.buf == buf && e.count == count && e.type == type && e.forReceive == forReceive) {
+                    return e.view;
+                }
+            }
+            return null;
+        }
+
+        void add(Object buf, int count, TypeDescriptor type, boolean forReceive, MessageData view) {
+            entries[next] = new java.lang.ref.WeakReference<>(new Entry(buf, count, type, forReceive, view));
+            next = (next + 1) % SIZE;
+        }
+    }
+
+    private static final ThreadLocal<ViewCache> CACHE = ThreadLocal.withInitial(ViewCache::new);
 
     /**
      * @param forReceive true when the library will write into the buffer
      * @throws MpiError ERR_BUFFER, ERR_COUNT or ERR_TYPE
      */
     public static MessageData of(Object buf, int count, TypeDescriptor type, boolean forReceive) {
+        if (buf != null && count > 0) {
+            ViewCache cache = CACHE.get();
+            MessageData view = cache.find(buf, count, type, forReceive);
+            if (view == null) {
+                view = make(buf, count, type, forReceive);
+                if (view != MessageData.EMPTY && !(buf instanceof boolean[])) {
+                    cache.add(buf, count, type, forReceive, view);
+                }
+            }
+            return view;
+        }
+        return make(buf, count, type, forReceive);
+    }
+
+    /** The checks and the view, without the cache. */
+    private static MessageData make(Object buf, int count, TypeDescriptor type, boolean forReceive) {
         if (count < 0) {
             throw new MpiError(ErrorClass.ERR_COUNT, "negative count " + count);
         }
         if (count == 0 || type.size() == 0) {
             if (buf != null) {
-                checkKind(buf, type);
+                checkSupported(buf);
             }
             return MessageData.EMPTY;
         }
         if (buf == null) {
             throw new MpiError(ErrorClass.ERR_BUFFER, "null buffer with count " + count);
         }
-        BaseKind base = type.base();
         if (buf instanceof boolean[] a) {
-            checkKind(buf, type);
-            long[] span = type.span(count);
-            checkSpan(span, 0, a.length, type, count, buf);
+            checkSpan(type.span(count), 0, a.length, type, count, buf);
             return new BooleanPlanData(a, type, count);
         }
-        MemorySegment memory = segmentOf(buf, base);
+        MemorySegment memory = segmentOf(buf);
         if (forReceive && memory.isReadOnly()) {
             throw new MpiError(ErrorClass.ERR_BUFFER, "cannot receive into a read-only buffer");
         }
@@ -64,8 +117,27 @@ public final class BufferView {
         }
         long capacity = buf instanceof Buffer b ? (long) b.capacity() * elementBytes(b) : memory.byteSize();
         long[] span = type.span(count);
+        if (span[0] < 0 && buf instanceof Buffer b && b.isDirect()) {
+            // reaching back before a direct slice: allowed into the buffer it was cut from, when that is known
+            MemorySegment whole = DirectBuffers.enclosingSegment(memory.address(), memory.byteSize());
+            if (whole != null && whole.address() < memory.address()) {
+                origin = memory.address() - whole.address();
+                memory = whole;
+            }
+        }
         checkSpan(new long[] {span[0] + origin, span[1]}, origin, capacity, type, count, buf);
         return PlanData.over(memory, origin, type, count);
+    }
+
+    /** The length in bytes of a buffer argument (an array's or a buffer's capacity), after checking its kind. */
+    public static long byteLength(Object buf) {
+        if (buf instanceof boolean[] a) {
+            return a.length;
+        }
+        if (buf instanceof Buffer b) {
+            return (long) b.capacity() * elementBytes(b);
+        }
+        return segmentOf(buf).byteSize();
     }
 
     /** Bytes of one element of a buffer of this kind (1 for a ByteBuffer). */
@@ -78,7 +150,7 @@ public final class BufferView {
             case FloatBuffer x -> 4;
             case LongBuffer x -> 8;
             case DoubleBuffer x -> 8;
-            default -> throw new MpiError(ErrorClass.ERR_BUFFER, "unsupported buffer " + describe(b));
+            default -> throw unsupported(b);
         };
     }
 
@@ -91,7 +163,7 @@ public final class BufferView {
             case long[] a -> MemorySegment.ofArray(a);
             case float[] a -> MemorySegment.ofArray(a);
             case double[] a -> MemorySegment.ofArray(a);
-            default -> throw new MpiError(ErrorClass.ERR_BUFFER, "unsupported array " + describe(array));
+            default -> throw unsupported(array);
         };
     }
 
@@ -105,24 +177,18 @@ public final class BufferView {
             Object buf) {
         if (span[0] < 0) {
             throw new MpiError(ErrorClass.ERR_BUFFER, "count " + count + " of the datatype reaches " + -span[0]
-                    + " bytes before the start of the " + (origin > 0 ? "array behind the " : "") + "buffer ("
+                    + " bytes before the start of the " + (origin > 0 ? "memory behind the " : "") + "buffer ("
                     + describe(buf) + ")");
         }
         if (span[1] > capacityBytes) {
-            int unit = type.base().bytes;
-            throw new MpiError(ErrorClass.ERR_BUFFER, "count " + count + " of a " + type.base().mpiName
-                    + "-based type needs " + ceil(span[1], unit) + " elements but the buffer ("
-                    + describe(buf) + ") holds " + capacityBytes / unit);
+            throw new MpiError(ErrorClass.ERR_BUFFER, "count " + count + " of a datatype of " + type.size()
+                    + " bytes (extent " + type.extent() + ") needs " + span[1] + " bytes but the buffer ("
+                    + describe(buf) + ") holds " + capacityBytes + " bytes");
         }
     }
 
-    private static long ceil(long bytes, int unit) {
-        return (bytes + unit - 1) / unit;
-    }
-
-    /** The whole buffer as a segment (from index 0 to its capacity), after checking its kind. */
-    private static MemorySegment segmentOf(Object buf, BaseKind base) {
-        checkKindRaw(buf, base);
+    /** The whole buffer as a segment (from index 0 to its capacity). */
+    private static MemorySegment segmentOf(Object buf) {
         return switch (buf) {
             case byte[] a -> MemorySegment.ofArray(a);
             case char[] a -> MemorySegment.ofArray(a);
@@ -131,49 +197,26 @@ public final class BufferView {
             case long[] a -> MemorySegment.ofArray(a);
             case float[] a -> MemorySegment.ofArray(a);
             case double[] a -> MemorySegment.ofArray(a);
-            case Buffer b -> MemorySegment.ofBuffer(b.duplicate().clear());
-            default -> throw new MpiError(ErrorClass.ERR_BUFFER, "unsupported buffer " + describe(buf));
+            case ByteBuffer b -> MemorySegment.ofBuffer(b.duplicate().clear());
+            case CharBuffer b -> MemorySegment.ofBuffer(b.duplicate().clear());
+            case ShortBuffer b -> MemorySegment.ofBuffer(b.duplicate().clear());
+            case IntBuffer b -> MemorySegment.ofBuffer(b.duplicate().clear());
+            case LongBuffer b -> MemorySegment.ofBuffer(b.duplicate().clear());
+            case FloatBuffer b -> MemorySegment.ofBuffer(b.duplicate().clear());
+            case DoubleBuffer b -> MemorySegment.ofBuffer(b.duplicate().clear());
+            default -> throw unsupported(buf);
         };
     }
 
-    private static void checkKind(Object buf, TypeDescriptor type) {
-        checkKindRaw(buf, type.base());
-    }
-
-    private static void checkKindRaw(Object buf, BaseKind base) {
-        BaseKind have = kindOf(buf);
-        if (have == null) {
-            if (buf instanceof ByteBuffer) {
-                return; // a byte buffer may carry any type
-            }
-            throw new MpiError(ErrorClass.ERR_BUFFER, "unsupported buffer " + describe(buf)
-                    + ": use a primitive array or a java.nio buffer");
-        }
-        if (have != base) {
-            throw new MpiError(ErrorClass.ERR_BUFFER, "buffer " + describe(buf) + " does not match datatype "
-                    + base.mpiName + " (expected " + base.arrayType.getSimpleName() + " or a matching buffer)");
+    private static void checkSupported(Object buf) {
+        if (!(buf instanceof boolean[])) {
+            segmentOf(buf);
         }
     }
 
-    /** The base kind an array or typed buffer holds; null for ByteBuffer (any) and unsupported objects. */
-    private static BaseKind kindOf(Object buf) {
-        return switch (buf) {
-            case byte[] a -> BaseKind.BYTE;
-            case char[] a -> BaseKind.CHAR;
-            case short[] a -> BaseKind.SHORT;
-            case boolean[] a -> BaseKind.BOOLEAN;
-            case int[] a -> BaseKind.INT;
-            case long[] a -> BaseKind.LONG;
-            case float[] a -> BaseKind.FLOAT;
-            case double[] a -> BaseKind.DOUBLE;
-            case CharBuffer b -> BaseKind.CHAR;
-            case ShortBuffer b -> BaseKind.SHORT;
-            case IntBuffer b -> BaseKind.INT;
-            case LongBuffer b -> BaseKind.LONG;
-            case FloatBuffer b -> BaseKind.FLOAT;
-            case DoubleBuffer b -> BaseKind.DOUBLE;
-            default -> null;
-        };
+    private static MpiError unsupported(Object buf) {
+        return new MpiError(ErrorClass.ERR_BUFFER, "unsupported buffer " + describe(buf)
+                + ": use a primitive array or a java.nio buffer");
     }
 
     static String describe(Object buf) {

@@ -17,7 +17,10 @@
  *       returns the memory), {@link org.jmpi.datatype.PlanData} for the rest, {@link org.jmpi.datatype.BooleanPlanData}
  *       for {@code boolean[]}.</li>
  *   <li>{@link org.jmpi.datatype.BufferView}: (user buffer, count, type) to a {@code MessageData}, with every check a
- *       user can fail (ERR_BUFFER, ERR_COUNT, ERR_TYPE), so nothing below ever indexes out of bounds.</li>
+ *       user can fail (ERR_BUFFER, ERR_COUNT, ERR_TYPE), so nothing below ever indexes out of bounds. Any array or
+ *       buffer is raw memory whatever the datatype (bounds in bytes), as in Open MPI's bindings.</li>
+ *   <li>{@link org.jmpi.datatype.DirectBuffers}: the direct buffers whose whole extent jmpi knows, so that a slice of
+ *       one may be reached before its start by negative displacements.</li>
  * </ul>
  *
  * <h2>For reductions and other collectives</h2>

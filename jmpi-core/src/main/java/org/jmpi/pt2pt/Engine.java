@@ -28,7 +28,8 @@ import org.jmpi.transport.Transport;
  *
  * <p>Ordering: messages from one sender are entered into this engine's matching in the order they were sent
  * (in-JVM senders call {@code deliver} in program order; a transport delivers frames of one peer in order), and
- * both queues are searched in arrival/posting order, which gives MPI's non-overtaking rule.
+ * the earliest match is taken from each queue ({@link MatchingQueues}: indexed by exact envelope, with arrival and
+ * posting order kept for wildcards), which gives MPI's non-overtaking rule.
  *
  * <p>Threading: {@code lock} guards the posted and unexpected queues (and the {@code queued} flags). Any thread
  * may call {@link #isend}, {@link #irecv}, {@link #iprobe} and the {@link InprocEndpoint} methods. Frames are
@@ -49,20 +50,27 @@ public final class Engine implements InprocEndpoint, FrameSink {
     private volatile Transport transport;
     /** Flow-control state per peer over a transport; created on first use (index: world rank). */
     private final PeerFlow[] flows;
+    /** Flow state and failure marks of processes of other jobs (peer indices from the world size up). */
+    private final ConcurrentHashMap<Integer, PeerFlow> foreignFlows = new ConcurrentHashMap<>();
+    private final java.util.Set<Integer> foreignFailed = ConcurrentHashMap.newKeySet();
     /** Bytes (plus overhead) of in-JVM unexpected messages copied and held here; guarded by {@code lock}. */
     private long unexpectedCopied;
 
     private final ReentrantLock lock = new ReentrantLock();
-    private RecvRequest postedHead;
-    private RecvRequest postedTail;
-    private Unexpected unexpectedHead;
-    private Unexpected unexpectedTail;
+    /** Posted receives and unexpected messages, indexed by envelope; guarded by {@code lock}. */
+    final MatchingQueues queues = new MatchingQueues();
+    /** Used unexpected entries kept for reuse (linked through {@code next}); guarded by {@code lock}. */
+    private Unexpected freeUnexpected;
+    private int freeUnexpectedCount;
+    private static final int FREE_UNEXPECTED_MAX = 256;
 
     private final AtomicLong ids = new AtomicLong(1);
     private final ConcurrentHashMap<Long, SendRequest> rendezvousSends = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Long, RecvRequest> activeRecvs = new ConcurrentHashMap<>();
     private final ThreadLocal<MemorySegment> headers =
             ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(FrameLayout.HEADER_BYTES, 8));
+    /** Recycled requests of each thread (see {@link #release}). */
+    private final ThreadLocal<RequestPool> pools = ThreadLocal.withInitial(RequestPool::new);
     /**
      * Failed peers (world ranks; 1 = failed), from the transport or the launcher's failure notices. New sends to a
      * failed peer and receives naming it fail at once with ERR_PROC_FAILED. {@code anyFailed} keeps the check off
@@ -92,7 +100,19 @@ public final class Engine implements InprocEndpoint, FrameSink {
 
     /** Whether world rank {@code peer} is known to have failed. */
     public boolean peerFailed(int peer) {
-        return anyFailed && failedPeers.get(peer) != 0;
+        return anyFailed && failed(peer);
+    }
+
+    private boolean failed(int peer) {
+        return peer < failedPeers.length() ? failedPeers.get(peer) != 0 : foreignFailed.contains(peer);
+    }
+
+    /** Forgets a process of another job that was disconnected (its flow state and failure mark). */
+    public void forgetPeer(int peer) {
+        if (peer >= flows.length) {
+            foreignFlows.remove(peer);
+            foreignFailed.remove(peer);
+        }
     }
 
     /**
@@ -113,11 +133,62 @@ public final class Engine implements InprocEndpoint, FrameSink {
         }
     }
 
+    /**
+     * Settled requests of one thread, ready for reuse: a blocking call or a completed non-blocking one gives its
+     * request back ({@link #release}) and the thread's next call takes it, so steady-state traffic allocates no
+     * request objects. Threading: confined to its thread.
+     */
+    private static final class RequestPool {
+        static final int CAPACITY = 8;
+        final SendRequest[] sends = new SendRequest[CAPACITY];
+        int sendCount;
+        final RecvRequest[] recvs = new RecvRequest[CAPACITY];
+        int recvCount;
+    }
+
+    private SendRequest newSend() {
+        RequestPool p = pools.get();
+        return p.sendCount > 0 ? p.sends[--p.sendCount] : new SendRequest(this, progress);
+    }
+
+    private RecvRequest newRecv() {
+        RequestPool p = pools.get();
+        return p.recvCount > 0 ? p.recvs[--p.recvCount] : new RecvRequest(this, progress);
+    }
+
+    /**
+     * Gives back a point-to-point request of this engine whose completion its owner has observed and that nobody
+     * else holds (the request behind a blocking call, or behind a non-blocking one whose user handle has become
+     * null). It is reused by this thread's next send or receive if it is settled; otherwise it is left to the
+     * garbage collector. Other requests are ignored.
+     */
+    public void release(RequestImpl r) {
+        if (!r.settled()) {
+            return;
+        }
+        if (r instanceof SendRequest s && s.engine == this) {
+            RequestPool p = pools.get();
+            if (p.sendCount < RequestPool.CAPACITY) {
+                s.clear();
+                p.sends[p.sendCount++] = s;
+            }
+        } else if (r instanceof RecvRequest q && q.engine == this) {
+            RequestPool p = pools.get();
+            if (p.recvCount < RequestPool.CAPACITY) {
+                q.clear();
+                p.recvs[p.recvCount++] = q;
+            }
+        }
+    }
+
     /** A frame waiting for credit: its header (copied), payload, completion and charge. */
     private record Pending(MemorySegment header, MemorySegment payload, Runnable onWritten, long cost,
             SendRequest request) {}
 
     private PeerFlow flow(int peer) {
+        if (peer >= flows.length) {
+            return foreignFlows.computeIfAbsent(peer, k -> new PeerFlow(flowWindow));
+        }
         PeerFlow f = flows[peer];
         if (f == null) {
             synchronized (flows) {
@@ -196,17 +267,17 @@ public final class Engine implements InprocEndpoint, FrameSink {
      * rank in the communicator, tag).
      */
     public SendRequest isend(MessageData data, int worldDest, int context, int source, int tag, SendMode mode) {
-        SendRequest s = new SendRequest(this, progress, data, worldDest, tag);
+        SendRequest s = newSend().start(data, worldDest, tag);
         if (worldDest == worldRank || job != null) {
             InprocEndpoint target = worldDest == worldRank ? this : job.endpoint(worldDest);
-            InprocMessage m = new InprocMessage();
+            InprocMessage m = s.message;
             m.context = context;
             m.source = source;
             m.tag = tag;
             m.bytes = data.bytes();
             m.data = contiguousOrPacked(data);
             m.synchronous = mode == SendMode.SYNCHRONOUS;
-            m.onConsumed = received -> s.finish();
+            m.onConsumed = s.consumed;
             s.inproc = m;
             target.deliver(m);
             return s;
@@ -216,7 +287,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             s.fail(ErrorClass.ERR_INTERN, "no transport to rank " + worldDest);
             return s;
         }
-        if (anyFailed && failedPeers.get(worldDest) != 0) {
+        if (anyFailed && failed(worldDest)) {
             s.fail(ErrorClass.ERR_PROC_FAILED, "rank " + worldDest + " has failed");
             return s;
         }
@@ -232,7 +303,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             FrameLayout.putInt(h, FrameLayout.KIND, Protocol.EAGER);
             FrameLayout.putInt(h, FrameLayout.PAYLOAD, (int) bytes);
             FrameLayout.putLong(h, FrameLayout.SEND_ID, 0);
-            sendCharged(t, worldDest, h, bytes == 0 ? null : contiguousOrPacked(data), s::finish,
+            sendCharged(t, worldDest, h, bytes == 0 ? null : contiguousOrPacked(data), s.written,
                     bytes + Protocol.OVERHEAD, s);
         } else {
             s.sendId = ids.getAndIncrement();
@@ -315,12 +386,9 @@ public final class Engine implements InprocEndpoint, FrameSink {
         Unexpected found = null;
         lock.lock();
         try {
-            for (Unexpected u = unexpectedHead; u != null; u = u.next) {
-                if (u.peer == peer && u.sendId == sendId) {
-                    removeUnexpected(u);
-                    found = u;
-                    break;
-                }
+            found = queues.findRendezvous(peer, sendId);
+            if (found != null) {
+                queues.removeUnexpected(found);
             }
         } finally {
             lock.unlock();
@@ -349,30 +417,59 @@ public final class Engine implements InprocEndpoint, FrameSink {
 
     /** Posts a receive; matches an unexpected message at once when there is one. */
     public RecvRequest irecv(MessageData data, int context, int source, int tag) {
-        RecvRequest r = new RecvRequest(this, progress, data, context, source, tag);
+        RecvRequest r = newRecv().start(data, context, source, tag);
         Unexpected u;
         lock.lock();
         try {
-            u = takeUnexpected(context, source, tag);
+            u = queues.takeUnexpected(context, source, tag);
             if (u == null) {
                 if (anyFailed && source != ANY) {
                     int w = worldRankOf.applyAsInt(context, source);
-                    if (w >= 0 && failedPeers.get(w) != 0) {
+                    if (w >= 0 && failed(w)) {
                         r.fail(ErrorClass.ERR_PROC_FAILED, "rank " + w + " has failed");
                         return r;
                     }
                 }
-                appendPosted(r);
+                queues.post(r);
                 return r;
             }
-            if (u.peer < 0 && u.eager != null) {
+            if (u.peer < 0 && u.copied) {
                 unexpectedCopied -= u.bytes + Protocol.OVERHEAD;
             }
         } finally {
             lock.unlock();
         }
         receiveUnexpected(r, u);
+        recycle(u);
         return r;
+    }
+
+    /** An unexpected entry taken and fully used: back to the pool (with its small copy buffer). */
+    private void recycle(Unexpected u) {
+        u.clear();
+        lock.lock();
+        try {
+            if (freeUnexpectedCount < FREE_UNEXPECTED_MAX) {
+                u.next = freeUnexpected;
+                freeUnexpected = u;
+                freeUnexpectedCount++;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A fresh or recycled unexpected entry; called with {@code lock} held. */
+    private Unexpected newUnexpected(int context, int source, int tag, long bytes) {
+        Unexpected u = freeUnexpected;
+        if (u == null) {
+            u = new Unexpected();
+        } else {
+            freeUnexpected = u.next;
+            u.next = null;
+            freeUnexpectedCount--;
+        }
+        return u.set(context, source, tag, bytes);
     }
 
     private void receiveUnexpected(RecvRequest r, Unexpected u) {
@@ -380,8 +477,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
             consumed(u.peer, charge(u));
         }
         long n = r.accept(u.source, u.tag, u.bytes);
-        if (u.eager != null) {
-            r.data.unpackFrom(0, MemorySegment.ofArray(u.eager), 0, n);
+        if (u.copied) {
+            r.data.unpackFrom(0, u.eager, 0, n);
             r.finish();
         } else if (u.inproc != null) {
             r.data.unpackFrom(0, u.inproc.data, 0, n);
@@ -430,7 +527,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             if (!r.queued) {
                 return false;
             }
-            removePosted(r);
+            queues.unpost(r);
         } finally {
             lock.unlock();
         }
@@ -446,11 +543,11 @@ public final class Engine implements InprocEndpoint, FrameSink {
         progress.poll();
         lock.lock();
         try {
-            Unexpected u = takeUnexpected(context, source, tag);
+            Unexpected u = queues.takeUnexpected(context, source, tag);
             if (u == null) {
                 return null;
             }
-            if (u.peer < 0 && u.eager != null) {
+            if (u.peer < 0 && u.copied) {
                 unexpectedCopied -= u.bytes + Protocol.OVERHEAD;
             }
             return new MatchedMessage(u);
@@ -465,7 +562,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             throw new org.jmpi.runtime.MpiError(ErrorClass.ERR_REQUEST, "this message has already been received");
         }
         Unexpected u = m.entry;
-        RecvRequest r = new RecvRequest(this, progress, data, u.context, u.source, u.tag);
+        RecvRequest r = newRecv().start(data, u.context, u.source, u.tag);
         receiveUnexpected(r, u);
         return r;
     }
@@ -478,19 +575,11 @@ public final class Engine implements InprocEndpoint, FrameSink {
         progress.poll();
         lock.lock();
         try {
-            for (Unexpected u = unexpectedHead; u != null; u = u.next) {
-                if (matches(u, context, source, tag)) {
-                    return RequestImpl.completed(progress, u.source, u.tag, u.bytes);
-                }
-            }
-            return null;
+            Unexpected u = queues.findUnexpected(context, source, tag);
+            return u == null ? null : RequestImpl.completed(progress, u.source, u.tag, u.bytes);
         } finally {
             lock.unlock();
         }
-    }
-
-    private static boolean matches(Unexpected u, int context, int source, int tag) {
-        return u.context == context && (source == ANY || source == u.source) && (tag == ANY || tag == u.tag);
     }
 
     // ------------------------------------------------ in-JVM delivery (threads mode and self)
@@ -500,19 +589,17 @@ public final class Engine implements InprocEndpoint, FrameSink {
         RecvRequest r;
         lock.lock();
         try {
-            r = takePosted(m.context, m.source, m.tag);
+            r = queues.takePosted(m.context, m.source, m.tag);
             if (r == null) {
-                Unexpected u = new Unexpected(m.context, m.source, m.tag, m.bytes);
+                Unexpected u = newUnexpected(m.context, m.source, m.tag, m.bytes);
                 if (!m.synchronous && m.bytes <= eagerLimit
                         && unexpectedCopied + m.bytes + Protocol.OVERHEAD <= unexpectedLimit) {
-                    byte[] copy = new byte[(int) m.bytes];
-                    MemorySegment.copy(m.data, 0, MemorySegment.ofArray(copy), 0, m.bytes);
-                    u.eager = copy;
+                    u.copyFrom(m.data, 0);
                     unexpectedCopied += m.bytes + Protocol.OVERHEAD;
-                    appendUnexpected(u);
+                    queues.addUnexpected(u);
                 } else {
                     u.inproc = m;
-                    appendUnexpected(u);
+                    queues.addUnexpected(u);
                     return false;
                 }
             }
@@ -534,11 +621,10 @@ public final class Engine implements InprocEndpoint, FrameSink {
     public boolean withdraw(InprocMessage m) {
         lock.lock();
         try {
-            for (Unexpected u = unexpectedHead; u != null; u = u.next) {
-                if (u.inproc == m) {
-                    removeUnexpected(u);
-                    return true;
-                }
+            Unexpected u = queues.findInproc(m);
+            if (u != null) {
+                queues.removeUnexpected(u);
+                return true;
             }
             return false;
         } finally {
@@ -550,9 +636,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
     public void wakeAll() {
         lock.lock();
         try {
-            for (RecvRequest r = postedHead; r != null; r = r.next) {
-                r.wakeWaiter();
-            }
+            queues.forEachPosted(RecvRequest::wakeWaiter);
         } finally {
             lock.unlock();
         }
@@ -564,11 +648,23 @@ public final class Engine implements InprocEndpoint, FrameSink {
 
     // ---------------------------------------------------- frames from a transport
 
+    /** Frames read in place from a larger segment: an eager payload is copied straight out of it (no slice). */
+    @Override
+    public void onFrame(int peer, MemorySegment header, MemorySegment memory, long offset, long length) {
+        if (FrameLayout.getInt(header, FrameLayout.KIND) == Protocol.EAGER) {
+            onEager(peer, header, memory, offset);
+        } else {
+            onFrame(peer, header, length == 0 ? NO_PAYLOAD : memory.asSlice(offset, length));
+        }
+    }
+
+    private static final MemorySegment NO_PAYLOAD = MemorySegment.ofArray(new byte[0]);
+
     @Override
     public void onFrame(int peer, MemorySegment header, MemorySegment payload) {
         int kind = FrameLayout.getInt(header, FrameLayout.KIND);
         switch (kind) {
-            case Protocol.EAGER -> onEager(peer, header, payload);
+            case Protocol.EAGER -> onEager(peer, header, payload, 0);
             case Protocol.RTS -> onRts(peer, header);
             case Protocol.CTS -> onCts(peer, header);
             case Protocol.DATA -> onData(header, payload);
@@ -582,7 +678,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         }
     }
 
-    private void onEager(int peer, MemorySegment header, MemorySegment payload) {
+    private void onEager(int peer, MemorySegment header, MemorySegment payload, long offset) {
         int context = FrameLayout.getInt(header, FrameLayout.CONTEXT);
         int source = FrameLayout.getInt(header, FrameLayout.SOURCE);
         int tag = FrameLayout.getInt(header, FrameLayout.TAG);
@@ -590,14 +686,12 @@ public final class Engine implements InprocEndpoint, FrameSink {
         RecvRequest r;
         lock.lock();
         try {
-            r = takePosted(context, source, tag);
+            r = queues.takePosted(context, source, tag);
             if (r == null) {
-                Unexpected u = new Unexpected(context, source, tag, bytes);
-                byte[] copy = new byte[(int) bytes];
-                MemorySegment.copy(payload, 0, MemorySegment.ofArray(copy), 0, bytes);
-                u.eager = copy;
+                Unexpected u = newUnexpected(context, source, tag, bytes);
+                u.copyFrom(payload, offset);
                 u.peer = peer;
-                appendUnexpected(u);
+                queues.addUnexpected(u);
                 return;
             }
         } finally {
@@ -605,7 +699,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         }
         consumed(peer, bytes + Protocol.OVERHEAD);
         long n = r.accept(source, tag, bytes);
-        r.data.unpackFrom(0, payload, 0, n);
+        r.data.unpackFrom(0, payload, offset, n);
         r.finish();
     }
 
@@ -620,13 +714,13 @@ public final class Engine implements InprocEndpoint, FrameSink {
         RecvRequest r;
         lock.lock();
         try {
-            r = takePosted(context, source, tag);
+            r = queues.takePosted(context, source, tag);
             if (r == null) {
-                Unexpected u = new Unexpected(context, source, tag, bytes);
+                Unexpected u = newUnexpected(context, source, tag, bytes);
                 u.peer = peer;
                 u.sendId = sendId;
                 u.remoteAddress = address;
-                appendUnexpected(u);
+                queues.addUnexpected(u);
                 return;
             }
         } finally {
@@ -657,7 +751,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         long wanted = FrameLayout.getLong(header, FrameLayout.TOTAL);
         SendRequest split = rendezvousSends.get(sendId);
         if (split != null && isSplit(split)) { // split copy: the receiver could not read its part after all
-            sendData(peer, split, recvId, 0, wanted, () -> splitPartDone(split));
+            sendData(peer, split, recvId, 0, wanted, split.splitPartWritten);
             return;
         }
         SendRequest s = rendezvousSends.remove(sendId);
@@ -668,7 +762,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             s.finish();
             return;
         }
-        sendData(peer, s, recvId, 0, wanted, s::finish);
+        sendData(peer, s, recvId, 0, wanted, s.written);
     }
 
     /** Sends bytes [from, to) of a rendezvous send as DATA frames; {@code last} runs once the last one is written. */
@@ -714,21 +808,23 @@ public final class Engine implements InprocEndpoint, FrameSink {
     @Override
     public void onPeerFailure(int peer, Throwable cause) {
         String why = "connection to rank " + peer + " failed: " + cause;
-        failedPeers.set(peer, 1);
+        if (peer < failedPeers.length()) {
+            failedPeers.set(peer, 1);
+        } else {
+            foreignFailed.add(peer);
+        }
         anyFailed = true;
         // receives that can only be satisfied by the failed rank: posted ones naming it, rendezvous ones from it
         java.util.List<RecvRequest> doomed = new java.util.ArrayList<>();
         java.util.function.IntBinaryOperator resolve = worldRankOf;
         lock.lock();
         try {
-            for (RecvRequest r = postedHead; r != null; ) {
-                RecvRequest next = r.next;
+            queues.forEachPosted(r -> {
                 if (r.sourceFilter != ANY && resolve.applyAsInt(r.context, r.sourceFilter) == peer) {
-                    removePosted(r);
+                    queues.unpost(r);
                     doomed.add(r);
                 }
-                r = next;
-            }
+            });
         } finally {
             lock.unlock();
         }
@@ -740,7 +836,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         for (RecvRequest r : doomed) {
             r.fail(ErrorClass.ERR_PROC_FAILED, "rank " + peer + " failed: " + cause.getMessage());
         }
-        PeerFlow f = flows[peer];
+        PeerFlow f = peer < flows.length ? flows[peer] : foreignFlows.get(peer);
         if (f != null) {
             java.util.List<Pending> dropped;
             synchronized (f) {
@@ -785,7 +881,9 @@ public final class Engine implements InprocEndpoint, FrameSink {
         FrameLayout.putLong(h, FrameLayout.SEND_ID, sendId);
         FrameLayout.putLong(h, FrameLayout.RECV_ID, r.recvId);
         FrameLayout.putLong(h, FrameLayout.TOTAL, k);
-        t.send(peer, h, MemorySegment.ofArray(new long[] {into.address(), wanted}), null);
+        r.splitOffer.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, 0, into.address());
+        r.splitOffer.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, 1, wanted);
+        t.send(peer, h, r.splitOffer, null);
         if (SingleCopyRendezvous.read(t, peer, remoteAddress, into.asSlice(0, k))) {
             h = headers.get();
             FrameLayout.putInt(h, FrameLayout.PAYLOAD, 0);
@@ -832,7 +930,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             transport.send(peer, h, null, null);
             splitPartDone(s);
         } else {
-            sendData(peer, s, recvId, k, wanted, () -> splitPartDone(s));
+            sendData(peer, s, recvId, k, wanted, s.splitPartWritten);
         }
     }
 
@@ -856,7 +954,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
     }
 
     /** Sender: one part of a split copy is finished; the send completes with the second. */
-    private void splitPartDone(SendRequest s) {
+    void splitPartDone(SendRequest s) {
         boolean last;
         synchronized (s) {
             last = --s.splitParts == 0;
@@ -864,81 +962,5 @@ public final class Engine implements InprocEndpoint, FrameSink {
         if (last && rendezvousSends.remove(s.sendId, s)) {
             s.finish();
         }
-    }
-
-    // ---------------------------------------------------------- queue helpers
-
-    private RecvRequest takePosted(int context, int source, int tag) {
-        for (RecvRequest r = postedHead; r != null; r = r.next) {
-            if (r.matches(context, source, tag)) {
-                removePosted(r);
-                return r;
-            }
-        }
-        return null;
-    }
-
-    private Unexpected takeUnexpected(int context, int source, int tag) {
-        for (Unexpected u = unexpectedHead; u != null; u = u.next) {
-            if (matches(u, context, source, tag)) {
-                removeUnexpected(u);
-                return u;
-            }
-        }
-        return null;
-    }
-
-    private void appendPosted(RecvRequest r) {
-        r.queued = true;
-        r.prev = postedTail;
-        r.next = null;
-        if (postedTail == null) {
-            postedHead = r;
-        } else {
-            postedTail.next = r;
-        }
-        postedTail = r;
-    }
-
-    private void removePosted(RecvRequest r) {
-        r.queued = false;
-        if (r.prev == null) {
-            postedHead = r.next;
-        } else {
-            r.prev.next = r.next;
-        }
-        if (r.next == null) {
-            postedTail = r.prev;
-        } else {
-            r.next.prev = r.prev;
-        }
-        r.prev = null;
-        r.next = null;
-    }
-
-    private void appendUnexpected(Unexpected u) {
-        u.prev = unexpectedTail;
-        u.next = null;
-        if (unexpectedTail == null) {
-            unexpectedHead = u;
-        } else {
-            unexpectedTail.next = u;
-        }
-        unexpectedTail = u;
-    }
-
-    private void removeUnexpected(Unexpected u) {
-        if (u.prev == null) {
-            unexpectedHead = u.next;
-        } else {
-            u.prev.next = u.next;
-        }
-        if (u.next == null) {
-            unexpectedTail = u.prev;
-        } else {
-            u.next.prev = u.prev;
-        }
-        u.prev = null;
-        u.next = null;
     }
 }

@@ -7,19 +7,24 @@ import org.jmpi.runtime.RequestImpl;
 
 /**
  * A posted receive. While unmatched it sits in the engine's posted queue (intrusive list, guarded by the engine's
- * matching lock); once matched, exactly one thread fills it and completes it.
+ * matching lock); once matched, exactly one thread fills it and completes it. Recycled by the engine like a
+ * {@link SendRequest} once its owner has observed completion and it is settled.
  */
 public final class RecvRequest extends RequestImpl {
-    final int context;
-    final int sourceFilter;
-    final int tagFilter;
-    final MessageData data;
-    final long capacity;
+    int context;
+    int sourceFilter;
+    int tagFilter;
+    MessageData data;
+    long capacity;
     final Engine engine;
     /** Intrusive links in the posted queue; guarded by the engine lock. */
     RecvRequest prev;
     RecvRequest next;
     boolean queued;
+    /** While queued: the bucket of its exact envelope, or null in the wildcard list; guarded by the engine lock. */
+    MatchingQueues.Bucket bucket;
+    /** Posting order, to choose between an exact and a wildcard receive; guarded by the engine lock. */
+    long seq;
     /** Rendezvous over a transport: id, bytes expected, bytes arrived (touched only by the progress owner). */
     long recvId;
     /** World rank the rendezvous data comes from (-1 before a rendezvous starts), to fail it if that rank dies. */
@@ -27,15 +32,40 @@ public final class RecvRequest extends RequestImpl {
     long wanted;
     long arrived;
     long total;
+    /**
+     * Split single copy: the payload of our SPLIT frame (address and length of our buffer), kept here because the
+     * transport may hold it until it is written, which is before this request completes.
+     */
+    final java.lang.foreign.MemorySegment splitOffer = java.lang.foreign.MemorySegment.ofArray(new long[2]);
 
-    RecvRequest(Engine engine, Progress progress, MessageData data, int context, int source, int tag) {
+    RecvRequest(Engine engine, Progress progress) {
         super(progress);
         this.engine = engine;
+    }
+
+    /** Arms the request for a new receive (a fresh or recycled object). */
+    RecvRequest start(MessageData data, int context, int source, int tag) {
         this.data = data;
         this.capacity = data.bytes();
         this.context = context;
         this.sourceFilter = source;
         this.tagFilter = tag;
+        return this;
+    }
+
+    /** Clears what one activation left behind, before the request goes back to the pool. */
+    void clear() {
+        recycle();
+        data = null;
+        prev = null;
+        next = null;
+        queued = false;
+        bucket = null;
+        recvId = 0;
+        worldPeer = -1;
+        wanted = 0;
+        arrived = 0;
+        total = 0;
     }
 
     boolean matches(int ctx, int src, int t) {

@@ -5,10 +5,17 @@ import org.jmpi.runtime.Progress;
 import org.jmpi.runtime.RequestImpl;
 import org.jmpi.shared.InprocMessage;
 
-/** A send in progress. Completes when the user's buffer may be reused (and, in synchronous mode, once matched). */
+/**
+ * A send in progress. Completes when the user's buffer may be reused (and, in synchronous mode, once matched).
+ *
+ * <p>Reuse: the engine recycles a send request once its owner has observed completion and the request is
+ * {@link #settled()} (see {@link Engine#release}); {@link #start} re-arms it. The completion callbacks handed to
+ * transports and in-JVM receivers ({@link #written}, {@link #consumed}) and the in-JVM message ({@link #message}) are
+ * made once per object, so a recycled request sends without allocating.
+ */
 public final class SendRequest extends RequestImpl {
-    final MessageData data;
-    final int worldDest;
+    MessageData data;
+    int worldDest;
     final Engine engine;
     /** Set for sends handed to an in-JVM endpoint (threads mode or self), so cancel can withdraw them. */
     volatile InprocMessage inproc;
@@ -18,14 +25,41 @@ public final class SendRequest extends RequestImpl {
      * Guarded by this request's monitor.
      */
     int splitParts;
+    /** The in-JVM message of this request, reused by every activation (one message in flight at a time). */
+    final InprocMessage message = new InprocMessage();
+    /** Completion as a transport callback: the data has left the user's buffer. */
+    final Runnable written = this::finish;
+    /** Completion as an in-JVM receiver's callback. */
+    final java.util.function.Consumer<Boolean> consumed = received -> finish();
+    /** Split single copy: one of the two parts is finished. */
+    final Runnable splitPartWritten = () -> engine().splitPartDone(this);
 
-    SendRequest(Engine engine, Progress progress, MessageData data, int worldDest, int tag) {
+    SendRequest(Engine engine, Progress progress) {
         super(progress);
         this.engine = engine;
+    }
+
+    /** Arms the request for a new send (a fresh or recycled object). */
+    SendRequest start(MessageData data, int worldDest, int tag) {
         this.data = data;
         this.worldDest = worldDest;
         this.tag = tag;
         this.bytes = data.bytes();
+        return this;
+    }
+
+    /** Clears what one activation left behind, before the request goes back to the pool. */
+    void clear() {
+        recycle();
+        data = null;
+        inproc = null;
+        sendId = 0;
+        splitParts = 0;
+        message.data = null;
+    }
+
+    private Engine engine() {
+        return engine;
     }
 
     void finish() {

@@ -1,19 +1,25 @@
 package org.jmpi.pt2pt;
 
+import java.lang.foreign.MemorySegment;
 import org.jmpi.shared.InprocMessage;
 
 /**
  * A message that arrived before a matching receive was posted. It holds either a copy of the data (small
  * messages), a reference to an in-JVM sender's message, or a rendezvous request from a peer over a transport.
- * Guarded by the engine's matching lock while queued.
+ * Guarded by the engine's matching lock while queued (see {@link MatchingQueues}).
  */
 final class Unexpected {
-    final int context;
-    final int source;
-    final int tag;
-    final long bytes;
-    /** Copied data of an eager message, or null. */
-    byte[] eager;
+    int context;
+    int source;
+    int tag;
+    long bytes;
+    /**
+     * Copied data of an eager message (its first {@link #bytes} bytes), or null. A recycled entry keeps a small
+     * buffer for the next message.
+     */
+    MemorySegment eager;
+    /** Whether {@link #eager} holds this message's data. */
+    boolean copied;
     /** An in-JVM message kept by reference, or null. */
     InprocMessage inproc;
     /** For messages that came over a transport: the sending world rank (else -1). */
@@ -22,13 +28,44 @@ final class Unexpected {
     long sendId;
     /** Transport rendezvous offering single copy: the address of the sender's buffer, else 0. */
     long remoteAddress;
+    /** Links in the arrival-order list of all unexpected messages. */
     Unexpected prev;
     Unexpected next;
+    /** The queues of this message's exact envelope, and the links in its FIFO of unexpected messages. */
+    MatchingQueues.Bucket bucket;
+    Unexpected bucketPrev;
+    Unexpected bucketNext;
 
-    Unexpected(int context, int source, int tag, long bytes) {
+    /** Largest copy buffer a recycled entry keeps. */
+    static final int KEPT_BUFFER_BYTES = 1024;
+
+    /** Sets the envelope of a fresh or recycled entry. */
+    Unexpected set(int context, int source, int tag, long bytes) {
         this.context = context;
         this.source = source;
         this.tag = tag;
         this.bytes = bytes;
+        return this;
+    }
+
+    /** Copies the message's data out of {@code from} (at {@code offset}) into this entry's own buffer. */
+    void copyFrom(MemorySegment from, long offset) {
+        if (eager == null || eager.byteSize() < bytes) {
+            eager = MemorySegment.ofArray(new byte[(int) bytes]);
+        }
+        MemorySegment.copy(from, offset, eager, 0, bytes);
+        copied = true;
+    }
+
+    /** Clears the entry for reuse, keeping a small copy buffer. */
+    void clear() {
+        if (eager != null && eager.byteSize() > KEPT_BUFFER_BYTES) {
+            eager = null;
+        }
+        copied = false;
+        inproc = null;
+        peer = -1;
+        sendId = 0;
+        remoteAddress = 0;
     }
 }

@@ -89,13 +89,15 @@ public final class Progress {
         }
     }
 
+    private static final BooleanSupplier NEVER = () -> false;
+
     /**
      * One pass for a background progress thread: polls, and when nothing was ready blocks in the transport for up to
      * {@code maxNanos} (or parks as long, when a waiting thread owns the transport) without spinning.
      */
     public void pollOrBlock(long maxNanos) {
         if (!poll()) {
-            blockInTransport(() -> false, maxNanos, maxNanos);
+            blockInTransport(NEVER, null, maxNanos, maxNanos);
         }
     }
 
@@ -134,8 +136,7 @@ public final class Progress {
         if (r.isDone()) {
             return;
         }
-        Thread me = Thread.currentThread();
-        awaitUntil(r::isDone, () -> r.setWaiter(me));
+        awaitUntil(null, r, null);
     }
 
     /** Waits until any of the requests is complete (nulls are skipped). */
@@ -160,24 +161,27 @@ public final class Progress {
                 }
             }
             return false;
-        }, register);
+        }, null, register);
     }
 
     /** Waits until {@code condition} holds; the caller registered itself as waiter where completions happen. */
     public void awaitUntil(BooleanSupplier condition) {
-        awaitUntil(condition, null);
+        awaitUntil(condition, null, null);
     }
 
     /**
      * The waiting loop. {@code register} (may be null) runs once, before the first block: it makes this thread the
      * waiter of the requests {@code condition} watches (a volatile write), and the condition is checked again after
      * it, so a completion that saw no waiter is not missed (the completer writes done, then reads the waiter).
+     * With a {@code request} (and no condition or registration: waiting for one request, the common case, allocates
+     * nothing) the condition is its completion and the registration makes this thread its waiter.
      */
-    private void awaitUntil(BooleanSupplier condition, Runnable register) {
+    private void awaitUntil(BooleanSupplier condition, RequestImpl request, Runnable register) {
         int idle = 0;
         long parkNanos = 1_000;
         long spinStart = 0;
-        while (!condition.getAsBoolean()) {
+        boolean toRegister = request != null || register != null;
+        while (!holds(condition, request)) {
             if (job != null) {
                 job.checkAborted();
             }
@@ -199,11 +203,15 @@ public final class Progress {
             } else if (idle < spinIterations + yieldIterations) {
                 idle++;
                 Thread.yield();
-            } else if (register != null) {
-                register.run();
-                register = null; // and check the condition once more before blocking
+            } else if (toRegister) {
+                if (request != null) {
+                    request.setWaiter(Thread.currentThread());
+                } else {
+                    register.run();
+                }
+                toRegister = false; // and check the condition once more before blocking
             } else {
-                block(condition, parkNanos);
+                block(condition, request, parkNanos);
                 parkNanos = Math.min(parkNanos * 2, TimeUnit.MILLISECONDS.toNanos(1));
             }
         }
@@ -222,20 +230,24 @@ public final class Progress {
         return System.nanoTime() - start < spinNanos;
     }
 
-    private void block(BooleanSupplier condition, long parkNanos) {
-        blockInTransport(condition, TimeUnit.MILLISECONDS.toNanos(50), parkNanos);
+    private static boolean holds(BooleanSupplier condition, RequestImpl request) {
+        return request != null ? request.isDone() : condition.getAsBoolean();
+    }
+
+    private void block(BooleanSupplier condition, RequestImpl request, long parkNanos) {
+        blockInTransport(condition, request, TimeUnit.MILLISECONDS.toNanos(50), parkNanos);
     }
 
     /**
-     * Sleeps in the transport for up to {@code awaitNanos} unless {@code condition} already holds, when this thread
-     * can own it; else parks for {@code parkNanos}.
+     * Sleeps in the transport for up to {@code awaitNanos} unless the condition (or {@code request}) already holds, when
+     * this thread can own it; else parks for {@code parkNanos}.
      */
-    private void blockInTransport(BooleanSupplier condition, long awaitNanos, long parkNanos) {
+    private void blockInTransport(BooleanSupplier condition, RequestImpl request, long awaitNanos, long parkNanos) {
         Transport t = transport;
         if (t != null && progressLock.tryLock()) {
             try {
                 selecting = true;
-                if (!condition.getAsBoolean()) {
+                if (!holds(condition, request)) {
                     t.await(awaitNanos);
                 }
                 t.poll();

@@ -14,6 +14,11 @@ import java.util.concurrent.locks.LockSupport;
  */
 public abstract class RequestImpl {
     private volatile boolean done;
+    /**
+     * Set by the completing thread as the last thing it does in {@link #complete()}: from then on no other thread
+     * touches this object for the activation that ended, so the owner may recycle it ({@link #recycle()}).
+     */
+    private volatile boolean settled;
     private volatile Thread waiter;
     private volatile Runnable whenDone;
     private final Progress progress;
@@ -49,6 +54,26 @@ public abstract class RequestImpl {
         if (cb != null) {
             cb.run();
         }
+        settled = true;
+    }
+
+    /**
+     * Whether the activation that completed is over for every thread: the completer has left {@link #complete()}. A
+     * request that is done but not settled may still be read by the completing thread and must not be recycled.
+     */
+    public final boolean settled() {
+        return settled;
+    }
+
+    /**
+     * Re-arms a settled request for reuse as a new operation (pooling of requests the user cannot see any more):
+     * clears completion, waiter, callback and status.
+     */
+    protected final void recycle() {
+        waiter = null;
+        whenDone = null;
+        settled = false;
+        reset();
     }
 
     /**
@@ -69,6 +94,7 @@ public abstract class RequestImpl {
     /** Re-arms a persistent request before it starts again. */
     protected final void reset() {
         done = false;
+        settled = false;
         source = -1;
         tag = -1;
         bytes = 0;

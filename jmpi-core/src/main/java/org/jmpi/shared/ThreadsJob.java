@@ -4,8 +4,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -52,6 +50,8 @@ public final class ThreadsJob {
     private int finished;
     private volatile int abortCode = Integer.MIN_VALUE;
     private volatile String abortMessage;
+    private volatile int abortRank = -1;
+    private volatile int runningAtAbort;
 
     private ThreadsJob(int size) {
         this.size = size;
@@ -208,6 +208,8 @@ public final class ThreadsJob {
                 return;
             }
             abortMessage = message;
+            abortRank = rank;
+            runningAtAbort = size - finished - (rank >= 0 ? 1 : 0);
             abortCode = exitCode;
             changed.signalAll();
         } finally {
@@ -218,6 +220,24 @@ public final class ThreadsJob {
                 e.wakeAll();
             }
         }
+    }
+
+    /** Ranks whose thread has not ended yet. */
+    public int ranksRunning() {
+        lock.lock();
+        try {
+            return size - finished;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Ends the job from outside (jmpirun after a signal or a timeout): like an abort by no rank, with exit code
+     * {@code exitCode}; ranks blocked in MPI wake and end.
+     */
+    public void end(int exitCode, String reason) {
+        abort(-1, exitCode, reason);
     }
 
     public boolean aborted() {
@@ -316,6 +336,12 @@ public final class ThreadsJob {
      */
     public static int runMain(int n, URL[] classPath, String mainClass, String[] args, boolean tagOutput,
             long graceMillis) throws InterruptedException {
+        return runMain(n, classPath, mainClass, args, tagOutput, graceMillis, job -> {});
+    }
+
+    /** {@link #runMain(int, URL[], String, String[], boolean, long)}, telling {@code started} the job once it runs. */
+    public static int runMain(int n, URL[] classPath, String mainClass, String[] args, boolean tagOutput,
+            long graceMillis, java.util.function.Consumer<ThreadsJob> started) throws InterruptedException {
         PrintStream out = System.out;
         PrintStream err = System.err;
         if (tagOutput) {
@@ -324,13 +350,9 @@ public final class ThreadsJob {
         }
         try {
             ThreadsJob job = start(n, classPath, ThreadsJob.class.getClassLoader(), (rank, loader) -> {
-                Class<?> c = Class.forName(mainClass, true, loader);
-                Method m = c.getMethod("main", String[].class);
-                if (!Modifier.isStatic(m.getModifiers())) {
-                    throw new IllegalArgumentException(mainClass + ".main is not static");
-                }
-                m.invoke(null, (Object) args.clone());
+                MainMethod.of(mainClass, loader).invoke(args.clone());
             });
+            started.accept(job);
             while (!job.awaitCompletion(100, TimeUnit.MILLISECONDS)) {
                 if (job.aborted()) {
                     job.awaitCompletion(graceMillis, TimeUnit.MILLISECONDS);
@@ -338,15 +360,28 @@ public final class ThreadsJob {
                 }
             }
             Throwable[] f = job.failures();
+            for (Throwable t : f) {
+                if (t instanceof MainMethod.NotFound nf) {
+                    // as java says it, once (every rank met the same)
+                    System.err.println(nf.getMessage());
+                    return 1;
+                }
+            }
             for (int r = 0; r < n; r++) {
                 if (f[r] != null && !(f[r] instanceof JobAbortedError)) {
                     System.err.println("jmpirun: rank " + r + " ended with an exception:");
                     f[r].printStackTrace();
                 }
             }
-            if (job.aborted()) {
-                // the aborting rank printed its reason already (one line); this only closes the story
-                System.err.println("jmpirun: job aborted, exit code " + job.exitCode());
+            int culprit = job.abortRank;
+            if (job.aborted() && culprit >= 0) {
+                // the aborting rank printed its reason already; this closes the story as processes mode does
+                int still = job.runningAtAbort;
+                boolean failed = f[culprit] != null && !(f[culprit] instanceof JobAbortedError);
+                System.err.println("jmpirun: rank " + culprit + (failed ? " ended with an exception (exit code "
+                        + job.exitCode() + ")" : " called abort with exit code " + job.exitCode())
+                        + (still <= 0 ? "" : "; killed " + (still == 1 ? "the 1 rank" : "the " + still + " ranks")
+                                + " still running"));
             }
             return job.exitCode();
         } finally {

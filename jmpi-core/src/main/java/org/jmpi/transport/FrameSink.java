@@ -18,6 +18,16 @@ public interface FrameSink {
      */
     void onFrame(int peer, MemorySegment header, MemorySegment payload);
 
+    /**
+     * A complete frame whose payload is bytes {@code [offset, offset + length)} of {@code memory} (for a transport
+     * that holds the payload in a larger segment, such as a shared-memory ring): a sink that can read the payload
+     * in place overrides this to spare the slice object; by default it is sliced and handed to
+     * {@link #onFrame(int, MemorySegment, MemorySegment)}.
+     */
+    default void onFrame(int peer, MemorySegment header, MemorySegment memory, long offset, long length) {
+        onFrame(peer, header, memory.asSlice(offset, length));
+    }
+
     /** The connection to {@code peer} broke or could not be made; pending traffic to it is lost. */
     void onPeerFailure(int peer, Throwable cause);
 }

@@ -44,4 +44,12 @@ public interface Transport extends AutoCloseable {
     /** Closes every connection and listener; idempotent. */
     @Override
     void close();
+
+    /**
+     * Called once by the runtime after the start-up fence, when every rank has published its business cards. The
+     * shared-memory transport maps its peers' segments here (so that their files can be removed); the default does
+     * nothing.
+     */
+    default void afterStartFence() {
+    }
 }

@@ -77,4 +77,33 @@ class LayeringTest {
                 .resideInAPackage("org.jmpi.rma..").because("rma sits beside the collectives, above pt2pt")
                 .check(classes);
     }
+
+    @Test
+    void dynamicProcessesStayAboveTheMessagingLayers() {
+        noClasses().that().resideOutsideOfPackages("org.jmpi.dpm..").and().resideInAPackage("org.jmpi..").should()
+                .dependOnClassesThat().resideInAPackage("org.jmpi.dpm..")
+                .because("org.jmpi.dpm is called by package mpi only; the layers below know nothing of other jobs")
+                .check(classes);
+        noClasses().that().resideInAPackage("org.jmpi.dpm..").should().dependOnClassesThat()
+                .resideInAnyPackage("org.jmpi.coll..", "org.jmpi.op..", "org.jmpi.datatype..", "org.jmpi.shared..")
+                .because("dynamic processes build on communicators (org.jmpi.comm), not on algorithms or data")
+                .check(classes);
+    }
+
+    @Test
+    void fileIoUsesTheRuntimeNotTransports() {
+        noClasses().that().resideInAPackage("org.jmpi.io..").should().dependOnClassesThat()
+                .resideInAnyPackage("org.jmpi.transport..", "org.jmpi.bootstrap..", "org.jmpi.comm..",
+                        "org.jmpi.topo..", "org.jmpi.op..")
+                .because("MPI-IO moves data through collectives and the point-to-point engine, never a transport")
+                .check(classes);
+    }
+
+    @Test
+    void nothingBelowTheApiDependsOnFileIo() {
+        noClasses().that().resideInAnyPackage("org.jmpi.runtime..", "org.jmpi.pt2pt..", "org.jmpi.coll..",
+                "org.jmpi.datatype..", "org.jmpi.transport..", "org.jmpi.shared..").should().dependOnClassesThat()
+                .resideInAPackage("org.jmpi.io..")
+                .because("io sits beside coll, above pt2pt: calls never go up").check(classes);
+    }
 }

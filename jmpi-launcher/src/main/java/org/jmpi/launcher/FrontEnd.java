@@ -868,10 +868,9 @@ final class FrontEnd {
         } else if (st.abort != null) {
             exitCode = st.abort.code();
             culprit = st.abort.rank();
-            // the PMI wire has no spaces in values: our client sends them as '_'
+            // the message as the rank gave it (jmpi ranks send it encoded; others' '_' for spaces are left alone)
             summary = "jmpirun: rank " + st.abort.rank() + where(st.abort.rank()) + " called abort with exit code "
-                    + st.abort.code() + (st.abort.message().isEmpty() ? "" : ": " + st.abort.message().replace('_',
-                            ' ')) + tail;
+                    + st.abort.code() + (st.abort.message().isEmpty() ? "" : ": " + st.abort.message()) + tail;
         } else if (st.failure != null) {
             exitCode = st.failedCode;
             culprit = st.failedRank;

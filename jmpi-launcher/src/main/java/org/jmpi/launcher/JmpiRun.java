@@ -17,14 +17,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.jmpi.launcher.hosts.HostDiscovery;
 import org.jmpi.launcher.hosts.HostListException;
 import org.jmpi.launcher.hosts.Placement;
-import org.jmpi.shared.ThreadsJob;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -41,6 +36,7 @@ import picocli.CommandLine.Parameters;
  *         [--timeout S] [-l] [--output-filename D] [--continue-on-failure] MainClass|program [args] [: -n 2 ...]
  * jmpirun --kvs-server [--kvs-listen ADDR] [-- command...]    # rendezvous for env-only ranks (JMPI_KVS)
  * jmpirun --classpath                                          # what ranks need under mpiexec.hydra / srun
+ * jmpirun --java-options                                       # the JVM options they need there
  * </pre>
  *
  * <p>Exit code: the job's ({@link LaunchResult#exitCode()}): 0, the abort code, the first failing rank's code, 254
@@ -77,6 +73,10 @@ public final class JmpiRun implements Callable<Integer> {
 
     @Option(names = "--classpath", description = "print the class path jmpi ranks need (the jmpi-core jar) and exit")
     boolean printClasspath;
+
+    @Option(names = "--java-options", description = "print the JVM options jmpi ranks need (for java under another"
+            + " launcher) and exit")
+    boolean printJavaOptions;
 
     @Option(names = "--exec", description = "the program is an executable (a C MPI program, a script), not a Java"
             + " main class; implied when it contains '/' or is 'java'")
@@ -147,6 +147,11 @@ public final class JmpiRun implements Callable<Integer> {
     @Option(names = "--no-stdin", description = "do not give rank 0 this process's standard input")
     boolean noStdin;
 
+    @Option(names = {"--nameserver", "--ompi-server"}, paramLabel = "ADDRESS",
+            description = "the name service for MPI_Publish_name/MPI_Lookup_name: host:port:token as jmpi-nameserver "
+                    + "prints it (default: JMPI_NAMESERVER, else one of jmpirun's own)")
+    String nameserver;
+
     @Option(names = "--dump-on-timeout", description = "on timeout, make every rank print a thread dump first")
     boolean dumpOnTimeout;
 
@@ -162,8 +167,9 @@ public final class JmpiRun implements Callable<Integer> {
     boolean noAutofork;
 
     @Option(names = {"--mca", "-mca", "--gmca", "-gmca"}, arity = "2", paramLabel = "KEY VALUE",
-            description = "Open MPI parameters jmpirun understands: plm_rsh_agent, plm_rsh_args, orte_default_hostfile,"
-                    + " oob_tcp_if_include, btl_tcp_if_include, orte_keep_fqdn_hostnames, rmaps_base_oversubscribe")
+            description = "Open MPI parameters; jmpirun applies plm_rsh_agent, plm_rsh_args, orte_default_hostfile,"
+                    + " oob_tcp_if_include, btl_tcp_if_include, orte_keep_fqdn_hostnames, rmaps_base_oversubscribe"
+                    + " and ignores the others with one warning")
     List<String> mca = new ArrayList<>();
 
     @Option(names = {"--iface", "-iface"}, paramLabel = "IF|ADDR",
@@ -308,6 +314,10 @@ public final class JmpiRun implements Callable<Integer> {
             out.println(joinPaths(Launcher.jmpiClassPath()));
             return 0;
         }
+        if (printJavaOptions) {
+            out.println(String.join(" ", JavaCommand.RANK_JVM_OPTIONS));
+            return 0;
+        }
         if (kvsServer) {
             return runKvsServer();
         }
@@ -336,6 +346,11 @@ public final class JmpiRun implements Callable<Integer> {
                 err.println("jmpirun: -n must be at least 1, not " + n);
                 return USAGE_ERROR;
             }
+            if (JavaCommand.isJava(mainClass) || exec) {
+                err.println("jmpirun: --threads runs a main class in this JVM, not a program: give the class and its "
+                        + "class path (jmpirun --threads -n " + n + " -cp app.jar org.example.Main)");
+                return USAGE_ERROR;
+            }
             return runThreads(userClassPath(), timeout, n);
         }
         Launcher.Builder b;
@@ -349,11 +364,21 @@ public final class JmpiRun implements Callable<Integer> {
         if (files != null) {
             b.output(files);
         }
+        AutoCloseable names;
+        try {
+            names = DynamicProcessSupport.nameService(b, environment, nameserver);
+        } catch (java.io.IOException e) {
+            err.println("jmpirun: cannot start the name service: " + e.getMessage());
+            return 1;
+        }
         Launcher launcher;
         try {
             launcher = b.build();
         } catch (IllegalArgumentException e) {
             err.println("jmpirun: " + e.getMessage());
+            if (names != null) {
+                names.close();
+            }
             return USAGE_ERROR;
         }
         if (verbose) {
@@ -366,7 +391,8 @@ public final class JmpiRun implements Callable<Integer> {
             }
         }
         LaunchResult r;
-        try (Launcher.Job job = launcher.start()) {
+        try (names; Launcher.Job job = launcher.start()) {
+            DynamicProcessSupport.watchSpawningParent(environment, job);
             Runnable uninstall = installSignals ? Signals.install(job) : () -> {};
             try {
                 r = job.await();
@@ -419,6 +445,7 @@ public final class JmpiRun implements Callable<Integer> {
         String mcaArgs = null;
         String mcaHostfile = null;
         String mcaIface = null;
+        List<String> ignoredMca = new ArrayList<>();
         for (int i = 0; i + 1 < mca.size(); i += 2) {
             String k = mca.get(i);
             String v = mca.get(i + 1);
@@ -431,10 +458,15 @@ public final class JmpiRun implements Callable<Integer> {
                     // host names are always kept as given
                 }
                 case "rmaps_base_oversubscribe" -> oversubscribe |= !v.equals("0") && !v.equalsIgnoreCase("false");
-                default -> throw new IllegalArgumentException("--mca " + k + " is not a parameter jmpirun knows "
-                        + "(it understands plm_rsh_agent, plm_rsh_args, orte_default_hostfile, oob_tcp_if_include, "
-                        + "btl_tcp_if_include, orte_keep_fqdn_hostnames, rmaps_base_oversubscribe)");
+                default -> ignoredMca.add(k + " " + v);
             }
+        }
+        if (!ignoredMca.isEmpty()) {
+            // scripts written for Open MPI pass tuning parameters (btl, shmem, pml, ...): go on without them
+            err.println("jmpirun: warning: ignoring Open MPI parameters jmpi has no use for: --mca "
+                    + String.join(", --mca ", ignoredMca) + " (jmpirun applies plm_rsh_agent, plm_rsh_args, "
+                    + "orte_default_hostfile, oob_tcp_if_include, btl_tcp_if_include, orte_keep_fqdn_hostnames, "
+                    + "rmaps_base_oversubscribe)");
         }
         HostDiscovery.Result found = HostDiscovery.discover(hostList, hostfile != null ? hostfile : mcaHostfile,
                 environment);
@@ -520,7 +552,9 @@ public final class JmpiRun implements Callable<Integer> {
             b.jvmArgs(envJvm);
             b.jvmArgs(jvmArgs);
         }
-        b.args(args);
+        // mpirun -np 4 java ... Main: the java command gets jmpi's class path and the options ranks need
+        b.args(JavaCommand.isJava(mainClass) ? JavaCommand.withJmpi(args, Launcher.jmpiClassPath(),
+                env.get("CLASSPATH"), err) : args);
         Map<String, String> vars = new LinkedHashMap<>();
         for (String x : exports) {
             int eq = x.indexOf('=');
@@ -625,26 +659,8 @@ public final class JmpiRun implements Callable<Integer> {
                 return USAGE_ERROR;
             }
         }
-        String[] a = args.toArray(String[]::new);
-        CompletableFuture<Integer> job = new CompletableFuture<>();
-        Thread runner = Thread.ofPlatform().daemon().name("jmpi-threads-job").start(() -> {
-            try {
-                job.complete(ThreadsJob.runMain(n, urls, mainClass, a, tagOutput, 5000));
-            } catch (Throwable t) {
-                job.completeExceptionally(t);
-            }
-        });
-        try {
-            return timeout == null ? job.get() : job.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            err.println("jmpirun: the job did not finish within " + timeout.toSeconds() + " s (timeout); "
-                    + "ending it");
-            runner.interrupt();
-            return LaunchResult.TIMEOUT_EXIT_CODE;
-        } catch (ExecutionException e) {
-            err.println("jmpirun: " + e.getCause());
-            return 1;
-        }
+        return new ThreadsRun(err).run(n, urls, mainClass, args.toArray(String[]::new), tagOutput, timeout,
+                installSignals);
     }
 
     private static String joinPaths(List<Path> paths) {

@@ -24,10 +24,15 @@ final class Signals {
 
     /** Installs the handlers for {@code job}; the returned action restores the previous ones. */
     static Runnable install(Launcher.Job job) {
+        return install(job::interrupt, job::kill);
+    }
+
+    /** Installs {@code interrupt} for Ctrl-C and {@code kill} for SIGTERM and SIGHUP; returns the undo action. */
+    static Runnable install(Runnable interrupt, Runnable kill) {
         List<Runnable> restore = new ArrayList<>();
-        handle("INT", job::interrupt, restore);
-        handle("TERM", job::kill, restore);
-        handle("HUP", job::kill, restore);
+        handle("INT", interrupt, restore);
+        handle("TERM", kill, restore);
+        handle("HUP", kill, restore);
         return () -> restore.forEach(Runnable::run);
     }
 

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class InteropTest {
-    private static Path onPath(String name) {
+    static Path onPath(String name) {
         for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
             Path p = Path.of(dir, name);
             if (Files.isExecutable(p)) {
@@ -92,7 +92,7 @@ class InteropTest {
     }
 
     /** Runs a command with a hard 60 s limit, killing it and its descendants (by pid) if it overruns. */
-    private static int runCommand(List<String> cmd, Path dir, Path output) throws IOException, InterruptedException {
+    static int runCommand(List<String> cmd, Path dir, Path output) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
                 .redirectOutput(output.toFile()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .start();

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.jmpi.launcher.ranks.TestRank;
+import org.jmpi.launcher.ranks.ThreadsHang;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -92,5 +93,23 @@ class JmpiRunProcessTest {
         assertThat(jmpirun.waitFor(20, TimeUnit.SECONDS)).as(Files.readString(out)).isTrue();
         assertThat(jmpirun.exitValue()).isEqualTo(LaunchResult.KILLED_EXIT_CODE);
         assertThat(ranks).noneMatch(LauncherTest::alive);
+    }
+
+    /** Issue 12, item 13: a --threads job ended by a signal says so, as a processes job does. */
+    @Test
+    void signalsEndAThreadsJobWithASummary() throws Exception {
+        String[][] cases = {{"TERM", "jmpirun: the job was killed on request; killed the 2 ranks still running"},
+            {"INT", "jmpirun: interrupted; killed the 2 ranks still running"}};
+        int[] codes = {LaunchResult.KILLED_EXIT_CODE, LaunchResult.INTERRUPTED_EXIT_CODE};
+        for (int i = 0; i < cases.length; i++) {
+            Path out = start("--no-stdin", "--threads", "-n", "2", "-cp", LauncherTest.testClasses().toString(),
+                    ThreadsHang.class.getName());
+            awaitLines(out, "ready", 2);
+            signal(cases[i][0]);
+            assertThat(jmpirun.waitFor(20, TimeUnit.SECONDS)).as(Files.readString(out)).isTrue();
+            assertThat(jmpirun.exitValue()).as(Files.readString(out)).isEqualTo(codes[i]);
+            assertThat(Files.readString(out)).contains(cases[i][1]);
+            Files.delete(out);
+        }
     }
 }

@@ -145,8 +145,6 @@ class JmpiRunTest {
         assertThat(jmpirun(Map.of(), "-f", dir.resolve("hosts").toString(), main, "x"))
                 .isEqualTo(JmpiRun.USAGE_ERROR);
         assertThat(err()).contains("line 2");
-        assertThat(jmpirun(Map.of(), "--mca", "btl", "self,tcp", main, "x")).isEqualTo(JmpiRun.USAGE_ERROR);
-        assertThat(err()).contains("--mca btl is not a parameter jmpirun knows");
         assertThat(jmpirun(Map.of(), "--map-by", "socket", main, "x")).isEqualTo(JmpiRun.USAGE_ERROR);
         assertThat(jmpirun(Map.of(), "-n", "3", "-H", "a:1,b:1", "--nooversubscribe", main, "x"))
                 .isEqualTo(JmpiRun.USAGE_ERROR);
@@ -154,6 +152,17 @@ class JmpiRunTest {
         assertThat(jmpirun(Map.of(), "--launcher", "pbsdsh", main, "x")).isEqualTo(JmpiRun.USAGE_ERROR);
         assertThat(jmpirun(Map.of("I_MPI_PERHOST", "allcores", "MPI_HOST", "a"), main, "x"))
                 .isEqualTo(JmpiRun.USAGE_ERROR);
+    }
+
+    /** Issue 12, item 11: unknown MCA parameters (Open MPI tuning) are ignored with one warning. */
+    @Test
+    void unknownMcaParametersWarnOnceAndTheJobRuns() throws Exception {
+        int code = jmpirun(Map.of(), withJvmArgs("-n", "2", "--mca", "btl", "self,vader", "--mca", "shmem", "posix",
+                "-mca", "rmaps_base_oversubscribe", "1", TestRank.class.getName(), "hello").toArray(String[]::new));
+        assertThat(code).as(err()).isZero();
+        assertThat(out().lines()).containsExactlyInAnyOrder("hello from rank 0", "hello from rank 1");
+        assertThat(err().lines().filter(l -> l.startsWith("jmpirun: warning:"))).singleElement().asString()
+                .contains("--mca btl self,vader, --mca shmem posix").doesNotContain("rmaps_base_oversubscribe 1");
     }
 
     @Test

@@ -192,6 +192,30 @@ class LaunchIntegrationTest {
         }
 
         @Test
+        void sigkillOfMpiexecHydraLeavesNoRankAndNoSegmentFile() throws Exception {
+            installDeps();
+            Path out = Files.createTempFile("jmpi-hydra-kill", ".out");
+            Process p = new ProcessBuilder(concat(List.of("mpiexec.hydra", "-n", "4"), javaRank("card")))
+                    .redirectErrorStream(true).redirectOutput(out.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+            List<ProcessHandle> all = new ArrayList<>();
+            try {
+                List<Long> ranks = OrphansTest.awaitRanks(p, out, 4);
+                String job = OrphansTest.jobId(Files.readString(out));
+                p.descendants().forEach(all::add);
+                List<Long> pids = new ArrayList<>(ranks);
+                all.forEach(h -> pids.add(h.pid()));
+                OrphansTest.kill9(p.pid());
+                assertThat(OrphansTest.leftAfterGrace(pids, job)).as("left " + OrphansTest.GRACE
+                        + " after SIGKILL of mpiexec.hydra: " + Files.readString(out)).isEmpty();
+            } finally {
+                all.forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+                Files.deleteIfExists(out);
+            }
+        }
+
+        @Test
         void anMpichCProgramRunsUnderJmpirunsPmiServer() throws Exception {
             installDeps();
             Path dir = Files.createTempDirectory("jmpi-c");
@@ -416,6 +440,50 @@ class LaunchIntegrationTest {
                 assertThat(Double.parseDouble(m.group(1))).as(c.mode() + " teardown").isLessThan(10.0);
                 assertThat(r.rankPids()).as(c.mode()).hasSize(4);
                 assertNothingLeft(r, c.mode());
+            }
+        }
+
+        /** The pid of the host proxy JVM running in namespace {@code ns}, or -1. */
+        long proxyIn(String ns) throws Exception {
+            for (String pid : run(List.of("ip", "netns", "pids", ns), Map.of(), Duration.ofSeconds(10)).out.trim()
+                    .split("\\s+")) {
+                Path cmdline = Path.of("/proc", pid, "cmdline");
+                if (!pid.isEmpty() && Files.exists(cmdline) && new String(Files.readAllBytes(cmdline),
+                        StandardCharsets.UTF_8).contains("ProxyMain")) {
+                    return Long.parseLong(pid);
+                }
+            }
+            return -1;
+        }
+
+        @Test
+        void sigkillOfARemoteProxyOrOfJmpirunLeavesNothingOnAnyHost() throws Exception {
+            for (String victim : List.of("proxy", "jmpirun")) {
+                Path out = Files.createTempFile(dir, "kill-" + victim, ".out");
+                Process p = new ProcessBuilder(jmpirun("--no-stdin", "-n", "4", "-H", A + ":2," + B + ":2",
+                        "--launcher-exec", ssh(), "-cp", rankClassPath(), FaultRank.class.getName(), "card"))
+                        .redirectErrorStream(true).redirectOutput(out.toFile())
+                        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+                try {
+                    List<Long> ranks = OrphansTest.awaitRanks(p, out, 4);
+                    String job = OrphansTest.jobId(Files.readString(out));
+                    long proxy = proxyIn("jmpiB");
+                    assertThat(proxy).as("host B's proxy").isPositive();
+                    List<Long> pids = new ArrayList<>(ranks);
+                    pids.add(proxy);
+                    OrphansTest.kill9(victim.equals("proxy") ? proxy : p.pid());
+                    assertThat(OrphansTest.leftAfterGrace(pids, job)).as(victim + ": left " + OrphansTest.GRACE
+                            + " after SIGKILL: " + Files.readString(out)).isEmpty();
+                    long deadline = System.nanoTime() + OrphansTest.GRACE.toNanos();
+                    while (!leftovers().isEmpty() && System.nanoTime() < deadline) {
+                        p.waitFor(20, TimeUnit.MILLISECONDS);
+                    }
+                    assertThat(leftovers()).as(victim + ": processes left on the hosts").isEmpty();
+                    assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("jmpirun ended").isTrue();
+                } finally {
+                    p.descendants().forEach(ProcessHandle::destroyForcibly);
+                    p.destroyForcibly();
+                }
             }
         }
 

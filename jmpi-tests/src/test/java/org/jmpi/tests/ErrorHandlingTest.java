@@ -67,9 +67,11 @@ class ErrorHandlingTest {
         // null buffer with a positive count (a null buffer with count 0 is fine)
         expect(MPI.ERR_BUFFER, () -> w.send(null, 1, MPI.INT, 0, 0));
         expect(MPI.ERR_BUFFER, () -> w.recv(null, 3, MPI.INT, 0, 0));
-        // a buffer whose Java type does not match the datatype
-        expect(MPI.ERR_BUFFER, () -> w.send(new int[4], 2, MPI.DOUBLE, 0, 0));
+        // a buffer whose Java type differs from the datatype is raw memory (as in Open MPI), checked in bytes
+        expect(MPI.ERR_BUFFER, () -> w.send(new int[4], 3, MPI.DOUBLE, 0, 0));
+        // an object that is no buffer at all
         expect(MPI.ERR_BUFFER, () -> w.send(new Object(), 1, MPI.INT, 0, 0));
+        expect(MPI.ERR_BUFFER, () -> w.send("text", 1, MPI.CHAR, 0, 0));
         // invalid datatypes
         expect(MPI.ERR_TYPE, () -> w.send(buf, 1, null, 0, 0));
         expect(MPI.ERR_TYPE, () -> w.send(buf, 1, MPI.DATATYPE_NULL, 0, 0));
@@ -115,6 +117,9 @@ class ErrorHandlingTest {
         expect(MPI.ERR_RANK, () -> MPI.COMM_SELF.send(new int[1], 1, MPI.INT, 1, 0));
         assertThat(MPI.COMM_WORLD.getErrhandler()).isSameAs(MPI.ERRORS_ARE_FATAL);
         MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
-        expect(MPI.ERR_OTHER, () -> MPI.COMM_WORLD.callErrhandler(MPI.ERR_OTHER));
+        // under ERRORS_RETURN the handler returns, so the call returns normally (issue 12, item 5)
+        MPI.COMM_WORLD.callErrhandler(MPI.ERR_OTHER);
+        MPI.COMM_WORLD.callErrhandler(MPI.ERR_ARG);
+        ringStillWorks(MPI.COMM_WORLD);
     }
 }

@@ -53,7 +53,7 @@ final class FdLineChannel implements LineChannel {
     private MemorySegment writeBuffer = arena.allocate(1024);
     private int readPos;
     private int readEnd;
-    private boolean closed;
+    private volatile boolean closed;
 
     FdLineChannel(int fd) {
         if (fd < 0) {
@@ -136,6 +136,50 @@ final class FdLineChannel implements LineChannel {
         }
         return out;
     }
+
+    /**
+     * A daemon thread waits in {@code poll(POLLRDHUP)} on the descriptor (which reports the peer's close, not data, so
+     * it takes nothing from the caller) and runs {@code onEnd} when the peer closed it. It wakes once a second to see
+     * whether this side closed the descriptor (whose number may then name another file); it never runs
+     * {@code onEnd} after {@link #close()}.
+     */
+    @Override
+    public void watchEnd(Runnable onEnd) {
+        Thread.ofPlatform().daemon().name("jmpi-pmi-fd-watch").start(() -> {
+            MethodHandle poll;
+            try {
+                Linker linker = Linker.nativeLinker();
+                poll = linker.downcallHandle(linker.defaultLookup().find("poll").orElseThrow(),
+                        FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
+            } catch (RuntimeException | LinkageError e) {
+                return; // no poll: the parent-death signal remains
+            }
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment pfd = a.allocate(8, 4);
+                while (!closed) {
+                    pfd.set(JAVA_INT, 0, fd);
+                    pfd.set(ValueLayout.JAVA_SHORT, 4, POLLRDHUP);
+                    pfd.set(ValueLayout.JAVA_SHORT, 6, (short) 0);
+                    int n = (int) poll.invokeExact(pfd, 1L, 1000);
+                    short revents = pfd.get(ValueLayout.JAVA_SHORT, 6);
+                    if (closed || n > 0 && (revents & POLLNVAL) != 0) {
+                        return;
+                    }
+                    if (n > 0 && (revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0) {
+                        onEnd.run();
+                        return;
+                    }
+                }
+            } catch (Throwable t) {
+                // stop watching
+            }
+        });
+    }
+
+    private static final short POLLERR = 0x8;
+    private static final short POLLHUP = 0x10;
+    private static final short POLLNVAL = 0x20;
+    private static final short POLLRDHUP = 0x2000;
 
     /** Calls read or write, retrying when a signal interrupted it; returns the count or -1 (errno in state). */
     private long call(MethodHandle h, MemorySegment buffer, long length) throws IOException {

@@ -22,6 +22,12 @@ interface LineChannel extends AutoCloseable {
     /** Exactly {@code n} bytes (after any buffered ones), or null at end of stream before the first byte. */
     byte[] readExactly(int n) throws IOException;
 
+    /**
+     * Starts watching for the server's end of the connection: {@code onEnd} runs once, from a daemon thread, when
+     * the server closed it (or it broke) while this side had not closed it. Pending unread bytes do not delay it.
+     */
+    void watchEnd(Runnable onEnd);
+
     @Override
     void close() throws IOException;
 }

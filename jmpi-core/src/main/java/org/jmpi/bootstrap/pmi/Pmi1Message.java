@@ -106,4 +106,40 @@ public record Pmi1Message(String command, Map<String, String> fields) {
     public String toString() {
         return format();
     }
+
+    /**
+     * {@code text} as one value of this wire, reversibly: {@code %}, controls, spaces and every character beyond
+     * ASCII become {@code %XX} (the bytes of UTF-8). jmpi's own launcher decodes it with {@link #decodeText}; other
+     * PMI servers never see it (they get a readable copy, see {@code Pmi1Bootstrap.abort}).
+     */
+    public static String encodeText(String text) {
+        StringBuilder sb = new StringBuilder(text.length());
+        for (byte b : text.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+            int c = b & 0xff;
+            if (c > 32 && c < 127 && c != '%') {
+                sb.append((char) c);
+            } else {
+                sb.append('%').append(Character.forDigit(c >> 4, 16)).append(Character.forDigit(c & 15, 16));
+            }
+        }
+        return sb.toString();
+    }
+
+    /** The text {@link #encodeText} encoded; a malformed escape is kept as it stands. */
+    public static String decodeText(String value) {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(value.length());
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            int hi = i + 2 < value.length() ? Character.digit(value.charAt(i + 1), 16) : -1;
+            int lo = i + 2 < value.length() ? Character.digit(value.charAt(i + 2), 16) : -1;
+            if (c == '%' && hi >= 0 && lo >= 0) {
+                bytes.write(hi << 4 | lo);
+                i += 2;
+            } else {
+                byte[] b = String.valueOf(c).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                bytes.write(b, 0, b.length);
+            }
+        }
+        return bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
+    }
 }

@@ -41,6 +41,8 @@ public final class Pmi2Bootstrap implements Bootstrap {
     private String broken;
     private boolean finalized;
     private boolean closed;
+    /** Set before finalize and close: from then on the server's end of the connection is expected. */
+    private volatile boolean ending;
 
     private Pmi2Bootstrap(LineChannel channel, String via, int rank, int size, String jobId) {
         this.channel = channel;
@@ -225,6 +227,7 @@ public final class Pmi2Bootstrap implements Bootstrap {
     /** Sends {@code cmd=abort;isworldabort=TRUE;msg=...;}. No reply comes; never throws. */
     @Override
     public void abort(int exitCode, String message) {
+        ending = true; // the job ends; so will the connection
         lock.lock();
         try {
             if (broken != null || closed) {
@@ -244,7 +247,17 @@ public final class Pmi2Bootstrap implements Bootstrap {
     }
 
     @Override
+    public void watchEnd(Runnable onEnd) {
+        channel.watchEnd(() -> {
+            if (!ending) {
+                onEnd.run();
+            }
+        });
+    }
+
+    @Override
     public void finalizeJob() {
+        ending = true; // the server may close the connection once it has answered
         lock.lock();
         try {
             if (finalized) {
@@ -259,6 +272,7 @@ public final class Pmi2Bootstrap implements Bootstrap {
 
     @Override
     public void close() {
+        ending = true;
         lock.lock();
         try {
             if (closed) {

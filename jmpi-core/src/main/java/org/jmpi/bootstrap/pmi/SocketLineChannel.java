@@ -9,17 +9,29 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 
-/** Lines over a TCP connection ({@code PMI_PORT}). */
+/**
+ * Lines over a TCP connection ({@code PMI_PORT}, {@code JMPI_KVS}).
+ *
+ * <p>A daemon thread reads the socket ahead of the caller into a {@link PumpedInput}, so that the end of the
+ * connection is seen even while the rank makes no PMI call (a Java socket offers no way to wait for the peer's close
+ * without reading). The bytes a server sends are bounded by the protocol (one reply per request, a few pushed lines),
+ * so the buffer stays small; a server that floods it stops being read at {@link PumpedInput#LIMIT} bytes.
+ *
+ * <p>Threading: not thread-safe for callers ({@link Pmi1Bootstrap} serialises them); the reader thread and the caller
+ * meet only in {@link PumpedInput}.
+ */
 final class SocketLineChannel implements LineChannel {
     private final Socket socket;
-    private final InputStream in;
+    private final PumpedInput in;
     private final OutputStream out;
+    private volatile boolean closed;
 
     SocketLineChannel(Socket socket) throws IOException {
         this.socket = socket;
         socket.setTcpNoDelay(true);
-        this.in = new BufferedInputStream(socket.getInputStream());
+        this.in = new PumpedInput(new BufferedInputStream(socket.getInputStream()));
         this.out = socket.getOutputStream();
+        Thread.ofPlatform().daemon().name("jmpi-pmi-reader").start(in::pump);
     }
 
     /** Connects to {@code host:port} (the last colon splits, so bracket-less IPv6 literals also work). */
@@ -102,7 +114,17 @@ final class SocketLineChannel implements LineChannel {
     }
 
     @Override
+    public void watchEnd(Runnable onEnd) {
+        in.onEnd(() -> {
+            if (!closed) {
+                onEnd.run();
+            }
+        });
+    }
+
+    @Override
     public void close() throws IOException {
+        closed = true;
         socket.close();
     }
 }

@@ -3,6 +3,7 @@ package org.jmpi.transport.shm;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
 import org.jmpi.transport.FrameLayout;
 import org.jmpi.transport.FrameSink;
 
@@ -10,13 +11,16 @@ import org.jmpi.transport.FrameSink;
  * The consumer end of one peer's ring in this rank's segment: reads records ({@link ShmLayout}) and hands the frames
  * to the sink, in place (the payload is a slice of the ring, valid during the call).
  *
+ * <p><b>Untrusted input.</b> The producer is another process. Every record is checked before it is used (size,
+ * alignment, type, the frame inside it); one that no correct producer writes ends the reading of this ring, and the
+ * peer is reported failed to the sink, instead of an exception in the caller or a read outside the ring.
+ *
  * <p>Threading: used only by the thread inside the transport's {@code poll} (one at a time). The marker of the record
  * at {@code head} is loaded with acquire semantics, pairing with the producer's release store; the new head is
  * stored with release semantics once the frame has been handed over, so the producer overwrites the bytes only after
  * we are done reading them.
  */
 final class InboundRing {
-    private static final MemorySegment EMPTY = MemorySegment.ofArray(new byte[0]);
 
     final int peer;
     final MemorySegment ring;
@@ -24,9 +28,12 @@ final class InboundRing {
     private final long mask;
     private final MemorySegment header;
     private long head;
-    /** A long frame being reassembled from FIRST and MORE records, or null. */
-    private MemorySegment assembly;
+    /** A long frame being reassembled from FIRST and MORE records (grown as they come), or null. */
+    private byte[] assembly;
     private long assembled;
+    private long assemblyTotal;
+    /** Set when the producer broke the layout; the ring is not read any more. */
+    private String broken;
 
     InboundRing(int peer, MemorySegment ring, long dataBytes) {
         this.peer = peer;
@@ -45,9 +52,12 @@ final class InboundRing {
     /**
      * Hands up to {@code budget} frames to the sink.
      *
-     * @return the number of records consumed (0: nothing was there)
+     * @return the number of records consumed, wraps included (0: nothing was there)
      */
     int poll(FrameSink sink, int budget) {
+        if (broken != null) {
+            return 0;
+        }
         int records = 0;
         while (records < budget) {
             long off = head & mask;
@@ -56,54 +66,108 @@ final class InboundRing {
                 break;
             }
             long length = ShmLayout.markerLength(marker);
-            switch (ShmLayout.markerType(marker)) {
+            int type = ShmLayout.markerType(marker);
+            String bad = checkRecord(type, off, length);
+            if (bad != null) {
+                return fail(sink, records, bad + " (marker 0x" + Long.toHexString(marker) + " at " + off + ")");
+            }
+            switch (type) {
                 case ShmLayout.TYPE_FRAME -> {
                     ShmLayout.copyHeaderOut(data, off + ShmLayout.MARKER_BYTES, header);
                     int payload = FrameLayout.payloadLength(header);
+                    if (payload < 0 || ShmLayout.PAYLOAD_OFFSET + (long) payload > length) {
+                        return fail(sink, records, "a frame of " + payload + " payload bytes in a record of "
+                                + length);
+                    }
                     consume(length);
-                    sink.onFrame(peer, header,
-                            payload == 0 ? EMPTY : data.asSlice(off + ShmLayout.PAYLOAD_OFFSET, payload));
+                    sink.onFrame(peer, header, data, off + ShmLayout.PAYLOAD_OFFSET, payload);
                     publishHead();
                     records++;
                 }
                 case ShmLayout.TYPE_WRAP -> {
                     consume(length);
                     publishHead();
+                    records++; // counts against the budget too: a ring of nothing but wraps must not spin here
                 }
                 case ShmLayout.TYPE_FIRST -> {
                     MemorySegment.copy(data, off + ShmLayout.MARKER_BYTES, header, 0, FrameLayout.HEADER_BYTES);
                     long total = FrameLayout.payloadLength(header) & 0xffff_ffffL;
                     long piece = length - ShmLayout.PAYLOAD_OFFSET;
-                    assembly = total <= Integer.MAX_VALUE - 16 ? MemorySegment.ofArray(new byte[(int) total])
-                            : Arena.ofAuto().allocate(total);
-                    MemorySegment.copy(data, off + ShmLayout.PAYLOAD_OFFSET, assembly, 0, piece);
+                    if (total <= piece || total > MAX_ASSEMBLED_BYTES) {
+                        return fail(sink, records, "a long frame of " + total + " bytes starting with " + piece);
+                    }
+                    assemblyTotal = total;
+                    // grown as the pieces come, so a length field alone cannot make this rank allocate
+                    assembly = new byte[(int) Math.min(total, Math.max(piece, FIRST_ALLOCATION))];
+                    MemorySegment.copy(data, ValueLayout.JAVA_BYTE, off + ShmLayout.PAYLOAD_OFFSET, assembly, 0,
+                            (int) piece);
                     assembled = piece;
                     consume(length);
                     publishHead();
                     records++;
                 }
                 case ShmLayout.TYPE_MORE -> {
-                    if (assembly == null) {
-                        throw new IllegalStateException("shm ring from rank " + peer + ": a continuation record"
-                                + " without a first one");
+                    long piece = Math.min(assemblyTotal - assembled, length - ShmLayout.MARKER_BYTES);
+                    if (assembled + piece > assembly.length) {
+                        assembly = Arrays.copyOf(assembly, (int) Math.min(assemblyTotal,
+                                Math.max(assembled + piece, 2L * assembly.length)));
                     }
-                    long piece = Math.min(assembly.byteSize() - assembled, length - ShmLayout.MARKER_BYTES);
-                    MemorySegment.copy(data, off + ShmLayout.MARKER_BYTES, assembly, assembled, piece);
+                    MemorySegment.copy(data, ValueLayout.JAVA_BYTE, off + ShmLayout.MARKER_BYTES, assembly,
+                            (int) assembled, (int) piece);
                     assembled += piece;
                     consume(length);
                     publishHead();
                     records++;
-                    if (assembled == assembly.byteSize()) {
-                        MemorySegment whole = assembly;
+                    if (assembled == assemblyTotal) {
+                        MemorySegment whole = MemorySegment.ofArray(assembly);
                         assembly = null;
                         sink.onFrame(peer, header, whole);
                     }
                 }
-                default -> throw new IllegalStateException("shm ring from rank " + peer + ": bad record marker 0x"
-                        + Long.toHexString(marker) + " at " + off);
+                default -> throw new AssertionError(type); // checkRecord admits the four types only
             }
         }
         return records;
+    }
+
+    /** Longest frame a FIRST record may announce. */
+    static final long MAX_ASSEMBLED_BYTES = (1L << 30) - 64;
+    /** What a FIRST record allocates at most before its MORE records arrive. */
+    static final int FIRST_ALLOCATION = 256 << 10;
+
+    /**
+     * Null when a record of {@code type} and {@code length} at {@code off} can be what a correct producer writes:
+     * a whole number of cache lines, at most half the data area (a WRAP: exactly the rest of it), never past its end,
+     * a MORE only inside a long frame and a FIRST only outside one. Else what is wrong.
+     */
+    private String checkRecord(int type, long off, long length) {
+        long size = mask + 1;
+        if (length < ShmLayout.ALIGN || length % ShmLayout.ALIGN != 0 || off + length > size) {
+            return "a record of " + length + " bytes";
+        }
+        return switch (type) {
+            case ShmLayout.TYPE_WRAP -> off > 0 && off + length == size ? null
+                    : "a wrap record that does not end the data area after a record";
+            case ShmLayout.TYPE_FRAME -> length <= size / 2 ? null : "a record longer than half the ring";
+            case ShmLayout.TYPE_FIRST -> assembly != null ? "a long frame inside another"
+                    : length <= size / 2 ? null : "a record longer than half the ring";
+            case ShmLayout.TYPE_MORE -> assembly == null ? "a continuation record without a first one"
+                    : length <= size / 2 ? null : "a record longer than half the ring";
+            default -> "an unknown record type " + type;
+        };
+    }
+
+    /** Stops reading this ring for good and reports the peer as failed; returns {@code records}. */
+    private int fail(FrameSink sink, int records, String what) {
+        broken = "shm ring from rank " + peer + ": " + what;
+        assembly = null;
+        sink.onPeerFailure(peer, new java.io.IOException(broken));
+        return records;
+    }
+
+    /** Why this ring is no longer read (its producer wrote something no correct producer writes), or null. */
+    String broken() {
+        return broken;
     }
 
     /**

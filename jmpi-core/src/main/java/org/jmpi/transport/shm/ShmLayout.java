@@ -27,7 +27,17 @@ import org.jmpi.transport.FrameLayout;
  *  | magic |version| owner | owner pid     | rings |  -    | ring data     | owner's map   | probe token   |
  *  | (u64) | (u32) | rank  | (u64)         | (u32) |       | bytes (u64)   | address (u64) | (2 x u64)     |
  *  +-------+-------+-------+---------------+-------+-------+---------------+---------------+---------------+
+ *  64              72      76      80              88
+ *  +---------------+-------+-------+---------------+
+ *  | owner start   |peers  |  -    | owner pid     |
+ *  | (u64, ms)     |mapped |       | namespace(u64)|
+ *  +---------------+-------+-------+---------------+
  *  128: doorbell (u32, a futex word alone on its cache line): 0 owner awake, 1 owner may be asleep
+ *
+ *  owner start: the owner process's start time (epoch ms, as ProcessHandle reports it); with the owner pid and the
+ *  inode of its pid namespace it tells a later job whether the owner still runs (a stale file is removed).
+ *  peers mapped: incremented (atomically) by every rank that maps the segment; the one that brings it to rings - 1
+ *  (every other rank of the host) removes the file: from then on nothing is left in the directory.
  *
  * ring (one per sender):
  *  0                         128                       256
@@ -70,7 +80,7 @@ final class ShmLayout {
     private ShmLayout() {}
 
     static final long MAGIC = 0x314d_4853_4950_4d4aL; // "JMPISHM1" in little-endian byte order
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     static final long SEGMENT_HEADER_BYTES = 4096;
     static final long MAGIC_OFFSET = 0;
@@ -82,6 +92,9 @@ final class ShmLayout {
     static final long OWNER_MAP_ADDRESS = 40;
     static final long PROBE_TOKEN = 48;
     static final long PROBE_TOKEN_BYTES = 16;
+    static final long OWNER_START = 64;
+    static final long PEERS_MAPPED = 72;
+    static final long OWNER_PID_NAMESPACE = 80;
     static final long DOORBELL = 128;
 
     static final long RING_HEADER_BYTES = 256;

@@ -74,6 +74,8 @@ final class ShmSegment implements AutoCloseable {
             m.set(ShmLayout.INT, ShmLayout.VERSION_OFFSET, ShmLayout.VERSION);
             m.set(ShmLayout.INT, ShmLayout.OWNER_RANK, rank);
             m.set(ShmLayout.LONG, ShmLayout.OWNER_PID, ProcessHandle.current().pid());
+            m.set(ShmLayout.LONG, ShmLayout.OWNER_START, OWN_START);
+            m.set(ShmLayout.LONG, ShmLayout.OWNER_PID_NAMESPACE, OWN_PID_NAMESPACE);
             m.set(ShmLayout.INT, ShmLayout.RING_COUNT, rings);
             m.set(ShmLayout.LONG, ShmLayout.RING_DATA_BYTES, ringDataBytes);
             m.set(ShmLayout.LONG, ShmLayout.OWNER_MAP_ADDRESS, m.address());
@@ -121,6 +123,81 @@ final class ShmSegment implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             arena.close();
             throw e;
+        }
+    }
+
+    /**
+     * Counts this process as one more that mapped the segment; the process that completes the count (every other rank
+     * of the host, {@code rings - 1}) removes the file, which no one needs to open any more.
+     *
+     * @return whether this call removed the file
+     */
+    boolean countMapped() {
+        int before = (int) ShmLayout.INT_HANDLE.getAndAdd(memory, ShmLayout.PEERS_MAPPED, 1);
+        if (before + 1 == rings - 1) {
+            unlink();
+            return true;
+        }
+        return false;
+    }
+
+    /** This process's start time as written into {@link ShmLayout#OWNER_START} (0 when unknown). */
+    static final long OWN_START = startMillis(ProcessHandle.current());
+    /** The inode of this process's pid namespace (0 when unknown). */
+    static final long OWN_PID_NAMESPACE = pidNamespaceInode();
+
+    private static long startMillis(ProcessHandle p) {
+        return p.info().startInstant().map(java.time.Instant::toEpochMilli).orElse(0L);
+    }
+
+    private static long pidNamespaceInode() {
+        try {
+            String link = Files.readSymbolicLink(Path.of("/proc/self/ns/pid")).toString(); // pid:[4026531836]
+            return Long.parseLong(link.replaceAll("[^0-9]", ""));
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+
+    /** Files whose header was never completed are removed only when they are older than this. */
+    static final long HEADERLESS_AGE_MILLIS = 10 * 60_000;
+
+    /**
+     * Whether {@code file} (a segment file of some job, ours to remove) belongs to a process that no longer runs: its
+     * header names a pid in our pid namespace that is gone or now belongs to a process started at another time
+     * (files of the first layout version, which had neither, count as stale only when their pid is gone). A
+     * file whose header was never completed (its owner died while creating it) counts as stale once it is older than
+     * {@link #HEADERLESS_AGE_MILLIS}. Anything unreadable, or of another pid namespace, is not stale.
+     */
+    static boolean isStale(Path file, long nowMillis) {
+        ByteBuffer header = ByteBuffer.allocate(96).order(java.nio.ByteOrder.nativeOrder());
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            while (header.hasRemaining() && ch.read(header, header.position()) > 0) {
+                // read the whole header
+            }
+            if (header.position() < 96 || header.getLong((int) ShmLayout.MAGIC_OFFSET) != ShmLayout.MAGIC) {
+                return nowMillis - Files.getLastModifiedTime(file).toMillis() > HEADERLESS_AGE_MILLIS;
+            }
+            long pid = header.getLong((int) ShmLayout.OWNER_PID); // at the same place in every version
+            long start = 0;
+            if (header.getInt((int) ShmLayout.VERSION_OFFSET) >= 2) {
+                start = header.getLong((int) ShmLayout.OWNER_START);
+                long ns = header.getLong((int) ShmLayout.OWNER_PID_NAMESPACE);
+                if (ns == 0 || ns != OWN_PID_NAMESPACE) {
+                    return false;
+                }
+            }
+            if (pid <= 0) {
+                return false;
+            }
+            var owner = ProcessHandle.of(pid);
+            if (owner.isEmpty() || !owner.get().isAlive()) {
+                return true;
+            }
+            long ownerStart = startMillis(owner.get());
+            return start != 0 && ownerStart != 0 && ownerStart != start;
+        } catch (IOException | RuntimeException e) {
+            return false;
         }
     }
 

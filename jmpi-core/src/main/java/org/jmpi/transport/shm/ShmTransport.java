@@ -25,9 +25,11 @@ import org.jmpi.transport.Transport;
  *
  * <p><b>Set-up.</b> {@link #open} creates this rank's segment under the configured directory (normally
  * {@code /dev/shm}, mode 0600, storage reserved up front) with an inbound ring for every other rank of the host, and
- * publishes the business card {@code shm-<rank>} = {@code 1,<pid namespace>,<path>}. It does not fence. A sender maps
- * a peer's segment on its first frame to that peer. The segment file is removed by {@link #close()} (MPI_Finalize);
- * if the process dies first, the launcher removes it (every name starts with {@code jmpi-<job id>-}).
+ * publishes the business card {@code shm-<rank>} = {@code 1,<pid namespace>,<path>}. It does not fence. After the
+ * runtime's start-up fence {@link #mapAllPeers()} maps every peer's segment, and the last rank to map a segment
+ * removes its file, so a running job normally has no file left in the directory. Files left by ranks killed earlier
+ * are removed by {@link #close()} (MPI_Finalize), by the launcher (every name starts with {@code jmpi-<job id>-}), or
+ * by the next job on the host ({@link #removeStaleSegments}, which checks the owner pid in each file's header).
  *
  * <p><b>Sending</b> copies the frame into the peer's ring at once when it fits (small messages are one cache line),
  * else queues it by reference; queued frames are written, in order, by later sends and by {@link #poll()} as the
@@ -174,8 +176,69 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
                     + " cannot travel in a business card (spaces or too long)"));
         }
         ShmTransport t = new ShmTransport(bootstrap, sink, config, localRanks, seg, ns);
+        org.jmpi.bootstrap.Lifeline.addCleanup(t.unlinkOwn);
         bootstrap.put(cardKey(rank), card);
+        if (rank == localRanks[0]) {
+            removeStaleSegments(dir); // files of earlier jobs whose ranks were killed
+        }
         return t;
+    }
+
+    /** Removes this rank's file if it is still there (run by the {@code Lifeline} before a rank halts). */
+    private final Runnable unlinkOwn = this::unlinkOwnSegment;
+
+    private void unlinkOwnSegment() {
+        own.unlink();
+    }
+
+    /**
+     * Maps the segment of every other rank of this host now, after the start-up fence (every card is published),
+     * instead of on the first frame to each. Each mapping is counted in the peer's header and the last rank to map a
+     * segment removes its file (see {@link ShmLayout}): once every rank of the host has done this, no file of the job
+     * is left in the directory, whatever is killed later. A peer that cannot be mapped (it uses TCP) is skipped; its
+     * file, and ours if it never maps it, are removed by MPI_Finalize, the launcher or a later job.
+     */
+    public void mapAllPeers() {
+        for (int peer : localRanks) {
+            if (peer != rank && !closed) {
+                try {
+                    peerSegment(peer);
+                } catch (IOException | RuntimeException e) {
+                    // the route to it is decided (TCP) on first contact, as before
+                }
+            }
+        }
+    }
+
+    /**
+     * Removes from {@code directory} the segment files ({@code jmpi-*}) whose owner process no longer runs (see
+     * {@link ShmSegment#isStale}): what ranks killed before they removed their files left behind. Files of live
+     * processes, of other users and of other pid namespaces are left alone; errors are ignored.
+     *
+     * @return the number of files removed
+     */
+    public static int removeStaleSegments(Path directory) {
+        int removed = 0;
+        long now = System.currentTimeMillis();
+        try (java.util.stream.Stream<Path> files = Files.list(directory)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                String name = f.getFileName().toString();
+                if (name.startsWith("jmpi-") && name.length() > 5 && Character.isDigit(name.charAt(name.length() - 1))
+                        && Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS) && Files.isWritable(f)
+                        && ShmSegment.isStale(f, now)) {
+                    try {
+                        if (Files.deleteIfExists(f)) {
+                            removed++;
+                        }
+                    } catch (IOException e) {
+                        // not ours, or gone already
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // no such directory
+        }
+        return removed;
     }
 
     private static String pidNamespace() {
@@ -368,6 +431,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
                     + localRanks.length);
         }
         pids.set(peer, (int) seg.ownerPid());
+        seg.countMapped();
         if (!parts[1].equals(pidNamespace)) {
             singleCopy[peer] = NO;
         }
@@ -407,11 +471,21 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
         }
     }
 
+    /**
+     * Completions collected by {@link #flush}, one queue per thread, reused: a sender waiting for room polls (and
+     * flushes) in a loop, which must not allocate per pass. A flush nested in a completion finds the queue in use
+     * and takes a fresh one.
+     */
+    private final ThreadLocal<ArrayDeque<Runnable>> flushCompletions = ThreadLocal.withInitial(ArrayDeque::new);
+
     private boolean flush(OutboundRing o) {
-        ArrayDeque<Runnable> done = new ArrayDeque<>();
         boolean wrote;
         if (!o.lock.tryLock()) {
             return false; // a sender is writing to this ring now; it flushes too
+        }
+        ArrayDeque<Runnable> done = flushCompletions.get();
+        if (!done.isEmpty()) {
+            done = new ArrayDeque<>();
         }
         try {
             wrote = o.flushLocked(done);
@@ -633,6 +707,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
             closed = true;
         }
         own.unlink();
+        org.jmpi.bootstrap.Lifeline.removeCleanup(unlinkOwn);
         // The mappings stay until the process exits: closing a shared arena waits for a handshake with every thread
         // that might touch it, and was seen to hang in MPI_Finalize under load (a rank stuck in closeScope0 while
         // its peers waited). MPI is initialised once per process, so nothing accumulates; the files are gone.

@@ -74,7 +74,7 @@ class Pmi1BootstrapTest {
     @Test
     void sendsAbortAsOneLineWithoutSpaces() throws Exception {
         List<String> script = new ArrayList<>(Transcripts.HYDRA_PMI_PORT_RANK1.subList(0, 11));
-        script.add("-> cmd=abort exitcode=7 error_msg=rank_1_gave_up");
+        script.add("-> cmd=abort exitcode=7 error_msg=rank_1_gave_up jmpi_msg=rank%201%20gave%20up");
         try (FakePmiServer server = FakePmiServer.replaying(script)) {
             Pmi1Bootstrap pmi = Pmi1Bootstrap.connect(server.address(), 1);
             pmi.abort(7, "rank 1 gave up");

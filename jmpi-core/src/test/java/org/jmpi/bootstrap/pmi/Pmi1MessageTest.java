@@ -47,4 +47,15 @@ class Pmi1MessageTest {
         assertThat(Pmi1Message.parse("cmd=set size=2").format()).isEqualTo("cmd=set size=2");
         assertThat(Pmi1Message.of("x").intValue("missing", 42)).isEqualTo(42);
     }
+
+    /** Issue 12, item 8: a text with spaces, underscores, '%' and non-ASCII survives the wire unchanged. */
+    @Test
+    void encodedTextComesBackUnchanged() {
+        String text = "jmpi: rank 1: MPI_Pack: 100% of MPI_ERR_BUFFER \u00e9\u6f22\ttab";
+        String wire = Pmi1Message.encodeText(text);
+        assertThat(wire).doesNotContain(" ", "\t").contains("MPI_Pack", "MPI_ERR_BUFFER", "%25");
+        Pmi1Message m = Pmi1Message.parse(Pmi1Message.of("abort", "exitcode", "6", "jmpi_msg", wire).format());
+        assertThat(Pmi1Message.decodeText(m.get("jmpi_msg"))).isEqualTo(text);
+        assertThat(Pmi1Message.decodeText("50%_done%2")).isEqualTo("50%_done%2"); // malformed escapes stay
+    }
 }

@@ -398,6 +398,85 @@ class ShmTransportTest {
         c.node(0).transport.close(); // idempotent
     }
 
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 4})
+    void everyFileIsGoneOnceEveryPeerMappedItAndFramesStillFlow(int n) throws Exception {
+        try (ShmCluster c = cluster(n, ShmConfig.defaults())) {
+            assertThat(segmentFiles(c.jobId)).hasSize(n);
+            for (int r = 0; r < n - 1; r++) {
+                c.node(r).transport.mapAllPeers();
+            }
+            // only the last rank's file has been mapped by every other rank: the others still wait for it
+            assertThat(segmentFiles(c.jobId)).hasSize(n - 1);
+            c.node(n - 1).transport.mapAllPeers();
+            assertThat(segmentFiles(c.jobId)).isEmpty();
+            CountDownLatch received = new CountDownLatch(n * (n - 1));
+            for (Node node : c.nodes) {
+                node.handler = (self, peer, h, p) -> received.countDown();
+            }
+            for (int r = 0; r < n; r++) {
+                for (int q = 0; q < n; q++) {
+                    if (q != r) {
+                        c.node(r).transport.send(q, header(0, r, 0, 0), null, null);
+                    }
+                }
+            }
+            assertThat(received.await(20, SECONDS)).isTrue();
+            c.assertHealthy();
+        }
+    }
+
+    @Test
+    void staleFilesAreThoseOfDeadOrReplacedOwners() throws Exception {
+        Path dir = Files.createTempDirectory("jmpi-stale");
+        try {
+            Process gone = new ProcessBuilder("true").start();
+            gone.waitFor();
+            long self = ProcessHandle.current().pid();
+            Path dead = staleCandidate(dir, "jmpi-a-0", gone.pid(), ShmSegment.OWN_START, ShmSegment.OWN_PID_NAMESPACE);
+            Path live = staleCandidate(dir, "jmpi-a-1", self, ShmSegment.OWN_START, ShmSegment.OWN_PID_NAMESPACE);
+            Path reused = staleCandidate(dir, "jmpi-a-2", self, ShmSegment.OWN_START - 1000,
+                    ShmSegment.OWN_PID_NAMESPACE);
+            Path otherNs = staleCandidate(dir, "jmpi-a-3", gone.pid(), 1, ShmSegment.OWN_PID_NAMESPACE + 1);
+            Path young = dir.resolve("jmpi-a-4");
+            Files.write(young, new byte[4096]); // header never written, just created
+            Path notOurs = dir.resolve("other-5");
+            Files.write(notOurs, new byte[1]);
+            long now = System.currentTimeMillis();
+            assertThat(ShmSegment.isStale(dead, now)).isTrue();
+            assertThat(ShmSegment.isStale(live, now)).isFalse();
+            assertThat(ShmSegment.isStale(reused, now)).isTrue();
+            assertThat(ShmSegment.isStale(otherNs, now)).isFalse();
+            assertThat(ShmSegment.isStale(young, now)).isFalse();
+            assertThat(ShmSegment.isStale(young, now + ShmSegment.HEADERLESS_AGE_MILLIS + 60_000)).isTrue();
+            assertThat(ShmTransport.removeStaleSegments(dir)).isEqualTo(2);
+            try (var files = Files.list(dir)) {
+                assertThat(files.map(f -> f.getFileName().toString()))
+                        .containsExactlyInAnyOrder("jmpi-a-1", "jmpi-a-3", "jmpi-a-4", "other-5");
+            }
+        } finally {
+            try (var files = Files.list(dir)) {
+                for (Path f : (Iterable<Path>) files::iterator) {
+                    Files.deleteIfExists(f);
+                }
+            }
+            Files.deleteIfExists(dir);
+        }
+    }
+
+    /** A file with a complete segment header naming {@code pid}, started at {@code start}, in namespace {@code ns}. */
+    private static Path staleCandidate(Path dir, String name, long pid, long start, long ns) throws IOException {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(4096).order(java.nio.ByteOrder.nativeOrder());
+        b.putLong((int) ShmLayout.MAGIC_OFFSET, ShmLayout.MAGIC);
+        b.putInt((int) ShmLayout.VERSION_OFFSET, ShmLayout.VERSION);
+        b.putLong((int) ShmLayout.OWNER_PID, pid);
+        b.putLong((int) ShmLayout.OWNER_START, start);
+        b.putLong((int) ShmLayout.OWNER_PID_NAMESPACE, ns);
+        Path f = dir.resolve(name);
+        Files.write(f, b.array());
+        return f;
+    }
+
     @Test
     void removeSegmentsTakesOnlyTheFilesOfTheNamedJob() throws Exception {
         String job = ShmCluster.newJobId();

@@ -9,6 +9,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
@@ -75,6 +76,18 @@ import org.jmpi.bootstrap.pmi.Pmi1Message;
 public final class PmiServer implements AutoCloseable {
     /** Longest request line accepted (Slurm stops at 1024; we are lenient but bounded). */
     static final int MAX_LINE = 64 * 1024;
+    /** Connections that have not proved the job secret yet, at most; further clients wait in the backlog. */
+    static final int MAX_UNAUTHENTICATED = 64;
+    /** Time a new connection has to send its complete {@code initack} line (slow senders are cut off). */
+    static final long AUTH_TIMEOUT_MILLIS = 10_000;
+    /** Keys the key-value space holds at most (visible and pending); a put beyond gets {@code rc=-1}. */
+    static final int MAX_KEYS = 1 << 20;
+    /** Bytes of keys and values the key-value space holds at most. */
+    static final long MAX_KVS_BYTES = 256L << 20;
+    /** Largest job size a rendezvous client may announce ({@code size=N} in its initack). */
+    static final int MAX_JOB_SIZE = 1 << 20;
+    /** Refused connections reported to the listener one by one; after that only every 1000th (a flood). */
+    private static final int REFUSALS_REPORTED = 20;
 
     /** What the launcher hears from the server. Called from connection threads; must not block for long. */
     public interface Listener {
@@ -111,6 +124,7 @@ public final class PmiServer implements AutoCloseable {
         private boolean survivorsContinue;
         private InetAddress bind = InetAddress.getLoopbackAddress();
         private Listener listener;
+        private Duration authTimeout = Duration.ofMillis(AUTH_TIMEOUT_MILLIS);
 
         private Options(int size, String kvsName) {
             this.size = size;
@@ -173,6 +187,15 @@ public final class PmiServer implements AutoCloseable {
             return this;
         }
 
+        /** Time a new connection has to send its complete {@code initack} (default 10 s; tests shorten it). */
+        public Options authTimeout(Duration d) {
+            if (d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException("authentication timeout must be positive, not " + d);
+            }
+            authTimeout = d;
+            return this;
+        }
+
         public Options listener(Listener l) {
             this.listener = l;
             return this;
@@ -197,6 +220,7 @@ public final class PmiServer implements AutoCloseable {
     private final Listener listener;
     private final boolean dynamicRanks;
     private final boolean survivorsContinue;
+    private final long authTimeoutNanos;
     private final ServerSocket server;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
@@ -212,6 +236,13 @@ public final class PmiServer implements AutoCloseable {
     private String fenceFailure;
     private boolean closed;
     private Thread acceptor;
+    /** Connections accepted that have not passed authentication yet (guarded by lock). */
+    private int unauthenticated;
+    /** Connections refused so far (guarded by lock). */
+    private long refusals;
+    /** Bytes of keys and values in {@code visible}, and in {@code pending} (guarded by lock). */
+    private long visibleBytes;
+    private long pendingBytes;
 
     /** Per-rank flags (guarded by lock). */
     private static final class RankState {
@@ -251,6 +282,7 @@ public final class PmiServer implements AutoCloseable {
         this.size = o.dynamicSize ? -1 : o.size;
         this.dynamicRanks = o.dynamicSize && o.localRanks == null;
         this.survivorsContinue = o.survivorsContinue;
+        this.authTimeoutNanos = o.authTimeout.toNanos();
         if (o.localRanks != null) {
             for (int r : o.localRanks) {
                 ranks.put(r, new RankState());
@@ -385,6 +417,17 @@ public final class PmiServer implements AutoCloseable {
 
     private void acceptLoop() {
         while (true) {
+            lock.lock();
+            try {
+                // at the limit, further clients wait in the kernel's backlog until one authenticates or times out
+                while (unauthenticated >= MAX_UNAUTHENTICATED && !closed) {
+                    changed.await();
+                }
+            } catch (InterruptedException e) {
+                return; // closed
+            } finally {
+                lock.unlock();
+            }
             Socket s;
             try {
                 s = server.accept();
@@ -397,6 +440,7 @@ public final class PmiServer implements AutoCloseable {
                     closeQuietly(s);
                     return;
                 }
+                unauthenticated++;
                 sockets.add(s);
             } finally {
                 lock.unlock();
@@ -410,13 +454,15 @@ public final class PmiServer implements AutoCloseable {
         int rank = -1;
         boolean noticeChannel = false;
         OutputStream out = null;
+        boolean authenticated = false;
         try (s) {
             s.setTcpNoDelay(true);
             InputStream in = new BufferedInputStream(s.getInputStream());
             out = s.getOutputStream();
-            String first = readLine(in);
+            long deadline = System.nanoTime() + authTimeoutNanos;
+            String first = readFirstLine(s, in, deadline);
             while (first != null && first.isBlank()) {
-                first = readLine(in);
+                first = readFirstLine(s, in, deadline);
             }
             if (first == null) {
                 return;
@@ -430,6 +476,15 @@ public final class PmiServer implements AutoCloseable {
             if (why != null) {
                 refuse(s, why);
                 return;
+            }
+            s.setSoTimeout(0);
+            authenticated = true;
+            lock.lock();
+            try {
+                unauthenticated--;
+                changed.signalAll(); // the accept loop may wait for a free slot
+            } finally {
+                lock.unlock();
             }
             int id = m.intValue("pmiid", -1);
             if ("1".equals(m.get("jmpi_notices"))) {
@@ -472,11 +527,16 @@ public final class PmiServer implements AutoCloseable {
                     return;
                 }
             }
+        } catch (SocketTimeoutException e) {
+            refuse(s, "no complete initack within " + TimeUnit.NANOSECONDS.toMillis(authTimeoutNanos) + " ms");
         } catch (IOException e) {
             // the rank went away; the launcher learns of it from the process exit
         } finally {
             lock.lock();
             try {
+                if (!authenticated) {
+                    unauthenticated--;
+                }
                 if (rank >= 0) {
                     RankState st = ranks.get(rank);
                     if (st != null) {
@@ -515,7 +575,17 @@ public final class PmiServer implements AutoCloseable {
     }
 
     private void refuse(Socket s, String reason) {
-        listener.refused(String.valueOf(s.getRemoteSocketAddress()), reason);
+        long n;
+        lock.lock();
+        try {
+            n = ++refusals;
+        } finally {
+            lock.unlock();
+        }
+        if (n <= REFUSALS_REPORTED || n % 1000 == 0) {
+            listener.refused(String.valueOf(s.getRemoteSocketAddress()), reason + (n <= REFUSALS_REPORTED ? ""
+                    : " (" + n + " connections refused so far)"));
+        }
     }
 
     private boolean knownRank(int id) {
@@ -538,8 +608,8 @@ public final class PmiServer implements AutoCloseable {
                 } catch (NumberFormatException e) {
                     // reported below
                 }
-                if (n < 1) {
-                    return "the first rank did not say the job size (size=N)";
+                if (n < 1 || n > MAX_JOB_SIZE) {
+                    return "the first rank did not say the job size (size=N, 1 to " + MAX_JOB_SIZE + ")";
                 }
                 size = n;
             } else if (sizeField != null && !sizeField.equals(Integer.toString(size))) {
@@ -594,13 +664,15 @@ public final class PmiServer implements AutoCloseable {
                 if (key == null || value == null || !kvsName.equals(m.get("kvsname"))) {
                     send(out, "cmd=put_result rc=-1 msg=bad_put_request");
                 } else {
+                    boolean stored;
                     lock.lock();
                     try {
-                        pending.put(key, value);
+                        stored = store(key, value);
                     } finally {
                         lock.unlock();
                     }
-                    send(out, "cmd=put_result rc=0 msg=success");
+                    send(out, stored ? "cmd=put_result rc=0 msg=success"
+                            : "cmd=put_result rc=-1 msg=key-value_space_full");
                 }
             }
             case "get" -> {
@@ -625,7 +697,8 @@ public final class PmiServer implements AutoCloseable {
                 send(out, "cmd=finalize_ack");
             }
             case "abort" -> {
-                String msg = m.get("error_msg") != null ? m.get("error_msg") : m.get("message");
+                String msg = m.get("jmpi_msg") != null ? Pmi1Message.decodeText(m.get("jmpi_msg"))
+                        : m.get("error_msg") != null ? m.get("error_msg") : m.get("message");
                 listener.aborted(rank, m.intValue("exitcode", 1), msg == null ? "" : msg);
             }
             case "spawn" -> {
@@ -747,6 +820,7 @@ public final class PmiServer implements AutoCloseable {
             fenceInFlight = true;
             puts = new HashMap<>(pending);
             pending.clear();
+            pendingBytes = 0;
         } finally {
             lock.unlock();
         }
@@ -763,7 +837,10 @@ public final class PmiServer implements AutoCloseable {
                 if (error != null) {
                     fenceFailure = "fence failed: " + error.getMessage();
                 } else {
-                    visible.putAll(all);
+                    for (Map.Entry<String, String> e : all.entrySet()) {
+                        String old = visible.put(e.getKey(), e.getValue());
+                        visibleBytes += e.getValue().length() - (old == null ? -e.getKey().length() : old.length());
+                    }
                     barrierArrived = 0;
                     for (RankState s : ranks.values()) {
                         s.inBarrier = false;
@@ -784,6 +861,48 @@ public final class PmiServer implements AutoCloseable {
         }
         out.write(sb.toString().getBytes(StandardCharsets.US_ASCII));
         out.flush();
+    }
+
+    /**
+     * Puts a pending pair unless the key-value space would exceed {@link #MAX_KEYS} or {@link #MAX_KVS_BYTES}
+     * (caller holds lock). A key put again replaces its value.
+     */
+    private boolean store(String key, String value) {
+        String old = pending.get(key);
+        long delta = value.length() - (old == null ? -key.length() : (long) old.length());
+        if (old == null && visible.size() + pending.size() >= MAX_KEYS
+                || visibleBytes + pendingBytes + delta > MAX_KVS_BYTES) {
+            return false;
+        }
+        pending.put(key, value);
+        pendingBytes += delta;
+        return true;
+    }
+
+    /**
+     * The first line of a connection, which must be complete by {@code deadline}: each read waits at most for what is
+     * left of it, so a client that sends a byte now and then cannot hold the connection.
+     */
+    private static String readFirstLine(Socket s, InputStream in, long deadline) throws IOException {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream(128);
+        while (true) {
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (left <= 0) {
+                throw new SocketTimeoutException("initack too slow");
+            }
+            s.setSoTimeout((int) Math.min(Integer.MAX_VALUE, left));
+            int b = in.read();
+            if (b < 0) {
+                return buf.size() == 0 ? null : buf.toString(StandardCharsets.US_ASCII);
+            }
+            if (b == '\n') {
+                return buf.toString(StandardCharsets.US_ASCII);
+            }
+            if (buf.size() >= MAX_LINE) {
+                throw new IOException("PMI request longer than " + MAX_LINE + " bytes");
+            }
+            buf.write(b);
+        }
     }
 
     private static String readLine(InputStream in) throws IOException {

@@ -182,7 +182,20 @@ public sealed interface ControlMessage {
         in.readFully(frame);
         Reader r = new Reader(frame);
         int type = r.u8();
-        ControlMessage m = switch (type) {
+        ControlMessage m;
+        try {
+            m = decode(type, r);
+        } catch (RuntimeException e) { // a record's own checks refused a field: the frame is corrupt all the same
+            throw new IOException("control message type " + type + ": " + e.getMessage(), e);
+        }
+        if (!r.atEnd()) {
+            throw new IOException("control message type " + type + " has " + r.remaining() + " extra bytes");
+        }
+        return m;
+    }
+
+    private static ControlMessage decode(int type, Reader r) throws IOException {
+        return switch (type) {
             case 1 -> new Spec(ProxySpec.readFrom(r));
             case 2 -> new FenceOut(r.map());
             case 3 -> new Stdin(r.bytes());
@@ -200,10 +213,6 @@ public sealed interface ControlMessage {
             case 27 -> new Notice(r.str());
             default -> throw new IOException("unknown control message type " + type);
         };
-        if (!r.atEnd()) {
-            throw new IOException("control message type " + type + " has " + r.remaining() + " extra bytes");
-        }
-        return m;
     }
 
     /** A growable byte buffer with typed appends. */
@@ -284,7 +293,7 @@ public sealed interface ControlMessage {
         }
 
         private void need(int k) throws IOException {
-            if (k < 0 || p + k > a.length) {
+            if (k < 0 || k > a.length - p) { // not p + k: that overflows for k near 2^31
                 throw new IOException("truncated control message");
             }
         }
@@ -323,7 +332,7 @@ public sealed interface ControlMessage {
 
         Map<String, String> map() throws IOException {
             int k = i32();
-            if (k < 0 || k > a.length) {
+            if (k < 0 || k > remaining() / 8) { // every pair takes at least two 4-byte lengths
                 throw new IOException("bad map size " + k);
             }
             Map<String, String> m = new LinkedHashMap<>();
@@ -335,7 +344,7 @@ public sealed interface ControlMessage {
 
         List<String> strings() throws IOException {
             int k = i32();
-            if (k < 0 || k > a.length) {
+            if (k < 0 || k > remaining() / 4) { // every string takes at least its 4-byte length
                 throw new IOException("bad list size " + k);
             }
             List<String> l = new ArrayList<>(k);

@@ -157,7 +157,7 @@ public final class HostProxy implements AutoCloseable {
                 failure = "the job is ending";
             } else {
                 try {
-                    p = pb.start();
+                    p = RankForker.start(pb); // from the forker thread: see RankForker for why
                     processes.put(r.rank(), p);
                 } catch (IOException | RuntimeException e) {
                     failure = e.getMessage();
@@ -285,6 +285,8 @@ public final class HostProxy implements AutoCloseable {
         env.put("PMI_RANK", Integer.toString(r.rank()));
         env.put("PMI_SIZE", Integer.toString(spec.size()));
         env.put("JMPI_SECRET", spec.secret());
+        // the rank arms its parent-death signal against this process (see RankForker and Lifeline)
+        env.put(org.jmpi.bootstrap.Lifeline.PARENT_PID_VARIABLE, Long.toString(ProcessHandle.current().pid()));
         if (spec.continueOnFailure()) {
             env.put("JMPI_FT", "1");
         }
@@ -477,7 +479,9 @@ public final class HostProxy implements AutoCloseable {
             ds = new ArrayList<>(descendants);
         }
         ds.forEach(ProcessHandle::destroy);
-        ps.forEach(Process::destroy);
+        // signal through the handle: Process.destroy() would also close the pipes the pumps still read from, and
+        // the lines the rank wrote before the signal (still in the pipe) would be lost
+        ps.forEach(p -> p.toHandle().destroy());
         Thread.ofVirtual().name("jmpi-kill-after-grace").start(() -> {
             try {
                 Thread.sleep(spec.graceMillis());
@@ -509,7 +513,7 @@ public final class HostProxy implements AutoCloseable {
         }
         for (Process p : ps) {
             if (p.isAlive()) {
-                p.destroyForcibly();
+                p.toHandle().destroyForcibly(); // not p.destroyForcibly(): that closes the output pipes (see above)
             }
         }
     }

@@ -120,7 +120,7 @@ public record ProxySpec(
         String hostName = r.str();
         String mapping = r.str();
         int n = r.i32();
-        if (n < 0 || n > 1 << 24) {
+        if (n < 0 || n > r.remaining() / 4) {
             throw new IOException("bad appnum count " + n);
         }
         int[] appnums = new int[n];
@@ -134,7 +134,7 @@ public record ProxySpec(
         String tcpHost = r.bool() ? r.str() : null;
         Map<String, String> env = r.map();
         int k = r.i32();
-        if (k < 0 || k > 1 << 24) {
+        if (k < 0 || k > r.remaining() / 4) {
             throw new IOException("bad rank count " + k);
         }
         List<RankLaunch> ranks = new ArrayList<>(k);

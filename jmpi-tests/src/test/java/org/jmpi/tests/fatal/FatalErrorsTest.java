@@ -42,6 +42,8 @@ class FatalErrorsTest {
         assertThat(lines).as("one line on rank 1's stderr").filteredOn(l -> l.contains("MPI_Send")).hasSize(1)
                 .first().isEqualTo("1:" + EXPECTED);
         assertThat(r.teardownTime()).isLessThan(Duration.ofSeconds(5));
+        // the summary carries the message unchanged, underscores and all (issue 12, item 8)
+        assertThat(r.summary()).contains(EXPECTED);
     }
 
     @Test
@@ -51,6 +53,18 @@ class FatalErrorsTest {
         LaunchResult r = launch(AbortMain.class.getName(), lines);
         assertThat(r.exitCode()).as(String.join("\n", lines)).isEqualTo(7);
         assertThat(lines).anyMatch(l -> l.startsWith("2:jmpi: rank 2: MPI_Abort called with error code 7"));
+    }
+
+    /** Issue 12, item 5: only the handler's own action happens; the fatal handler ends the job. */
+    @Test
+    @Timeout(90)
+    void callingTheFatalHandlerEndsTheJob() throws Exception {
+        List<String> lines = new CopyOnWriteArrayList<>();
+        LaunchResult r = launch(CallErrhandlerMain.class.getName(), lines);
+        assertThat(r.exitCode()).as(String.join("\n", lines)).isEqualTo(13); // MPI_ERR_ARG
+        assertThat(lines).anyMatch(l -> l.startsWith("1:jmpi: rank 1: MPI_Comm_call_errhandler:"));
+        assertThat(ThreadsJob.runMain(3, classPath(), CallErrhandlerMain.class.getName(), new String[0], false, 5000))
+                .isEqualTo(13);
     }
 
     private static URL[] classPath() throws Exception {

@@ -1,0 +1,190 @@
+package org.jmpi.benchmarks;
+
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import mpi.Comm;
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Request;
+
+/**
+ * Bytes allocated on the Java heap per operation, for each call family: a deterministic count (no clock), taken with
+ * {@code com.sun.management.ThreadMXBean.getCurrentThreadAllocatedBytes} around many operations after a warm-up. A
+ * point-to-point operation is one round trip between ranks 0 and 1 (each of them sends once and receives once; other
+ * ranks stay out); a collective operation is one call on every rank.
+ *
+ * <p>Run: {@code jmpirun -n 2 [--threads] -cp jmpi-benchmarks.jar org.jmpi.benchmarks.AllocationPerCall [OPS [FAMILY]]}
+ * (default 100,000 operations after as many warm-up ones; every family, or only the one named).
+ * Rank 0 prints {@code family bytes_per_op} with the maximum over the ranks. The regression test
+ * {@code AllocationPerCallTest} calls {@link #measure} with the same families.
+ *
+ * <p>What a call must allocate by the API itself: {@code recv} returns a new {@code Status}, {@code iSend} and
+ * {@code iRecv} return a new {@code Request}, {@code waitFor} returns a new {@code Status}. Those objects are
+ * counted, since the user sees them; everything else should be zero in steady state.
+ */
+public final class AllocationPerCall {
+    private AllocationPerCall() {}
+
+    /** The call families measured. */
+    public enum Family {
+        /** Blocking send and recv of 8 bytes in a byte[] (eager). */
+        SEND_RECV_ARRAY_8B(8, true),
+        /** Blocking send and recv of 8 bytes in a direct buffer (eager). */
+        SEND_RECV_DIRECT_8B(8, false),
+        /** Blocking send and recv of 256 KiB in a byte[] (rendezvous). */
+        SEND_RECV_ARRAY_256K(256 << 10, true),
+        /** Blocking send and recv of 256 KiB in a direct buffer (rendezvous, single copy where allowed). */
+        SEND_RECV_DIRECT_256K(256 << 10, false),
+        /** iSend and iRecv of 8 bytes in a byte[], then waitFor on both. */
+        ISEND_IRECV_WAIT_ARRAY_8B(8, true),
+        /** iSend and iRecv of 8 bytes in a direct buffer, then waitFor on both. */
+        ISEND_IRECV_WAIT_DIRECT_8B(8, false),
+        /** iRecv, blocking send, then test() until the receive completes, 8 bytes in a byte[]. */
+        IRECV_TEST_ARRAY_8B(8, true),
+        /** Barrier. */
+        BARRIER(0, false),
+        /** Bcast of 8 bytes from rank 0, direct buffer. */
+        BCAST_8B(8, false),
+        /** Bcast of 8 bytes from rank 0, byte[]. */
+        BCAST_ARRAY_8B(8, true),
+        /** Allreduce of one float (SUM), direct buffer. */
+        ALLREDUCE_4B(4, false),
+        /** Allreduce of one float (SUM), float[]. */
+        ALLREDUCE_ARRAY_4B(4, true),
+        /** Reduce of one float (SUM) to rank 0, direct buffer. */
+        REDUCE_4B(4, false),
+        /** Allgather of 8 bytes per rank, direct buffer. */
+        ALLGATHER_8B(8, false),
+        /** Alltoall of 8 bytes per rank pair, direct buffer. */
+        ALLTOALL_8B(8, false),
+        /** Gather of 8 bytes per rank to rank 0, direct buffer. */
+        GATHER_8B(8, false),
+        /** Scatter of 8 bytes per rank from rank 0, direct buffer. */
+        SCATTER_8B(8, false);
+
+        final int bytes;
+        final boolean arrays;
+
+        Family(int bytes, boolean arrays) {
+            this.bytes = bytes;
+            this.arrays = arrays;
+        }
+
+        boolean pointToPoint() {
+            return ordinal() <= IRECV_TEST_ARRAY_8B.ordinal();
+        }
+    }
+
+    public static void main(String[] args) throws MPIException {
+        MPI.Init(args);
+        int ops = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
+        String only = args.length > 1 ? args[1].toUpperCase(java.util.Locale.ROOT) : null;
+        Comm w = MPI.COMM_WORLD;
+        if (w.getRank() == 0) {
+            System.out.printf("# jmpi bytes allocated per operation (%d ranks, %d operations after %d warm-up; max over"
+                    + " ranks)%n# family bytes_per_op%n", w.getSize(), ops, ops);
+        }
+        for (Family f : Family.values()) {
+            if (f.pointToPoint() && w.getSize() < 2 || only != null && !f.name().equals(only)) {
+                continue;
+            }
+            double mine = measure(f, ops, ops);
+            double[] max = {mine};
+            w.allReduce(max, 1, MPI.DOUBLE, MPI.MAX);
+            if (w.getRank() == 0) {
+                System.out.printf("%s %.2f%n", f.name().toLowerCase(java.util.Locale.ROOT), max[0]);
+                System.out.flush();
+            }
+        }
+        MPI.Finalize();
+    }
+
+    /**
+     * Runs {@code warm} then {@code ops} operations of a family on every rank of MPI.COMM_WORLD (collective: every
+     * rank calls it) and returns the bytes this rank's thread allocated per measured operation.
+     */
+    public static double measure(Family f, int warm, int ops) throws MPIException {
+        Comm w = MPI.COMM_WORLD;
+        Buffers b = new Buffers(f, w.getSize());
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        run(f, b, w, warm);
+        w.barrier();
+        long before = mx.getCurrentThreadAllocatedBytes();
+        before = mx.getCurrentThreadAllocatedBytes(); // the first call may allocate for itself
+        run(f, b, w, ops);
+        long after = mx.getCurrentThreadAllocatedBytes();
+        w.barrier();
+        return (after - before) / (double) ops;
+    }
+
+    /** Buffers of one family, allocated before the measurement. */
+    private static final class Buffers {
+        final Object send;
+        final Object recv;
+        final Object all;
+        final Object allOut;
+        final float[] oneFloat = {1f};
+        final float[] oneFloatOut = new float[1];
+
+        Buffers(Family f, int ranks) {
+            int n = Math.max(f.bytes, 1);
+            send = f.arrays ? new byte[n] : direct(n);
+            recv = f.arrays ? new byte[n] : direct(n);
+            all = direct(n * ranks);
+            allOut = direct(n * ranks);
+        }
+
+        private static ByteBuffer direct(int n) {
+            return ByteBuffer.allocateDirect(n).order(ByteOrder.nativeOrder());
+        }
+    }
+
+    private static void run(Family f, Buffers b, Comm w, int ops) throws MPIException {
+        int rank = w.getRank();
+        if (f.pointToPoint() && rank > 1) {
+            return;
+        }
+        int peer = 1 - rank;
+        int n = f.bytes;
+        for (int i = 0; i < ops; i++) {
+            switch (f) {
+                case SEND_RECV_ARRAY_8B, SEND_RECV_DIRECT_8B, SEND_RECV_ARRAY_256K, SEND_RECV_DIRECT_256K -> {
+                    if (rank == 0) {
+                        w.send(b.send, n, MPI.BYTE, peer, 1);
+                        w.recv(b.recv, n, MPI.BYTE, peer, 1);
+                    } else {
+                        w.recv(b.recv, n, MPI.BYTE, peer, 1);
+                        w.send(b.send, n, MPI.BYTE, peer, 1);
+                    }
+                }
+                case ISEND_IRECV_WAIT_ARRAY_8B, ISEND_IRECV_WAIT_DIRECT_8B -> {
+                    Request r = f.arrays ? w.iRecv(b.recv, n, MPI.BYTE, peer, 2)
+                            : w.iRecv((ByteBuffer) b.recv, n, MPI.BYTE, peer, 2);
+                    Request s = f.arrays ? w.iSend(b.send, n, MPI.BYTE, peer, 2)
+                            : w.iSend((ByteBuffer) b.send, n, MPI.BYTE, peer, 2);
+                    s.waitFor();
+                    r.waitFor();
+                }
+                case IRECV_TEST_ARRAY_8B -> {
+                    Request r = w.iRecv(b.recv, n, MPI.BYTE, peer, 3);
+                    w.send(b.send, n, MPI.BYTE, peer, 3);
+                    while (!r.test()) {
+                        Thread.onSpinWait();
+                    }
+                }
+                case BARRIER -> w.barrier();
+                case BCAST_8B -> w.bcast(b.send, n, MPI.BYTE, 0);
+                case BCAST_ARRAY_8B -> w.bcast(b.send, n, MPI.BYTE, 0);
+                case ALLREDUCE_4B -> w.allReduce(b.send, b.recv, 1, MPI.FLOAT, MPI.SUM);
+                case ALLREDUCE_ARRAY_4B -> w.allReduce(b.oneFloat, b.oneFloatOut, 1, MPI.FLOAT, MPI.SUM);
+                case REDUCE_4B -> w.reduce(b.send, b.recv, 1, MPI.FLOAT, MPI.SUM, 0);
+                case ALLGATHER_8B -> w.allGather(b.send, n, MPI.BYTE, b.allOut, n, MPI.BYTE);
+                case ALLTOALL_8B -> w.allToAll(b.all, n, MPI.BYTE, b.allOut, n, MPI.BYTE);
+                case GATHER_8B -> w.gather(b.send, n, MPI.BYTE, b.allOut, n, MPI.BYTE, 0);
+                case SCATTER_8B -> w.scatter(b.all, n, MPI.BYTE, b.recv, n, MPI.BYTE, 0);
+                default -> throw new IllegalStateException(f.name());
+            }
+        }
+    }
+}

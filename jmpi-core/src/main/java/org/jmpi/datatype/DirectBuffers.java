@@ -1,0 +1,93 @@
+package org.jmpi.datatype;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.ref.Reference;
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
+import java.nio.Buffer;
+import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
+
+/**
+ * The direct buffers jmpi knows the whole of: those made by {@code MPI.newXxxBuffer} and those {@code MPI.slice} was
+ * given. A slice of such a buffer (made by {@code MPI.slice} or by the buffer's own {@code slice()}) starts inside
+ * one of them, and {@link BufferView} then lets a datatype with negative displacements reach back to the start of
+ * that buffer, as it may for a slice of an array. The JDK does not say which buffer a direct slice came from, so the
+ * regions are kept here by address.
+ *
+ * <p>A region holds its buffer weakly: a live slice keeps its parent reachable (the JDK's slices refer to it), so a
+ * region whose buffer was collected cannot contain a live slice; it is dropped at the next registration (or when a
+ * look-up meets it). Only a datatype that reaches before a direct buffer's start looks here, so ordinary calls pay
+ * nothing for it.
+ *
+ * <p>Threading: a concurrent map; regions are added and looked up by any thread of the rank.
+ */
+public final class DirectBuffers {
+    private record Region(long size, Ref buffer) {}
+
+    /** A weak reference to a region's buffer that remembers where the region starts, to drop it once collected. */
+    private static final class Ref extends WeakReference<Buffer> {
+        final long address;
+
+        Ref(Buffer buffer, long address) {
+            super(buffer, COLLECTED);
+            this.address = address;
+        }
+    }
+
+    private static final ConcurrentSkipListMap<Long, Region> REGIONS = new ConcurrentSkipListMap<>();
+    private static final ReferenceQueue<Buffer> COLLECTED = new ReferenceQueue<>();
+
+    private DirectBuffers() {}
+
+    /** Remembers {@code buffer} (a direct buffer; others are ignored) as a whole region; returns it. */
+    public static <B extends Buffer> B register(B buffer) {
+        if (buffer != null && buffer.isDirect()) {
+            MemorySegment whole = MemorySegment.ofBuffer(buffer.duplicate().clear());
+            if (whole.byteSize() > 0) {
+                Map.Entry<Long, Region> inside = enclosing(whole.address(), whole.byteSize());
+                if (inside == null) {
+                    REGIONS.put(whole.address(), new Region(whole.byteSize(), new Ref(buffer, whole.address())));
+                }
+                dropCollected();
+            }
+        }
+        return buffer;
+    }
+
+    /**
+     * The whole registered buffer that contains {@code [address, address + size)}, as a segment, or null when no
+     * live region does.
+     */
+    static MemorySegment enclosingSegment(long address, long size) {
+        Map.Entry<Long, Region> e = enclosing(address, size);
+        if (e == null) {
+            return null;
+        }
+        Buffer b = e.getValue().buffer().get();
+        return b == null ? null : MemorySegment.ofBuffer(b.duplicate().clear());
+    }
+
+    /** Forgets the regions whose buffers were collected, so that a program making many buffers keeps few. */
+    private static void dropCollected() {
+        for (Reference<? extends Buffer> r = COLLECTED.poll(); r != null; r = COLLECTED.poll()) {
+            Ref ref = (Ref) r;
+            Region region = REGIONS.get(ref.address);
+            if (region != null && region.buffer() == ref) {
+                REGIONS.remove(ref.address, region);
+            }
+        }
+    }
+
+    private static Map.Entry<Long, Region> enclosing(long address, long size) {
+        Map.Entry<Long, Region> e = REGIONS.floorEntry(address);
+        while (e != null && e.getValue().buffer().get() == null) {
+            REGIONS.remove(e.getKey(), e.getValue());
+            e = REGIONS.floorEntry(address);
+        }
+        if (e == null || address + size > e.getKey() + e.getValue().size()) {
+            return null;
+        }
+        return e;
+    }
+}

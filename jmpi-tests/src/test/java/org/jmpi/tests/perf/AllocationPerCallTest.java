@@ -1,0 +1,87 @@
+package org.jmpi.tests.perf;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import mpi.MPI;
+import mpi.MPIException;
+import org.jmpi.benchmarks.AllocationPerCall;
+import org.jmpi.benchmarks.AllocationPerCall.Family;
+import org.jmpi.junit.MpiTest;
+
+/**
+ * Bytes allocated per operation in steady state, per call family (a count, not a timing): the regression test of
+ * "no garbage per message". Each family runs 20,000 warm-up operations, then 20,000 counted ones
+ * ({@link AllocationPerCall#measure}). The limits are what the API itself makes the call return: {@code recv} a new
+ * {@code Status} (48 bytes with compressed class pointers), {@code iSend}/{@code iRecv} a new {@code Request} each
+ * (32 bytes). On top of that each limit leaves 48 bytes for what depends on the JIT's progress (escape analysis of
+ * short-lived objects in code not yet compiled by C2 when the rank JVM is busy) and for rare amortised work (credit
+ * frames, a buffer view made again after a GC): far below what one request or frame header per message costs
+ * (100-200 bytes each; 500-1,100 bytes per round trip before requests were recycled).
+ */
+class AllocationPerCallTest {
+    private static final int WARM = 20_000;
+    private static final int OPS = 20_000;
+    /** One Status per round trip and rank, plus slack. */
+    private static final double STATUS_ONLY = 48 + 48;
+    /** Two Requests per round trip and rank, plus slack. */
+    private static final double TWO_REQUESTS = 64 + 48;
+
+    private static void check(Family f, double limit) throws MPIException {
+        double perOp = AllocationPerCall.measure(f, WARM, OPS);
+        double[] max = {perOp};
+        MPI.COMM_WORLD.allReduce(max, 1, MPI.DOUBLE, MPI.MAX);
+        assertThat(max[0]).as("bytes allocated per %s operation (max over ranks)", f).isLessThanOrEqualTo(limit);
+    }
+
+    @MpiTest(ranks = 2, timeoutSeconds = 180)
+    void blockingSendAndReceiveAllocateOnlyTheStatus() throws MPIException {
+        check(Family.SEND_RECV_ARRAY_8B, STATUS_ONLY);
+        check(Family.SEND_RECV_DIRECT_8B, STATUS_ONLY);
+    }
+
+    @MpiTest(ranks = 2, modes = org.jmpi.junit.Mode.THREADS, timeoutSeconds = 180)
+    void rendezvousInThreadsModeAllocatesOnlyTheStatus() throws MPIException {
+        check(Family.SEND_RECV_ARRAY_256K, STATUS_ONLY);
+        check(Family.SEND_RECV_DIRECT_256K, STATUS_ONLY);
+    }
+
+    @MpiTest(ranks = 2, timeoutSeconds = 180)
+    void nonBlockingCallsAllocateOnlyTheirRequests() throws MPIException {
+        check(Family.ISEND_IRECV_WAIT_ARRAY_8B, TWO_REQUESTS);
+        check(Family.ISEND_IRECV_WAIT_DIRECT_8B, TWO_REQUESTS);
+        check(Family.IRECV_TEST_ARRAY_8B, STATUS_ONLY);
+    }
+
+    /**
+     * A handle whose completion was observed keeps behaving as a null request while the engine reuses the request
+     * behind it for the next operations: its status is empty, waiting returns at once, and the new operation gets
+     * its own data.
+     */
+    @MpiTest(ranks = 2)
+    void completedHandlesStayNullWhileTheirRequestIsReused() throws MPIException {
+        mpi.Comm w = MPI.COMM_WORLD;
+        int peer = 1 - w.getRank();
+        int[] first = new int[1];
+        int[] second = new int[1];
+        int[] out = {10 + w.getRank()};
+        mpi.Request r1 = w.iRecv(first, 1, MPI.INT, peer, 5);
+        w.send(out, 1, MPI.INT, peer, 5);
+        r1.waitFor();
+        assertThat(r1.isNull()).isTrue();
+        out[0] = 20 + w.getRank();
+        mpi.Request r2 = w.iRecv(second, 1, MPI.INT, peer, 6);
+        mpi.Request s2 = w.iSend(out, 1, MPI.INT, peer, 6);
+        mpi.Status s = r1.getStatus();
+        assertThat(s.getSource()).isEqualTo(MPI.ANY_SOURCE);
+        r1.waitFor(); // a null handle: returns at once
+        assertThat(r1.test()).isTrue();
+        mpi.Status got = r2.waitStatus();
+        s2.waitFor();
+        assertThat(got.getSource()).isEqualTo(peer);
+        assertThat(got.getTag()).isEqualTo(6);
+        assertThat(first[0]).isEqualTo(10 + peer);
+        assertThat(second[0]).isEqualTo(20 + peer);
+        assertThat(r2.isNull()).isTrue();
+        r1.free();
+    }
+}

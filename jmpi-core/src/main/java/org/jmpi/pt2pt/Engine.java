@@ -246,10 +246,22 @@ public final class Engine implements InprocEndpoint, FrameSink {
             give = f.consumed;
             f.consumed = 0;
         }
-        MemorySegment h = MemorySegment.ofArray(new byte[FrameLayout.HEADER_BYTES]);
-        FrameLayout.putInt(h, FrameLayout.KIND, Protocol.CREDIT);
+        MemorySegment h = controlHeader(Protocol.CREDIT);
         FrameLayout.putLong(h, FrameLayout.TOTAL, give);
         transport.send(peer, h, null, null);
+    }
+
+    /**
+     * This thread's header, cleared, for a control frame of {@code kind} (the transport copies it before it returns).
+     * Every header the engine writes is native memory: the periodic CREDIT frame in a heap array made the header
+     * accessors ({@code FrameLayout.putInt}, ...) see two segment classes, and C2 code compiled for one was thrown away
+     * (class_check deoptimisation) each time the other came, every few thousand messages.
+     */
+    private MemorySegment controlHeader(int kind) {
+        MemorySegment h = headers.get();
+        h.fill((byte) 0);
+        FrameLayout.putInt(h, FrameLayout.KIND, kind);
+        return h;
     }
 
     private static long charge(Unexpected u) {
@@ -374,8 +386,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 }
             }
         }
-        MemorySegment h = MemorySegment.ofArray(new byte[FrameLayout.HEADER_BYTES]);
-        FrameLayout.putInt(h, FrameLayout.KIND, Protocol.CANCEL);
+        MemorySegment h = controlHeader(Protocol.CANCEL);
         FrameLayout.putLong(h, FrameLayout.SEND_ID, s.sendId);
         transport.send(s.worldDest, h, null, null);
         return true;
@@ -393,8 +404,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         } finally {
             lock.unlock();
         }
-        MemorySegment h = MemorySegment.ofArray(new byte[FrameLayout.HEADER_BYTES]);
-        FrameLayout.putInt(h, FrameLayout.KIND, Protocol.CANCELLED);
+        MemorySegment h = controlHeader(Protocol.CANCELLED);
         FrameLayout.putLong(h, FrameLayout.SEND_ID, sendId);
         FrameLayout.putInt(h, FrameLayout.FLAGS, found != null ? 1 : 0);
         transport.send(peer, h, null, null);

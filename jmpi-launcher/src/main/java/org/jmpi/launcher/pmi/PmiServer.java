@@ -884,30 +884,32 @@ public final class PmiServer implements AutoCloseable {
      * left of it, so a client that sends a byte now and then cannot hold the connection.
      */
     private static String readFirstLine(Socket s, InputStream in, long deadline) throws IOException {
-        ByteArrayOutputStream buf = new ByteArrayOutputStream(128);
-        while (true) {
+        return readLine(in, () -> {
             long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
             if (left <= 0) {
                 throw new SocketTimeoutException("initack too slow");
             }
             s.setSoTimeout((int) Math.min(Integer.MAX_VALUE, left));
-            int b = in.read();
-            if (b < 0) {
-                return buf.size() == 0 ? null : buf.toString(StandardCharsets.US_ASCII);
-            }
-            if (b == '\n') {
-                return buf.toString(StandardCharsets.US_ASCII);
-            }
-            if (buf.size() >= MAX_LINE) {
-                throw new IOException("PMI request longer than " + MAX_LINE + " bytes");
-            }
-            buf.write(b);
-        }
+        });
     }
 
     private static String readLine(InputStream in) throws IOException {
+        return readLine(in, null);
+    }
+
+    /** Something to do before each byte is read (set the time left); may throw to give up. */
+    @FunctionalInterface
+    private interface BeforeRead {
+        void check() throws IOException;
+    }
+
+    /** Reads up to a newline (not included) or the end; null at the end before any byte. */
+    private static String readLine(InputStream in, BeforeRead beforeRead) throws IOException {
         ByteArrayOutputStream buf = new ByteArrayOutputStream(128);
         while (true) {
+            if (beforeRead != null) {
+                beforeRead.check();
+            }
             int b = in.read();
             if (b < 0) {
                 return buf.size() == 0 ? null : buf.toString(StandardCharsets.US_ASCII);

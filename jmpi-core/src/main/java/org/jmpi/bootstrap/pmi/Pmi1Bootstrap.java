@@ -30,6 +30,9 @@ import org.jmpi.bootstrap.Bootstrap.FailureListener;
  */
 public final class Pmi1Bootstrap implements Bootstrap {
     private static final int CONNECT_TIMEOUT_MILLIS = 10_000;
+    /** Smallest key and value limits a server may announce in {@code maxes} (Hydra says 64 and 1024, Slurm more). */
+    static final int MIN_KEY_MAX = 32;
+    static final int MIN_VALUE_MAX = 256;
     /** The environment variable with the job secret that jmpirun gives every rank. */
     public static final String SECRET_VARIABLE = "JMPI_SECRET";
     /** The {@code initack} field that proves the job secret to jmpirun's PMI server. */
@@ -216,8 +219,14 @@ public final class Pmi1Bootstrap implements Bootstrap {
             if (name.rc() != 0 || kvs == null || kvs.isEmpty()) {
                 throw new PmiException("PMI server at " + via + " gave no KVS name: " + name);
             }
-            return new Pmi1Bootstrap(ch, via, rank, size, debug, kvs, maxes.intValue("keylen_max", 64),
-                    maxes.intValue("vallen_max", 1024));
+            int keyMax = maxes.intValue("keylen_max", 64);
+            int valueMax = maxes.intValue("vallen_max", 1024);
+            if (keyMax < MIN_KEY_MAX || valueMax < MIN_VALUE_MAX) {
+                throw new PmiException("PMI server at " + via + " allows keys of " + keyMax + " and values of "
+                        + valueMax + " bytes; jmpi needs at least " + MIN_KEY_MAX + " and " + MIN_VALUE_MAX + ": "
+                        + maxes);
+            }
+            return new Pmi1Bootstrap(ch, via, rank, size, debug, kvs, keyMax, valueMax);
         } catch (IOException | RuntimeException e) {
             try {
                 ch.close();
@@ -385,6 +394,60 @@ public final class Pmi1Bootstrap implements Bootstrap {
             channel.close();
         } catch (IOException ignored) {
             // closing a connection we no longer need
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** One command of a PMI-1 spawn: the program, its arguments, how many, and Info hints for the process manager. */
+    public record SpawnCommand(String executable, java.util.List<String> args, int count,
+            Map<String, String> info) {}
+
+    /**
+     * MPI_Comm_spawn_multiple through the process manager (Hydra's multi-line {@code mcmd=spawn}): the children get a
+     * key-value space of their own holding {@code preput}, and {@code PMI_SPAWNED=1}. Returns when the process manager
+     * has answered ({@code spawn_result}); the children may still be starting.
+     *
+     * @throws PmiException when the server refuses (rc not 0) or the connection breaks
+     */
+    public void spawn(java.util.List<SpawnCommand> commands, Map<String, String> preput) {
+        lock.lock();
+        try {
+            if (closed || broken != null) {
+                throw new PmiException("PMI connection to " + via + " is " + (closed ? "closed" : "broken: " + broken));
+            }
+            for (int i = 0; i < commands.size(); i++) {
+                SpawnCommand c = commands.get(i);
+                StringBuilder sb = new StringBuilder("mcmd=spawn\nnprocs=").append(c.count()).append("\nexecname=")
+                        .append(c.executable()).append("\ntotspawns=").append(commands.size())
+                        .append("\nspawnssofar=").append(i + 1).append("\nargcnt=").append(c.args().size());
+                for (int a = 0; a < c.args().size(); a++) {
+                    sb.append("\narg").append(a + 1).append('=').append(c.args().get(a));
+                }
+                sb.append("\npreput_num=").append(preput.size());
+                int k = 0;
+                for (Map.Entry<String, String> e : preput.entrySet()) {
+                    sb.append("\npreput_key_").append(k).append('=').append(e.getKey());
+                    sb.append("\npreput_val_").append(k).append('=').append(e.getValue());
+                    k++;
+                }
+                sb.append("\ninfo_num=").append(c.info().size());
+                k = 0;
+                for (Map.Entry<String, String> e : c.info().entrySet()) {
+                    sb.append("\ninfo_key_").append(k).append('=').append(e.getKey());
+                    sb.append("\ninfo_val_").append(k).append('=').append(e.getValue());
+                    k++;
+                }
+                sb.append("\nendcmd");
+                channel.writeLine(sb.toString());
+            }
+            Pmi1Message r = expect(channel, "spawn_result", via);
+            if (r.rc() != 0) {
+                throw new PmiException("the process manager at " + via + " refused the spawn (rc " + r.rc() + ")");
+            }
+        } catch (IOException e) {
+            broken = e.getMessage();
+            throw new PmiException("PMI spawn to " + via + " failed: " + e, e);
         } finally {
             lock.unlock();
         }

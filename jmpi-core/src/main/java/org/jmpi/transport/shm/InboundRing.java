@@ -3,6 +3,7 @@ package org.jmpi.transport.shm;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
 import org.jmpi.transport.FrameLayout;
 import org.jmpi.transport.FrameSink;
 
@@ -27,9 +28,10 @@ final class InboundRing {
     private final long mask;
     private final MemorySegment header;
     private long head;
-    /** A long frame being reassembled from FIRST and MORE records, or null. */
-    private MemorySegment assembly;
+    /** A long frame being reassembled from FIRST and MORE records (grown as they come), or null. */
+    private byte[] assembly;
     private long assembled;
+    private long assemblyTotal;
     /** Set when the producer broke the layout; the ring is not read any more. */
     private String broken;
 
@@ -50,7 +52,7 @@ final class InboundRing {
     /**
      * Hands up to {@code budget} frames to the sink.
      *
-     * @return the number of records consumed (0: nothing was there)
+     * @return the number of records consumed, wraps included (0: nothing was there)
      */
     int poll(FrameSink sink, int budget) {
         if (broken != null) {
@@ -85,6 +87,7 @@ final class InboundRing {
                 case ShmLayout.TYPE_WRAP -> {
                     consume(length);
                     publishHead();
+                    records++; // counts against the budget too: a ring of nothing but wraps must not spin here
                 }
                 case ShmLayout.TYPE_FIRST -> {
                     MemorySegment.copy(data, off + ShmLayout.MARKER_BYTES, header, 0, FrameLayout.HEADER_BYTES);
@@ -93,23 +96,30 @@ final class InboundRing {
                     if (total <= piece || total > MAX_ASSEMBLED_BYTES) {
                         return fail(sink, records, "a long frame of " + total + " bytes starting with " + piece);
                     }
-                    assembly = total <= Integer.MAX_VALUE - 16 ? MemorySegment.ofArray(new byte[(int) total])
-                            : Arena.ofAuto().allocate(total);
-                    MemorySegment.copy(data, off + ShmLayout.PAYLOAD_OFFSET, assembly, 0, piece);
+                    assemblyTotal = total;
+                    // grown as the pieces come, so a length field alone cannot make this rank allocate
+                    assembly = new byte[(int) Math.min(total, Math.max(piece, FIRST_ALLOCATION))];
+                    MemorySegment.copy(data, ValueLayout.JAVA_BYTE, off + ShmLayout.PAYLOAD_OFFSET, assembly, 0,
+                            (int) piece);
                     assembled = piece;
                     consume(length);
                     publishHead();
                     records++;
                 }
                 case ShmLayout.TYPE_MORE -> {
-                    long piece = Math.min(assembly.byteSize() - assembled, length - ShmLayout.MARKER_BYTES);
-                    MemorySegment.copy(data, off + ShmLayout.MARKER_BYTES, assembly, assembled, piece);
+                    long piece = Math.min(assemblyTotal - assembled, length - ShmLayout.MARKER_BYTES);
+                    if (assembled + piece > assembly.length) {
+                        assembly = Arrays.copyOf(assembly, (int) Math.min(assemblyTotal,
+                                Math.max(assembled + piece, 2L * assembly.length)));
+                    }
+                    MemorySegment.copy(data, ValueLayout.JAVA_BYTE, off + ShmLayout.MARKER_BYTES, assembly,
+                            (int) assembled, (int) piece);
                     assembled += piece;
                     consume(length);
                     publishHead();
                     records++;
-                    if (assembled == assembly.byteSize()) {
-                        MemorySegment whole = assembly;
+                    if (assembled == assemblyTotal) {
+                        MemorySegment whole = MemorySegment.ofArray(assembly);
                         assembly = null;
                         sink.onFrame(peer, header, whole);
                     }
@@ -120,8 +130,10 @@ final class InboundRing {
         return records;
     }
 
-    /** Frames longer than this, announced by a FIRST record, are refused (the producer is broken or hostile). */
-    static final long MAX_ASSEMBLED_BYTES = 1L << 30;
+    /** Longest frame a FIRST record may announce. */
+    static final long MAX_ASSEMBLED_BYTES = (1L << 30) - 64;
+    /** What a FIRST record allocates at most before its MORE records arrive. */
+    static final int FIRST_ALLOCATION = 256 << 10;
 
     /**
      * Null when a record of {@code type} and {@code length} at {@code off} can be what a correct producer writes:
@@ -134,7 +146,8 @@ final class InboundRing {
             return "a record of " + length + " bytes";
         }
         return switch (type) {
-            case ShmLayout.TYPE_WRAP -> off + length == size ? null : "a wrap record short of the end";
+            case ShmLayout.TYPE_WRAP -> off > 0 && off + length == size ? null
+                    : "a wrap record that does not end the data area after a record";
             case ShmLayout.TYPE_FRAME -> length <= size / 2 ? null : "a record longer than half the ring";
             case ShmLayout.TYPE_FIRST -> assembly != null ? "a long frame inside another"
                     : length <= size / 2 ? null : "a record longer than half the ring";

@@ -218,25 +218,30 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
      * @return the number of files removed
      */
     public static int removeStaleSegments(Path directory) {
-        int removed = 0;
         long now = System.currentTimeMillis();
+        return removeFiles(directory, f -> {
+            String name = f.getFileName().toString();
+            return name.startsWith("jmpi-") && name.length() > 5 && Character.isDigit(name.charAt(name.length() - 1))
+                    && Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS) && Files.isWritable(f)
+                    && ShmSegment.isStale(f, now);
+        });
+    }
+
+    /** Removes the files of {@code directory} that {@code which} accepts; errors are ignored. Returns the count. */
+    private static int removeFiles(Path directory, java.util.function.Predicate<Path> which) {
+        int removed = 0;
         try (java.util.stream.Stream<Path> files = Files.list(directory)) {
             for (Path f : (Iterable<Path>) files::iterator) {
-                String name = f.getFileName().toString();
-                if (name.startsWith("jmpi-") && name.length() > 5 && Character.isDigit(name.charAt(name.length() - 1))
-                        && Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS) && Files.isWritable(f)
-                        && ShmSegment.isStale(f, now)) {
-                    try {
-                        if (Files.deleteIfExists(f)) {
-                            removed++;
-                        }
-                    } catch (IOException e) {
-                        // not ours, or gone already
+                try {
+                    if (which.test(f) && Files.deleteIfExists(f)) {
+                        removed++;
                     }
+                } catch (IOException e) {
+                    // not ours to remove, or gone already
                 }
             }
         } catch (IOException | RuntimeException e) {
-            // no such directory
+            // no such directory: nothing to remove
         }
         return removed;
     }
@@ -471,11 +476,21 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
         }
     }
 
+    /**
+     * Completions collected by {@link #flush}, one queue per thread, reused: a sender waiting for room polls (and
+     * flushes) in a loop, which must not allocate per pass. A flush nested in a completion finds the queue in use
+     * and takes a fresh one.
+     */
+    private final ThreadLocal<ArrayDeque<Runnable>> flushCompletions = ThreadLocal.withInitial(ArrayDeque::new);
+
     private boolean flush(OutboundRing o) {
-        ArrayDeque<Runnable> done = new ArrayDeque<>();
         boolean wrote;
         if (!o.lock.tryLock()) {
             return false; // a sender is writing to this ring now; it flushes too
+        }
+        ArrayDeque<Runnable> done = flushCompletions.get();
+        if (!done.isEmpty()) {
+            done = new ArrayDeque<>();
         }
         try {
             wrote = o.flushLocked(done);
@@ -711,27 +726,13 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
      * @return the number of files removed
      */
     public static int removeSegments(Path directory, String jobId) {
-        String prefix = ShmSegment.fileName(jobId, 0);
-        prefix = prefix.substring(0, prefix.length() - 1); // "jmpi-<job>-"
-        int removed = 0;
-        try (java.util.stream.Stream<Path> files = Files.list(directory)) {
-            for (Path f : (Iterable<Path>) files::iterator) {
-                String name = f.getFileName().toString();
-                if (name.startsWith(prefix) && name.length() > prefix.length()
-                        && name.substring(prefix.length()).chars().allMatch(Character::isDigit)) {
-                    try {
-                        if (Files.deleteIfExists(f)) {
-                            removed++;
-                        }
-                    } catch (IOException e) {
-                        // not ours to remove, or gone already
-                    }
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // no such directory: nothing to remove
-        }
-        return removed;
+        String full = ShmSegment.fileName(jobId, 0);
+        String prefix = full.substring(0, full.length() - 1); // "jmpi-<job>-"
+        return removeFiles(directory, f -> {
+            String name = f.getFileName().toString();
+            return name.startsWith(prefix) && name.length() > prefix.length()
+                    && name.substring(prefix.length()).chars().allMatch(Character::isDigit);
+        });
     }
 
     /** How long {@link #close()} tries to write frames still queued. */

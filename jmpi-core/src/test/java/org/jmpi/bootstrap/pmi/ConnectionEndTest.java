@@ -1,15 +1,8 @@
 package org.jmpi.bootstrap.pmi;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -29,22 +22,9 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ConnectionEndTest {
 
-    @SuppressWarnings("restricted")
-    static int[] socketpair() throws Throwable {
-        Linker linker = Linker.nativeLinker();
-        MethodHandle sp = linker.downcallHandle(linker.defaultLookup().find("socketpair").orElseThrow(),
-                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment fds = arena.allocate(JAVA_INT, 2);
-            int rc = (int) sp.invokeExact(1 /* AF_UNIX */, 1 /* SOCK_STREAM */, 0, fds);
-            assertThat(rc).as("socketpair").isZero();
-            return new int[] {fds.getAtIndex(JAVA_INT, 0), fds.getAtIndex(JAVA_INT, 1)};
-        }
-    }
-
     @Test
     void theEndOfAnInheritedDescriptorIsSeenWithoutReading() throws Throwable {
-        int[] fds = socketpair();
+        int[] fds = PmiFdTest.socketpair();
         CountDownLatch ended = new CountDownLatch(1);
         try (FdLineChannel rank = new FdLineChannel(fds[0])) {
             rank.watchEnd(ended::countDown);
@@ -60,7 +40,7 @@ class ConnectionEndTest {
 
     @Test
     void closingTheRanksOwnSideIsNotTheEndOfTheLauncher() throws Throwable {
-        int[] fds = socketpair();
+        int[] fds = PmiFdTest.socketpair();
         CountDownLatch ended = new CountDownLatch(1);
         FdLineChannel server = new FdLineChannel(fds[1]);
         try {

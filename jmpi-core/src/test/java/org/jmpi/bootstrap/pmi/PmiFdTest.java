@@ -20,8 +20,9 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 20, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class PmiFdTest {
 
+    /** A connected AF_UNIX stream pair, made through libc (also for {@link ConnectionEndTest}). */
     @SuppressWarnings("restricted")
-    private static int[] socketpair() throws Throwable {
+    static int[] socketpair() throws Throwable {
         Linker linker = Linker.nativeLinker();
         MethodHandle sp = linker.downcallHandle(linker.defaultLookup().find("socketpair").orElseThrow(),
                 FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));

@@ -76,7 +76,7 @@ import org.jmpi.bootstrap.pmi.Pmi1Message;
 public final class PmiServer implements AutoCloseable {
     /** Longest request line accepted (Slurm stops at 1024; we are lenient but bounded). */
     static final int MAX_LINE = 64 * 1024;
-    /** Connections that have not proved the job secret yet, at most; more are closed at once. */
+    /** Connections that have not proved the job secret yet, at most; further clients wait in the backlog. */
     static final int MAX_UNAUTHENTICATED = 64;
     /** Time a new connection has to send its complete {@code initack} line (slow senders are cut off). */
     static final long AUTH_TIMEOUT_MILLIS = 10_000;
@@ -124,6 +124,7 @@ public final class PmiServer implements AutoCloseable {
         private boolean survivorsContinue;
         private InetAddress bind = InetAddress.getLoopbackAddress();
         private Listener listener;
+        private Duration authTimeout = Duration.ofMillis(AUTH_TIMEOUT_MILLIS);
 
         private Options(int size, String kvsName) {
             this.size = size;
@@ -186,6 +187,15 @@ public final class PmiServer implements AutoCloseable {
             return this;
         }
 
+        /** Time a new connection has to send its complete {@code initack} (default 10 s; tests shorten it). */
+        public Options authTimeout(Duration d) {
+            if (d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException("authentication timeout must be positive, not " + d);
+            }
+            authTimeout = d;
+            return this;
+        }
+
         public Options listener(Listener l) {
             this.listener = l;
             return this;
@@ -210,6 +220,7 @@ public final class PmiServer implements AutoCloseable {
     private final Listener listener;
     private final boolean dynamicRanks;
     private final boolean survivorsContinue;
+    private final long authTimeoutNanos;
     private final ServerSocket server;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
@@ -271,6 +282,7 @@ public final class PmiServer implements AutoCloseable {
         this.size = o.dynamicSize ? -1 : o.size;
         this.dynamicRanks = o.dynamicSize && o.localRanks == null;
         this.survivorsContinue = o.survivorsContinue;
+        this.authTimeoutNanos = o.authTimeout.toNanos();
         if (o.localRanks != null) {
             for (int r : o.localRanks) {
                 ranks.put(r, new RankState());
@@ -405,31 +417,33 @@ public final class PmiServer implements AutoCloseable {
 
     private void acceptLoop() {
         while (true) {
+            lock.lock();
+            try {
+                // at the limit, further clients wait in the kernel's backlog until one authenticates or times out
+                while (unauthenticated >= MAX_UNAUTHENTICATED && !closed) {
+                    changed.await();
+                }
+            } catch (InterruptedException e) {
+                return; // closed
+            } finally {
+                lock.unlock();
+            }
             Socket s;
             try {
                 s = server.accept();
             } catch (IOException e) {
                 return; // closed
             }
-            boolean admitted;
             lock.lock();
             try {
                 if (closed) {
                     closeQuietly(s);
                     return;
                 }
-                admitted = unauthenticated < MAX_UNAUTHENTICATED;
-                if (admitted) {
-                    unauthenticated++;
-                    sockets.add(s);
-                }
+                unauthenticated++;
+                sockets.add(s);
             } finally {
                 lock.unlock();
-            }
-            if (!admitted) {
-                refuse(s, "more than " + MAX_UNAUTHENTICATED + " connections are waiting to authenticate");
-                closeQuietly(s);
-                continue;
             }
             Thread.ofVirtual().name("jmpi-pmi-conn").start(() -> serve(s));
         }
@@ -445,7 +459,7 @@ public final class PmiServer implements AutoCloseable {
             s.setTcpNoDelay(true);
             InputStream in = new BufferedInputStream(s.getInputStream());
             out = s.getOutputStream();
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(AUTH_TIMEOUT_MILLIS);
+            long deadline = System.nanoTime() + authTimeoutNanos;
             String first = readFirstLine(s, in, deadline);
             while (first != null && first.isBlank()) {
                 first = readFirstLine(s, in, deadline);
@@ -468,6 +482,7 @@ public final class PmiServer implements AutoCloseable {
             lock.lock();
             try {
                 unauthenticated--;
+                changed.signalAll(); // the accept loop may wait for a free slot
             } finally {
                 lock.unlock();
             }
@@ -513,7 +528,7 @@ public final class PmiServer implements AutoCloseable {
                 }
             }
         } catch (SocketTimeoutException e) {
-            refuse(s, "no complete initack within " + AUTH_TIMEOUT_MILLIS + " ms");
+            refuse(s, "no complete initack within " + TimeUnit.NANOSECONDS.toMillis(authTimeoutNanos) + " ms");
         } catch (IOException e) {
             // the rank went away; the launcher learns of it from the process exit
         } finally {
@@ -869,30 +884,32 @@ public final class PmiServer implements AutoCloseable {
      * left of it, so a client that sends a byte now and then cannot hold the connection.
      */
     private static String readFirstLine(Socket s, InputStream in, long deadline) throws IOException {
-        ByteArrayOutputStream buf = new ByteArrayOutputStream(128);
-        while (true) {
+        return readLine(in, () -> {
             long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
             if (left <= 0) {
                 throw new SocketTimeoutException("initack too slow");
             }
             s.setSoTimeout((int) Math.min(Integer.MAX_VALUE, left));
-            int b = in.read();
-            if (b < 0) {
-                return buf.size() == 0 ? null : buf.toString(StandardCharsets.US_ASCII);
-            }
-            if (b == '\n') {
-                return buf.toString(StandardCharsets.US_ASCII);
-            }
-            if (buf.size() >= MAX_LINE) {
-                throw new IOException("PMI request longer than " + MAX_LINE + " bytes");
-            }
-            buf.write(b);
-        }
+        });
     }
 
     private static String readLine(InputStream in) throws IOException {
+        return readLine(in, null);
+    }
+
+    /** Something to do before each byte is read (set the time left); may throw to give up. */
+    @FunctionalInterface
+    private interface BeforeRead {
+        void check() throws IOException;
+    }
+
+    /** Reads up to a newline (not included) or the end; null at the end before any byte. */
+    private static String readLine(InputStream in, BeforeRead beforeRead) throws IOException {
         ByteArrayOutputStream buf = new ByteArrayOutputStream(128);
         while (true) {
+            if (beforeRead != null) {
+                beforeRead.check();
+            }
             int b = in.read();
             if (b < 0) {
                 return buf.size() == 0 ? null : buf.toString(StandardCharsets.US_ASCII);

@@ -626,6 +626,10 @@ public final class Win implements Freeable {
         } catch (MpiError e) {
             throw fail("MPI_Win_call_errhandler", e);
         }
+        if (errhandler == MPI.ERRORS_RETURN) {
+            // the handler returns the error, so the call returns normally (as Comm.callErrhandler)
+            return;
+        }
         throw fail("MPI_Win_call_errhandler",
                 new MpiError(errorCode, "error raised by the application (code " + errorCode + ")"));
     }

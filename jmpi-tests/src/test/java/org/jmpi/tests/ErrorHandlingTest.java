@@ -121,5 +121,10 @@ class ErrorHandlingTest {
         MPI.COMM_WORLD.callErrhandler(MPI.ERR_OTHER);
         MPI.COMM_WORLD.callErrhandler(MPI.ERR_ARG);
         ringStillWorks(MPI.COMM_WORLD);
+        // the same for a window
+        mpi.Win win = new mpi.Win(MPI.newByteBuffer(8), 8, 1, MPI.INFO_NULL, MPI.COMM_WORLD);
+        win.setErrhandler(MPI.ERRORS_RETURN);
+        win.callErrhandler(MPI.ERR_OTHER);
+        win.free();
     }
 }

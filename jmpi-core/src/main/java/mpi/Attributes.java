@@ -131,9 +131,20 @@ final class Attributes {
         }
     }
 
+    /** This process's application context ({@code JMPI_APPNUM} from jmpirun, spawnMultiple's command index). */
+    static int appnum() {
+        String v = System.getenv("JMPI_APPNUM");
+        try {
+            return v == null ? 0 : Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
     /**
      * The value of a predefined communicator attribute: TAG_UB, HOST (none: PROC_NULL), IO (any rank can do I/O:
-     * ANY_SOURCE), APPNUM (0), LASTUSEDCODE, UNIVERSE_SIZE (the world's size) as Integer; WTIME_IS_GLOBAL as Boolean
+     * ANY_SOURCE), APPNUM (the application context, 0 without MPMD), LASTUSEDCODE, UNIVERSE_SIZE
+     * ({@code JMPI_UNIVERSE_SIZE}, else the world's size) as Integer; WTIME_IS_GLOBAL as Boolean
      * (false).
      */
     static Object predefined(int keyval, int worldSize) {
@@ -144,11 +155,12 @@ final class Attributes {
         } else if (keyval == MPI.IO) {
             return MPI.ANY_SOURCE;
         } else if (keyval == MPI.APPNUM) {
-            return 0;
+            return appnum();
         } else if (keyval == MPI.LASTUSEDCODE) {
             return MPI.ERR_LASTCODE;
         } else if (keyval == MPI.UNIVERSE_SIZE) {
-            return worldSize;
+            int universe = org.jmpi.dpm.DynamicProcesses.universeSize();
+            return universe > 0 ? universe : worldSize;
         } else {
             return Boolean.FALSE;
         }

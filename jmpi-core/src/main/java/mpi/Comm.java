@@ -331,15 +331,15 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
-    /** Waits for the communicator's pending traffic (a barrier over it) and frees it. */
+    /**
+     * MPI_Comm_disconnect: waits for the communicator's pending traffic (a barrier over both groups of an
+     * intercommunicator), frees it, and for one made by connect, accept or spawn closes the connections to the other
+     * job's processes that no other such communicator holds.
+     */
     public final void disconnect() throws MPIException {
         try {
             Communicator c = live();
-            if (c.isInter()) {
-                GroupCollectives.barrier(org.jmpi.comm.Intercomms.localOf(c));
-            } else {
-                GroupCollectives.barrier(c);
-            }
+            org.jmpi.dpm.DynamicProcesses.disconnect(c);
             CommOps.free(this);
         } catch (MpiError e) {
             throw fail("MPI_Comm_disconnect", e);

@@ -236,30 +236,31 @@ public final class File {
         return s;
     }
 
+    /** The data of one access, or (for a collective call) the argument error to agree on with the other ranks. */
+    private record Access(MessageData data, MpiError problem) {
+        static Access of(Position where, boolean collective, Object buf, int count, Datatype type, boolean write) {
+            try {
+                Comm.checkType(type);
+                return new Access(BufferView.of(buf, count, type.desc, !write), null);
+            } catch (MpiError e) {
+                if (!collective && where != Position.ORDERED) {
+                    throw e;
+                }
+                return new Access(MessageData.EMPTY, e);
+            }
+        }
+    }
+
     /** A blocking access; a collective one agrees on argument errors with the other ranks. */
     private Status access(String call, Position where, boolean write, boolean collective, long offset, Object buf,
             int count, Datatype type) throws MPIException {
         try {
             live();
-            MessageData data = MessageData.EMPTY;
-            MpiError problem = null;
-            try {
-                data = data(buf, count, type, !write);
-            } catch (MpiError e) {
-                if (!collective && where != Position.ORDERED) {
-                    throw e;
-                }
-                problem = e;
-            }
-            return status(impl.access(where, write, collective, offset, data, problem));
+            Access a = Access.of(where, collective, buf, count, type, write);
+            return status(impl.access(where, write, collective, offset, a.data(), a.problem()));
         } catch (MpiError e) {
             throw fail(call, e);
         }
-    }
-
-    private static MessageData data(Object buf, int count, Datatype type, boolean forReceive) {
-        Comm.checkType(type);
-        return BufferView.of(buf, count, type.desc, forReceive);
     }
 
     /** Starts a non-blocking or split-collective access. */
@@ -267,17 +268,8 @@ public final class File {
             int count, Datatype type) throws MPIException {
         try {
             live();
-            MessageData data = MessageData.EMPTY;
-            MpiError problem = null;
-            try {
-                data = data(buf, count, type, !write);
-            } catch (MpiError e) {
-                if (!collective && where != Position.ORDERED) {
-                    throw e;
-                }
-                problem = e;
-            }
-            Request r = Request.of(null, impl.start(where, write, collective, offset, data, problem), call);
+            Access a = Access.of(where, collective, buf, count, type, write);
+            Request r = Request.of(null, impl.start(where, write, collective, offset, a.data(), a.problem()), call);
             r.file = this;
             return r;
         } catch (MpiError e) {

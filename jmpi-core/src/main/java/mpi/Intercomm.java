@@ -77,8 +77,17 @@ public final class Intercomm extends Comm {
         }
     }
 
-    @NotImplemented
+    /**
+     * The intercommunicator to the parents of a spawned job (the same object every call), or a null handle
+     * ({@code isNull()}, MPI_COMM_NULL) in a job that was not spawned or after the parent was disconnected.
+     */
     public static Intercomm getParent() throws MPIException {
-        throw Unsupported.of("Intercomm.getParent()");
+        try {
+            org.jmpi.runtime.JmpiRuntime.get();
+            Intercomm p = MPI.parent;
+            return p != null && !p.isNull() ? p : CommOps.nullComm(MPI.COMM_WORLD, new Intercomm());
+        } catch (MpiError e) {
+            throw Errors.raise("MPI_Comm_get_parent", e);
+        }
     }
 }

@@ -1,6 +1,15 @@
 package mpi;
 
 import java.nio.Buffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jmpi.dpm.DynamicProcesses;
+import org.jmpi.dpm.NameServiceClient;
+import org.jmpi.runtime.Communicator;
+import org.jmpi.runtime.MpiError;
 
 /**
  * An intracommunicator: communication inside one group of processes, plus scans, topologies, communicator
@@ -176,78 +185,169 @@ public class Intracomm extends Comm {
         return CollectiveCalls.begin(this, "MPI_Iexscan", CollectiveCalls.scan(null, buf, count, type, op, true, true));
     }
 
-    @NotImplemented
+    /** MPI_Open_port: a new port name ({@code jmpi-port:host:port:token}); the name is the capability to connect. */
     public static String openPort() throws MPIException {
-        throw Unsupported.of("Intracomm.openPort()");
+        try {
+            return DynamicProcesses.openPort();
+        } catch (MpiError e) {
+            throw Errors.raise("MPI_Open_port", e);
+        }
     }
 
-    @NotImplemented
+    /** MPI_Open_port; no Info key changes anything. */
     public static String openPort(Info info) throws MPIException {
-        throw Unsupported.of("Intracomm.openPort(Info)");
+        return openPort();
     }
 
-    @NotImplemented
     public static void closePort(String name) throws MPIException {
-        throw Unsupported.of("Intracomm.closePort(String)");
+        try {
+            DynamicProcesses.closePort(name);
+        } catch (MpiError e) {
+            throw Errors.raise("MPI_Close_port", e);
+        }
     }
 
-    @NotImplemented
+    /** MPI_Comm_accept: collective over this communicator; {@code port} significant at {@code root} only. */
     public final Intercomm accept(String port, int root) throws MPIException {
-        throw Unsupported.of("Intracomm.accept(String, int)");
+        try {
+            Communicator c = live();
+            checkRoot(c, root);
+            return CommOps.adopt(this, new Intercomm(), DynamicProcesses.accept(port, c, root), false);
+        } catch (MpiError e) {
+            throw fail("MPI_Comm_accept", e);
+        }
     }
 
-    @NotImplemented
     public final Intercomm accept(String port, Info info, int root) throws MPIException {
-        throw Unsupported.of("Intracomm.accept(String, Info, int)");
+        return accept(port, root);
     }
 
-    @NotImplemented
+    /**
+     * MPI_Comm_connect: collective over this communicator; {@code port} significant at {@code root} only. Fails
+     * with ERR_PORT at once for a malformed name or a closed port, and after {@code jmpi.dpm.timeout} seconds (60)
+     * when nobody accepts.
+     */
     public final Intercomm connect(String port, int root) throws MPIException {
-        throw Unsupported.of("Intracomm.connect(String, int)");
+        try {
+            Communicator c = live();
+            checkRoot(c, root);
+            return CommOps.adopt(this, new Intercomm(), DynamicProcesses.connect(port, c, root), false);
+        } catch (MpiError e) {
+            throw fail("MPI_Comm_connect", e);
+        }
     }
 
-    @NotImplemented
     public final Intercomm connect(String port, Info info, int root) throws MPIException {
-        throw Unsupported.of("Intracomm.connect(String, Info, int)");
+        return connect(port, root);
     }
 
-    @NotImplemented
+    /** MPI_Publish_name through the name service ({@code JMPI_NAMESERVER}, which jmpirun sets). */
     public static void publishName(String service, String port) throws MPIException {
-        throw Unsupported.of("Intracomm.publishName(String, String)");
+        try {
+            NameServiceClient.fromEnvironment().publish(service, port);
+        } catch (MpiError e) {
+            throw Errors.raise("MPI_Publish_name", e);
+        }
     }
 
-    @NotImplemented
     public static void publishName(String service, Info info, String port) throws MPIException {
-        throw Unsupported.of("Intracomm.publishName(String, Info, String)");
+        publishName(service, port);
     }
 
-    @NotImplemented
     public static void unpublishName(String service, String port) throws MPIException {
-        throw Unsupported.of("Intracomm.unpublishName(String, String)");
+        try {
+            NameServiceClient.fromEnvironment().unpublish(service, port);
+        } catch (MpiError e) {
+            throw Errors.raise("MPI_Unpublish_name", e);
+        }
     }
 
-    @NotImplemented
     public static void unpublishName(String service, Info info, String port) throws MPIException {
-        throw Unsupported.of("Intracomm.unpublishName(String, Info, String)");
+        unpublishName(service, port);
     }
 
-    @NotImplemented
+    /** MPI_Lookup_name: the port published under {@code service}; ERR_NAME when none is. */
     public static String lookupName(String service) throws MPIException {
-        throw Unsupported.of("Intracomm.lookupName(String)");
+        try {
+            return NameServiceClient.fromEnvironment().lookup(service);
+        } catch (MpiError e) {
+            throw Errors.raise("MPI_Lookup_name", e);
+        }
     }
 
-    @NotImplemented
     public static String lookupName(String service, Info info) throws MPIException {
-        throw Unsupported.of("Intracomm.lookupName(String, Info)");
+        return lookupName(service);
     }
 
-    @NotImplemented
-    public final Intercomm spawn(String command, String[] argv, int maxprocs, Info info, int root, int[] errcodes) throws MPIException {
-        throw Unsupported.of("Intracomm.spawn(String, String[], int, Info, int, int[])");
+    /**
+     * MPI_Comm_spawn: starts {@code maxprocs} copies of {@code command} (an executable, {@code "java"} with its
+     * options, or a Java main class name run with this process's class path) as a job of their own and returns the
+     * intercommunicator to it. Collective over this communicator; everything but {@code root} is significant at the
+     * root only. {@code errcodes} (may be null) gets one code per process: SUCCESS, or ERR_SPAWN when the spawn
+     * failed.
+     */
+    public final Intercomm spawn(String command, String[] argv, int maxprocs, Info info, int root, int[] errcodes)
+            throws MPIException {
+        return spawnMultiple(new String[] {command}, new String[][] {argv}, new int[] {maxprocs},
+                new Info[] {info}, root, errcodes, "MPI_Comm_spawn");
     }
 
-    @NotImplemented
-    public final Intercomm spawnMultiple(String[] commands, String[][] argv, int[] maxprocs, Info[] info, int root, int[] errcodes) throws MPIException {
-        throw Unsupported.of("Intracomm.spawnMultiple(String[], String[][], int[], Info[], int, int[])");
+    public final Intercomm spawnMultiple(String[] commands, String[][] argv, int[] maxprocs, Info[] info, int root,
+            int[] errcodes) throws MPIException {
+        return spawnMultiple(commands, argv, maxprocs, info, root, errcodes, "MPI_Comm_spawn_multiple");
+    }
+
+    private Intercomm spawnMultiple(String[] commands, String[][] argv, int[] maxprocs, Info[] info, int root,
+            int[] errcodes, String call) throws MPIException {
+        try {
+            Communicator c = live();
+            checkRoot(c, root);
+            List<Map<String, String>> hints = new ArrayList<>();
+            if (c.rank() == root) {
+                if (commands == null || maxprocs == null || commands.length == 0 || maxprocs.length != commands.length
+                        || (argv != null && argv.length != commands.length)
+                        || (info != null && info.length != commands.length)) {
+                    throw new MpiError(MPI.ERR_ARG, "commands, argv, maxprocs and info must have one entry per "
+                            + "command");
+                }
+                for (int i = 0; i < commands.length; i++) {
+                    if (commands[i] == null || commands[i].isEmpty()) {
+                        throw new MpiError(MPI.ERR_ARG, "command " + i + " is empty");
+                    }
+                    Map<String, String> m = new HashMap<>();
+                    Info in = info == null ? null : info[i];
+                    if (in != null && !in.isNull()) {
+                        for (int k = 0; k < in.size(); k++) {
+                            String key = in.getKey(k);
+                            m.put(key, in.get(key));
+                        }
+                    }
+                    hints.add(m);
+                }
+            }
+            Communicator inter;
+            try {
+                inter = DynamicProcesses.spawn(commands, argv == null ? new String[commands == null ? 0
+                        : commands.length][] : argv, maxprocs, hints, c, root);
+            } catch (MpiError e) {
+                if (errcodes != null) {
+                    Arrays.fill(errcodes, e.errorClass() == MPI.ERR_SPAWN ? MPI.ERR_SPAWN : e.errorClass());
+                }
+                throw e;
+            }
+            if (errcodes != null) {
+                Arrays.fill(errcodes, 0, Math.min(errcodes.length, inter.size()), MPI.SUCCESS);
+            }
+            return CommOps.adopt(this, new Intercomm(), inter, false);
+        } catch (MpiError e) {
+            throw fail(call, e);
+        }
+    }
+
+    private static void checkRoot(Communicator c, int root) {
+        if (root < 0 || root >= c.size()) {
+            throw new MpiError(MPI.ERR_ROOT, "root " + root + " is not a rank of the communicator (size " + c.size()
+                    + ")");
+        }
     }
 }

@@ -181,6 +181,9 @@ public final class MPI {
     public static final int ERR_LASTCODE = org.jmpi.runtime.ErrorClass.ERR_LASTCODE;
     public static final int ERR_SYSRESOURCE = org.jmpi.runtime.ErrorClass.ERR_SYSRESOURCE;
 
+    /** The parent intercommunicator of a spawned job (null when not spawned); see Intercomm.getParent. */
+    static volatile Intercomm parent;
+
     public static String[] Init(String[] args) throws MPIException {
         initRuntime(THREAD_SINGLE, "MPI_Init", args);
         return args == null ? new String[0] : args.clone();
@@ -193,6 +196,8 @@ public final class MPI {
             COMM_SELF.impl = rt.self();
             mainThread = Thread.currentThread();
             InfoEnv.fill(INFO_ENV, args, rt);
+            org.jmpi.runtime.Communicator toParent = org.jmpi.dpm.DynamicProcesses.connectToParent();
+            parent = toParent == null ? null : CommOps.adopt(COMM_WORLD, new Intercomm(), toParent, false);
             return rt.threadLevel();
         } catch (org.jmpi.runtime.MpiError e) {
             throw Errors.raise(call, e);
@@ -223,6 +228,7 @@ public final class MPI {
 
     public static void Finalize() throws MPIException {
         try {
+            org.jmpi.dpm.DynamicProcesses.beforeFinalize();
             org.jmpi.runtime.JmpiRuntime.finalizeRuntime();
         } catch (org.jmpi.runtime.MpiError e) {
             throw Errors.raise("MPI_Finalize", e);

@@ -81,6 +81,14 @@ class ApiStatusDocTest {
             sb.append("| ").append(t.getKey()).append(" | ").append(t.getValue()[0]).append(" | ")
                     .append(t.getValue()[1]).append(" |\n");
         }
+        sb.append("\n## Notes\n\n");
+        sb.append("- **Win** (one-sided communication) is fully implemented: every flavour (create over direct or heap"
+                + " buffers, allocate FLAVOR_PRIVATE and FLAVOR_SHARED, dynamic with attach/detach), every operation and"
+                + " every synchronisation mode, in threads mode and between processes over shared memory and TCP"
+                + " (docs/architecture.md, \"One-sided communication\"). Memory model: every flavour reports"
+                + " MPI_WIN_UNIFIED (one copy of the memory, read and written in place; `org.jmpi.rma.Windows.model`)."
+                + " Extensions without a call in this API (shared-window parts, addresses of attached buffers, flavour,"
+                + " the MPI-3 error classes ERR_RMA_RANGE/ATTACH/FLAVOR/SHARED) are in `org.jmpi.rma.Windows`.\n");
         sb.append("\n## Members\n\n| Type | Member | Status |\n|---|---|---|\n");
         for (Row r : rows) {
             sb.append("| ").append(r.owner()).append(" | `").append(r.member().replace("|", "\\|")).append("` | ")

@@ -15,9 +15,9 @@ import mpi.MPIException;
 /**
  * MPI-IO bandwidth on a block-distributed 3-D array: an N x N x N array of doubles in one file (row-major, z
  * fastest), the ranks on a process grid from {@code CartComm.createDims} reversed (the z dimension split first:
- * 1x1x2, 1x2x2), each owning one block, which is noncontiguous in the file (runs of N/pz doubles). Every rank writes its block, then reads it back, through a
- * file view, collectively ({@code writeAll}/{@code readAll}: two-phase I/O) and independently ({@code write}/{@code
- * read}: data sieving). The C twin is {@code src/main/c/mpi_io_block3d.c} (MPICH/ROMIO, same layout, same output).
+ * 1x1x2, 1x2x2), each owning one block, which is noncontiguous in the file (runs of N/pz doubles). Every rank
+ * writes its block, then reads it back, through a file view, collectively ({@code writeAll}/{@code readAll}:
+ * two-phase I/O) and independently ({@code write}/{@code read}: data sieving). The C twin is {@code src/main/c/mpi_io_block3d.c} (MPICH/ROMIO, same layout, same output).
  *
  * <p>Each figure is the aggregate bandwidth (array bytes over the slowest rank's time, MB/s = 10^6 B/s), median and
  * best of {@code --reps} repetitions; repetitions interleave the modes. The file is deleted at the end. The read

@@ -258,6 +258,7 @@ public final class Schedule extends RequestImpl {
                 recordError(q.error(), name + ": " + q.errorMessage());
             }
             reqs[cursor++] = null;
+            engine.release(q); // nobody else holds it: reused if its completer is done with it
         }
         return true;
     }

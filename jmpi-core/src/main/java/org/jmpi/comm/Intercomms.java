@@ -109,6 +109,24 @@ public final class Intercomms {
         return new Communicator(context, all, rank);
     }
 
+    /**
+     * A context id agreed by {@code local} and another group whose leader this group's leader reaches through
+     * {@code swapWithRemoteLeader} (called at the leader only, once per agreement round, with this group's AND; it
+     * returns the other group's). Used by connect/accept, where the two groups share no communicator yet.
+     */
+    public static int agreeAcross(Communicator local, int leaderRank, UnaryOperator<long[]> swapWithRemoteLeader) {
+        return ContextIds.get().allocate(local.context(),
+                andOverBoth(local, leaderRank, local.rank() == leaderRank, swapWithRemoteLeader));
+    }
+
+    /** A barrier over both groups of {@code inter}: each group's, one message each way between the leaders. */
+    public static void barrierAcross(Communicator inter) {
+        Communicator local = localOf(inter);
+        andOverBoth(local, 0, inter.rank() == 0,
+                m -> GroupCollectives.exchange(inter, inter.collectiveContext(), 0, LEADER_TAG + 2, m))
+                .apply(new long[] {-1L});
+    }
+
     private static UnaryOperator<long[]> andOverBoth(Communicator local, int leaderRank, boolean leader,
             UnaryOperator<long[]> swapWithRemoteLeader) {
         return m -> {

@@ -140,7 +140,8 @@ public final class BufferView {
         return segmentOf(buf).byteSize();
     }
 
-    private static int elementBytes(Buffer b) {
+    /** Bytes of one element of a buffer of this kind (1 for a ByteBuffer). */
+    public static int elementBytes(Buffer b) {
         return switch (b) {
             case ByteBuffer x -> 1;
             case CharBuffer x -> 2;

@@ -304,6 +304,18 @@ public final class TypeDescriptor {
     }
 
     /**
+     * Calls {@code visitor} for every contiguous run of memory that {@code count} elements of this type occupy, in
+     * packed order, with offsets in bytes from element 0's origin (they may be negative). One-sided operations send
+     * the target's layout this way.
+     */
+    public void visitRuns(long count, RunVisitor visitor) {
+        Plan p = Plan.repeat(0, count, extent(), plan);
+        if (p.size > 0) {
+            p.visit(0, 0, p.size, 0, visitor);
+        }
+    }
+
+    /**
      * The basic elements ({@code MPI_Get_elements}) in the first {@code bytes} bytes of a packed stream of this type,
      * or -1 when {@code bytes} ends inside a basic element.
      */

@@ -351,30 +351,33 @@ public final class OpenFile {
 
     /** Truncates or extends the file (collective; every rank must give the same size). */
     public void setSize(long size) {
-        inOrder(() -> {
-            MpiError local = size < 0 ? new MpiError(ErrorClass.ERR_ARG, "negative size " + size)
-                    : !writable ? new MpiError(ErrorClass.ERR_READ_ONLY, "the file was opened read-only") : null;
-            agreeSame(local, size, "size");
-            MpiError failed = null;
-            if (io.rank() == 0) {
-                try {
-                    long now = channel.size();
-                    if (size < now) {
-                        channel.truncate(size);
-                    } else if (size > now) {
-                        Sieve.writeFully(channel, ByteBuffer.allocate(1), size - 1, 1);
-                    }
-                } catch (IOException e) {
-                    failed = IoErrors.of(e, "resizing", path.toString());
-                }
+        resize(size, "resizing", now -> {
+            if (size < now) {
+                channel.truncate(size);
+            } else if (size > now) {
+                Sieve.writeFully(channel, ByteBuffer.allocate(1), size - 1, 1);
             }
-            raiseAny(io, io.allgather(failed == null ? 0 : failed.errorClass()), 1, 0, failed);
-            return null;
         });
     }
 
     /** Makes sure the first {@code size} bytes have storage (collective); never shrinks the file. */
     public void preallocate(long size) {
+        resize(size, "preallocating", now -> {
+            ByteBuffer zeros = ByteBuffer.allocateDirect(1 << 20);
+            for (long pos = now; pos < size; pos += zeros.capacity()) {
+                Sieve.writeFully(channel, zeros, pos, (int) Math.min(zeros.capacity(), size - pos));
+            }
+        });
+    }
+
+    /** What rank 0 does to the file's length, given its current length. */
+    @FunctionalInterface
+    private interface Resize {
+        void apply(long now) throws IOException;
+    }
+
+    /** A collective change of the file's length: agreement on the size, rank 0 acts, errors shared. */
+    private void resize(long size, String what, Resize action) {
         inOrder(() -> {
             MpiError local = size < 0 ? new MpiError(ErrorClass.ERR_ARG, "negative size " + size)
                     : !writable ? new MpiError(ErrorClass.ERR_READ_ONLY, "the file was opened read-only") : null;
@@ -382,13 +385,9 @@ public final class OpenFile {
             MpiError failed = null;
             if (io.rank() == 0) {
                 try {
-                    long now = channel.size();
-                    ByteBuffer zeros = ByteBuffer.allocateDirect(1 << 20);
-                    for (long pos = now; pos < size; pos += zeros.capacity()) {
-                        Sieve.writeFully(channel, zeros, pos, (int) Math.min(zeros.capacity(), size - pos));
-                    }
+                    action.apply(channel.size());
                 } catch (IOException e) {
-                    failed = IoErrors.of(e, "preallocating", path.toString());
+                    failed = IoErrors.of(e, what, path.toString());
                 }
             }
             raiseAny(io, io.allgather(failed == null ? 0 : failed.errorClass()), 1, 0, failed);

@@ -99,29 +99,23 @@ final class Sieve {
 
     /** Writes stream bytes {@code [stream, stream + len)} of {@code data} at file offset {@code pos}. */
     static void writeRun(OpenFile f, MessageData data, long stream, long pos, long len) throws IOException {
-        ByteBuffer direct = userBytes(data, stream, len);
-        if (direct != null) {
-            writeFully(f.channel(), direct, pos, (int) len);
-            return;
-        }
-        ByteBuffer b = f.takeBuffer(Math.min(len, STAGING));
-        try {
-            MemorySegment seg = MemorySegment.ofBuffer(b);
-            for (long done = 0; done < len; ) {
-                int n = (int) Math.min(len - done, b.capacity());
-                data.packTo(stream + done, seg, 0, n);
-                writeFully(f.channel(), b, pos + done, n);
-                done += n;
-            }
-        } finally {
-            f.giveBuffer(b);
-        }
+        moveRun(f, data, stream, pos, len, true);
     }
 
     static void readRun(OpenFile f, MessageData data, long stream, long pos, long len) throws IOException {
+        moveRun(f, data, stream, pos, len, false);
+    }
+
+    /** One run, straight from or into user memory when it is contiguous, else through a staging buffer. */
+    private static void moveRun(OpenFile f, MessageData data, long stream, long pos, long len, boolean write)
+            throws IOException {
         ByteBuffer direct = userBytes(data, stream, len);
         if (direct != null) {
-            readFully(f.channel(), direct, pos, (int) len);
+            if (write) {
+                writeFully(f.channel(), direct, pos, (int) len);
+            } else {
+                readFully(f.channel(), direct, pos, (int) len);
+            }
             return;
         }
         ByteBuffer b = f.takeBuffer(Math.min(len, STAGING));
@@ -129,8 +123,13 @@ final class Sieve {
             MemorySegment seg = MemorySegment.ofBuffer(b);
             for (long done = 0; done < len; ) {
                 int n = (int) Math.min(len - done, b.capacity());
-                readFully(f.channel(), b, pos + done, n);
-                data.unpackFrom(stream + done, seg, 0, n);
+                if (write) {
+                    data.packTo(stream + done, seg, 0, n);
+                    writeFully(f.channel(), b, pos + done, n);
+                } else {
+                    readFully(f.channel(), b, pos + done, n);
+                    data.unpackFrom(stream + done, seg, 0, n);
+                }
                 done += n;
             }
         } finally {

@@ -50,6 +50,9 @@ public final class Engine implements InprocEndpoint, FrameSink {
     private volatile Transport transport;
     /** Flow-control state per peer over a transport; created on first use (index: world rank). */
     private final PeerFlow[] flows;
+    /** Flow state and failure marks of processes of other jobs (peer indices from the world size up). */
+    private final ConcurrentHashMap<Integer, PeerFlow> foreignFlows = new ConcurrentHashMap<>();
+    private final java.util.Set<Integer> foreignFailed = ConcurrentHashMap.newKeySet();
     /** Bytes (plus overhead) of in-JVM unexpected messages copied and held here; guarded by {@code lock}. */
     private long unexpectedCopied;
 
@@ -97,7 +100,19 @@ public final class Engine implements InprocEndpoint, FrameSink {
 
     /** Whether world rank {@code peer} is known to have failed. */
     public boolean peerFailed(int peer) {
-        return anyFailed && failedPeers.get(peer) != 0;
+        return anyFailed && failed(peer);
+    }
+
+    private boolean failed(int peer) {
+        return peer < failedPeers.length() ? failedPeers.get(peer) != 0 : foreignFailed.contains(peer);
+    }
+
+    /** Forgets a process of another job that was disconnected (its flow state and failure mark). */
+    public void forgetPeer(int peer) {
+        if (peer >= flows.length) {
+            foreignFlows.remove(peer);
+            foreignFailed.remove(peer);
+        }
     }
 
     /**
@@ -171,6 +186,9 @@ public final class Engine implements InprocEndpoint, FrameSink {
             SendRequest request) {}
 
     private PeerFlow flow(int peer) {
+        if (peer >= flows.length) {
+            return foreignFlows.computeIfAbsent(peer, k -> new PeerFlow(flowWindow));
+        }
         PeerFlow f = flows[peer];
         if (f == null) {
             synchronized (flows) {
@@ -228,10 +246,22 @@ public final class Engine implements InprocEndpoint, FrameSink {
             give = f.consumed;
             f.consumed = 0;
         }
-        MemorySegment h = MemorySegment.ofArray(new byte[FrameLayout.HEADER_BYTES]);
-        FrameLayout.putInt(h, FrameLayout.KIND, Protocol.CREDIT);
+        MemorySegment h = controlHeader(Protocol.CREDIT);
         FrameLayout.putLong(h, FrameLayout.TOTAL, give);
         transport.send(peer, h, null, null);
+    }
+
+    /**
+     * This thread's header, cleared, for a control frame of {@code kind} (the transport copies it before it returns).
+     * Every header the engine writes is native memory: the periodic CREDIT frame in a heap array made the header
+     * accessors ({@code FrameLayout.putInt}, ...) see two segment classes, and C2 code compiled for one was thrown away
+     * (class_check deoptimisation) each time the other came, every few thousand messages.
+     */
+    private MemorySegment controlHeader(int kind) {
+        MemorySegment h = headers.get();
+        h.fill((byte) 0);
+        FrameLayout.putInt(h, FrameLayout.KIND, kind);
+        return h;
     }
 
     private static long charge(Unexpected u) {
@@ -269,7 +299,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             s.fail(ErrorClass.ERR_INTERN, "no transport to rank " + worldDest);
             return s;
         }
-        if (anyFailed && failedPeers.get(worldDest) != 0) {
+        if (anyFailed && failed(worldDest)) {
             s.fail(ErrorClass.ERR_PROC_FAILED, "rank " + worldDest + " has failed");
             return s;
         }
@@ -356,8 +386,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 }
             }
         }
-        MemorySegment h = MemorySegment.ofArray(new byte[FrameLayout.HEADER_BYTES]);
-        FrameLayout.putInt(h, FrameLayout.KIND, Protocol.CANCEL);
+        MemorySegment h = controlHeader(Protocol.CANCEL);
         FrameLayout.putLong(h, FrameLayout.SEND_ID, s.sendId);
         transport.send(s.worldDest, h, null, null);
         return true;
@@ -375,8 +404,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         } finally {
             lock.unlock();
         }
-        MemorySegment h = MemorySegment.ofArray(new byte[FrameLayout.HEADER_BYTES]);
-        FrameLayout.putInt(h, FrameLayout.KIND, Protocol.CANCELLED);
+        MemorySegment h = controlHeader(Protocol.CANCELLED);
         FrameLayout.putLong(h, FrameLayout.SEND_ID, sendId);
         FrameLayout.putInt(h, FrameLayout.FLAGS, found != null ? 1 : 0);
         transport.send(peer, h, null, null);
@@ -407,7 +435,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             if (u == null) {
                 if (anyFailed && source != ANY) {
                     int w = worldRankOf.applyAsInt(context, source);
-                    if (w >= 0 && failedPeers.get(w) != 0) {
+                    if (w >= 0 && failed(w)) {
                         r.fail(ErrorClass.ERR_PROC_FAILED, "rank " + w + " has failed");
                         return r;
                     }
@@ -790,7 +818,11 @@ public final class Engine implements InprocEndpoint, FrameSink {
     @Override
     public void onPeerFailure(int peer, Throwable cause) {
         String why = "connection to rank " + peer + " failed: " + cause;
-        failedPeers.set(peer, 1);
+        if (peer < failedPeers.length()) {
+            failedPeers.set(peer, 1);
+        } else {
+            foreignFailed.add(peer);
+        }
         anyFailed = true;
         // receives that can only be satisfied by the failed rank: posted ones naming it, rendezvous ones from it
         java.util.List<RecvRequest> doomed = new java.util.ArrayList<>();
@@ -814,7 +846,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         for (RecvRequest r : doomed) {
             r.fail(ErrorClass.ERR_PROC_FAILED, "rank " + peer + " failed: " + cause.getMessage());
         }
-        PeerFlow f = flows[peer];
+        PeerFlow f = peer < flows.length ? flows[peer] : foreignFlows.get(peer);
         if (f != null) {
             java.util.List<Pending> dropped;
             synchronized (f) {

@@ -18,8 +18,8 @@ import java.util.function.Consumer;
  * messages walked all of them per call). Wildcard receives and probes walk the arrival list as before; it is in
  * arrival order, so MPI's non-overtaking rule holds for them as for exact ones.
  *
- * <p>Buckets are kept when they empty (a steady exchange reuses its bucket without allocating); when the table
- * would grow, empty buckets are dropped first.
+ * <p>A bucket leaves the table when it empties and goes to a free list, from which the next new envelope takes it:
+ * collectives use a new tag per call, and a steady exchange of any kind allocates no buckets.
  *
  * <p>Threading: not thread-safe; every method is called with the engine's matching lock held.
  */
@@ -29,6 +29,10 @@ final class MatchingQueues {
 
     private Bucket[] table = new Bucket[64];
     private int buckets;
+    /** Emptied buckets for reuse, linked through {@code chain}. */
+    private Bucket freeBuckets;
+    private int freeBucketCount;
+    private static final int FREE_BUCKETS_MAX = 64;
     private long nextSeq = 1;
     private RecvRequest wildHead;
     private RecvRequest wildTail;
@@ -37,19 +41,20 @@ final class MatchingQueues {
 
     /** The queues of one exact envelope. */
     static final class Bucket {
-        final int context;
-        final int source;
-        final int tag;
+        int context;
+        int source;
+        int tag;
         Bucket chain;
         RecvRequest postedHead;
         RecvRequest postedTail;
         Unexpected unexpectedHead;
         Unexpected unexpectedTail;
 
-        Bucket(int context, int source, int tag) {
+        Bucket set(int context, int source, int tag) {
             this.context = context;
             this.source = source;
             this.tag = tag;
+            return this;
         }
 
         boolean empty() {
@@ -80,9 +85,16 @@ final class MatchingQueues {
             return b;
         }
         if (buckets >= table.length) {
-            dropEmptyOrGrow();
+            grow();
         }
-        b = new Bucket(context, source, tag);
+        b = freeBuckets;
+        if (b == null) {
+            b = new Bucket();
+        } else {
+            freeBuckets = b.chain;
+            freeBucketCount--;
+        }
+        b.set(context, source, tag);
         int i = hash(context, source, tag) & (table.length - 1);
         b.chain = table[i];
         table[i] = b;
@@ -90,35 +102,42 @@ final class MatchingQueues {
         return b;
     }
 
-    /** Before the table grows: drop empty buckets; grow only if at least half of them are in use. */
-    private void dropEmptyOrGrow() {
-        for (int i = 0; i < table.length; i++) {
-            Bucket prev = null;
-            for (Bucket b = table[i]; b != null; b = b.chain) {
-                if (b.empty()) {
-                    if (prev == null) {
-                        table[i] = b.chain;
-                    } else {
-                        prev.chain = b.chain;
-                    }
-                    buckets--;
-                } else {
-                    prev = b;
-                }
+    /** Doubles the table (it holds only buckets in use: emptied ones leave at once). */
+    private void grow() {
+        Bucket[] old = table;
+        table = new Bucket[old.length * 2];
+        for (Bucket head : old) {
+            for (Bucket b = head; b != null; ) {
+                Bucket next = b.chain;
+                int i = hash(b.context, b.source, b.tag) & (table.length - 1);
+                b.chain = table[i];
+                table[i] = b;
+                b = next;
             }
         }
-        if (buckets >= table.length / 2) {
-            Bucket[] old = table;
-            table = new Bucket[old.length * 2];
-            for (Bucket head : old) {
-                for (Bucket b = head; b != null; ) {
-                    Bucket next = b.chain;
-                    int i = hash(b.context, b.source, b.tag) & (table.length - 1);
-                    b.chain = table[i];
-                    table[i] = b;
-                    b = next;
-                }
+    }
+
+    /** Takes an emptied bucket out of the table, into the free list. */
+    private void dropIfEmpty(Bucket b) {
+        if (!b.empty()) {
+            return;
+        }
+        int i = hash(b.context, b.source, b.tag) & (table.length - 1);
+        if (table[i] == b) {
+            table[i] = b.chain;
+        } else {
+            Bucket p = table[i];
+            while (p.chain != b) {
+                p = p.chain;
             }
+            p.chain = b.chain;
+        }
+        buckets--;
+        b.chain = null;
+        if (freeBucketCount < FREE_BUCKETS_MAX) {
+            b.chain = freeBuckets;
+            freeBuckets = b;
+            freeBucketCount++;
         }
     }
 
@@ -180,6 +199,9 @@ final class MatchingQueues {
         r.prev = null;
         r.next = null;
         r.bucket = null;
+        if (b != null) {
+            dropIfEmpty(b);
+        }
     }
 
     /** Takes the earliest posted receive that matches a message (context, source, tag), or returns null. */
@@ -211,13 +233,15 @@ final class MatchingQueues {
             action.accept(r);
             r = next;
         }
-        for (Bucket head : table) {
-            for (Bucket b = head; b != null; b = b.chain) {
+        for (Bucket head : table.clone()) { // the action may empty buckets, which then leave the table
+            for (Bucket b = head; b != null; ) {
+                Bucket nextBucket = b.chain;
                 for (RecvRequest r = b.postedHead; r != null; ) {
                     RecvRequest next = r.next;
                     action.accept(r);
                     r = next;
                 }
+                b = nextBucket;
             }
         }
     }
@@ -274,6 +298,7 @@ final class MatchingQueues {
         u.bucketPrev = null;
         u.bucketNext = null;
         u.bucket = null;
+        dropIfEmpty(b);
     }
 
     /** The earliest unexpected message a receive (context, source, tag) would match, left queued; or null. */

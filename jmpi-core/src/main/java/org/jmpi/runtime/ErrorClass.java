@@ -61,6 +61,11 @@ public final class ErrorClass {
     public static final int ERR_UNSUPPORTED_DATAREP = 51;
     public static final int ERR_UNSUPPORTED_OPERATION = 52;
     public static final int ERR_WIN = 53;
+    /** MPI-3 one-sided error classes, with Open MPI's numbers. */
+    public static final int ERR_RMA_RANGE = 68;
+    public static final int ERR_RMA_ATTACH = 69;
+    public static final int ERR_RMA_FLAVOR = 70;
+    public static final int ERR_RMA_SHARED = 71;
     public static final int ERR_PROC_ABORTED = 74;
     /** A peer process failed (ULFM's MPI_ERR_PROC_FAILED; Open MPI's value). */
     public static final int ERR_PROC_FAILED = 75;
@@ -118,6 +123,10 @@ public final class ErrorClass {
             case ERR_READ_ONLY -> "MPI_ERR_READ_ONLY";
             case ERR_RMA_CONFLICT -> "MPI_ERR_RMA_CONFLICT";
             case ERR_RMA_SYNC -> "MPI_ERR_RMA_SYNC";
+            case ERR_RMA_RANGE -> "MPI_ERR_RMA_RANGE";
+            case ERR_RMA_ATTACH -> "MPI_ERR_RMA_ATTACH";
+            case ERR_RMA_FLAVOR -> "MPI_ERR_RMA_FLAVOR";
+            case ERR_RMA_SHARED -> "MPI_ERR_RMA_SHARED";
             case ERR_SERVICE -> "MPI_ERR_SERVICE";
             case ERR_SIZE -> "MPI_ERR_SIZE";
             case ERR_SPAWN -> "MPI_ERR_SPAWN";

@@ -41,7 +41,8 @@ public final class JmpiRuntime {
     private final Communicator world;
     private final Communicator self;
     private final int threadLevel;
-    private final Transport transport;
+    /** Set in the constructor, or later by {@link #transportForOtherJobs()} in a job of one process. */
+    private volatile Transport transport;
 
     private JmpiRuntime(Bootstrap bootstrap, Config config, int threadLevel) {
         this.bootstrap = bootstrap;
@@ -67,19 +68,7 @@ public final class JmpiRuntime {
             this.transport = null;
         } else if (size > 1) {
             // shared memory to the ranks of this host, TCP to the others (jmpi.transport=tcp forces TCP)
-            Transport t = org.jmpi.transport.select.Transports.open(bootstrap, engine);
-            this.transport = t;
-            engine.setTransport(t);
-            progress.setTransport(t);
-            // Failed ranks (jmpirun --continue-on-failure tells us; so does a broken connection): operations that
-            // name them fail with ERR_PROC_FAILED instead of waiting for ever.
-            engine.setWorldRankResolver((context, source) -> {
-                if (context == RUNTIME_CONTEXT) {
-                    return source;
-                }
-                Communicator c = Communicator.forContext(context);
-                return c != null && source >= 0 && source < c.size() ? c.worldRank(source) : -1;
-            });
+            this.transport = attachTransport(org.jmpi.transport.select.Transports.open(bootstrap, engine));
             bootstrap.onPeerFailure((failed, why) -> engine.onPeerFailure(failed,
                     new java.io.IOException("rank " + failed + " " + why)));
         } else {
@@ -89,6 +78,39 @@ public final class JmpiRuntime {
         if (transport != null) {
             transport.afterStartFence();
         }
+    }
+
+    private Transport attachTransport(Transport t) {
+        engine.setTransport(t);
+        progress.setTransport(t);
+        // Failed ranks (jmpirun --continue-on-failure tells us; so does a broken connection): operations that
+        // name them fail with ERR_PROC_FAILED instead of waiting for ever.
+        engine.setWorldRankResolver((context, source) -> {
+            if (context == RUNTIME_CONTEXT) {
+                return source;
+            }
+            Communicator c = Communicator.forContext(context);
+            return c != null && source >= 0 && source < c.size() ? c.worldRank(source) : -1;
+        });
+        return t;
+    }
+
+    /**
+     * The transport that reaches processes of other jobs (dynamic processes), opened now when this job has one
+     * process and so had none (TCP only; there is no other rank of this job to share memory with).
+     *
+     * @throws MpiError ERR_UNSUPPORTED_OPERATION in threads mode
+     */
+    public synchronized Transport transportForOtherJobs() {
+        if (job != null) {
+            throw new MpiError(ErrorClass.ERR_UNSUPPORTED_OPERATION,
+                    "dynamic processes are not available in threads mode (run the job as processes)");
+        }
+        if (transport == null) {
+            transport = attachTransport(org.jmpi.transport.select.Transports.open(bootstrap, engine));
+            bootstrap.fence(); // a job of one: makes the card just put readable
+        }
+        return transport;
     }
 
     /** Spin iterations of a waiting thread when more ranks share this host than it has processors. */
@@ -163,6 +185,9 @@ public final class JmpiRuntime {
     /** Ends this rank's part in MPI: a barrier over the world (so no rank closes while others still talk). */
     public static synchronized void finalizeRuntime() {
         JmpiRuntime rt = get();
+        for (Runnable hook : rt.finalizeHooks) {
+            hook.run();
+        }
         try {
             rt.barrier(rt.world, RUNTIME_CONTEXT);
             rt.bootstrap.finalizeJob();
@@ -174,6 +199,14 @@ public final class JmpiRuntime {
             current = null;
             finalized = true;
         }
+    }
+
+    /** Run at the start of {@link #finalizeRuntime()}, in registration order (e.g. to stop background threads). */
+    private final java.util.List<Runnable> finalizeHooks = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** Registers {@code hook} to run once when this rank finalizes, before the final barrier. */
+    public void onFinalize(Runnable hook) {
+        finalizeHooks.add(hook);
     }
 
     /** A dissemination barrier over {@code comm} on the given context: ceil(log2 P) rounds. */

@@ -89,6 +89,31 @@ public final class Progress {
         }
     }
 
+    private static final BooleanSupplier NEVER = () -> false;
+
+    /**
+     * One pass for a background progress thread: polls, and when nothing was ready blocks in the transport for up to
+     * {@code maxNanos} (or parks as long, when a waiting thread owns the transport) without spinning.
+     */
+    public void pollOrBlock(long maxNanos) {
+        if (!poll()) {
+            blockInTransport(NEVER, null, maxNanos, maxNanos);
+        }
+    }
+
+    /** Whether this rank talks to other processes (false in threads mode and for a singleton). */
+    public boolean hasTransport() {
+        return transport != null;
+    }
+
+    /** Wakes the thread blocked in the transport, if any (a background thread that should look at its state). */
+    public void wakeTransport() {
+        Transport t = transport;
+        if (t != null) {
+            t.wakeup();
+        }
+    }
+
     /** Wakes a thread waiting for a request that just completed. */
     void wake(Thread waiter) {
         if (waiter != Thread.currentThread()) { // a thread completing its own request is awake: skip the syscall path
@@ -210,12 +235,20 @@ public final class Progress {
     }
 
     private void block(BooleanSupplier condition, RequestImpl request, long parkNanos) {
+        blockInTransport(condition, request, TimeUnit.MILLISECONDS.toNanos(50), parkNanos);
+    }
+
+    /**
+     * Sleeps in the transport for up to {@code awaitNanos} unless the condition (or {@code request}) already holds, when
+     * this thread can own it; else parks for {@code parkNanos}.
+     */
+    private void blockInTransport(BooleanSupplier condition, RequestImpl request, long awaitNanos, long parkNanos) {
         Transport t = transport;
         if (t != null && progressLock.tryLock()) {
             try {
                 selecting = true;
                 if (!holds(condition, request)) {
-                    t.await(TimeUnit.MILLISECONDS.toNanos(50));
+                    t.await(awaitNanos);
                 }
                 t.poll();
             } finally {

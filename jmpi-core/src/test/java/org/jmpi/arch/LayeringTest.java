@@ -63,6 +63,34 @@ class LayeringTest {
     }
 
     @Test
+    void oneSidedCommunicationUsesPointToPointNotTransports() {
+        noClasses().that().resideInAPackage("org.jmpi.rma..").should().dependOnClassesThat()
+                .resideInAnyPackage("org.jmpi.transport..", "org.jmpi.comm..", "org.jmpi.topo..")
+                .because("one-sided operations travel as active messages through the point-to-point engine on the"
+                        + " window's private context").check(classes);
+    }
+
+    @Test
+    void onlyTheApiAndTheRuntimeEntryUseOneSidedInternals() {
+        noClasses().that().resideInAnyPackage("org.jmpi.pt2pt..", "org.jmpi.coll..", "org.jmpi.datatype..",
+                "org.jmpi.op..", "org.jmpi.transport..", "org.jmpi.runtime..").should().dependOnClassesThat()
+                .resideInAPackage("org.jmpi.rma..").because("rma sits beside the collectives, above pt2pt")
+                .check(classes);
+    }
+
+    @Test
+    void dynamicProcessesStayAboveTheMessagingLayers() {
+        noClasses().that().resideOutsideOfPackages("org.jmpi.dpm..").and().resideInAPackage("org.jmpi..").should()
+                .dependOnClassesThat().resideInAPackage("org.jmpi.dpm..")
+                .because("org.jmpi.dpm is called by package mpi only; the layers below know nothing of other jobs")
+                .check(classes);
+        noClasses().that().resideInAPackage("org.jmpi.dpm..").should().dependOnClassesThat()
+                .resideInAnyPackage("org.jmpi.coll..", "org.jmpi.op..", "org.jmpi.datatype..", "org.jmpi.shared..")
+                .because("dynamic processes build on communicators (org.jmpi.comm), not on algorithms or data")
+                .check(classes);
+    }
+
+    @Test
     void fileIoUsesTheRuntimeNotTransports() {
         noClasses().that().resideInAPackage("org.jmpi.io..").should().dependOnClassesThat()
                 .resideInAnyPackage("org.jmpi.transport..", "org.jmpi.bootstrap..", "org.jmpi.comm..",

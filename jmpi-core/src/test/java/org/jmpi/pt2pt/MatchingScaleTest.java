@@ -105,4 +105,36 @@ class MatchingScaleTest {
         assertThat(a[0]).isEqualTo(5);
         assertThat(e.iprobe(0, Engine.ANY, Engine.ANY)).isNull();
     }
+
+    /** Thousands of envelopes appear and empty again (buckets leave the table, are reused, the table grows). */
+    @Test
+    void manyEnvelopesComeAndGo() {
+        Engine e = engine();
+        int n = 5_000;
+        int[][] into = new int[n][1];
+        RecvRequest[] posted = new RecvRequest[n];
+        for (int t = 0; t < n; t++) {
+            posted[t] = recv(e, into[t], 0, t);
+        }
+        for (int t = n - 1; t >= 0; t--) {
+            send(e, 1000 + t, t);
+            assertThat(posted[t].isDone()).isTrue();
+        }
+        for (int t = 0; t < n; t++) {
+            assertThat(into[t][0]).isEqualTo(1000 + t);
+            send(e, 2000 + t, t); // unexpected this time
+        }
+        int[] got = new int[1];
+        for (int t = n - 1; t >= 0; t--) {
+            assertThat(recv(e, got, 0, t).isDone()).isTrue();
+            assertThat(got[0]).isEqualTo(2000 + t);
+        }
+        assertThat(e.iprobe(0, Engine.ANY, Engine.ANY)).isNull();
+        for (int round = 0; round < 3; round++) { // emptied buckets are reused: envelopes keep matching
+            RecvRequest r = recv(e, got, 0, 77 + round);
+            send(e, round, 77 + round);
+            assertThat(r.isDone()).isTrue();
+            assertThat(got[0]).isEqualTo(round);
+        }
+    }
 }

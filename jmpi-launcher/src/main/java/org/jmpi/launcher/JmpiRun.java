@@ -147,6 +147,11 @@ public final class JmpiRun implements Callable<Integer> {
     @Option(names = "--no-stdin", description = "do not give rank 0 this process's standard input")
     boolean noStdin;
 
+    @Option(names = {"--nameserver", "--ompi-server"}, paramLabel = "ADDRESS",
+            description = "the name service for MPI_Publish_name/MPI_Lookup_name: host:port:token as jmpi-nameserver "
+                    + "prints it (default: JMPI_NAMESERVER, else one of jmpirun's own)")
+    String nameserver;
+
     @Option(names = "--dump-on-timeout", description = "on timeout, make every rank print a thread dump first")
     boolean dumpOnTimeout;
 
@@ -359,11 +364,21 @@ public final class JmpiRun implements Callable<Integer> {
         if (files != null) {
             b.output(files);
         }
+        AutoCloseable names;
+        try {
+            names = DynamicProcessSupport.nameService(b, environment, nameserver);
+        } catch (java.io.IOException e) {
+            err.println("jmpirun: cannot start the name service: " + e.getMessage());
+            return 1;
+        }
         Launcher launcher;
         try {
             launcher = b.build();
         } catch (IllegalArgumentException e) {
             err.println("jmpirun: " + e.getMessage());
+            if (names != null) {
+                names.close();
+            }
             return USAGE_ERROR;
         }
         if (verbose) {
@@ -376,7 +391,8 @@ public final class JmpiRun implements Callable<Integer> {
             }
         }
         LaunchResult r;
-        try (Launcher.Job job = launcher.start()) {
+        try (names; Launcher.Job job = launcher.start()) {
+            DynamicProcessSupport.watchSpawningParent(environment, job);
             Runnable uninstall = installSignals ? Signals.install(job) : () -> {};
             try {
                 r = job.await();

@@ -399,6 +399,60 @@ public final class Pmi1Bootstrap implements Bootstrap {
         }
     }
 
+    /** One command of a PMI-1 spawn: the program, its arguments, how many, and Info hints for the process manager. */
+    public record SpawnCommand(String executable, java.util.List<String> args, int count,
+            Map<String, String> info) {}
+
+    /**
+     * MPI_Comm_spawn_multiple through the process manager (Hydra's multi-line {@code mcmd=spawn}): the children get a
+     * key-value space of their own holding {@code preput}, and {@code PMI_SPAWNED=1}. Returns when the process manager
+     * has answered ({@code spawn_result}); the children may still be starting.
+     *
+     * @throws PmiException when the server refuses (rc not 0) or the connection breaks
+     */
+    public void spawn(java.util.List<SpawnCommand> commands, Map<String, String> preput) {
+        lock.lock();
+        try {
+            if (closed || broken != null) {
+                throw new PmiException("PMI connection to " + via + " is " + (closed ? "closed" : "broken: " + broken));
+            }
+            for (int i = 0; i < commands.size(); i++) {
+                SpawnCommand c = commands.get(i);
+                StringBuilder sb = new StringBuilder("mcmd=spawn\nnprocs=").append(c.count()).append("\nexecname=")
+                        .append(c.executable()).append("\ntotspawns=").append(commands.size())
+                        .append("\nspawnssofar=").append(i + 1).append("\nargcnt=").append(c.args().size());
+                for (int a = 0; a < c.args().size(); a++) {
+                    sb.append("\narg").append(a + 1).append('=').append(c.args().get(a));
+                }
+                sb.append("\npreput_num=").append(preput.size());
+                int k = 0;
+                for (Map.Entry<String, String> e : preput.entrySet()) {
+                    sb.append("\npreput_key_").append(k).append('=').append(e.getKey());
+                    sb.append("\npreput_val_").append(k).append('=').append(e.getValue());
+                    k++;
+                }
+                sb.append("\ninfo_num=").append(c.info().size());
+                k = 0;
+                for (Map.Entry<String, String> e : c.info().entrySet()) {
+                    sb.append("\ninfo_key_").append(k).append('=').append(e.getKey());
+                    sb.append("\ninfo_val_").append(k).append('=').append(e.getValue());
+                    k++;
+                }
+                sb.append("\nendcmd");
+                channel.writeLine(sb.toString());
+            }
+            Pmi1Message r = expect(channel, "spawn_result", via);
+            if (r.rc() != 0) {
+                throw new PmiException("the process manager at " + via + " refused the spawn (rc " + r.rc() + ")");
+            }
+        } catch (IOException e) {
+            broken = e.getMessage();
+            throw new PmiException("PMI spawn to " + via + " failed: " + e, e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** One request and its reply; caller holds the lock. */
     private Pmi1Message call(Pmi1Message request, String replyCommand) {
         if (closed) {

@@ -43,7 +43,8 @@ public final class SelectingTransport implements Transport, ProtocolHints, Singl
     private final Transport tcp;
     private final TransportChoice choice;
     private final byte[] routes;
-    private final boolean pollTcpAlways;
+    /** Final but for {@link #expectOtherJobs()}, which turns it on once. */
+    private volatile boolean pollTcpAlways;
     private int passes;
     private volatile boolean described;
 
@@ -62,6 +63,22 @@ public final class SelectingTransport implements Transport, ProtocolHints, Singl
         return shm == null ? tcp.name() : tcp == null ? shm.name() : shm.name() + "+" + tcp.name();
     }
 
+    /**
+     * Peers of other jobs (dynamic processes) will talk over TCP from now on: poll TCP on every pass and sleep in the
+     * selector (as when some peer is on another host).
+     */
+    public void expectOtherJobs() {
+        if (tcp != null) {
+            pollTcpAlways = true;
+            wakeup();
+        }
+    }
+
+    /** The TCP transport, or null when there is none. */
+    public org.jmpi.transport.tcp.TcpTransport tcp() {
+        return (org.jmpi.transport.tcp.TcpTransport) tcp;
+    }
+
     /** The shared-memory transport, or null when there is none. */
     public ShmTransport shm() {
         return shm;
@@ -73,6 +90,9 @@ public final class SelectingTransport implements Transport, ProtocolHints, Singl
     }
 
     private byte route(int peer) {
+        if (peer >= routes.length) {
+            return TCP; // a process of another job (dynamic processes): always over TCP
+        }
         byte r = routes[peer];
         if (r == UNDECIDED) {
             r = shm != null && shm.reaches(peer) ? SHM : TCP;

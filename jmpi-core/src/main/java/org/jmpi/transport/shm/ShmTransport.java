@@ -476,11 +476,21 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
         }
     }
 
+    /**
+     * Completions collected by {@link #flush}, one queue per thread, reused: a sender waiting for room polls (and
+     * flushes) in a loop, which must not allocate per pass. A flush nested in a completion finds the queue in use
+     * and takes a fresh one.
+     */
+    private final ThreadLocal<ArrayDeque<Runnable>> flushCompletions = ThreadLocal.withInitial(ArrayDeque::new);
+
     private boolean flush(OutboundRing o) {
-        ArrayDeque<Runnable> done = new ArrayDeque<>();
         boolean wrote;
         if (!o.lock.tryLock()) {
             return false; // a sender is writing to this ring now; it flushes too
+        }
+        ArrayDeque<Runnable> done = flushCompletions.get();
+        if (!done.isEmpty()) {
+            done = new ArrayDeque<>();
         }
         try {
             wrote = o.flushLocked(done);

@@ -459,6 +459,9 @@ final class TcpConnection {
             head += HEADER + length;
             if (FrameLayout.getInt(header, FrameLayout.KIND) == FrameLayout.KIND_TRANSPORT_BYE) {
                 saidBye = true;
+                if (transport.byeReceived(this)) {
+                    return false;
+                }
                 continue;
             }
             sink.onFrame(from, header, payload);

@@ -127,6 +127,19 @@ final class TcpLayout {
         return jobOk & secretOk;
     }
 
+    /** The job id of a complete hello at {@code off}. */
+    static byte[] helloJob(MemorySegment buf, long off) {
+        int jobLength = Short.toUnsignedInt(buf.get(SHORT, off + HELLO_JOB_LENGTH));
+        return buf.asSlice(off + HELLO_FIXED_BYTES, jobLength).toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    /** The secret (for a process of another job: the link token) of a complete hello at {@code off}. */
+    static byte[] helloSecret(MemorySegment buf, long off) {
+        int jobLength = Short.toUnsignedInt(buf.get(SHORT, off + HELLO_JOB_LENGTH));
+        int secretLength = Short.toUnsignedInt(buf.get(SHORT, off + HELLO_SECRET_LENGTH));
+        return buf.asSlice(off + HELLO_FIXED_BYTES + jobLength, secretLength).toArray(ValueLayout.JAVA_BYTE);
+    }
+
     /** The payload length of the frame whose header starts at {@code frameStart} in {@code buf}. */
     static int framePayloadLength(MemorySegment buf, long frameStart) {
         return buf.get(INT, frameStart + FrameLayout.PAYLOAD);

@@ -91,9 +91,34 @@ public final class TcpTransport implements Transport {
 
         TcpConnection accepted;
 
+        /** For a process of another job: its card and the hello we send it (null: the world's). */
+        final String card;
+        final byte[] hello;
+
         Peer(int rank) {
-            this.rank = rank;
+            this(rank, null, null);
         }
+
+        Peer(int rank, String card, byte[] hello) {
+            this.rank = rank;
+            this.card = card;
+            this.hello = hello;
+        }
+    }
+
+    /**
+     * Decides whether a hello that does not carry this job's id and secret comes from a process of another job that
+     * this rank connected to (MPI dynamic processes), and under which peer index.
+     */
+    @FunctionalInterface
+    public interface ForeignAdmission {
+        /**
+         * @param jobId the job id in the hello
+         * @param rank the sender's rank in its own job
+         * @param token the secret in the hello (a link token agreed when the two jobs connected)
+         * @return the peer index of that process, or -1 to refuse the connection
+         */
+        int admit(String jobId, int rank, byte[] token);
     }
 
     private final Bootstrap bootstrap;
@@ -107,6 +132,9 @@ public final class TcpTransport implements Transport {
     private final ServerSocketChannel server;
     private final String card;
     private final Peer[] peers;
+    /** Processes of other jobs (indices from the world size up), added and retired at run time. */
+    private final ConcurrentHashMap<Integer, Peer> foreign = new ConcurrentHashMap<>();
+    private volatile ForeignAdmission admission;
     private final ConcurrentLinkedQueue<TcpConnection> pendingRegistrations = new ConcurrentLinkedQueue<>();
     private final Set<TcpConnection> connections = ConcurrentHashMap.newKeySet();
     /** Accepted connections whose hello has not come yet, oldest first, with their deadlines (poll thread only). */
@@ -204,7 +232,11 @@ public final class TcpTransport implements Transport {
         if (length != actual || header.byteSize() < FrameLayout.HEADER_BYTES) {
             throw new IllegalArgumentException("header says " + length + " payload bytes, payload has " + actual);
         }
-        Peer p = peers[peer];
+        Peer p = peer(peer);
+        if (p == null) {
+            sink.onPeerFailure(peer, new ClosedChannelException());
+            return;
+        }
         TcpConnection c = p.sendConnection;
         Throwable failure = p.failure != null ? p.failure : p.ended;
         if (failure != null || closed) {
@@ -230,7 +262,7 @@ public final class TcpTransport implements Transport {
                     return p.accepted;
                 }
                 try {
-                    TcpConnection c = connect(p.rank);
+                    TcpConnection c = connect(p);
                     p.initiated = c;
                     p.sendConnection = c;
                     return c;
@@ -250,8 +282,9 @@ public final class TcpTransport implements Transport {
     }
 
     /** Opens a non-blocking connection to a peer (under the peer's monitor). */
-    private TcpConnection connect(int peer) throws IOException {
-        String peerCard = bootstrap.get(cardKey(peer));
+    private TcpConnection connect(Peer p) throws IOException {
+        int peer = p.rank;
+        String peerCard = p.card != null ? p.card : bootstrap.get(cardKey(peer));
         if (peerCard == null) {
             throw new IOException("rank " + peer + " published no " + cardKey(peer) + " business card");
         }
@@ -261,7 +294,7 @@ public final class TcpTransport implements Transport {
             ch.configureBlocking(false);
             configure(ch);
             TcpConnection c = new TcpConnection(this, ch, peer, true, config);
-            c.stageHello(hello);
+            c.stageHello(p.hello != null ? p.hello : hello);
             if (ch.connect(address)) {
                 c.connected = true;
             }
@@ -464,12 +497,18 @@ public final class TcpTransport implements Transport {
         noLongerAwaitingHello(c);
         int from = TcpLayout.helloRank(buf, off);
         String refusal = null;
-        if (!TcpLayout.helloMatches(buf, off, jobId, secret)) {
+        ForeignAdmission other = admission;
+        boolean ours = TcpLayout.helloMatches(buf, off, jobId, secret);
+        if (!ours && other != null) {
+            from = other.admit(new String(TcpLayout.helloJob(buf, off), StandardCharsets.UTF_8), from,
+                    TcpLayout.helloSecret(buf, off));
+        }
+        Peer p = ours && from >= 0 && from < peers.length ? peers[from] : !ours && from >= 0 ? foreign.get(from) : null;
+        if (!ours && p == null) {
             refusal = "wrong job id or secret";
-        } else if (from < 0 || from >= peers.length) {
+        } else if (p == null) {
             refusal = "rank " + from + " is not in this job of " + peers.length;
         } else {
-            Peer p = peers[from];
             synchronized (p) {
                 if (p.failure != null) {
                     refusal = "rank " + from + " has failed before";
@@ -534,8 +573,9 @@ public final class TcpTransport implements Transport {
      */
     void connectionEnded(TcpConnection c) {
         int from = c.peer;
-        if (from >= 0 && peers[from].ended == null) {
-            peers[from].ended = new EOFException("rank " + from + " has closed its connections (it finalized)");
+        Peer p = from >= 0 ? peer(from) : null;
+        if (p != null && p.ended == null) {
+            p.ended = new EOFException("rank " + from + " has closed its connections (it finalized)");
         }
         c.close();
         connections.remove(c);
@@ -544,7 +584,7 @@ public final class TcpTransport implements Transport {
     /** A connection broke or could not be made; fails its peer (if known) or just closes it. Any thread. */
     void connectionFailed(TcpConnection c, IOException cause) {
         int p = c.peer;
-        if (p >= 0) {
+        if (p >= 0 && peer(p) != null) {
             failPeer(p, cause);
         } else {
             noLongerAwaitingHello(c); // an accepted connection: only the poll thread gets here
@@ -558,7 +598,10 @@ public final class TcpTransport implements Transport {
     }
 
     private void failPeer(int peer, Throwable cause) {
-        Peer p = peers[peer];
+        Peer p = peer(peer);
+        if (p == null) {
+            return;
+        }
         TcpConnection a;
         TcpConnection b;
         synchronized (p) {
@@ -578,6 +621,82 @@ public final class TcpTransport implements Transport {
         if (!closed) {
             sink.onPeerFailure(peer, cause);
         }
+    }
+
+    // ================================================================================================ other jobs
+
+    private Peer peer(int index) {
+        return index < peers.length ? peers[index] : foreign.get(index);
+    }
+
+    /** Sets who decides about hellos from processes of other jobs (see {@link ForeignAdmission}). */
+    public void setForeignAdmission(ForeignAdmission admission) {
+        this.admission = admission;
+    }
+
+    /**
+     * Makes a process of another job reachable as peer {@code index} (at least the world size): frames to it go to
+     * {@code card} ({@code host:port}), and a connection this rank opens to it introduces itself with this rank's
+     * world rank, job id and {@code token} instead of the job secret.
+     */
+    public void addForeign(int index, String card, byte[] token) {
+        if (index < peers.length) {
+            throw new IllegalArgumentException("peer index " + index + " is a rank of this job");
+        }
+        foreign.put(index, new Peer(index, card, TcpLayout.encodeHello(rank, jobId, token)));
+    }
+
+    /**
+     * Forgets a process of another job: its send connection gets a goodbye frame after what is queued (the other side
+     * then closes it, which we see as an end of stream and ignore), and later frames to the index are reported as
+     * undeliverable.
+     */
+    public void retireForeign(int index) {
+        Peer p = foreign.remove(index);
+        if (p == null) {
+            return;
+        }
+        MemorySegment bye = MemorySegment.ofArray(new byte[FrameLayout.HEADER_BYTES]);
+        FrameLayout.putInt(bye, FrameLayout.KIND, FrameLayout.KIND_TRANSPORT_BYE);
+        TcpConnection a;
+        TcpConnection b;
+        TcpConnection s;
+        synchronized (p) {
+            p.ended = new EOFException("process " + index + " of another job was disconnected");
+            a = p.initiated;
+            b = p.accepted;
+            s = p.sendConnection;
+        }
+        for (TcpConnection c : new TcpConnection[] {s, a != s ? a : null, b != s ? b : null}) {
+            if (c != null && !c.closed) {
+                c.send(bye, null, null);
+                if (c.saidBye) { // the other side retired us first: the connection is done in both directions
+                    c.requestFlush();
+                    c.close();
+                    connections.remove(c);
+                }
+            }
+        }
+        selector.wakeup();
+    }
+
+    /**
+     * Poll thread: a goodbye frame arrived on {@code c}. When its peer is a process of another job that this rank has
+     * retired already, both sides are done with the connection: close it (returns true).
+     */
+    boolean byeReceived(TcpConnection c) {
+        int from = c.peer;
+        if (from >= peers.length && !foreign.containsKey(from)) {
+            c.close();
+            connections.remove(c);
+            return true;
+        }
+        return false;
+    }
+
+    /** Connections open now (accepted, initiated, connecting), for leak checks. */
+    public int openConnections() {
+        return connections.size();
     }
 
     // ================================================================================================ close

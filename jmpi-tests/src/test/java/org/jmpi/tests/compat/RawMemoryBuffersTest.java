@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.IntBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import mpi.Comm;
 import mpi.Datatype;
 import mpi.DoubleInt;
@@ -243,6 +245,28 @@ class RawMemoryBuffersTest {
                         2));
         assertThat(small[1]).isEqualTo(-1L);
         ringStillWorks(w);
+    }
+
+    /** MPI-IO takes buffers the same way: an int[] written as bytes reads back into a long[] as ints. */
+    @MpiTest(ranks = {1, 2})
+    void fileAccessTakesAnyArray() throws Exception {
+        int rank = MPI.COMM_WORLD.getRank();
+        Path dir = Files.createTempDirectory("jmpi-raw-memory");
+        mpi.File f = new mpi.File(MPI.COMM_SELF, dir.resolve("rank" + rank + ".bin").toString(),
+                MPI.MODE_CREATE | MPI.MODE_RDWR | MPI.MODE_DELETE_ON_CLOSE);
+        try {
+            f.writeAt(0, new int[] {rank, -1, 0x01020304, 7}, 16, MPI.BYTE);
+            long[] back = new long[2];
+            f.readAt(0, back, 4, MPI.INT);
+            ByteBuffer v = ByteBuffer.allocate(16).order(ByteOrder.nativeOrder());
+            v.asLongBuffer().put(back);
+            assertThat(new int[] {v.getInt(0), v.getInt(4), v.getInt(8), v.getInt(12)}).containsExactly(rank, -1,
+                    0x01020304, 7);
+            expect(MPI.ERR_BUFFER, () -> f.readAt(0, new short[1], 1, MPI.INT)); // 4 bytes into 2
+        } finally {
+            f.close();
+            Files.deleteIfExists(dir);
+        }
     }
 
     private static void ringStillWorks(Comm w) throws MPIException {

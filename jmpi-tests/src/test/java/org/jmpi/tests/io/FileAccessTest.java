@@ -47,12 +47,7 @@ class FileAccessTest {
         f.sync();
         w.barrier();
         f.sync();
-        byte[] image = new byte[size * N * 4];
-        for (int r = 0; r < size; r++) {
-            for (int i = 0; i < N; i++) {
-                putInt(image, (r * N + i) * 4, value(r, i));
-            }
-        }
+        byte[] image = IoTesting.blocks(1, size, N);
         if (rank == 0) {
             assertImage(path, image);
         }
@@ -106,12 +101,7 @@ class FileAccessTest {
         assertThat(back).isEqualTo(values(size - 1, N));
         s = f.read(back, N, MPI.INT);
         assertThat(s.getCount(MPI.INT)).isZero();
-        byte[] image = new byte[size * N * 4];
-        for (int r = 0; r < size; r++) {
-            for (int i = 0; i < N; i++) {
-                putInt(image, (r * N + i) * 4, value(r, i));
-            }
-        }
+        byte[] image = IoTesting.blocks(1, size, N);
         f.close();
         if (rank == 0) {
             assertImage(path, image);
@@ -232,14 +222,7 @@ class FileAccessTest {
         f.sync();
         w.barrier();
         f.sync();
-        byte[] image = new byte[4 * size * N * 4];
-        for (int q = 0; q < 4; q++) {
-            for (int r = 0; r < size; r++) {
-                for (int i = 0; i < N; i++) {
-                    putInt(image, ((q * size + r) * N + i) * 4, value(r + q * size, i));
-                }
-            }
-        }
+        byte[] image = IoTesting.blocks(4, size, N);
         if (rank == 0) {
             assertImage(path, image);
         }

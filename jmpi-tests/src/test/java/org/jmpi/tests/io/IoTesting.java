@@ -1,6 +1,7 @@
 package org.jmpi.tests.io;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,8 +16,6 @@ import mpi.Comm;
 import mpi.MPI;
 import mpi.MPIException;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
-
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Helpers of the MPI-IO tests: a temporary directory shared by the ranks, file images, error checks. */
 final class IoTesting {
@@ -92,6 +91,22 @@ final class IoTesting {
 
     static int getInt(byte[] image, int at) {
         return ByteBuffer.wrap(image).order(ByteOrder.nativeOrder()).getInt(at);
+    }
+
+    /**
+     * The image of {@code regions} regions of {@code size} blocks of {@code n} ints, block r of region q holding
+     * {@code values(r + q * size, n)}.
+     */
+    static byte[] blocks(int regions, int size, int n) {
+        byte[] image = new byte[regions * size * n * 4];
+        for (int q = 0; q < regions; q++) {
+            for (int r = 0; r < size; r++) {
+                for (int i = 0; i < n; i++) {
+                    putInt(image, ((q * size + r) * n + i) * 4, value(r + q * size, i));
+                }
+            }
+        }
+        return image;
     }
 
     /** The value rank {@code r} writes as its {@code i}th int. */

@@ -5,12 +5,14 @@ import java.nio.file.Path;
 import mpi.MPI;
 
 /**
- * A rank for the shared-memory clean-up tests: MPI.Init, every rank sends one message to every other (so every
- * segment is created and mapped), prints {@code segment <path> <exists>}, then, by the first argument:
+ * A rank for the shared-memory clean-up tests: MPI.Init, every rank sends one message to every other, prints
+ * {@code segment <path> <exists>} (every peer mapped every segment in MPI.Init, so the files are gone by now), then,
+ * by the first argument:
  *
  * <ul>
  *   <li>{@code finalize}: MPI.Finalize;
- *   <li>{@code kill9}: rank 1 sends itself SIGKILL; the others wait for a message from it that never comes.
+ *   <li>{@code kill9}: rank 1 puts a file where its segment was (what a rank killed in the middle of start-up leaves),
+ *       prints {@code left <path>} and sends itself SIGKILL; the others wait for a message from it that never comes.
  * </ul>
  */
 public final class ShmRank {
@@ -32,6 +34,9 @@ public final class ShmRank {
         MPI.COMM_WORLD.barrier();
         if (args[0].equals("kill9")) {
             if (rank == 1) {
+                Files.write(segment, new byte[4096]);
+                System.out.println("left " + segment);
+                System.out.flush();
                 new ProcessBuilder("kill", "-9", Long.toString(ProcessHandle.current().pid())).start().waitFor();
                 Thread.sleep(60_000);
             }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import mpi.Comm;
 import mpi.Datatype;
 import mpi.MPI;
@@ -50,7 +49,9 @@ class SharedMemoryTest {
         assertThat(segment.getParent()).isEqualTo(Path.of("/dev/shm"));
         assertThat(segment.getFileName().toString()).startsWith("jmpi-").endsWith("-" + rank)
                 .contains(JmpiRuntime.get().bootstrap().jobId());
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(segment))).isEqualTo("rw-------");
+        // every rank of the host mapped every segment in MPI_Init and the last to map each removed its file (issue 20);
+        // the file's mode 0600 is checked in jmpi-core's ShmTransportTest
+        assertThat(Files.exists(segment)).as("segment file after MPI_Init").isFalse();
         assertThat(t.describeRoutes()).contains("shm -> ");
     }
 

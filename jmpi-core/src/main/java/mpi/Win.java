@@ -118,7 +118,7 @@ public final class Win implements Freeable {
             throw new MpiError(ErrorClass.ERR_COMM, "windows need an intracommunicator");
         }
         this.comm = comm;
-        this.errhandler = MPI.ERRORS_ARE_FATAL; // a new window's handler, whatever the communicator's (MPI 12.6)
+        this.errhandler = MPI.ERRORS_ARE_FATAL; // a new window's handler, whatever the communicator's (as MPI says)
         this.info = info == null || info.isNull() ? new Info(false) : info.clone();
         return c;
     }

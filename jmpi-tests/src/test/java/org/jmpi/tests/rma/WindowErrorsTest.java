@@ -73,7 +73,8 @@ class WindowErrorsTest {
         expect(MPI.ERR_TYPE, () -> win.compareAndSwap(MPI.newDoubleBuffer(1), MPI.newDoubleBuffer(1),
                 MPI.newDoubleBuffer(1), MPI.DOUBLE, right, 0));
         expect(MPI.ERR_BUFFER, () -> win.put(MPI.newIntBuffer(1), 5, MPI.INT, right, 0, 5, MPI.INT));
-        expect(MPI.ERR_BUFFER, () -> win.put(MPI.newDoubleBuffer(1), 1, MPI.INT, right, 0, 1, MPI.INT));
+        expect(MPI.ERR_BUFFER, () -> win.put(null, 1, MPI.INT, right, 0, 1, MPI.INT));
+        expect(MPI.ERR_BUFFER, () -> win.get(MPI.newIntBuffer(4).asReadOnlyBuffer(), 1, MPI.INT, right, 0, 1, MPI.INT));
         expect(MPI.ERR_COUNT, () -> win.put(v, -1, MPI.INT, right, 0, -1, MPI.INT));
         // fence epoch with operations pending: lock, start, post and free are refused
         win.put(v, 1, MPI.INT, rank, 9, 1, MPI.INT);

@@ -118,7 +118,7 @@ public final class Win implements Freeable {
             throw new MpiError(ErrorClass.ERR_COMM, "windows need an intracommunicator");
         }
         this.comm = comm;
-        this.errhandler = comm.errhandler == MPI.ERRORS_RETURN ? MPI.ERRORS_RETURN : MPI.ERRORS_ARE_FATAL;
+        this.errhandler = MPI.ERRORS_ARE_FATAL; // a new window's handler, whatever the communicator's (as MPI says)
         this.info = info == null || info.isNull() ? new Info(false) : info.clone();
         return c;
     }

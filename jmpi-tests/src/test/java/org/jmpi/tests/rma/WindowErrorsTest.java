@@ -75,6 +75,8 @@ class WindowErrorsTest {
         expect(MPI.ERR_BUFFER, () -> win.put(MPI.newIntBuffer(1), 5, MPI.INT, right, 0, 5, MPI.INT));
         // any buffer is raw memory (issue 12), but an int does not fit in a short's 2 bytes
         expect(MPI.ERR_BUFFER, () -> win.put(MPI.newShortBuffer(1), 1, MPI.INT, right, 0, 1, MPI.INT));
+        expect(MPI.ERR_BUFFER, () -> win.put(null, 1, MPI.INT, right, 0, 1, MPI.INT));
+        expect(MPI.ERR_BUFFER, () -> win.get(MPI.newIntBuffer(4).asReadOnlyBuffer(), 1, MPI.INT, right, 0, 1, MPI.INT));
         expect(MPI.ERR_COUNT, () -> win.put(v, -1, MPI.INT, right, 0, -1, MPI.INT));
         // fence epoch with operations pending: lock, start, post and free are refused
         win.put(v, 1, MPI.INT, rank, 9, 1, MPI.INT);

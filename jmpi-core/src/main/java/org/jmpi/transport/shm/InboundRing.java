@@ -138,7 +138,8 @@ final class InboundRing {
     /**
      * Null when a record of {@code type} and {@code length} at {@code off} can be what a correct producer writes:
      * a whole number of cache lines, at most half the data area (a WRAP: exactly the rest of it), never past its end,
-     * a MORE only inside a long frame and a FIRST only outside one. Else what is wrong.
+     * a MORE only inside a long frame and a FIRST or FRAME only outside one (a producer writes a long frame's
+     * records before anything that follows it). Else what is wrong.
      */
     private String checkRecord(int type, long off, long length) {
         long size = mask + 1;
@@ -148,7 +149,8 @@ final class InboundRing {
         return switch (type) {
             case ShmLayout.TYPE_WRAP -> off > 0 && off + length == size ? null
                     : "a wrap record that does not end the data area after a record";
-            case ShmLayout.TYPE_FRAME -> length <= size / 2 ? null : "a record longer than half the ring";
+            case ShmLayout.TYPE_FRAME -> assembly != null ? "a frame inside a long frame"
+                    : length <= size / 2 ? null : "a record longer than half the ring";
             case ShmLayout.TYPE_FIRST -> assembly != null ? "a long frame inside another"
                     : length <= size / 2 ? null : "a record longer than half the ring";
             case ShmLayout.TYPE_MORE -> assembly == null ? "a continuation record without a first one"

@@ -9,6 +9,7 @@ import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.nio.ShortBuffer;
 import org.jmpi.datatype.DirectBuffers;
+import org.jmpi.io.OpenFile;
 
 /**
  * Entry point of the library: initialisation and finalisation, predefined objects and constants, timers, and
@@ -103,19 +104,20 @@ public final class MPI {
     public static final int DISTRIBUTE_CYCLIC = 1;
     public static final int DISTRIBUTE_NONE = 2;
     public static final int DISTRIBUTE_DFLT_DARG = -1;
-    public static final int MODE_CREATE = 1;
-    public static final int MODE_RDONLY = 2;
-    public static final int MODE_WRONLY = 4;
-    public static final int MODE_RDWR = 8;
-    public static final int MODE_DELETE_ON_CLOSE = 16;
-    public static final int MODE_UNIQUE_OPEN = 32;
-    public static final int MODE_EXCL = 64;
-    public static final int MODE_APPEND = 128;
-    public static final int MODE_SEQUENTIAL = 256;
+    // file access modes and seek origins: one definition, in the MPI-IO layer (still compile-time constants)
+    public static final int MODE_CREATE = OpenFile.MODE_CREATE;
+    public static final int MODE_RDONLY = OpenFile.MODE_RDONLY;
+    public static final int MODE_WRONLY = OpenFile.MODE_WRONLY;
+    public static final int MODE_RDWR = OpenFile.MODE_RDWR;
+    public static final int MODE_DELETE_ON_CLOSE = OpenFile.MODE_DELETE_ON_CLOSE;
+    public static final int MODE_UNIQUE_OPEN = OpenFile.MODE_UNIQUE_OPEN;
+    public static final int MODE_EXCL = OpenFile.MODE_EXCL;
+    public static final int MODE_APPEND = OpenFile.MODE_APPEND;
+    public static final int MODE_SEQUENTIAL = OpenFile.MODE_SEQUENTIAL;
     public static final int DISPLACEMENT_CURRENT = -54278278;
-    public static final int SEEK_SET = 600;
-    public static final int SEEK_CUR = 602;
-    public static final int SEEK_END = 604;
+    public static final int SEEK_SET = OpenFile.SEEK_SET;
+    public static final int SEEK_CUR = OpenFile.SEEK_CUR;
+    public static final int SEEK_END = OpenFile.SEEK_END;
     public static final int MODE_NOCHECK = 1;
     public static final int MODE_NOPRECEDE = 2;
     public static final int MODE_NOPUT = 4;

@@ -89,6 +89,13 @@ class ApiStatusDocTest {
                 + " MPI_WIN_UNIFIED (one copy of the memory, read and written in place; `org.jmpi.rma.Windows.model`)."
                 + " Extensions without a call in this API (shared-window parts, addresses of attached buffers, flavour,"
                 + " the MPI-3 error classes ERR_RMA_RANGE/ATTACH/FLAVOR/SHARED) are in `org.jmpi.rma.Windows`.\n");
+        sb.append("- **File** (MPI-IO) is implemented with datarep `native` (and `internal`, the same bytes);"
+                + " `external32` gives ERR_UNSUPPORTED_DATAREP (docs/io.md)."
+                + " Not yet shown across hosts on a shared file system.\n");
+        sb.append("- **Dynamic processes** (spawn, spawnMultiple, ports, connect/accept, names, getParent, disconnect)"
+                + " work between JVM ranks under jmpirun, mpiexec.hydra and as a singleton; in threads mode they"
+                + " raise ERR_UNSUPPORTED_OPERATION. Traffic between jobs goes over"
+                + " TCP, also on one host (docs/launching.md).\n");
         sb.append("\n## Members\n\n| Type | Member | Status |\n|---|---|---|\n");
         for (Row r : rows) {
             sb.append("| ").append(r.owner()).append(" | `").append(r.member().replace("|", "\\|")).append("` | ")

@@ -238,7 +238,11 @@ final class CollectiveCalls {
     // ------------------------------------------------------------------ the calls
 
     static void barrier(Comm comm) throws MPIException {
-        run(comm, "MPI_Barrier", (s, c) -> Collectives.barrier(s));
+        try {
+            Collectives.barrierNow(intra(comm), "MPI_Barrier");
+        } catch (MpiError e) {
+            throw comm.fail("MPI_Barrier", e);
+        }
     }
 
     static Request iBarrier(Comm comm) throws MPIException {

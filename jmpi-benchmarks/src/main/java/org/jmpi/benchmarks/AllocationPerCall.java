@@ -7,6 +7,7 @@ import mpi.Comm;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
+import mpi.Win;
 
 /**
  * Bytes allocated on the Java heap per operation, for each call family: a deterministic count (no clock), taken with
@@ -61,7 +62,15 @@ public final class AllocationPerCall {
         /** Gather of 8 bytes per rank to rank 0, direct buffer. */
         GATHER_8B(8, false),
         /** Scatter of 8 bytes per rank from rank 0, direct buffer. */
-        SCATTER_8B(8, false);
+        SCATTER_8B(8, false),
+        /** An empty fence epoch (MPI_Win_fence) on a window over 8 bytes of a direct buffer. */
+        WIN_FENCE(8, false),
+        /** Rank 0 puts 8 bytes into rank 1's window and flushes, inside one lock epoch (rank 1 waits in a barrier). */
+        WIN_PUT_FLUSH_8B(8, false),
+        /** Rank 0 gets 8 bytes from rank 1's window and flushes, inside one lock epoch. */
+        WIN_GET_FLUSH_8B(8, false),
+        /** Rank 0's fetchAndOp (SUM of one long) on rank 1, inside one lock epoch, on an allocated window. */
+        WIN_FETCH_AND_OP(8, false);
 
         final int bytes;
         final boolean arrays;
@@ -73,6 +82,11 @@ public final class AllocationPerCall {
 
         boolean pointToPoint() {
             return ordinal() <= IRECV_TEST_ARRAY_8B.ordinal();
+        }
+
+        /** One-sided families after the fence: rank 0 is the origin, rank 1 the target, the others stay out. */
+        boolean passive() {
+            return ordinal() > WIN_FENCE.ordinal();
         }
     }
 
@@ -86,7 +100,7 @@ public final class AllocationPerCall {
                     + " ranks)%n# family bytes_per_op%n", w.getSize(), ops, ops);
         }
         for (Family f : Family.values()) {
-            if (f.pointToPoint() && w.getSize() < 2 || only != null && !f.name().equals(only)) {
+            if ((f.pointToPoint() || f.passive()) && w.getSize() < 2 || only != null && !f.name().equals(only)) {
                 continue;
             }
             double mine = measure(f, ops, ops);
@@ -108,13 +122,37 @@ public final class AllocationPerCall {
         Comm w = MPI.COMM_WORLD;
         Buffers b = new Buffers(f, w.getSize());
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        Win win = null;
+        if (f.ordinal() >= Family.WIN_FENCE.ordinal()) {
+            win = f == Family.WIN_FETCH_AND_OP
+                    ? new Win(8, 1, new mpi.Info(), w, null, Win.FLAVOR_PRIVATE)
+                    : new Win(MPI.newByteBuffer(8), 8, 1, new mpi.Info(), w);
+            if (f == Family.WIN_FENCE) {
+                win.fence(0);
+            } else if (w.getRank() == 0) {
+                win.lock(MPI.LOCK_SHARED, 1, 0);
+            }
+        }
+        b.win = win;
         run(f, b, w, warm);
         w.barrier();
         long before = mx.getCurrentThreadAllocatedBytes();
         before = mx.getCurrentThreadAllocatedBytes(); // the first call may allocate for itself
         run(f, b, w, ops);
+        if (f.passive()) {
+            w.barrier(); // counted: the target serves the operations in it
+        }
         long after = mx.getCurrentThreadAllocatedBytes();
         w.barrier();
+        if (win != null) {
+            if (f == Family.WIN_FENCE) {
+                win.fence(MPI.MODE_NOSUCCEED);
+            } else if (w.getRank() == 0) {
+                win.unlock(1);
+            }
+            w.barrier();
+            win.free();
+        }
         return (after - before) / (double) ops;
     }
 
@@ -126,6 +164,9 @@ public final class AllocationPerCall {
         final Object allOut;
         final float[] oneFloat = {1f};
         final float[] oneFloatOut = new float[1];
+        final java.nio.LongBuffer one = MPI.newLongBuffer(1).put(0, 1);
+        final java.nio.LongBuffer result = MPI.newLongBuffer(1);
+        Win win;
 
         Buffers(Family f, int ranks) {
             int n = Math.max(f.bytes, 1);
@@ -142,7 +183,21 @@ public final class AllocationPerCall {
 
     private static void run(Family f, Buffers b, Comm w, int ops) throws MPIException {
         int rank = w.getRank();
-        if (f.pointToPoint() && rank > 1) {
+        if ((f.pointToPoint() || f.passive()) && rank > 1) {
+            return;
+        }
+        if (f.passive()) {
+            if (rank == 1) {
+                return; // the target serves rank 0's operations from the barrier that follows the loop
+            }
+            for (int i = 0; i < ops; i++) {
+                switch (f) {
+                    case WIN_PUT_FLUSH_8B -> b.win.put((ByteBuffer) b.send, f.bytes, MPI.BYTE, 1, 0, f.bytes, MPI.BYTE);
+                    case WIN_GET_FLUSH_8B -> b.win.get((ByteBuffer) b.recv, f.bytes, MPI.BYTE, 1, 0, f.bytes, MPI.BYTE);
+                    default -> b.win.fetchAndOp(b.one, b.result, MPI.LONG, 1, 0, MPI.SUM);
+                }
+                b.win.flush(1);
+            }
             return;
         }
         int peer = 1 - rank;
@@ -183,6 +238,7 @@ public final class AllocationPerCall {
                 case ALLTOALL_8B -> w.allToAll(b.all, n, MPI.BYTE, b.allOut, n, MPI.BYTE);
                 case GATHER_8B -> w.gather(b.send, n, MPI.BYTE, b.allOut, n, MPI.BYTE, 0);
                 case SCATTER_8B -> w.scatter(b.all, n, MPI.BYTE, b.recv, n, MPI.BYTE, 0);
+                case WIN_FENCE -> b.win.fence(0);
                 default -> throw new IllegalStateException(f.name());
             }
         }

@@ -94,39 +94,59 @@ final class Bench {
     }
 
     /** Upper bound on warm-up passes. */
-    static final int MAX_WARMUP_PASSES = 12;
+    static final int MAX_WARMUP_PASSES = 1000;
+    /** The JIT must have been quiet for this long (consecutive passes) before the timing starts. */
+    static final long QUIET_MILLIS = 300;
+    /** Upper bound on the whole warm-up, in case the JIT never settles. */
+    static final long MAX_WARMUP_MILLIS = 20_000;
 
     /**
      * Repeats {@code pass} (an untimed sweep over every size) until the JIT of no rank compiled for more than 1 % of a
-     * pass's time (at least 10 ms) during it, at most {@link #MAX_WARMUP_PASSES} times. A freshly started JVM keeps
-     * compiling for several seconds of CPU on this kind of loop, and on a machine with as many cores as ranks its
-     * compiler thread takes the core from one rank while the other waits for it: timed before the JIT is quiet, a
-     * size measured compilation (figures scattered over 1-100x their settled value). The C programs this one mirrors
-     * have nothing to warm up; the passes are extra, and the timed sweep that follows is the same as theirs.
+     * pass's time (at least 10 ms) during consecutive passes lasting {@link #QUIET_MILLIS} together (at most
+     * {@link #MAX_WARMUP_MILLIS}). A freshly started JVM keeps compiling for several seconds of CPU on this kind of
+     * loop, and on a machine with as many cores as ranks its compiler thread takes the core from one rank while the
+     * other waits for it: timed before the JIT is quiet, a size measured compilation (figures scattered over 1-100x
+     * their settled value). One quiet pass is not enough when a pass is short (an empty fence epoch sweep takes a few
+     * milliseconds): compilations still queued do not count until they finish. The C programs this one mirrors have
+     * nothing to warm up; the passes are extra, and the timed sweep that follows is the same as theirs.
      */
     void warmUntilQuiet(Call pass) throws MPIException {
+        passUntilQuiet(pass);
+        // the warm-up's garbage (the largest sizes make the most) is collected now rather than inside the first
+        // timed loop, whose partner would wait out the pause: the first size of a sweep measured 3-10x the second.
+        // Then passes again until the JIT is quiet: after the full collection C2 threw away compiled code of the hot
+        // path (uncommon traps in Engine.onEager, newSend/newRecv, MemorySegment.copy), and the first size timed
+        // next ran in the interpreter while it recompiled (8-byte put + flush at 7-9 us instead of 1.2)
+        System.gc();
+        int before = warmupPasses;
+        passUntilQuiet(pass);
+        warmupPasses += before;
+        MPI.COMM_WORLD.barrier();
+        if (rank == 0) {
+            System.out.printf("# warm-up: %d untimed pass%s over the sizes until the JIT was quiet, a GC, and again%n",
+                    warmupPasses, warmupPasses == 1 ? "" : "es");
+        }
+    }
+
+    private void passUntilQuiet(Call pass) throws MPIException {
         java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+        long quiet = 0;
+        long total = 0;
         for (int i = 0; i < MAX_WARMUP_PASSES; i++) {
             long c0 = jit.getTotalCompilationTime();
             long t0 = System.nanoTime();
             pass.run();
             long compiled = jit.getTotalCompilationTime() - c0;
             long passMillis = (System.nanoTime() - t0) / 1_000_000;
-            long[] busy = {compiled > Math.max(10, passMillis / 100) ? 1 : 0};
-            long[] any = new long[1];
-            MPI.COMM_WORLD.allReduce(busy, any, 1, MPI.LONG, MPI.MAX);
+            long[] mine = {compiled > Math.max(10, passMillis / 100) ? 1 : 0, passMillis};
+            long[] any = new long[2];
+            MPI.COMM_WORLD.allReduce(mine, any, 2, MPI.LONG, MPI.MAX);
             warmupPasses = i + 1;
-            if (any[0] == 0) {
+            quiet = any[0] == 0 ? quiet + any[1] : 0;
+            total += any[1];
+            if (quiet >= QUIET_MILLIS || total >= MAX_WARMUP_MILLIS) {
                 break;
             }
-        }
-        // the warm-up's garbage (the largest sizes make the most) is collected now rather than inside the first
-        // timed loop, whose partner would wait out the pause: the first size of a sweep measured 3-10x the second
-        System.gc();
-        MPI.COMM_WORLD.barrier();
-        if (rank == 0) {
-            System.out.printf("# warm-up: %d untimed pass%s over the sizes until the JIT was quiet, then a GC%n",
-                    warmupPasses, warmupPasses == 1 ? "" : "es");
         }
     }
 

@@ -13,7 +13,9 @@ import mpi.MPIException;
  * rank's core while its partner waits) can dominate; this shows whether they do.
  *
  * <p>Options: {@code --bytes N} (default 4), {@code --calls N} (default 100000), {@code --reps N} (default 5),
- * {@code --pingpong}. Before timing: one untimed repetition.
+ * {@code --pingpong}, {@code --call allreduce|barrier|fence|put} (an empty fence epoch on a window over 8 bytes; put:
+ * rank 0 puts up to 8 bytes into rank 1's window and flushes, inside one lock epoch, while rank 1 waits in a barrier). Before
+ * timing: one untimed repetition.
  */
 public final class CallTimes {
     private CallTimes() {}
@@ -24,12 +26,17 @@ public final class CallTimes {
         int calls = 100_000;
         int reps = 5;
         boolean pingPong = false;
+        String call = "allreduce";
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--bytes" -> bytes = Bench.parseSize(args[++i]);
                 case "--calls" -> calls = Integer.parseInt(args[++i]);
                 case "--reps" -> reps = Integer.parseInt(args[++i]);
-                case "--pingpong" -> pingPong = true;
+                case "--pingpong" -> {
+                    pingPong = true;
+                    call = "pingpong";
+                }
+                case "--call" -> call = args[++i];
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -43,15 +50,32 @@ public final class CallTimes {
         int count = bytes / 4;
         if (rank == 0) {
             System.out.printf("# jmpi per-call times, %s of %d bytes, %d ranks: rep avg_us p50_us p99_us p99.9_us "
-                    + "max_us share_of_time_in_calls_over_20us%n", pingPong ? "ping-pong round trip" : "float allreduce",
+                    + "max_us share_of_time_in_calls_over_20us%n", pingPong ? "ping-pong round trip" : call,
                     bytes, size);
+        }
+        boolean put = call.equals("put");
+        mpi.Win win = call.equals("fence") || put
+                ? new mpi.Win(MPI.newByteBuffer(8), 8, 1, new mpi.Info(), MPI.COMM_WORLD) : null;
+        if (win != null && !put) {
+            win.fence(0);
+        } else if (put && rank == 0) {
+            win.lock(MPI.LOCK_SHARED, 1, 0);
         }
         long[] t = new long[calls];
         for (int rep = -1; rep < reps; rep++) {
             MPI.COMM_WORLD.barrier();
             for (int i = 0; i < calls; i++) {
                 long t0 = System.nanoTime();
-                if (!pingPong) {
+                if (call.equals("barrier")) {
+                    MPI.COMM_WORLD.barrier();
+                } else if (put) {
+                    if (rank == 0) {
+                        win.put(ping, Math.min(bytes, 8), MPI.BYTE, 1, 0, Math.min(bytes, 8), MPI.BYTE);
+                        win.flush(1);
+                    }
+                } else if (win != null) {
+                    win.fence(0);
+                } else if (!pingPong) {
                     MPI.COMM_WORLD.allReduce(send, recv, count, MPI.FLOAT, MPI.SUM);
                 } else if (rank == 0) {
                     MPI.COMM_WORLD.send(ping, bytes, MPI.BYTE, 1, 3);
@@ -78,6 +102,15 @@ public final class CallTimes {
             System.out.printf("%d %.3f %.3f %.3f %.3f %.1f %.1f%%%n", rep, sum / 1e3 / calls, s[calls / 2] / 1e3,
                     s[(int) (calls * 0.99)] / 1e3, s[(int) (calls * 0.999)] / 1e3, s[calls - 1] / 1e3,
                     100.0 * slow / sum);
+        }
+        if (put && rank == 0) {
+            win.unlock(1);
+        } else if (win != null && !put) {
+            win.fence(MPI.MODE_NOSUCCEED);
+        }
+        if (win != null) {
+            MPI.COMM_WORLD.barrier();
+            win.free();
         }
         MPI.Finalize();
     }

@@ -70,11 +70,13 @@ public final class OsuOneSided {
         }
         int[] sizes = single ? new int[] {8} : b.sizes();
         final String t = test;
-        for (int pass = 0; pass < 3; pass++) { // warm-up for the JIT, as long as the timed loop
+        final boolean fenced = fence;
+        // untimed passes over every size until the JIT is quiet, a GC, and again (see Bench.warmUntilQuiet)
+        b.warmUntilQuiet(() -> {
             for (int bytes : sizes) {
-                loop(t, win, buf, bytes, fence, b.rank, Bench.warmupFor(b.itersFor(bytes)));
+                loop(t, win, buf, bytes, fenced, b.rank, Math.max(Bench.warmupFor(b.itersFor(bytes)), 1000));
             }
-        }
+        });
         for (int bytes : sizes) {
             int iters = b.itersFor(bytes);
             if (t.endsWith("_bw")) {

@@ -2,8 +2,14 @@ package org.jmpi.coll;
 
 import org.jmpi.datatype.MessageData;
 import org.jmpi.op.Reduction;
+import org.jmpi.pt2pt.Engine;
+import org.jmpi.pt2pt.RecvRequest;
+import org.jmpi.pt2pt.SendMode;
+import org.jmpi.pt2pt.SendRequest;
 import org.jmpi.runtime.Communicator;
 import org.jmpi.runtime.JmpiRuntime;
+import org.jmpi.runtime.MpiError;
+import org.jmpi.runtime.Progress;
 
 /**
  * Entry points of the collective operations for package {@code mpi}. A call first takes a schedule
@@ -36,6 +42,61 @@ public final class Collectives {
         switch (Tuning.select(Collective.BARRIER, c.size(), 0, true)) {
             case BARRIER_TREE -> BarrierTree.build(s);
             default -> BarrierDissemination.build(s);
+        }
+    }
+
+    /**
+     * A blocking barrier on {@code c} ({@code MPI_Barrier}, and the barrier inside {@code MPI_Win_fence}); throws the
+     * first error. With the dissemination algorithm (the default) it runs without a schedule: each round posts its
+     * receive, sends, and waits for both, with requests from the engine's pools, so that a barrier allocates nothing
+     * in steady state (a schedule and its rounds were ~650 bytes a call, and the young collections they caused every
+     * ~100 ms stalled the partner rank for milliseconds). The messages, the context and the tag are those of the
+     * schedule this replaces ({@link BarrierDissemination}, the communicator's next collective sequence number).
+     */
+    public static void barrierNow(Communicator c, String call) {
+        if (Tuning.select(Collective.BARRIER, c.size(), 0, true) != Algorithm.BARRIER_DISSEMINATION) {
+            Schedule s = schedule(c, call);
+            barrier(s);
+            s.start();
+            await(s);
+            if (s.error() != 0) {
+                throw new MpiError(s.error(), s.errorMessage());
+            }
+            return;
+        }
+        JmpiRuntime rt = JmpiRuntime.get();
+        Engine engine = rt.engine();
+        Progress progress = rt.progress();
+        int p = c.size();
+        int r = c.rank();
+        int context = c.collectiveContext();
+        int tag = c.nextCollective() & Integer.MAX_VALUE;
+        int error = 0;
+        String message = null;
+        for (int k = 1; k < p; k <<= 1) {
+            RecvRequest in = engine.irecv(MessageData.EMPTY, context, (r - k + p) % p, tag);
+            SendRequest out;
+            try {
+                out = engine.isend(MessageData.EMPTY, c.worldRank((r + k) % p), context, r, tag, SendMode.STANDARD);
+            } catch (MpiError e) {
+                // the engine refused the message (a failed peer): the barrier cannot go on, as a schedule's could not
+                throw new MpiError(e.errorClass(), call + ": " + e.getMessage());
+            }
+            progress.await(in);
+            progress.await(out);
+            if (error == 0 && in.error() != 0) {
+                error = in.error();
+                message = in.errorMessage();
+            }
+            if (error == 0 && out.error() != 0) {
+                error = out.error();
+                message = out.errorMessage();
+            }
+            engine.release(in);
+            engine.release(out);
+        }
+        if (error != 0) {
+            throw new MpiError(error, call + ": " + message);
         }
     }
 

@@ -7,8 +7,10 @@ import org.jmpi.runtime.Progress;
  * The background progress thread of one rank, which exists only while the rank holds a window that may be the target
  * of a passive epoch (any window not created with the info hint {@code no_locks=true}) and the rank talks to other
  * processes over a transport. It blocks in the transports (selector, shared-memory doorbell) through
- * {@link Progress#pollOrBlock} and never spins, so lock, put, flush and unlock requests from other ranks are served
- * while this rank computes without calling MPI. In threads mode no thread is needed: the origin's thread serves its
+ * {@link Progress#serveInBackground} and never spins, so lock, put, flush and unlock requests from other ranks are
+ * served while this rank computes without calling MPI. While a thread of this rank waits in MPI, that thread serves
+ * them (spinning) and this one parks: it would otherwise hold the transport, and every message the waiting thread
+ * waits for would have to wake this thread first. In threads mode no thread is needed: the origin's thread serves its
  * own requests at the target (see {@link Window}).
  *
  * <p>Threading: {@code users} and {@code thread} are guarded by the class monitor; {@code running} is volatile.
@@ -64,6 +66,7 @@ final class PassiveProgress {
         }
         running = false;
         progress.wakeTransport();
+        java.util.concurrent.locks.LockSupport.unpark(t);
         try {
             t.join(TimeUnit.SECONDS.toMillis(5));
         } catch (InterruptedException e) {
@@ -74,9 +77,18 @@ final class PassiveProgress {
 
     private static void serve(Progress p) {
         long block = TimeUnit.MILLISECONDS.toNanos(20);
+        p.backgroundStarted();
+        try {
+            serveLoop(p, block);
+        } finally {
+            p.backgroundStopped();
+        }
+    }
+
+    private static void serveLoop(Progress p, long block) {
         while (running) {
             try {
-                p.pollOrBlock(block);
+                p.serveInBackground(block);
             } catch (RuntimeException | Error e) {
                 if (!running) {
                     return;

@@ -247,10 +247,10 @@ public final class Window {
             default -> {
                 MemorySegment payload = null;
                 if (out != null && n > 0) {
-                    payload = Arena.ofAuto().allocate(out.bytes(), 16);
+                    payload = scratch(out.bytes());
                     out.packTo(0, payload, 0, out.bytes());
                 }
-                MemorySegment old = in == null ? null : Arena.ofAuto().allocate(Math.max(n, 1), 16).asSlice(0, n);
+                MemorySegment old = in == null ? null : scratch(n);
                 boolean cas = kind == KIND_COMPARE_AND_SWAP;
                 ElementKind ek = cas ? SharedAtomics.kindOf(tt) : ElementKind.values()[elementKind];
                 long[] runs = tt.isContiguous() && tt.lb() == 0 ? null : runsOf(tt, targetCount);
@@ -280,6 +280,20 @@ public final class Window {
             }
         }
         return OpRequest.done(progress);
+    }
+
+    /**
+     * Message memory of {@code bytes} bytes on the Java heap, 8-byte aligned (the headers are read and written
+     * unaligned anyway). Headers and small answers are short-lived: an automatic arena's native memory cost a malloc,
+     * a free and a Cleaner registration each, which the garbage collector then processed, on every operation.
+     */
+    private static MemorySegment heap(long bytes) {
+        return MemorySegment.ofArray(new long[(int) ((bytes + 7) >>> 3)]).asSlice(0, bytes);
+    }
+
+    /** Fresh memory for an operation's packed payload or old values: on the heap when small, else native. */
+    private static MemorySegment scratch(long bytes) {
+        return bytes <= INLINE_LIMIT ? heap(bytes) : Arena.ofAuto().allocate(Math.max(bytes, 1), 16).asSlice(0, bytes);
     }
 
     private static void copy(MessageData from, MessageData to, long n) {
@@ -423,8 +437,7 @@ public final class Window {
         long payload = out == null ? 0 : out.bytes();
         boolean inlineRuns = BYTES + runBytes <= INLINE_LIMIT;
         boolean inlineData = inlineRuns && BYTES + runBytes + payload <= INLINE_LIMIT;
-        MemorySegment msg = Arena.ofAuto().allocate(BYTES + (inlineRuns ? runBytes : 0) + (inlineData ? payload : 0),
-                16);
+        MemorySegment msg = heap(BYTES + (inlineRuns ? runBytes : 0) + (inlineData ? payload : 0));
         RmaHeaderLayout.putInt(msg, KIND, kind);
         RmaHeaderLayout.putInt(msg, REPLY_TAG, tag);
         RmaHeaderLayout.putLong(msg, OFFSET, offset);
@@ -579,13 +592,7 @@ public final class Window {
     }
 
     private void barrier(String call) {
-        Schedule s = Collectives.schedule(comm, call);
-        Collectives.barrier(s);
-        s.start();
-        Collectives.await(s);
-        if (s.error() != 0) {
-            throw new MpiError(s.error(), s.errorMessage());
-        }
+        Collectives.barrierNow(comm, call);
     }
 
     private static void checkAssert(int assertion) {
@@ -896,7 +903,7 @@ public final class Window {
         OpRequest r = new OpRequest(progress, 1);
         int tag = nextReplyTag();
         expectStatus(r, target, tag);
-        MemorySegment msg = Arena.ofAuto().allocate(BYTES, 16);
+        MemorySegment msg = heap(BYTES);
         RmaHeaderLayout.putInt(msg, KIND, kind);
         RmaHeaderLayout.putInt(msg, REPLY_TAG, tag);
         RmaHeaderLayout.putInt(msg, OP, lockTypeValue);
@@ -1261,14 +1268,14 @@ public final class Window {
                 sendStatus(in.source, in.tag, 0);
             }
             case KIND_GET_ACCUMULATE -> {
-                MemorySegment old = Arena.ofAuto().allocate(Math.max(n, 1), 16).asSlice(0, n);
+                MemorySegment old = scratch(n);
                 accumulate(target, in.payload, n, in.op, in.elementKind, old);
                 engine.isend(new MessageData.SegmentData(old), comm.worldRank(in.source), ctx, me, in.tag,
                         SendMode.STANDARD);
                 answerStatus(in);
             }
             case KIND_COMPARE_AND_SWAP -> {
-                MemorySegment old = Arena.ofAuto().allocate(Math.max(n, 1), 16).asSlice(0, n);
+                MemorySegment old = scratch(n);
                 target.packTo(0, old, 0, n);
                 if (old.mismatch(in.payload.asSlice(n, n)) < 0) {
                     target.unpackFrom(0, in.payload, 0, n);
@@ -1308,18 +1315,38 @@ public final class Window {
             return;
         }
         ElementKind kind = ElementKind.values()[kindOrdinal];
-        MemorySegment work = Arena.ofAuto().allocate(n, 16);
+        MemorySegment work = nativeScratch(0, n);
         target.packTo(0, work, 0, n);
         if (old != null) {
             MemorySegment.copy(work, 0, old, 0, n);
         }
         MemorySegment in = payload;
         if (!payload.isNative() || payload.address() % 16 != 0) {
-            in = Arena.ofAuto().allocate(n, 16);
+            in = nativeScratch(1, n);
             MemorySegment.copy(payload, 0, in, 0, n);
         }
         PredefinedReduction.of(op, kind, 1, kind.mpiName).applyNative(in, work, 0, n / kind.packedBytes);
         target.unpackFrom(0, work, 0, n);
+    }
+
+    /** The calling thread's native scratch memory for {@link #accumulate} (two slots, 16-byte aligned, reused). */
+    private static final ThreadLocal<MemorySegment[]> ACCUMULATE_SCRATCH =
+            ThreadLocal.withInitial(() -> new MemorySegment[2]);
+
+    /** Above this, {@link #accumulate} takes fresh memory rather than keep a thread's scratch that large. */
+    private static final long SCRATCH_LIMIT = 1 << 20;
+
+    private static MemorySegment nativeScratch(int slot, long n) {
+        if (n > SCRATCH_LIMIT) {
+            return Arena.ofAuto().allocate(n, 16);
+        }
+        MemorySegment[] cache = ACCUMULATE_SCRATCH.get();
+        MemorySegment m = cache[slot];
+        if (m == null || m.byteSize() < n) {
+            m = Arena.ofAuto().allocate(Math.max(n, 256), 16);
+            cache[slot] = m;
+        }
+        return m.asSlice(0, n);
     }
 
     private void sendStatus(int source, int tag, int errorClass) {

@@ -27,6 +27,17 @@ public final class Progress {
     private volatile Transport transport;
     private volatile boolean selecting;
     private final ThreadsJob job;
+    /** Background threads (see {@link #serveInBackground}) running now; while there are none, waits are not counted. */
+    private volatile int backgroundThreads;
+    /** Threads of this rank inside {@link #awaitUntil} while a background thread runs; see {@link #serveInBackground}. */
+    private final java.util.concurrent.atomic.AtomicInteger waiters = new java.util.concurrent.atomic.AtomicInteger();
+    private final BooleanSupplier waitersPresent = () -> waiters.get() > 0;
+    /** Counts entries into {@link #awaitUntil} while a background thread runs (racy increments: only change matters). */
+    private volatile int waitEntries;
+    /** {@link #waitEntries} when the background thread last looked (read and written by that thread only). */
+    private int entriesSeen;
+    /** Consecutive looks of the background thread that found no wait (that thread only). */
+    private int idleLooks;
     private final java.util.concurrent.CopyOnWriteArrayList<Poller> pollers =
             new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -89,17 +100,54 @@ public final class Progress {
         }
     }
 
-    private static final BooleanSupplier NEVER = () -> false;
+    /** A background thread that will call {@link #serveInBackground} starts (counted until {@link #backgroundStopped}). */
+    public synchronized void backgroundStarted() {
+        backgroundThreads++;
+    }
+
+    public synchronized void backgroundStopped() {
+        backgroundThreads--;
+    }
 
     /**
-     * One pass for a background progress thread: polls, and when nothing was ready blocks in the transport for up to
-     * {@code maxNanos} (or parks as long, when a waiting thread owns the transport) without spinning.
+     * One pass for a background progress thread (RMA's passive-target server): while a thread of this rank waits in
+     * MPI it drives progress itself, spinning, and the background thread stays out of its way (parks, not holding the
+     * progress lock); otherwise polls, and when nothing was ready blocks in the transport for up to {@code maxNanos}
+     * without spinning, until a frame arrives or a thread of this rank starts waiting.
+     *
+     * <p>Why: a background thread that blocks in the transport holds the progress lock, so a waiting thread cannot
+     * poll, and every message it waits for (a flush's acknowledgement, a barrier's) had to wake the background thread
+     * first: a wake-up of 100-300 us on this VM per message, where spinning costs a microsecond.
      */
-    public void pollOrBlock(long maxNanos) {
+    public void serveInBackground(long maxNanos) {
+        int entries = waitEntries;
+        boolean idle = waiters.get() == 0 && entries == entriesSeen;
+        idleLooks = idle ? idleLooks + 1 : 0;
+        entriesSeen = entries;
+        if (idleLooks < IDLE_LOOKS) {
+            // a thread of this rank waits in MPI, or did since the last look: the rank is in an MPI phase and drives
+            // progress itself. The background thread serves only once a whole park has passed without a wait: while
+            // it polls it contends for the progress lock with the rank's own threads, and while it sleeps in the
+            // transport it holds that lock, so a thread that starts waiting must wake it and wait for it to get a CPU
+            // (which two spinning ranks on two cores do not leave it) before it can poll. The park is long because
+            // every wake-up of this thread took a core from a spinning rank: with a 1 ms park, a loop of put + flush
+            // had calls of 1.1 ms (the park's length) several times per 2,500 calls; with 10 ms, far fewer
+            LockSupport.parkNanos(this, Math.min(maxNanos, BACKGROUND_YIELD_NANOS));
+            return;
+        }
         if (!poll()) {
-            blockInTransport(NEVER, null, maxNanos, maxNanos);
+            blockInTransport(waitersPresent, null, maxNanos, maxNanos);
         }
     }
+
+    /** Consecutive looks without a wait after which the background thread serves (one: a whole park). */
+    private static final int IDLE_LOOKS = 1;
+
+    /**
+     * How long a background thread parks while threads of its rank wait in MPI, before it looks again; so also how
+     * long a rank that stops calling MPI (to compute) leaves passive-target requests waiting, at most about twice this.
+     */
+    private static final long BACKGROUND_YIELD_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     /** Whether this rank talks to other processes (false in threads mode and for a singleton). */
     public boolean hasTransport() {
@@ -177,6 +225,25 @@ public final class Progress {
      * nothing) the condition is its completion and the registration makes this thread its waiter.
      */
     private void awaitUntil(BooleanSupplier condition, RequestImpl request, Runnable register) {
+        if (backgroundThreads == 0) {
+            awaitLoop(condition, request, register);
+            return;
+        }
+        // a background thread serves this rank: tell it to step aside (and wake it when it sleeps in the transport,
+        // holding the progress lock) while this thread drives progress; see serveInBackground
+        waiters.incrementAndGet();
+        waitEntries++;
+        if (selecting) {
+            wakeTransport();
+        }
+        try {
+            awaitLoop(condition, request, register);
+        } finally {
+            waiters.decrementAndGet();
+        }
+    }
+
+    private void awaitLoop(BooleanSupplier condition, RequestImpl request, Runnable register) {
         int idle = 0;
         long parkNanos = 1_000;
         long spinStart = 0;

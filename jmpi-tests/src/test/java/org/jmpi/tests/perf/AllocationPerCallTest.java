@@ -54,6 +54,28 @@ class AllocationPerCallTest {
     }
 
     /**
+     * A barrier, and the fence epoch built on it, allocate nothing in steady state (they used to build a collective
+     * schedule per call, ~650 bytes); only the slack.
+     */
+    @MpiTest(ranks = {2, 3}, timeoutSeconds = 180)
+    void barrierAndFenceAllocateNothing() throws MPIException {
+        check(Family.BARRIER, 48);
+        check(Family.WIN_FENCE, 48);
+    }
+
+    /**
+     * One-sided operations between processes stay within a bound of heap bytes per operation (a regression guard:
+     * 944 bytes per put + flush, 864 per get + flush, 707 per fetchAndOp were measured when this was written; the
+     * request, header, status and callbacks of each operation are still fresh objects).
+     */
+    @MpiTest(ranks = 2, modes = org.jmpi.junit.Mode.PROCESSES, timeoutSeconds = 180)
+    void oneSidedOperationsAllocateLittle() throws MPIException {
+        check(Family.WIN_PUT_FLUSH_8B, 1200);
+        check(Family.WIN_GET_FLUSH_8B, 1200);
+        check(Family.WIN_FETCH_AND_OP, 1200);
+    }
+
+    /**
      * A handle whose completion was observed keeps behaving as a null request while the engine reuses the request
      * behind it for the next operations: its status is empty, waiting returns at once, and the new operation gets
      * its own data.

@@ -71,10 +71,15 @@ public final class OsuOneSided {
         int[] sizes = single ? new int[] {8} : b.sizes();
         final String t = test;
         final boolean fenced = fence;
-        // untimed passes over every size until the JIT is quiet, a GC, and again (see Bench.warmUntilQuiet)
+        // untimed passes over every size until the JIT is quiet, a GC, and again (see Bench.warmUntilQuiet). Each
+        // size ends with the barrier the timed sweep puts before its loops: without it the first timed size was the
+        // first to mix barrier traffic (collective context, empty messages) into point-to-point code C2 had compiled
+        // for one-sided traffic alone; the uncommon traps in Engine.isend/irecv/onFrame and MatchingQueues that
+        // followed had it recompile while the first size was timed (7-9 us per 8-byte put + flush instead of 1.2)
         b.warmUntilQuiet(() -> {
             for (int bytes : sizes) {
                 loop(t, win, buf, bytes, fenced, b.rank, Math.max(Bench.warmupFor(b.itersFor(bytes)), 1000));
+                MPI.COMM_WORLD.barrier();
             }
         });
         for (int bytes : sizes) {

@@ -272,6 +272,29 @@ public final class Engine implements InprocEndpoint, FrameSink {
         this.transport = t;
     }
 
+    /**
+     * Whether this process may read and write the memory of world rank {@code peer} itself (single copy through the
+     * transport, see {@link org.jmpi.transport.SingleCopy}): one-sided operations use it to reach a window of a rank
+     * on this host without that rank's help. False in threads mode and to ranks on other hosts.
+     */
+    public boolean canAccessMemoryOf(int peer) {
+        return transport instanceof org.jmpi.transport.SingleCopy sc && sc.canReadFrom(peer);
+    }
+
+    /**
+     * Copies {@code into.byteSize()} bytes at {@code address} in world rank {@code peer}'s process into {@code into}
+     * (native). Returns false when the kernel refused (nothing promised about {@code into}; later calls to
+     * {@link #canAccessMemoryOf} for that peer answer false).
+     */
+    public boolean readMemoryOf(int peer, long address, MemorySegment into) {
+        return transport instanceof org.jmpi.transport.SingleCopy sc && sc.read(peer, address, into);
+    }
+
+    /** Copies {@code from} (native) to {@code address} in world rank {@code peer}'s process; false when refused. */
+    public boolean writeMemoryOf(int peer, MemorySegment from, long address) {
+        return transport instanceof org.jmpi.transport.SingleCopy sc && sc.write(peer, from, address);
+    }
+
     // ------------------------------------------------------------------ sends
 
     /**

@@ -210,9 +210,35 @@ public final class Window {
         }
         Window w = new Window(comm, flavor, memory, sizes, units, noLocks);
         w.shared = shared;
+        if (shared == null && flavor != FLAVOR_DYNAMIC && p > 1) {
+            w.addresses = exchangeAddresses(comm, memory);
+        }
         w.postRequestReceive();
         return w;
     }
+
+    /** Every rank's native window address (0 where the memory is not native), gathered from all ranks. */
+    private static long[] exchangeAddresses(Communicator comm, MemorySegment memory) {
+        int p = comm.size();
+        MemorySegment mine = Arena.ofAuto().allocate(8, 8);
+        mine.set(java.lang.foreign.ValueLayout.JAVA_LONG, 0,
+                memory != null && memory.isNative() ? memory.address() : 0);
+        MemorySegment all = Arena.ofAuto().allocate(8L * p, 8);
+        Schedule s = Collectives.schedule(comm, "MPI_Win_create");
+        Collectives.allgather(s, new MessageData.SegmentData(mine), new MessageData.SegmentData(all), 8);
+        s.start();
+        Collectives.await(s);
+        if (s.error() != 0) {
+            throw new MpiError(s.error(), s.errorMessage());
+        }
+        return all.toArray(java.lang.foreign.ValueLayout.JAVA_LONG);
+    }
+
+    /**
+     * Native addresses of every rank's window memory, for the single-copy route of put and get (see {@link #direct});
+     * null for shared and dynamic windows and for a window of one rank.
+     */
+    private long[] addresses;
 
     /**
      * For a shared window, and an allocate-flavour window whose ranks share a host, the mapped segment every rank
@@ -411,6 +437,16 @@ public final class Window {
             }
             return startShared(kind, target, offset, targetCount, tt, out, in, op, elementKind);
         }
+        if (addresses != null && (kind == KIND_PUT || kind == KIND_GET) && dataBytes > 0 && tt.isContiguous()
+                && tt.lb() == 0) {
+            OpRequest done = direct(kind, target, offset, dataBytes, kind == KIND_PUT ? out : in);
+            if (done != null) {
+                synchronized (this) {
+                    opsSinceFence = true;
+                }
+                return done;
+            }
+        }
         long[] runs = tt.isContiguous() && tt.lb() == 0 || dataBytes == 0 ? null : runsOf(tt, targetCount);
         boolean wantsStatus = dynamic && in != null;
         OpRequest r = new OpRequest(progress, (in != null ? 1 : 0) + (in == null || wantsStatus ? 1 : 0));
@@ -463,6 +499,55 @@ public final class Window {
             engine.isend(out, worldTarget, ctx, me, TAG_DATA, SendMode.STANDARD);
         }
         return r;
+    }
+
+    /**
+     * A put or get of {@code n} contiguous bytes at {@code offset} in {@code target}'s window, done by this process
+     * alone with one copy into or out of the target's memory ({@code process_vm_writev}/{@code readv}) when the target
+     * runs on this host as another process and its window memory is native: complete on return, no message, no help
+     * from the target (as in the shared-memory route of allocate-flavour windows). Returns null when the route does
+     * not apply or the kernel refused it; the caller then sends the operation to the target's server. Origin data that
+     * is not contiguous native memory (a Java array, a derived type) goes through a per-thread native scratch.
+     *
+     * <p>Safe against the epochs' rules: lock returns only once the target granted it, start only once the targets
+     * posted, and the target sees the data at its next synchronisation, which follows the copy (unified model).
+     */
+    private OpRequest direct(int kind, int target, long offset, long n, MessageData user) {
+        long base = addresses[target];
+        int peer = comm.worldRank(target);
+        if (base == 0 || target == me || !engine.canAccessMemoryOf(peer)) {
+            return null;
+        }
+        long at = base + offset;
+        MemorySegment c = user.contiguous();
+        boolean ok;
+        if (c != null && c.isNative() && c.byteSize() >= n) {
+            c = c.asSlice(0, n);
+            ok = kind == KIND_PUT ? engine.writeMemoryOf(peer, c, at) : engine.readMemoryOf(peer, at, c);
+        } else {
+            MemorySegment tmp = nativeScratch(2, n);
+            if (kind == KIND_PUT) {
+                user.packTo(0, tmp, 0, n);
+                ok = engine.writeMemoryOf(peer, tmp, at);
+            } else {
+                ok = engine.readMemoryOf(peer, at, tmp);
+                if (ok) {
+                    user.unpackFrom(0, tmp, 0, n);
+                }
+            }
+        }
+        if (!ok) {
+            return null;
+        }
+        singleCopyOps.increment();
+        return OpRequest.done(progress);
+    }
+
+    private final java.util.concurrent.atomic.LongAdder singleCopyOps = new java.util.concurrent.atomic.LongAdder();
+
+    /** Operations this rank did on the window by single copy (see {@link #direct}), for tests and diagnostics. */
+    public long singleCopyOperations() {
+        return singleCopyOps.sum();
     }
 
     /** The byte runs of {@code count} elements of {@code type}, as (offset, length) pairs, adjacent runs merged. */
@@ -1329,11 +1414,14 @@ public final class Window {
         target.unpackFrom(0, work, 0, n);
     }
 
-    /** The calling thread's native scratch memory for {@link #accumulate} (two slots, 16-byte aligned, reused). */
+    /**
+     * The calling thread's native scratch memory, 16-byte aligned, reused: slots 0 and 1 for {@link #accumulate}, 2 for
+     * {@link #direct}.
+     */
     private static final ThreadLocal<MemorySegment[]> ACCUMULATE_SCRATCH =
-            ThreadLocal.withInitial(() -> new MemorySegment[2]);
+            ThreadLocal.withInitial(() -> new MemorySegment[3]);
 
-    /** Above this, {@link #accumulate} takes fresh memory rather than keep a thread's scratch that large. */
+    /** Above this, a caller takes fresh memory rather than keep a thread's scratch that large. */
     private static final long SCRATCH_LIMIT = 1 << 20;
 
     private static MemorySegment nativeScratch(int slot, long n) {

@@ -23,6 +23,7 @@ import org.jmpi.runtime.MpiError;
  *       ({@code new Win(info, comm)} + {@code attach}) is reached by other ranks (the role of {@code MPI_Get_address};
  *       the Java API's displacements are ints, so jmpi hands out window addresses below 2^31).
  *   <li>{@link #flavor(Object)} and {@link #model(Object)}: {@code MPI_WIN_CREATE_FLAVOR} and {@code MPI_WIN_MODEL}.
+ *   <li>{@link #singleCopyOperations(Object)}: how many operations went straight into another process's memory.
  *   <li>The MPI-3 error classes the {@code mpi.MPI} class lacks: {@link #ERR_RMA_RANGE}, {@link #ERR_RMA_ATTACH},
  *       {@link #ERR_RMA_FLAVOR}, {@link #ERR_RMA_SHARED}.
  * </ul>
@@ -75,6 +76,15 @@ public final class Windows {
     /** Rank {@code rank}'s part of a shared window as a segment. */
     public static MemorySegment sharedSegment(Object win, int rank) {
         return of(win).sharedPart(rank);
+    }
+
+    /**
+     * How many puts and gets this rank did on the window by single copy: straight into or out of another process's
+     * window memory on this host ({@code process_vm_writev}/{@code readv}), without a message to that process. A
+     * diagnostic (0 in threads mode, over TCP, on shared windows, and where the kernel forbids the calls).
+     */
+    public static long singleCopyOperations(Object win) {
+        return of(win).singleCopyOperations();
     }
 
     /** The window address of a buffer attached to a dynamic window (its index 0). */

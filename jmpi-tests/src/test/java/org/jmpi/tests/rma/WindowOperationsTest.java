@@ -190,6 +190,47 @@ class WindowOperationsTest {
         win.free();
     }
 
+    /**
+     * Between processes of one host, contiguous puts and gets on a create-flavour window over native memory go by
+     * single copy, with no message to the target, from a direct buffer and from a heap buffer (through a scratch)
+     * alike, and land where they should. The kernel calls are linked in the background on first use, so the epochs
+     * repeat (a bounded number of times, every rank deciding together) until this rank has done one by single copy.
+     */
+    @MpiTest(ranks = {2, 3}, modes = Mode.PROCESSES, timeoutSeconds = 120)
+    void createFlavourPutsAndGetsGoBySingleCopy() throws MPIException {
+        int rank = MPI.COMM_WORLD.getRank();
+        int size = MPI.COMM_WORLD.getSize();
+        int right = (rank + 1) % size;
+        int left = (rank + size - 1) % size;
+        IntBuffer mem = MPI.newIntBuffer(2 * size);
+        Win win = new Win(mem, 2 * size, 1, new Info(), MPI.COMM_WORLD); // sizes and units in ints
+        win.fence(0);
+        boolean allDirect = false;
+        for (int round = 0; round < 1000 && !allDirect; round++) {
+            IntBuffer fromArray = IntBuffer.wrap(new int[] {100 * round + rank}); // a heap buffer
+            IntBuffer fromDirect = MPI.newIntBuffer(1).put(0, 100 * round + 50 + rank);
+            win.put(fromArray, 1, MPI.INT, right, rank, 1, MPI.INT);
+            win.put(fromDirect, 1, MPI.INT, right, size + rank, 1, MPI.INT);
+            win.fence(0);
+            assertThat(mem.get(left)).isEqualTo(100 * round + left);
+            assertThat(mem.get(size + left)).isEqualTo(100 * round + 50 + left);
+            IntBuffer back = IntBuffer.wrap(new int[1]);
+            IntBuffer backDirect = MPI.newIntBuffer(1);
+            win.get(back, 1, MPI.INT, right, rank, 1, MPI.INT);
+            win.get(backDirect, 1, MPI.INT, right, size + rank, 1, MPI.INT);
+            win.fence(0);
+            assertThat(back.get(0)).isEqualTo(100 * round + rank);
+            assertThat(backDirect.get(0)).isEqualTo(100 * round + 50 + rank);
+            int[] mine = {org.jmpi.rma.Windows.singleCopyOperations(win) > 0 ? 1 : 0};
+            int[] all = new int[1];
+            MPI.COMM_WORLD.allReduce(mine, all, 1, MPI.INT, MPI.MIN);
+            allDirect = all[0] == 1;
+        }
+        win.fence(MPI.MODE_NOSUCCEED);
+        assertThat(allDirect).as("every rank did operations by single copy").isTrue();
+        win.free();
+    }
+
     @MpiTest(ranks = {1, 2, 3, 4, 8}, timeoutSeconds = 120)
     void derivedDatatypesOnBothSides() throws MPIException {
         derived();

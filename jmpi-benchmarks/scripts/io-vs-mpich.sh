@@ -3,7 +3,8 @@
 # ranks, collective and independent, on the local disk and on tmpfs, interleaved rounds, each run wrapped in the
 # baseline's gate.py (waits for a quiet machine, flags runs other processes disturbed).
 # Usage: jmpi-benchmarks/scripts/io-vs-mpich.sh OUTDIR [ROUNDS=3] [RANKS="2 4"] [MIB=256] [DIRS="/var/tmp /dev/shm"]
-# REPS (default 5) repetitions inside each run. Needs: mpich + libmpich-dev, a built tree
+# REPS (default 5) repetitions inside each run; PLOT (default OUTDIR/io-vs-mpich.svg) where the ratio plot goes
+# (jmpi-benchmarks/scripts/io-report.py RAWDIR [SVG] redraws it and prints the table). Needs: mpich + libmpich-dev, a built tree
 # (./mvnw -B package -DskipTests), ../shared/baseline next to the repository, free space for MIB on each DIR.
 set -euo pipefail
 OUT=${1:?usage: io-vs-mpich.sh OUTDIR [ROUNDS] [RANKS] [MIB] [DIRS]}
@@ -39,3 +40,4 @@ for r in $(seq 1 "$ROUNDS"); do
   done
 done
 echo "done: raw outputs in $OUT/raw (each: mode, op, median and best MB/s)"
+python3 "$REPO/jmpi-benchmarks/scripts/io-report.py" "$OUT/raw" "${PLOT:-$OUT/io-vs-mpich.svg}"

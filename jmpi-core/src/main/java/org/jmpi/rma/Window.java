@@ -179,18 +179,8 @@ public final class Window {
             boolean noLocks, boolean noncontiguous) {
         int p = comm.size();
         boolean wantsShared = flavor == FLAVOR_SHARED || flavor == FLAVOR_ALLOCATE && memory == null;
-        MemorySegment mine = Arena.ofAuto().allocate(24, 8);
-        mine.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, 0, flavor == FLAVOR_DYNAMIC ? -1 : sizeBytes);
-        mine.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, 1, dispUnit);
-        mine.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, 2, wantsShared ? 1 : 0);
-        MemorySegment all = Arena.ofAuto().allocate(24L * p, 8);
-        Schedule s = Collectives.schedule(comm, "MPI_Win_create");
-        Collectives.allgather(s, new MessageData.SegmentData(mine), new MessageData.SegmentData(all), 24);
-        s.start();
-        Collectives.await(s);
-        if (s.error() != 0) {
-            throw new MpiError(s.error(), s.errorMessage());
-        }
+        MemorySegment all = allgatherLongs(comm, flavor == FLAVOR_DYNAMIC ? -1 : sizeBytes, dispUnit,
+                wantsShared ? 1 : 0);
         long[] sizes = new long[p];
         int[] units = new int[p];
         boolean allWantShared = true;
@@ -219,19 +209,24 @@ public final class Window {
 
     /** Every rank's native window address (0 where the memory is not native), gathered from all ranks. */
     private static long[] exchangeAddresses(Communicator comm, MemorySegment memory) {
-        int p = comm.size();
-        MemorySegment mine = Arena.ofAuto().allocate(8, 8);
-        mine.set(java.lang.foreign.ValueLayout.JAVA_LONG, 0,
-                memory != null && memory.isNative() ? memory.address() : 0);
-        MemorySegment all = Arena.ofAuto().allocate(8L * p, 8);
+        return allgatherLongs(comm, memory != null && memory.isNative() ? memory.address() : 0)
+                .toArray(java.lang.foreign.ValueLayout.JAVA_LONG);
+    }
+
+    /** Gathers {@code values} from every rank of {@code comm}: rank r's values at longs {@code [r * n, (r + 1) * n)}. */
+    private static MemorySegment allgatherLongs(Communicator comm, long... values) {
+        int block = 8 * values.length;
+        MemorySegment mine = Arena.ofAuto().allocate(block, 8);
+        MemorySegment.copy(values, 0, mine, java.lang.foreign.ValueLayout.JAVA_LONG, 0, values.length);
+        MemorySegment all = Arena.ofAuto().allocate((long) block * comm.size(), 8);
         Schedule s = Collectives.schedule(comm, "MPI_Win_create");
-        Collectives.allgather(s, new MessageData.SegmentData(mine), new MessageData.SegmentData(all), 8);
+        Collectives.allgather(s, new MessageData.SegmentData(mine), new MessageData.SegmentData(all), block);
         s.start();
         Collectives.await(s);
         if (s.error() != 0) {
             throw new MpiError(s.error(), s.errorMessage());
         }
-        return all.toArray(java.lang.foreign.ValueLayout.JAVA_LONG);
+        return all;
     }
 
     /**

@@ -318,7 +318,13 @@ class TcpTransportTest {
                 int next = sent.getAndIncrement();
                 c.node(0).transport.send(1, header(next, 0, 0, next), patterned(next, next, 0, 0, next), null);
             }
-            done.await();
+            // bounded, so that a stall says what it was (it timed out once in a clean-clone CI run, with no clue): a
+            // handler's failed assertion (an echo out of order) or a failed peer shows in assertHealthy, else the counts
+            if (!done.await(25, SECONDS)) {
+                c.assertHealthy();
+                org.assertj.core.api.Assertions.fail("stalled with no error: %d of %d echoes back, %d frames sent by rank"
+                        + " 0, %d echoed by rank 1", total - done.getCount(), total, sent.get(), nextAt1[0]);
+            }
             c.assertHealthy();
         }
     }

@@ -7,6 +7,7 @@
  * Usage: mpiexec.mpich -n 2 ./call_times CALL [calls=100000] [reps=5] [bytes=4]
  * Output, per repetition after one untimed one: rep avg_us p50_us p99_us p99.9_us max_us share_of_time_in_calls_over_20us */
 #include "bench_common.h"
+#include <time.h>
 
 static int cmp_long(const void *a, const void *b) {
     long x = *(const long *) a, y = *(const long *) b;

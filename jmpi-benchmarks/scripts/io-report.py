@@ -3,9 +3,11 @@
 
 Usage: io-report.py RAWDIR [SVG]
 
-RAWDIR holds {jmpi,mpich}.io-{tmp,shm}.n{RANKS}.r{ROUND}.txt, each with lines `mode op median_MB/s best_MB/s`.
-Prints a Markdown table of the medians over rounds (of each run's median) and the jmpi/MPICH ratio, and, with SVG,
-draws the ratios as bars with the targets as lines (collective >= 1.0x, independent >= 0.8x). No third-party modules.
+RAWDIR holds {jmpi,jmpiarr,mpich}.io-{tmp,shm}.n{RANKS}.r{ROUND}.txt, each with lines
+`mode op median_MB/s best_MB/s` (jmpiarr: jmpi with the block in a Java double[], jmpi: a direct buffer).
+Prints a Markdown table of the medians over rounds (of each run's median) and the jmpi/MPICH ratios, and, with SVG,
+draws the ratios as bars (direct buffer dark, double[] light) with the targets as lines (collective >= 1.0x,
+independent >= 0.8x). No third-party modules.
 """
 import collections
 import glob
@@ -18,7 +20,7 @@ import sys
 def parse(raw):
     d = collections.defaultdict(list)
     for f in glob.glob(os.path.join(raw, '*.txt')):
-        m = re.match(r'(mpich|jmpi)\.io-(\w+)\.n(\d+)\.r\d+\.txt$', os.path.basename(f))
+        m = re.match(r'(mpich|jmpiarr|jmpi)\.io-(\w+)\.n(\d+)\.r\d+\.txt$', os.path.basename(f))
         if not m:
             continue
         impl, where, n = m.groups()
@@ -28,16 +30,17 @@ def parse(raw):
                 d[('/var/tmp' if where == 'tmp' else '/dev/' + where, int(n), p[0], p[1], impl)].append(float(p[2]))
     rows = []
     for k in sorted({k[:4] for k in d}):
-        a, b = d.get(k + ('mpich',)), d.get(k + ('jmpi',))
+        a, b, c = d.get(k + ('mpich',)), d.get(k + ('jmpi',)), d.get(k + ('jmpiarr',))
         if a and b:
             ma, mb = statistics.median(a), statistics.median(b)
-            rows.append(k + (ma, mb, mb / ma))
+            mc = statistics.median(c) if c else None
+            rows.append(k + (ma, mb, mb / ma, mc, mc / ma if mc else None))
     return rows
 
 
 def svg(path, rows):
     w, h, left, top, bottom = 60 + 44 * len(rows), 420, 60, 40, 150
-    top_ratio = max(2.0, min(4.0, max(r[6] for r in rows) * 1.1))
+    top_ratio = max(2.0, min(4.0, max(max(r[6], r[8] or 0) for r in rows) * 1.1))
     scale = (h - top - bottom) / top_ratio
 
     def y(v):
@@ -45,7 +48,7 @@ def svg(path, rows):
 
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="11">',
            f'<text x="{w / 2}" y="20" text-anchor="middle" font-size="14">MPI-IO bandwidth, jmpi / MPICH (ROMIO), '
-           f'3-D block array; bars above {top_ratio:g}x are cut</text>']
+           f'3-D block array (dark: direct buffer, light: double[]); bars above {top_ratio:g}x are cut</text>']
     for v in (0.5, 1.0, 1.5, 2.0, 3.0, 4.0):
         if v <= top_ratio:
             out.append(f'<line x1="{left}" y1="{y(v):.1f}" x2="{w - 10}" y2="{y(v):.1f}" stroke="#ddd"/>')
@@ -55,12 +58,18 @@ def svg(path, rows):
         out.append(f'<line x1="{left}" y1="{y(target):.1f}" x2="{w - 10}" y2="{y(target):.1f}" stroke="{colour}" '
                    f'stroke-dasharray="6,4"/>')
         out.append(f'<text x="{w - 12}" y="{y(target) - 4:.1f}" text-anchor="end" fill="{colour}">{label}</text>')
-    for i, (where, n, mode, op, _, _, ratio) in enumerate(rows):
+    for i, (where, n, mode, op, _, _, ratio, _, aratio) in enumerate(rows):
         x = left + 10 + 44 * i
         colour = '#1f77b4' if mode == 'coll' else '#9467bd'
-        out.append(f'<rect x="{x}" y="{y(ratio):.1f}" width="30" height="{h - bottom - y(ratio):.1f}" '
+        light = '#aec7e8' if mode == 'coll' else '#c5b0d5'
+        out.append(f'<rect x="{x}" y="{y(ratio):.1f}" width="17" height="{h - bottom - y(ratio):.1f}" '
                    f'fill="{colour}"/>')
-        out.append(f'<text x="{x + 15}" y="{y(ratio) - 3:.1f}" text-anchor="middle">{ratio:.2f}</text>')
+        out.append(f'<text x="{x + 8}" y="{y(ratio) - 3:.1f}" text-anchor="middle" font-size="9">{ratio:.2f}</text>')
+        if aratio:
+            out.append(f'<rect x="{x + 18}" y="{y(aratio):.1f}" width="17" height="{h - bottom - y(aratio):.1f}" '
+                       f'fill="{light}"/>')
+            out.append(f'<text x="{x + 26}" y="{y(aratio) - 12:.1f}" text-anchor="middle" font-size="9">'
+                       f'{aratio:.2f}</text>')
         out.append(f'<text transform="translate({x + 19},{h - bottom + 8}) rotate(60)">{mode} {op}, {n} ranks, '
                    f'{where}</text>')
     out.append('</svg>')
@@ -70,10 +79,11 @@ def svg(path, rows):
 
 def main():
     rows = parse(sys.argv[1])
-    print('| dir | ranks | mode | op | MPICH MB/s | jmpi MB/s | jmpi/MPICH |')
-    print('|---|---:|---|---|---:|---:|---:|')
-    for where, n, mode, op, a, b, r in rows:
-        print(f'| {where} | {n} | {mode} | {op} | {a:.0f} | {b:.0f} | {r:.2f} |')
+    print('| dir | ranks | mode | op | MPICH MB/s | jmpi direct MB/s | ratio | jmpi double[] MB/s | ratio |')
+    print('|---|---:|---|---|---:|---:|---:|---:|---:|')
+    for where, n, mode, op, a, b, r, c, rc in rows:
+        arr = f'{c:.0f} | {rc:.2f}' if c else '- | -'
+        print(f'| {where} | {n} | {mode} | {op} | {a:.0f} | {b:.0f} | {r:.2f} | {arr} |')
     if len(sys.argv) > 2 and rows:
         svg(sys.argv[2], rows)
         print(f'plot: {sys.argv[2]}')

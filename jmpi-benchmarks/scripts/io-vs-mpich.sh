@@ -3,7 +3,8 @@
 # ranks, collective and independent, on the local disk and on tmpfs, interleaved rounds, each run wrapped in the
 # baseline's gate.py (waits for a quiet machine, flags runs other processes disturbed).
 # Usage: jmpi-benchmarks/scripts/io-vs-mpich.sh OUTDIR [ROUNDS=3] [RANKS="2 4"] [MIB=256] [DIRS="/var/tmp /dev/shm"]
-# REPS (default 5) repetitions inside each run; PLOT (default OUTDIR/io-vs-mpich.svg) where the ratio plot goes
+# REPS (default 5) repetitions inside each run; ARRAYS=1 (default) also runs jmpi with the block in a Java double[]
+# (raw files jmpiarr.*) beside the direct buffer; PLOT (default OUTDIR/io-vs-mpich.svg) where the ratio plot goes
 # (jmpi-benchmarks/scripts/io-report.py RAWDIR [SVG] redraws it and prints the table). Needs: mpich + libmpich-dev, a built tree
 # (./mvnw -B package -DskipTests), ../shared/baseline next to the repository, free space for MIB on each DIR.
 set -euo pipefail
@@ -36,6 +37,10 @@ for r in $(seq 1 "$ROUNDS"); do
       run "mpich.io-$tag" "$n" $MPICH "$n" "$B/mpi_io_block3d" --dir "$d" --mib "$MIB" --reps "$REPS"
       run "jmpi.io-$tag" "$n" "$JMPIRUN" -n "$n" -cp "$CP" org.jmpi.benchmarks.IoBlock3d --dir "$d" --mib "$MIB" \
         --reps "$REPS"
+      if [ "${ARRAYS:-1}" = 1 ]; then
+        run "jmpiarr.io-$tag" "$n" "$JMPIRUN" -n "$n" -cp "$CP" org.jmpi.benchmarks.IoBlock3d --dir "$d" \
+          --mib "$MIB" --reps "$REPS" --array
+      fi
     done
   done
 done

@@ -45,6 +45,230 @@ final class CollectiveCalls {
         }
     }
 
+    /** Starts and waits for a schedule filled by the caller, raising its first error. */
+    private static void runSchedule(Schedule s) {
+        s.start();
+        Collectives.await(s);
+        if (s.error() != 0) {
+            throw new MpiError(s.error(), s.errorMessage());
+        }
+    }
+
+    // ------------------------------------------------------------------ blocking calls without a schedule
+
+    /*
+     * Bcast, reduce, allreduce, gather, scatter and allgather check their arguments in one method each, which serves
+     * both forms. The blocking call takes its sequence number first and passes no schedule: the method then runs the
+     * call without one when org.jmpi.coll.Immediate applies (small data, tree and recursive-doubling algorithms),
+     * else builds the schedule with that sequence number and waits for it. No lambda or schedule per call: these are
+     * the calls programs make in tight loops. The non-blocking call passes its schedule, which the method fills.
+     */
+
+    static void bcastBlocking(Comm comm, Object buf, int count, Datatype type, int root) throws MPIException {
+        try {
+            Communicator c = intra(comm);
+            bcastCall(c, c.nextCollective(), null, buf, count, type, root);
+        } catch (MpiError e) {
+            throw comm.fail("MPI_Bcast", e);
+        }
+    }
+
+    private static void bcastCall(Communicator c, int seq, Schedule s, Object buf, int count, Datatype type,
+            int root) {
+        checkRoot(c, root);
+        MessageData data = view(buf, count, type, c.rank() != root);
+        if (s != null) {
+            Collectives.bcast(s, data, root);
+        } else if (!org.jmpi.coll.Immediate.bcast(c, seq, data, root, "MPI_Bcast")) {
+            Schedule own = Collectives.schedule(c, "MPI_Bcast", seq);
+            Collectives.bcast(own, data, root);
+            runSchedule(own);
+        }
+    }
+
+    static void reduceBlocking(Comm comm, Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root,
+            boolean inPlace) throws MPIException {
+        try {
+            Communicator c = intra(comm);
+            reduceCall(c, c.nextCollective(), null, sendbuf, recvbuf, count, type, op, root, inPlace);
+        } catch (MpiError e) {
+            throw comm.fail("MPI_Reduce", e);
+        }
+    }
+
+    /** reduce; {@code sendbuf == null && inPlace}: reduce(buf, ...), buf in {@code recvbuf}. */
+    private static void reduceCall(Communicator c, int seq, Schedule s, Object sendbuf, Object recvbuf, int count,
+            Datatype type, Op op, int root, boolean inPlace) {
+        checkRoot(c, root);
+        Reduction red = reduction(op, type);
+        checkCount(count);
+        boolean isRoot = c.rank() == root;
+        MessageData input;
+        MessageData output = null;
+        if (inPlace) {
+            input = view(recvbuf, count, type, isRoot);
+            output = isRoot ? input : null;
+        } else {
+            input = view(sendbuf, count, type, false);
+            if (isRoot) {
+                noAlias(sendbuf, recvbuf);
+                output = view(recvbuf, count, type, true);
+            }
+        }
+        if (s != null) {
+            Collectives.reduce(s, input, output, count, red, root);
+        } else if (!org.jmpi.coll.Immediate.reduce(c, seq, input, output, count, red, root, "MPI_Reduce")) {
+            Schedule own = Collectives.schedule(c, "MPI_Reduce", seq);
+            Collectives.reduce(own, input, output, count, red, root);
+            runSchedule(own);
+        }
+    }
+
+    static void allReduceBlocking(Comm comm, Object sendbuf, Object recvbuf, int count, Datatype type, Op op,
+            boolean inPlace) throws MPIException {
+        try {
+            Communicator c = intra(comm);
+            allReduceCall(c, c.nextCollective(), null, sendbuf, recvbuf, count, type, op, inPlace);
+        } catch (MpiError e) {
+            throw comm.fail("MPI_Allreduce", e);
+        }
+    }
+
+    private static void allReduceCall(Communicator c, int seq, Schedule s, Object sendbuf, Object recvbuf, int count,
+            Datatype type, Op op, boolean inPlace) {
+        Reduction red = reduction(op, type);
+        checkCount(count);
+        MessageData output = view(recvbuf, count, type, true);
+        MessageData input = output;
+        if (!inPlace) {
+            noAlias(sendbuf, recvbuf);
+            input = view(sendbuf, count, type, false);
+        }
+        if (s != null) {
+            Collectives.allreduce(s, input, output, count, red);
+        } else if (!org.jmpi.coll.Immediate.allreduce(c, seq, input, output, count, red, "MPI_Allreduce")) {
+            Schedule own = Collectives.schedule(c, "MPI_Allreduce", seq);
+            Collectives.allreduce(own, input, output, count, red);
+            runSchedule(own);
+        }
+    }
+
+    static void gatherBlocking(Comm comm, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+            int recvcount, Datatype recvtype, int root, boolean inPlace) throws MPIException {
+        try {
+            Communicator c = intra(comm);
+            gatherCall(c, c.nextCollective(), null, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                    inPlace);
+        } catch (MpiError e) {
+            throw comm.fail("MPI_Gather", e);
+        }
+    }
+
+    /** gather; {@code inPlace}: gather(buf, count, type, root), buf in {@code recvbuf}. */
+    private static void gatherCall(Communicator c, int seq, Schedule s, Object sendbuf, int sendcount,
+            Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype, int root, boolean inPlace) {
+        checkRoot(c, root);
+        boolean isRoot = c.rank() == root;
+        int p = c.size();
+        MessageData send;
+        MessageData recv = null;
+        long block;
+        if (inPlace) {
+            // gather(buf, count, type, root): the root gathers in place, the others send buf
+            recv = isRoot ? view(recvbuf, (long) p * recvcount, recvtype, true) : null;
+            send = isRoot ? null : view(recvbuf, recvcount, recvtype, false);
+            block = blockBytes(recvcount, recvtype);
+        } else {
+            send = view(sendbuf, sendcount, sendtype, false);
+            if (isRoot) {
+                noAlias(sendbuf, recvbuf);
+                recv = view(recvbuf, (long) p * recvcount, recvtype, true);
+                block = blockBytes(recvcount, recvtype);
+            } else {
+                block = blockBytes(sendcount, sendtype);
+            }
+        }
+        if (s != null) {
+            Collectives.gather(s, send, recv, block, root);
+        } else if (!org.jmpi.coll.Immediate.gather(c, seq, send, recv, block, root, "MPI_Gather")) {
+            Schedule own = Collectives.schedule(c, "MPI_Gather", seq);
+            Collectives.gather(own, send, recv, block, root);
+            runSchedule(own);
+        }
+    }
+
+    static void scatterBlocking(Comm comm, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+            int recvcount, Datatype recvtype, int root, boolean inPlace) throws MPIException {
+        try {
+            Communicator c = intra(comm);
+            scatterCall(c, c.nextCollective(), null, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                    inPlace);
+        } catch (MpiError e) {
+            throw comm.fail("MPI_Scatter", e);
+        }
+    }
+
+    /** scatter; {@code inPlace}: scatter(buf, count, type, root), buf in {@code sendbuf}. */
+    private static void scatterCall(Communicator c, int seq, Schedule s, Object sendbuf, int sendcount,
+            Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype, int root, boolean inPlace) {
+        checkRoot(c, root);
+        boolean isRoot = c.rank() == root;
+        int p = c.size();
+        MessageData send = null;
+        MessageData recv;
+        long block;
+        if (inPlace) {
+            send = isRoot ? view(sendbuf, (long) p * sendcount, sendtype, false) : null;
+            recv = isRoot ? null : view(sendbuf, sendcount, sendtype, true);
+            block = blockBytes(sendcount, sendtype);
+        } else {
+            recv = view(recvbuf, recvcount, recvtype, true);
+            if (isRoot) {
+                noAlias(sendbuf, recvbuf);
+                send = view(sendbuf, (long) p * sendcount, sendtype, false);
+                block = blockBytes(sendcount, sendtype);
+            } else {
+                block = blockBytes(recvcount, recvtype);
+            }
+        }
+        if (s != null) {
+            Collectives.scatter(s, send, recv, block, root);
+        } else if (!org.jmpi.coll.Immediate.scatter(c, seq, send, recv, block, root, "MPI_Scatter")) {
+            Schedule own = Collectives.schedule(c, "MPI_Scatter", seq);
+            Collectives.scatter(own, send, recv, block, root);
+            runSchedule(own);
+        }
+    }
+
+    static void allGatherBlocking(Comm comm, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+            int recvcount, Datatype recvtype, boolean inPlace) throws MPIException {
+        try {
+            Communicator c = intra(comm);
+            allGatherCall(c, c.nextCollective(), null, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                    inPlace);
+        } catch (MpiError e) {
+            throw comm.fail("MPI_Allgather", e);
+        }
+    }
+
+    private static void allGatherCall(Communicator c, int seq, Schedule s, Object sendbuf, int sendcount,
+            Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype, boolean inPlace) {
+        MessageData send = null;
+        if (!inPlace) {
+            noAlias(sendbuf, recvbuf);
+            send = view(sendbuf, sendcount, sendtype, false);
+        }
+        MessageData recv = view(recvbuf, (long) c.size() * recvcount, recvtype, true);
+        long block = blockBytes(recvcount, recvtype);
+        if (s != null) {
+            Collectives.allgather(s, send, recv, block);
+        } else if (!org.jmpi.coll.Immediate.allgather(c, seq, send, recv, block, "MPI_Allgather")) {
+            Schedule own = Collectives.schedule(c, "MPI_Allgather", seq);
+            Collectives.allgather(own, send, recv, block);
+            runSchedule(own);
+        }
+    }
+
     /** Starts a non-blocking collective; its request completes with the schedule. */
     static Request begin(Comm comm, String call, Build build) throws MPIException {
         try {
@@ -250,35 +474,14 @@ final class CollectiveCalls {
     }
 
     static Build bcast(Object buf, int count, Datatype type, int root) {
-        return (s, c) -> {
-            checkRoot(c, root);
-            Collectives.bcast(s, view(buf, count, type, c.rank() != root), root);
-        };
+        return (s, c) -> bcastCall(c, 0, s, buf, count, type, root);
     }
 
-    /** gather; {@code sendbuf == null && inPlace} is the in-place form (buf at every rank is {@code recvbuf}). */
+    /** gather; {@code inPlace}: gather(buf, count, type, root), buf in {@code recvbuf}. */
     static Build gather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
             Datatype recvtype, int root, boolean inPlace) {
-        return (s, c) -> {
-            checkRoot(c, root);
-            boolean isRoot = c.rank() == root;
-            int p = c.size();
-            if (inPlace) {
-                // gather(buf, count, type, root): the root gathers in place, the others send buf
-                MessageData recv = isRoot ? view(recvbuf, (long) p * recvcount, recvtype, true) : null;
-                MessageData send = isRoot ? null : view(recvbuf, recvcount, recvtype, false);
-                Collectives.gather(s, send, recv, blockBytes(recvcount, recvtype), root);
-                return;
-            }
-            MessageData send = view(sendbuf, sendcount, sendtype, false);
-            if (isRoot) {
-                noAlias(sendbuf, recvbuf);
-                MessageData recv = view(recvbuf, (long) p * recvcount, recvtype, true);
-                Collectives.gather(s, send, recv, blockBytes(recvcount, recvtype), root);
-            } else {
-                Collectives.gather(s, send, null, blockBytes(sendcount, sendtype), root);
-            }
-        };
+        return (s, c) -> gatherCall(c, 0, s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                inPlace);
     }
 
     /**
@@ -317,25 +520,8 @@ final class CollectiveCalls {
     /** scatter; {@code inPlace} is the form scatter(buf, count, type, root), with buf in {@code sendbuf}. */
     static Build scatter(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
             Datatype recvtype, int root, boolean inPlace) {
-        return (s, c) -> {
-            checkRoot(c, root);
-            boolean isRoot = c.rank() == root;
-            int p = c.size();
-            if (inPlace) {
-                MessageData send = isRoot ? view(sendbuf, (long) p * sendcount, sendtype, false) : null;
-                MessageData recv = isRoot ? null : view(sendbuf, sendcount, sendtype, true);
-                Collectives.scatter(s, send, recv, blockBytes(sendcount, sendtype), root);
-                return;
-            }
-            MessageData recv = view(recvbuf, recvcount, recvtype, true);
-            if (isRoot) {
-                noAlias(sendbuf, recvbuf);
-                MessageData send = view(sendbuf, (long) p * sendcount, sendtype, false);
-                Collectives.scatter(s, send, recv, blockBytes(sendcount, sendtype), root);
-            } else {
-                Collectives.scatter(s, null, recv, blockBytes(recvcount, recvtype), root);
-            }
-        };
+        return (s, c) -> scatterCall(c, 0, s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                inPlace);
     }
 
     /**
@@ -371,18 +557,10 @@ final class CollectiveCalls {
         };
     }
 
-    /** allGather; a null {@code sendtype} is the in-place form. */
+    /** allGather; {@code inPlace} is the form allGather(buf, count, type). */
     static Build allGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
             Datatype recvtype, boolean inPlace) {
-        return (s, c) -> {
-            MessageData send = null;
-            if (!inPlace) {
-                noAlias(sendbuf, recvbuf);
-                send = view(sendbuf, sendcount, sendtype, false);
-            }
-            MessageData recv = view(recvbuf, (long) c.size() * recvcount, recvtype, true);
-            Collectives.allgather(s, send, recv, blockBytes(recvcount, recvtype));
-        };
+        return (s, c) -> allGatherCall(c, 0, s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, inPlace);
     }
 
     static Build allGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
@@ -451,39 +629,11 @@ final class CollectiveCalls {
 
     /** reduce; {@code sendbuf == null && inPlace}: reduce(buf, ...), buf in {@code recvbuf}. */
     static Build reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root, boolean inPlace) {
-        return (s, c) -> {
-            checkRoot(c, root);
-            Reduction red = reduction(op, type);
-            checkCount(count);
-            boolean isRoot = c.rank() == root;
-            MessageData input;
-            MessageData output = null;
-            if (inPlace) {
-                input = view(recvbuf, count, type, isRoot);
-                output = isRoot ? input : null;
-            } else {
-                input = view(sendbuf, count, type, false);
-                if (isRoot) {
-                    noAlias(sendbuf, recvbuf);
-                    output = view(recvbuf, count, type, true);
-                }
-            }
-            Collectives.reduce(s, input, output, count, red, root);
-        };
+        return (s, c) -> reduceCall(c, 0, s, sendbuf, recvbuf, count, type, op, root, inPlace);
     }
 
     static Build allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, boolean inPlace) {
-        return (s, c) -> {
-            Reduction red = reduction(op, type);
-            checkCount(count);
-            MessageData output = view(recvbuf, count, type, true);
-            MessageData input = output;
-            if (!inPlace) {
-                noAlias(sendbuf, recvbuf);
-                input = view(sendbuf, count, type, false);
-            }
-            Collectives.allreduce(s, input, output, count, red);
-        };
+        return (s, c) -> allReduceCall(c, 0, s, sendbuf, recvbuf, count, type, op, inPlace);
     }
 
     static Build reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op,

@@ -825,7 +825,7 @@ public class Comm implements Freeable, Cloneable {
             interColl("MPI_Bcast", call -> InterCollectives.bcast(ic, call, buf, count, type, root));
             return;
         }
-        CollectiveCalls.run(this, "MPI_Bcast", CollectiveCalls.bcast(buf, count, type, root));
+        CollectiveCalls.bcastBlocking(this, buf, count, type, root);
     }
 
     public final Request iBcast(Buffer buf, int count, Datatype type, int root) throws MPIException {
@@ -842,12 +842,11 @@ public class Comm implements Freeable, Cloneable {
                     recvtype, root));
             return;
         }
-        CollectiveCalls.run(this, "MPI_Gather",
-                CollectiveCalls.gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false));
+        CollectiveCalls.gatherBlocking(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false);
     }
 
     public final void gather(Object buf, int count, Datatype type, int root) throws MPIException {
-        CollectiveCalls.run(this, "MPI_Gather", CollectiveCalls.gather(null, 0, null, buf, count, type, root, true));
+        CollectiveCalls.gatherBlocking(this, null, 0, null, buf, count, type, root, true);
     }
 
     public final Request iGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
@@ -923,12 +922,11 @@ public class Comm implements Freeable, Cloneable {
                     recvcount, recvtype, root));
             return;
         }
-        CollectiveCalls.run(this, "MPI_Scatter",
-                CollectiveCalls.scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false));
+        CollectiveCalls.scatterBlocking(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false);
     }
 
     public final void scatter(Object buf, int count, Datatype type, int root) throws MPIException {
-        CollectiveCalls.run(this, "MPI_Scatter", CollectiveCalls.scatter(buf, count, type, null, 0, null, root, true));
+        CollectiveCalls.scatterBlocking(this, buf, count, type, null, 0, null, root, true);
     }
 
     public final Request iScatter(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
@@ -1005,12 +1003,11 @@ public class Comm implements Freeable, Cloneable {
                     recvcount, recvtype));
             return;
         }
-        CollectiveCalls.run(this, "MPI_Allgather",
-                CollectiveCalls.allGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false));
+        CollectiveCalls.allGatherBlocking(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false);
     }
 
     public final void allGather(Object buf, int count, Datatype type) throws MPIException {
-        CollectiveCalls.run(this, "MPI_Allgather", CollectiveCalls.allGather(null, 0, null, buf, count, type, true));
+        CollectiveCalls.allGatherBlocking(this, null, 0, null, buf, count, type, true);
     }
 
     public final Request iAllGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype) throws MPIException {
@@ -1206,11 +1203,11 @@ public class Comm implements Freeable, Cloneable {
             interColl("MPI_Reduce", call -> InterCollectives.reduce(ic, call, sendbuf, recvbuf, count, type, op, root));
             return;
         }
-        CollectiveCalls.run(this, "MPI_Reduce", CollectiveCalls.reduce(sendbuf, recvbuf, count, type, op, root, false));
+        CollectiveCalls.reduceBlocking(this, sendbuf, recvbuf, count, type, op, root, false);
     }
 
     public final void reduce(Object buf, int count, Datatype type, Op op, int root) throws MPIException {
-        CollectiveCalls.run(this, "MPI_Reduce", CollectiveCalls.reduce(null, buf, count, type, op, root, true));
+        CollectiveCalls.reduceBlocking(this, null, buf, count, type, op, root, true);
     }
 
     public final Request iReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op, int root) throws MPIException {
@@ -1232,11 +1229,11 @@ public class Comm implements Freeable, Cloneable {
             interColl("MPI_Allreduce", call -> InterCollectives.allReduce(ic, call, sendbuf, recvbuf, count, type, op));
             return;
         }
-        CollectiveCalls.run(this, "MPI_Allreduce", CollectiveCalls.allReduce(sendbuf, recvbuf, count, type, op, false));
+        CollectiveCalls.allReduceBlocking(this, sendbuf, recvbuf, count, type, op, false);
     }
 
     public final void allReduce(Object buf, int count, Datatype type, Op op) throws MPIException {
-        CollectiveCalls.run(this, "MPI_Allreduce", CollectiveCalls.allReduce(null, buf, count, type, op, true));
+        CollectiveCalls.allReduceBlocking(this, null, buf, count, type, op, true);
     }
 
     public final Request iAllReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {

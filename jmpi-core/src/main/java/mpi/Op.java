@@ -104,6 +104,10 @@ public final class Op implements Freeable {
         if (p.accumulateOnly() && !accumulate) {
             throw new MpiError(ErrorClass.ERR_OP, name + " may only be used in one-sided accumulate operations");
         }
+        Cached last = cached;
+        if (last != null && last.type == type && !accumulate) {
+            return last.reduction;
+        }
         ElementKind kind = kindOf(type);
         if (kind == null) {
             throw new MpiError(ErrorClass.ERR_OP, name + " does not apply to " + type.name
@@ -114,8 +118,17 @@ public final class Op implements Freeable {
             throw new MpiError(ErrorClass.ERR_TYPE, "the datatype " + type.name + " is not made of whole "
                     + kind.mpiName + " elements, so " + name + " cannot reduce it");
         }
-        return PredefinedReduction.of(p, kind, (int) (size / kind.packedBytes), type.name);
+        PredefinedReduction r = PredefinedReduction.of(p, kind, (int) (size / kind.packedBytes), type.name);
+        if (!accumulate) {
+            cached = new Cached(type, r);
+        }
+        return r;
     }
+
+    /** The reduction made last for a collective on {@code type}: calls in a loop reuse it instead of a new one. */
+    private record Cached(Datatype type, Reduction reduction) {}
+
+    private volatile Cached cached;
 
     private PredefinedOp predefined() {
         return switch (code) {

@@ -25,7 +25,8 @@ import mpi.MPIException;
  *
  * <p>Options: {@code --dir DIR} (default /tmp), {@code --mib N} (array size, default 256), {@code --reps N}
  * (default 5), {@code --warmup N} (untimed repetitions first, default 3), {@code --sync} (include {@code File.sync}
- * in the write time), {@code --modes coll,indep}.
+ * in the write time), {@code --modes coll,indep}, {@code --array} (the block in a Java {@code double[]} instead of a
+ * direct buffer).
  */
 public final class IoBlock3d {
     private IoBlock3d() {}
@@ -39,6 +40,7 @@ public final class IoBlock3d {
         int reps = 5;
         int warmup = 3;
         boolean sync = false;
+        boolean array = false;
         List<String> modes = List.of("coll", "indep");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -47,6 +49,7 @@ public final class IoBlock3d {
                 case "--reps" -> reps = Integer.parseInt(args[++i]);
                 case "--warmup" -> warmup = Integer.parseInt(args[++i]);
                 case "--sync" -> sync = true;
+                case "--array" -> array = true;
                 case "--modes" -> modes = Arrays.asList(args[++i].split(","));
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
@@ -65,11 +68,20 @@ public final class IoBlock3d {
         Datatype cube = Datatype.createHVector(block[0], 1, n * n * 8, plane);
         cube.commit();
         int local = block[0] * block[1] * block[2];
-        DoubleBuffer data = MPI.newDoubleBuffer(local);
+        // the block in a direct buffer (default) or a Java double[] (--array), written from and read back into
+        DoubleBuffer dataBuffer = array ? null : MPI.newDoubleBuffer(local);
+        DoubleBuffer backBuffer = array ? null : MPI.newDoubleBuffer(local);
+        double[] dataArray = array ? new double[local] : null;
+        double[] backArray = array ? new double[local] : null;
         for (int i = 0; i < local; i++) {
-            data.put(i, rank * 1e9 + i);
+            if (array) {
+                dataArray[i] = rank * 1e9 + i;
+            } else {
+                dataBuffer.put(i, rank * 1e9 + i);
+            }
         }
-        DoubleBuffer back = MPI.newDoubleBuffer(local);
+        Object data = array ? dataArray : dataBuffer;
+        Object back = array ? backArray : backBuffer;
         long bytes = (long) n * n * n * 8;
         String file = Path.of(dir, "jmpi-io-block3d-" + ProcessHandle.current().pid() + ".dat").toString();
         long[] pathLen = {file.length()};
@@ -80,8 +92,9 @@ public final class IoBlock3d {
         file = new String(name);
         if (rank == 0) {
             System.out.printf("# jmpi IoBlock3d: %d ranks (grid %dx%dx%d), array %d^3 doubles = %.1f MiB, blocks of"
-                    + " %dx%dx%d, %s, %d reps%s%n", size, dims[0], dims[1], dims[2], n, bytes / 1048576.0, block[0],
-                    block[1], block[2], dir, reps, sync ? ", write includes sync" : "");
+                    + " %dx%dx%d, %s, %d reps%s, %s%n", size, dims[0], dims[1], dims[2], n, bytes / 1048576.0, block[0],
+                    block[1], block[2], dir, reps, sync ? ", write includes sync" : "",
+                    array ? "double[]" : "direct DoubleBuffer");
             System.out.printf("# after %d untimed repetitions%n", warmup);
             System.out.printf("# %-6s %-5s %12s %12s%n", "mode", "op", "median MB/s", "best MB/s");
         }
@@ -110,7 +123,11 @@ public final class IoBlock3d {
                 double tw = slowest(MPI.wtime() - t0);
                 MPI.COMM_WORLD.barrier();
                 f.seek(0, MPI.SEEK_SET);
-                back.clear();
+                if (array) {
+                    Arrays.fill(backArray, 0);
+                } else {
+                    backBuffer.clear();
+                }
                 t0 = MPI.wtime();
                 if (coll) {
                     f.readAll(back, local, MPI.DOUBLE);
@@ -119,7 +136,10 @@ public final class IoBlock3d {
                 }
                 double tr = slowest(MPI.wtime() - t0);
                 f.close();
-                if (back.get(local - 1) != data.get(local - 1) || back.get(0) != data.get(0)) {
+                boolean same = array
+                        ? backArray[local - 1] == dataArray[local - 1] && backArray[0] == dataArray[0]
+                        : backBuffer.get(local - 1) == dataBuffer.get(local - 1) && backBuffer.get(0) == dataBuffer.get(0);
+                if (!same) {
                     throw new IllegalStateException("read back wrong data");
                 }
                 if (r >= 0) {

@@ -32,6 +32,15 @@ public final class Collectives {
         return new Schedule(c, rt.engine(), rt.progress(), call);
     }
 
+    /**
+     * A new, empty schedule for a call that has already taken its sequence number ({@code
+     * c.nextCollective()}), e.g. one that first tried {@link Immediate}.
+     */
+    public static Schedule schedule(Communicator c, String call, int sequence) {
+        JmpiRuntime rt = JmpiRuntime.get();
+        return new Schedule(c, rt.engine(), rt.progress(), call, sequence);
+    }
+
     /** Waits for a schedule; errors are left in the request for the caller to raise. */
     public static void await(Schedule s) {
         JmpiRuntime.get().progress().await(s);

@@ -82,11 +82,20 @@ public final class Schedule extends RequestImpl {
      * @param name the MPI call, for error messages (e.g. {@code MPI_Allreduce})
      */
     public Schedule(Communicator comm, Engine engine, Progress progress, String name) {
+        this(comm, engine, progress, name, comm.nextCollective());
+    }
+
+    /**
+     * A schedule for a call that has already taken its collective sequence number.
+     *
+     * @param sequence the call's {@link Communicator#nextCollective()}
+     */
+    public Schedule(Communicator comm, Engine engine, Progress progress, String name, int sequence) {
         super(progress);
         this.comm = comm;
         this.engine = engine;
         this.context = comm.collectiveContext();
-        this.tagBase = comm.nextCollective() & Integer.MAX_VALUE;
+        this.tagBase = sequence & Integer.MAX_VALUE;
         this.name = name;
     }
 

@@ -62,7 +62,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
     /** Used unexpected entries kept for reuse (linked through {@code next}); guarded by {@code lock}. */
     private Unexpected freeUnexpected;
     private int freeUnexpectedCount;
-    private static final int FREE_UNEXPECTED_MAX = 256;
+    /** A burst of eager messages (a root flooded by a loop of small reduces, credits returned in a batch) fits. */
+    private static final int FREE_UNEXPECTED_MAX = 2048;
 
     private final AtomicLong ids = new AtomicLong(1);
     private final ConcurrentHashMap<Long, SendRequest> rendezvousSends = new ConcurrentHashMap<>();

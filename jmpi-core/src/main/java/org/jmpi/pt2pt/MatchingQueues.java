@@ -32,7 +32,7 @@ final class MatchingQueues {
     /** Emptied buckets for reuse, linked through {@code chain}. */
     private Bucket freeBuckets;
     private int freeBucketCount;
-    private static final int FREE_BUCKETS_MAX = 64;
+    private static final int FREE_BUCKETS_MAX = 1024;
     private long nextSeq = 1;
     private RecvRequest wildHead;
     private RecvRequest wildTail;

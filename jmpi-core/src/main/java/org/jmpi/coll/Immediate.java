@@ -1,0 +1,544 @@
+package org.jmpi.coll;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import org.jmpi.datatype.MessageData;
+import org.jmpi.op.PredefinedReduction;
+import org.jmpi.op.Reduction;
+import org.jmpi.pt2pt.Engine;
+import org.jmpi.pt2pt.RecvRequest;
+import org.jmpi.pt2pt.SendMode;
+import org.jmpi.pt2pt.SendRequest;
+import org.jmpi.runtime.Communicator;
+import org.jmpi.runtime.JmpiRuntime;
+import org.jmpi.runtime.MpiError;
+import org.jmpi.runtime.Progress;
+
+/**
+ * Blocking collectives run straight in the calling thread, without a {@link Schedule}: each step posts its receives
+ * and sends on the engine and waits for them, with requests from the engine's pools and working memory from a
+ * per-thread scratch area, so that a small broadcast, reduce or allreduce allocates nothing in steady state (a
+ * schedule, its rounds, its local steps and its temporaries were 600-1,500 bytes a call, and the young collections
+ * they caused stalled partner ranks on a 2-core host for milliseconds).
+ *
+ * <p>Each method runs the same algorithm, with the same messages, peers, context and tag, as the schedule that
+ * {@link Tuning} would select, so a rank that takes this route and one that builds the schedule (non-blocking calls,
+ * other thresholds) still match. A method returns false, having sent nothing, when it does not apply: another
+ * algorithm is selected, the data is larger than the scratch area, or the operation is not predefined (a user
+ * function sees Java arrays when the data is on the heap, which the native scratch would change).
+ *
+ * <p>Working buffers are native: the input is copied in, combined with {@link Reduction#applyNative}, and the result
+ * copied out. For the sizes taken here (at most {@link #LIMIT} bytes) the copies cost less than one message.
+ *
+ * <p>Threading: every method runs in the calling thread and touches only that thread's scratch.
+ */
+public final class Immediate {
+    /** Largest reduction (bytes of one rank's data) done here; larger ones build a schedule. */
+    public static final long LIMIT = 32 << 10;
+
+    private Immediate() {}
+
+    /** The calling thread's working memory: two {@link #LIMIT}-byte segments and views of them. */
+    private static final class Scratch {
+        final MemorySegment a;
+        final MemorySegment b;
+        long size = -1;
+        MemorySegment sliceA;
+        MemorySegment sliceB;
+        MessageData dataA;
+        MessageData dataB;
+        final SendRequest[] sends = new SendRequest[32];
+
+        Scratch() {
+            MemorySegment both = Arena.ofAuto().allocate(2 * LIMIT, 64);
+            a = both.asSlice(0, LIMIT);
+            b = both.asSlice(LIMIT, LIMIT);
+        }
+
+        private final long[] keys = new long[128];
+        private final MessageData[] views = new MessageData[128];
+        final RecvRequest[] recvs = new RecvRequest[32];
+
+        /**
+         * Bytes {@code [offset, offset + length)} of segment {@code a} ({@code which == 0}) or {@code b}, as message
+         * data; cached, so that calls of one shape make their views once.
+         */
+        MessageData view(int which, long offset, long length) {
+            long key = ((long) which << 50 | offset << 25 | length) + 1;
+            int h = (int) ((key * 0x9E3779B97F4A7C15L) >>> 57);
+            if (keys[h] != key) {
+                views[h] = new MessageData.SegmentData((which == 0 ? a : b).asSlice(offset, length));
+                keys[h] = key;
+            }
+            return views[h];
+        }
+
+        /** Makes the slices and views {@code n} bytes long (kept while calls keep one size). */
+        void size(long n) {
+            if (n != size) {
+                sliceA = a.asSlice(0, n);
+                sliceB = b.asSlice(0, n);
+                dataA = new MessageData.SegmentData(sliceA);
+                dataB = new MessageData.SegmentData(sliceB);
+                size = n;
+            }
+        }
+    }
+
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+    /**
+     * {@code MPI_Bcast} by binomial tree from {@code root}, when that is the algorithm selected; the data moves
+     * straight between the user's buffers.
+     *
+     * @param sequence the call's collective sequence number ({@link Communicator#nextCollective()})
+     */
+    public static boolean bcast(Communicator c, int sequence, MessageData buf, int root, String call) {
+        int p = c.size();
+        if (Tuning.select(Collective.BCAST, p, buf.bytes(), true) != Algorithm.BCAST_BINOMIAL && p > 1) {
+            return false;
+        }
+        if (p == 1) {
+            return true;
+        }
+        JmpiRuntime rt = JmpiRuntime.get();
+        Engine engine = rt.engine();
+        Progress progress = rt.progress();
+        int context = c.collectiveContext();
+        int tag = sequence & Integer.MAX_VALUE;
+        int rel = Binomial.rel(c.rank(), root, p);
+        int top = Binomial.top(rel, p);
+        int error = 0;
+        String message = null;
+        if (rel != 0) {
+            RecvRequest in = engine.irecv(buf, context, Binomial.abs(rel - top, root, p), tag);
+            progress.await(in);
+            error = in.error();
+            message = in.errorMessage();
+            engine.release(in);
+            if (error != 0) {
+                // the children wait for data that will not come; as a schedule, stop at the first failed step
+                throw new MpiError(error, call + ": " + message);
+            }
+        }
+        SendRequest[] sends = SCRATCH.get().sends;
+        int n = 0;
+        try {
+            for (int mask = top >> 1; mask > 0; mask >>= 1) {
+                if (rel + mask < p) {
+                    sends[n++] = engine.isend(buf, c.worldRank(Binomial.abs(rel + mask, root, p)), context,
+                            c.rank(), tag, SendMode.STANDARD);
+                }
+            }
+        } catch (MpiError e) {
+            waitAll(engine, progress, sends, n);
+            throw new MpiError(e.errorClass(), call + ": " + e.getMessage());
+        }
+        for (int i = 0; i < n; i++) {
+            progress.await(sends[i]);
+            if (error == 0 && sends[i].error() != 0) {
+                error = sends[i].error();
+                message = sends[i].errorMessage();
+            }
+            engine.release(sends[i]);
+            sends[i] = null;
+        }
+        if (error != 0) {
+            throw new MpiError(error, call + ": " + message);
+        }
+        return true;
+    }
+
+    /**
+     * {@code MPI_Allreduce} by recursive doubling, when that is the algorithm selected for a predefined operation
+     * and the data fits the scratch area; {@code input == output} in place.
+     */
+    public static boolean allreduce(Communicator c, int sequence, MessageData input, MessageData output, int count,
+            Reduction red, String call) {
+        int p = c.size();
+        long bytes = count * red.bytesPerElement();
+        if (!(red instanceof PredefinedReduction) || bytes > LIMIT
+                || Tuning.select(Collective.ALLREDUCE, p, bytes, red.commutative())
+                        != Algorithm.ALLREDUCE_RECURSIVE_DOUBLING) {
+            return false;
+        }
+        if (count == 0) {
+            return true;
+        }
+        if (p == 1) {
+            if (input != output) {
+                Blocks.copy(input, 0, output, 0, bytes);
+            }
+            return true;
+        }
+        JmpiRuntime rt = JmpiRuntime.get();
+        Engine engine = rt.engine();
+        Progress progress = rt.progress();
+        int context = c.collectiveContext();
+        int tag = sequence & Integer.MAX_VALUE;
+        int r = c.rank();
+        int pof2 = Integer.highestOneBit(p);
+        int rem = p - pof2;
+        boolean commute = red.commutative();
+        if (r < 2 * rem && r % 2 == 0) {
+            // sits out: its input goes to r + 1, the result comes back from it
+            exchange(engine, progress, c, context, tag, r + 1, input, null, call);
+            exchange(engine, progress, c, context, tag, r + 1, null, output, call);
+            return true;
+        }
+        Scratch sc = SCRATCH.get();
+        sc.size(bytes);
+        MemorySegment acc = sc.sliceA;
+        MemorySegment tmp = sc.sliceB;
+        MessageData accData = sc.dataA;
+        MessageData tmpData = sc.dataB;
+        Blocks.copy(input, 0, accData, 0, bytes);
+        if (r < 2 * rem) {
+            // the partner r - 1 is the lower rank: tmp op acc
+            exchange(engine, progress, c, context, tag, r - 1, null, tmpData, call);
+            red.applyNative(tmp, acc, 0, count);
+        }
+        int nr = r < 2 * rem ? r / 2 : r - rem;
+        for (int mask = 1; mask < pof2; mask <<= 1) {
+            int partnerNew = nr ^ mask;
+            int partner = partnerNew < rem ? 2 * partnerNew + 1 : partnerNew + rem;
+            exchange(engine, progress, c, context, tag, partner, accData, tmpData, call);
+            if (partnerNew < nr || commute) {
+                red.applyNative(tmp, acc, 0, count);
+            } else {
+                red.applyNative(acc, tmp, 0, count);
+                MemorySegment t = acc;
+                acc = tmp;
+                tmp = t;
+                MessageData td = accData;
+                accData = tmpData;
+                tmpData = td;
+            }
+        }
+        if (r < 2 * rem) {
+            exchange(engine, progress, c, context, tag, r - 1, accData, null, call);
+        }
+        Blocks.copy(accData, 0, output, 0, bytes);
+        return true;
+    }
+
+    /**
+     * {@code MPI_Reduce} by binomial tree, when that is the algorithm selected for a predefined operation and the data
+     * fits the scratch area; {@code output} is the root's result (null elsewhere), {@code input == output} in place.
+     */
+    public static boolean reduce(Communicator c, int sequence, MessageData input, MessageData output, int count,
+            Reduction red, int root, String call) {
+        int p = c.size();
+        long bytes = count * red.bytesPerElement();
+        if (!(red instanceof PredefinedReduction) || bytes > LIMIT
+                || Tuning.select(Collective.REDUCE, p, bytes, red.commutative()) != Algorithm.REDUCE_BINOMIAL) {
+            return false;
+        }
+        int r = c.rank();
+        if (count == 0) {
+            return true;
+        }
+        if (p == 1) {
+            if (input != output) {
+                Blocks.copy(input, 0, output, 0, bytes);
+            }
+            return true;
+        }
+        JmpiRuntime rt = JmpiRuntime.get();
+        Engine engine = rt.engine();
+        Progress progress = rt.progress();
+        int context = c.collectiveContext();
+        int tag = sequence & Integer.MAX_VALUE;
+        boolean commute = red.commutative();
+        int treeRoot = commute ? root : 0;
+        int rel = Binomial.rel(r, treeRoot, p);
+        int top = Binomial.top(rel, p);
+        int parent = Binomial.abs(rel - top, treeRoot, p);
+        Scratch sc = SCRATCH.get();
+        sc.size(bytes);
+        MemorySegment acc = sc.sliceA;
+        MemorySegment tmp = sc.sliceB;
+        MessageData accData = sc.dataA;
+        MessageData tmpData = sc.dataB;
+        boolean holds = false;
+        if (rel + 1 >= p || top == 1) {
+            // no children
+            if (rel != 0) {
+                exchange(engine, progress, c, context, tag, parent, input, null, call);
+            } else {
+                Blocks.copy(input, 0, accData, 0, bytes);
+                holds = true;
+            }
+        } else {
+            Blocks.copy(input, 0, accData, 0, bytes);
+            for (int mask = 1; mask < top && rel + mask < p; mask <<= 1) {
+                exchange(engine, progress, c, context, tag, Binomial.abs(rel + mask, treeRoot, p), null, tmpData,
+                        call);
+                if (commute) {
+                    red.applyNative(tmp, acc, 0, count);
+                } else {
+                    // acc holds ranks [rel, rel + mask), tmp the next ones: acc op tmp, computed into tmp
+                    red.applyNative(acc, tmp, 0, count);
+                    MemorySegment t = acc;
+                    acc = tmp;
+                    tmp = t;
+                    MessageData td = accData;
+                    accData = tmpData;
+                    tmpData = td;
+                }
+            }
+            if (rel != 0) {
+                exchange(engine, progress, c, context, tag, parent, accData, null, call);
+            } else {
+                holds = true;
+            }
+        }
+        if (treeRoot != root) {
+            if (r == treeRoot) {
+                exchange(engine, progress, c, context, tag, root, accData, null, call);
+                return true;
+            }
+            if (r == root) {
+                exchange(engine, progress, c, context, tag, treeRoot, null, output, call);
+                return true;
+            }
+        }
+        if (r == root && holds) {
+            Blocks.copy(accData, 0, output, 0, bytes);
+        }
+        return true;
+    }
+
+    /**
+     * {@code MPI_Gather} of {@code block} bytes per rank by binomial tree, when that is the algorithm selected and the
+     * whole fits the scratch area. {@code send} is this rank's block (null at the root in place), {@code recv} the
+     * root's buffer (ignored elsewhere). Each subtree's blocks travel in relative-rank order, as in
+     * {@link GatherBinomial}.
+     */
+    public static boolean gather(Communicator c, int sequence, MessageData send, MessageData recv, long block,
+            int root, String call) {
+        int p = c.size();
+        long total = p * block;
+        if (Tuning.select(Collective.GATHER, p, total, true) != Algorithm.GATHER_BINOMIAL || total > LIMIT) {
+            return false;
+        }
+        int r = c.rank();
+        int rel = Binomial.rel(r, root, p);
+        int size = Binomial.subtreeSize(rel, p);
+        int top = Binomial.top(rel, p);
+        if (size == 1) {
+            if (rel != 0) {
+                JmpiRuntime rt = JmpiRuntime.get();
+                exchange(rt.engine(), rt.progress(), c, c.collectiveContext(), sequence & Integer.MAX_VALUE,
+                        Binomial.abs(rel - top, root, p), send, null, call);
+            } else if (send != null) {
+                Blocks.copy(send, 0, recv, 0, block); // p == 1
+            }
+            return true;
+        }
+        JmpiRuntime rt = JmpiRuntime.get();
+        Engine engine = rt.engine();
+        Progress progress = rt.progress();
+        int context = c.collectiveContext();
+        int tag = sequence & Integer.MAX_VALUE;
+        Scratch sc = SCRATCH.get();
+        MessageData tmp = sc.view(0, 0, size * block);
+        if (send != null) {
+            Blocks.copy(send, 0, tmp, 0, block);
+        } else {
+            Blocks.copy(recv, root * block, tmp, 0, block); // the root in place
+        }
+        RecvRequest[] in = sc.recvs;
+        int n = 0;
+        for (int mask = 1; mask < top && rel + mask < p; mask <<= 1) {
+            int child = rel + mask;
+            in[n++] = engine.irecv(sc.view(0, mask * block, Binomial.subtreeSize(child, p) * block), context,
+                    Binomial.abs(child, root, p), tag);
+        }
+        awaitAll(engine, progress, in, n, call);
+        if (rel != 0) {
+            exchange(engine, progress, c, context, tag, Binomial.abs(rel - top, root, p), tmp, null, call);
+        } else {
+            for (int i = 0; i < p; i++) {
+                Blocks.copy(tmp, i * block, recv, Binomial.abs(i, root, p) * block, block);
+            }
+        }
+        return true;
+    }
+
+    /**
+     * {@code MPI_Scatter} of {@code block} bytes per rank by binomial tree, when that is the algorithm selected and
+     * the whole fits the scratch area. {@code send} is the root's buffer (ignored elsewhere), {@code recv} this rank's
+     * block (null at the root in place). The same messages as {@link ScatterBinomial}.
+     */
+    public static boolean scatter(Communicator c, int sequence, MessageData send, MessageData recv, long block,
+            int root, String call) {
+        int p = c.size();
+        long total = p * block;
+        if (Tuning.select(Collective.SCATTER, p, total, true) != Algorithm.SCATTER_BINOMIAL || total > LIMIT) {
+            return false;
+        }
+        int r = c.rank();
+        int rel = Binomial.rel(r, root, p);
+        int size = Binomial.subtreeSize(rel, p);
+        int top = Binomial.top(rel, p);
+        int parent = Binomial.abs(rel - top, root, p);
+        JmpiRuntime rt = JmpiRuntime.get();
+        Engine engine = rt.engine();
+        Progress progress = rt.progress();
+        int context = c.collectiveContext();
+        int tag = sequence & Integer.MAX_VALUE;
+        if (size == 1) {
+            if (rel != 0) {
+                exchange(engine, progress, c, context, tag, parent, null, recv, call);
+            } else if (recv != null) {
+                Blocks.copy(send, 0, recv, 0, block); // p == 1
+            }
+            return true;
+        }
+        Scratch sc = SCRATCH.get();
+        MessageData tmp;
+        if (rel == 0) {
+            tmp = sc.view(0, 0, total);
+            for (int i = 0; i < p; i++) {
+                Blocks.copy(send, Binomial.abs(i, root, p) * block, tmp, i * block, block);
+            }
+        } else {
+            tmp = sc.view(0, 0, size * block);
+            exchange(engine, progress, c, context, tag, parent, null, tmp, call);
+        }
+        if (recv != null) {
+            Blocks.copy(tmp, 0, recv, 0, block);
+        }
+        SendRequest[] out = sc.sends;
+        int n = 0;
+        try {
+            for (int mask = top >> 1; mask > 0; mask >>= 1) {
+                int child = rel + mask;
+                if (child < p) {
+                    out[n++] = engine.isend(sc.view(0, mask * block, Binomial.subtreeSize(child, p) * block),
+                            c.worldRank(Binomial.abs(child, root, p)), context, r, tag, SendMode.STANDARD);
+                }
+            }
+        } catch (MpiError e) {
+            waitAll(engine, progress, out, n);
+            throw new MpiError(e.errorClass(), call + ": " + e.getMessage());
+        }
+        awaitAll(engine, progress, out, n, call);
+        return true;
+    }
+
+    /**
+     * {@code MPI_Allgather} of {@code block} bytes per rank by recursive doubling, when that is the algorithm selected
+     * (a power-of-two size) and the whole fits the scratch area. {@code send} is this rank's block, or null when it
+     * sits in place in {@code recv}. The same messages as {@link AllgatherRecursiveDoubling}.
+     */
+    public static boolean allgather(Communicator c, int sequence, MessageData send, MessageData recv, long block,
+            String call) {
+        int p = c.size();
+        long total = p * block;
+        if (Tuning.select(Collective.ALLGATHER, p, total, true) != Algorithm.ALLGATHER_RECURSIVE_DOUBLING
+                || total > LIMIT || Integer.bitCount(p) != 1) {
+            return false;
+        }
+        int r = c.rank();
+        if (p == 1) {
+            if (send != null) {
+                Blocks.copy(send, 0, recv, 0, Math.min(block, send.bytes()));
+            }
+            return true;
+        }
+        JmpiRuntime rt = JmpiRuntime.get();
+        Engine engine = rt.engine();
+        Progress progress = rt.progress();
+        int context = c.collectiveContext();
+        int tag = sequence & Integer.MAX_VALUE;
+        Scratch sc = SCRATCH.get();
+        MessageData all = sc.view(0, 0, total);
+        if (send != null) {
+            Blocks.copy(send, 0, all, r * block, Math.min(block, send.bytes()));
+        } else {
+            Blocks.copy(recv, r * block, all, r * block, block);
+        }
+        for (int mask = 1; mask < p; mask <<= 1) {
+            int partner = r ^ mask;
+            int mine = r & ~(mask - 1);
+            int theirs = partner & ~(mask - 1);
+            exchange(engine, progress, c, context, tag, partner, sc.view(0, mine * block, mask * block),
+                    sc.view(0, theirs * block, mask * block), call);
+        }
+        Blocks.copy(all, 0, recv, 0, total);
+        return true;
+    }
+
+    /** Waits for {@code n} requests and gives them back; throws the first error once all have ended. */
+    private static void awaitAll(Engine engine, Progress progress, org.jmpi.runtime.RequestImpl[] rs, int n,
+            String call) {
+        int error = 0;
+        String message = null;
+        for (int i = 0; i < n; i++) {
+            progress.await(rs[i]);
+            if (error == 0 && rs[i].error() != 0) {
+                error = rs[i].error();
+                message = rs[i].errorMessage();
+            }
+            engine.release(rs[i]);
+            rs[i] = null;
+        }
+        if (error != 0) {
+            throw new MpiError(error, call + ": " + message);
+        }
+    }
+
+    /**
+     * Sends {@code out} to and receives {@code in} from comm rank {@code peer} (either may be null), both posted
+     * before waiting; throws the first error once both have ended.
+     */
+    private static void exchange(Engine engine, Progress progress, Communicator c, int context, int tag, int peer,
+            MessageData out, MessageData in, String call) {
+        RecvRequest rq = in == null ? null : engine.irecv(in, context, peer, tag);
+        SendRequest sq = null;
+        if (out != null) {
+            try {
+                sq = engine.isend(out, c.worldRank(peer), context, c.rank(), tag, SendMode.STANDARD);
+            } catch (MpiError e) {
+                // the engine refused the message (a failed peer): the collective cannot go on; a receive from the
+                // same failed peer has been failed by the engine, so it can be waited for and given back
+                if (rq != null && engine.peerFailed(c.worldRank(peer))) {
+                    progress.await(rq);
+                    engine.release(rq);
+                }
+                throw new MpiError(e.errorClass(), call + ": " + e.getMessage());
+            }
+        }
+        int error = 0;
+        String message = null;
+        if (rq != null) {
+            progress.await(rq);
+            error = rq.error();
+            message = rq.errorMessage();
+        }
+        if (sq != null) {
+            progress.await(sq);
+            if (error == 0) {
+                error = sq.error();
+                message = sq.errorMessage();
+            }
+            engine.release(sq);
+        }
+        if (rq != null) {
+            engine.release(rq);
+        }
+        if (error != 0) {
+            throw new MpiError(error, call + ": " + message);
+        }
+    }
+
+    private static void waitAll(Engine engine, Progress progress, SendRequest[] sends, int n) {
+        for (int i = 0; i < n; i++) {
+            progress.await(sends[i]);
+            engine.release(sends[i]);
+            sends[i] = null;
+        }
+    }
+}

@@ -111,6 +111,13 @@ final class Bench {
      * nothing to warm up; the passes are extra, and the timed sweep that follows is the same as theirs.
      */
     void warmUntilQuiet(Call pass) throws MPIException {
+        // time()'s call site sees the warm-up's lambdas first and each timed loop's lambda (another class) only when
+        // the sweep starts: compiled for two receiver classes, it hit an uncommon trap there and the first size ran
+        // while C2 recompiled (allreduce 4 B at 1.5-1.9 us against 0.6 us at 8 B). Three more classes now make the
+        // site megamorphic before the passes, so the timed lambdas are called without a trap.
+        time(0, 1, () -> { });
+        time(0, 1, () -> Thread.onSpinWait());
+        time(0, 1, () -> Thread.yield());
         passUntilQuiet(pass);
         // the warm-up's garbage (the largest sizes make the most) is collected now rather than inside the first
         // timed loop, whose partner would wait out the pause: the first size of a sweep measured 3-10x the second.
@@ -138,6 +145,12 @@ final class Bench {
             pass.run();
             long compiled = jit.getTotalCompilationTime() - c0;
             long passMillis = (System.nanoTime() - t0) / 1_000_000;
+            // the reductions report() makes between timed sizes, so that their first use does not come inside the
+            // sweep: reduces of a double[] through the same code as the timed collectives changed its type profile,
+            // C2 threw away the hot path's compiled code at the first report ("uncommon trap" in Immediate.exchange,
+            // Kernels.apply, Engine.isend), and the next sizes ran while it recompiled (allreduce 8-32 B at 1-8 us
+            // against 0.6-0.9 us at 4 B and 64 B)
+            reportQuietly(0);
             long[] mine = {compiled > Math.max(10, passMillis / 100) ? 1 : 0, passMillis};
             long[] any = new long[2];
             MPI.COMM_WORLD.allReduce(mine, any, 2, MPI.LONG, MPI.MAX);
@@ -193,15 +206,21 @@ final class Bench {
 
     /** Prints one line on rank 0: bytes, average and maximum over ranks of {@code micros}, iterations. */
     void report(long bytes, double micros, int iterations) throws MPIException {
+        double[] r = reportQuietly(micros);
+        if (rank == 0) {
+            System.out.printf("%d %.3f %.3f %d%n", bytes, r[0], r[1], iterations);
+            System.out.flush();
+        }
+    }
+
+    /** The average and maximum over ranks of {@code micros} (at rank 0), as {@link #report} prints them. */
+    private double[] reportQuietly(double micros) throws MPIException {
         double[] t = {micros};
         double[] sum = new double[1];
         double[] max = new double[1];
         MPI.COMM_WORLD.reduce(t, sum, 1, MPI.DOUBLE, MPI.SUM, 0);
         MPI.COMM_WORLD.reduce(t, max, 1, MPI.DOUBLE, MPI.MAX, 0);
-        if (rank == 0) {
-            System.out.printf("%d %.3f %.3f %d%n", bytes, sum[0] / size, max[0], iterations);
-            System.out.flush();
-        }
+        return new double[] {sum[0] / size, max[0]};
     }
 
     void header(String what, String columns) {

@@ -311,7 +311,10 @@ public final class Engine implements InprocEndpoint, FrameSink {
             m.source = source;
             m.tag = tag;
             m.bytes = data.bytes();
-            m.data = contiguousOrPacked(data);
+            MemorySegment contiguous = data.contiguous();
+            m.data = contiguous;
+            // a derived datatype: the receiver packs straight from this rank's memory (no packed copy here)
+            m.layout = contiguous != null ? null : data::packTo;
             m.synchronous = mode == SendMode.SYNCHRONOUS;
             m.onConsumed = s.consumed;
             s.inproc = m;
@@ -515,7 +518,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             r.data.unpackFrom(0, u.eager, 0, n);
             r.finish();
         } else if (u.inproc != null) {
-            r.data.unpackFrom(0, u.inproc.data, 0, n);
+            copyInproc(u.inproc, r.data, n);
             u.inproc.onConsumed.accept(Boolean.TRUE);
             r.finish();
         } else {
@@ -628,7 +631,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 Unexpected u = newUnexpected(m.context, m.source, m.tag, m.bytes);
                 if (!m.synchronous && m.bytes <= eagerLimit
                         && unexpectedCopied + m.bytes + Protocol.OVERHEAD <= unexpectedLimit) {
-                    u.copyFrom(m.data, 0);
+                    u.copyFrom(m);
                     unexpectedCopied += m.bytes + Protocol.OVERHEAD;
                     queues.addUnexpected(u);
                 } else {
@@ -642,13 +645,40 @@ public final class Engine implements InprocEndpoint, FrameSink {
         }
         if (r != null) {
             long n = r.accept(m.source, m.tag, m.bytes);
-            r.data.unpackFrom(0, m.data, 0, n);
+            copyInproc(m, r.data, n);
             m.onConsumed.accept(Boolean.TRUE);
             r.finish();
         } else {
             m.onConsumed.accept(Boolean.TRUE);
         }
         return true;
+    }
+
+    /** Bounce buffers of the in-JVM copy when neither side is contiguous, one per receiving thread. */
+    private static final ThreadLocal<MemorySegment> BOUNCE =
+            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(64 << 10, 64));
+
+    /**
+     * Copies the first {@code n} bytes of an in-JVM message into {@code dst}: one pass when either side is contiguous
+     * (the sender's layout packs straight into the receiver's memory), else through a 64 KiB per-thread bounce buffer.
+     */
+    private static void copyInproc(InprocMessage m, MessageData dst, long n) {
+        if (m.data != null) {
+            dst.unpackFrom(0, m.data, 0, n);
+            return;
+        }
+        MemorySegment to = dst.contiguous();
+        if (to != null) {
+            m.layout.packTo(0, to, 0, n);
+            return;
+        }
+        MemorySegment bounce = BOUNCE.get();
+        for (long done = 0; done < n; ) {
+            long k = Math.min(n - done, bounce.byteSize());
+            m.layout.packTo(done, bounce, 0, k);
+            dst.unpackFrom(done, bounce, 0, k);
+            done += k;
+        }
     }
 
     @Override

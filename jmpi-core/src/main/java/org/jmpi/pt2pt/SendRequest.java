@@ -56,6 +56,7 @@ public final class SendRequest extends RequestImpl {
         sendId = 0;
         splitParts = 0;
         message.data = null;
+        message.layout = null;
     }
 
     private Engine engine() {

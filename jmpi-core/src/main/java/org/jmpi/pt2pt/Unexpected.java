@@ -57,6 +57,15 @@ final class Unexpected {
         copied = true;
     }
 
+    /** Copies an in-JVM message's data (contiguous or packed from the sender's layout) into this entry's buffer. */
+    void copyFrom(org.jmpi.shared.InprocMessage m) {
+        if (eager == null || eager.byteSize() < bytes) {
+            eager = MemorySegment.ofArray(new byte[(int) bytes]);
+        }
+        m.packTo(0, eager, 0, bytes);
+        copied = true;
+    }
+
     /** Clears the entry for reuse, keeping a small copy buffer. */
     void clear() {
         if (eager != null && eager.byteSize() > KEPT_BUFFER_BYTES) {

@@ -10,7 +10,7 @@ public interface InprocEndpoint {
     /**
      * Hands a message to this rank. Returns {@code true} when the message was consumed during the call (received
      * directly or buffered): {@code onConsumed} has then already run. Returns {@code false} when the receiver keeps
-     * a reference to {@code m.data}, which must stay unchanged until {@code onConsumed} runs.
+     * a reference to {@code m.data} or {@code m.layout}, whose memory must stay unchanged until {@code onConsumed} runs.
      */
     boolean deliver(InprocMessage m);
 

@@ -20,8 +20,17 @@ public final class InprocMessage {
     public int tag;
     /** Length of the message in bytes. */
     public long bytes;
-    /** The message bytes (the sender's buffer or a packed copy); read-only for the receiver. */
+    /**
+     * The message bytes when the sender's buffer is contiguous (that buffer itself), else null; read-only for the
+     * receiver.
+     */
     public MemorySegment data;
+    /**
+     * The sender's layout when its data is not contiguous (a derived datatype): the receiver packs the bytes straight
+     * out of the sender's memory with it, into its own buffer or its copy, instead of the sender packing a copy first.
+     * Null when {@link #data} is set. Valid, like {@code data}, until {@link #onConsumed} runs.
+     */
+    public Layout layout;
     /** True for synchronous-mode sends: the receiver must not buffer the message eagerly. */
     public boolean synchronous;
     /**
@@ -29,4 +38,20 @@ public final class InprocMessage {
      * {@code false} when it was withdrawn.
      */
     public java.util.function.Consumer<Boolean> onConsumed;
+
+    /** Packs bytes of a message from the sender's memory (the sender's {@code MessageData}). */
+    @FunctionalInterface
+    public interface Layout {
+        /** Copies packed bytes {@code [offset, offset + length)} into {@code dst} at {@code dstOffset}. */
+        void packTo(long offset, MemorySegment dst, long dstOffset, long length);
+    }
+
+    /** Copies packed bytes {@code [offset, offset + length)} of the message into {@code dst} at {@code dstOffset}. */
+    public void packTo(long offset, MemorySegment dst, long dstOffset, long length) {
+        if (data != null) {
+            MemorySegment.copy(data, offset, dst, dstOffset, length);
+        } else {
+            layout.packTo(offset, dst, dstOffset, length);
+        }
+    }
 }

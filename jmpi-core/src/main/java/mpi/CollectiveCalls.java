@@ -581,18 +581,37 @@ final class CollectiveCalls {
 
     static Build allToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
             Datatype recvtype) {
-        return (s, c) -> {
-            noAlias(sendbuf, recvbuf);
-            int p = c.size();
-            MessageData send = view(sendbuf, (long) p * sendcount, sendtype, false);
-            MessageData recv = view(recvbuf, (long) p * recvcount, recvtype, true);
-            long block = blockBytes(recvcount, recvtype);
-            if (blockBytes(sendcount, sendtype) != block) {
-                throw new MpiError(ErrorClass.ERR_TRUNCATE, "alltoall blocks of " + blockBytes(sendcount, sendtype)
-                        + " bytes sent but " + block + " bytes received");
-            }
+        return (s, c) -> allToAllCall(c, 0, s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+    }
+
+    static void allToAllBlocking(Comm comm, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+            int recvcount, Datatype recvtype) throws MPIException {
+        try {
+            Communicator c = intra(comm);
+            allToAllCall(c, c.nextCollective(), null, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+        } catch (MpiError e) {
+            throw comm.fail("MPI_Alltoall", e);
+        }
+    }
+
+    private static void allToAllCall(Communicator c, int seq, Schedule s, Object sendbuf, int sendcount,
+            Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype) {
+        noAlias(sendbuf, recvbuf);
+        int p = c.size();
+        MessageData send = view(sendbuf, (long) p * sendcount, sendtype, false);
+        MessageData recv = view(recvbuf, (long) p * recvcount, recvtype, true);
+        long block = blockBytes(recvcount, recvtype);
+        if (blockBytes(sendcount, sendtype) != block) {
+            throw new MpiError(ErrorClass.ERR_TRUNCATE, "alltoall blocks of " + blockBytes(sendcount, sendtype)
+                    + " bytes sent but " + block + " bytes received");
+        }
+        if (s != null) {
             Collectives.alltoall(s, send, recv, block);
-        };
+        } else if (!org.jmpi.coll.Immediate.alltoall(c, seq, send, recv, block, "MPI_Alltoall")) {
+            Schedule own = Collectives.schedule(c, "MPI_Alltoall", seq);
+            Collectives.alltoall(own, send, recv, block);
+            runSchedule(own);
+        }
     }
 
     static Build allToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf,

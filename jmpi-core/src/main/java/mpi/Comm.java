@@ -1062,8 +1062,7 @@ public class Comm implements Freeable, Cloneable {
                     recvcount, recvtype));
             return;
         }
-        CollectiveCalls.run(this, "MPI_Alltoall",
-                CollectiveCalls.allToAll(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
+        CollectiveCalls.allToAllBlocking(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
     }
 
     public final Request iAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype) throws MPIException {

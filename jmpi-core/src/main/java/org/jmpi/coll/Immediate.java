@@ -66,11 +66,26 @@ public final class Immediate {
         MessageData view(int which, long offset, long length) {
             long key = ((long) which << 50 | offset << 25 | length) + 1;
             int h = (int) ((key * 0x9E3779B97F4A7C15L) >>> 57);
-            if (keys[h] != key) {
-                views[h] = new MessageData.SegmentData((which == 0 ? a : b).asSlice(offset, length));
-                keys[h] = key;
+            // four places per key (a call's views must not evict each other), filled in turn once all are taken
+            for (int i = 0; i < 4; i++) {
+                int at = (h + i) & 127;
+                if (keys[at] == key) {
+                    return views[at];
+                }
+                if (keys[at] == 0) {
+                    return put(at, key, which, offset, length);
+                }
             }
-            return views[h];
+            victim = (victim + 1) & 3;
+            return put((h + victim) & 127, key, which, offset, length);
+        }
+
+        private int victim;
+
+        private MessageData put(int at, long key, int which, long offset, long length) {
+            views[at] = new MessageData.SegmentData((which == 0 ? a : b).asSlice(offset, length));
+            keys[at] = key;
+            return views[at];
         }
 
         /** Makes the slices and views {@code n} bytes long (kept while calls keep one size). */
@@ -468,6 +483,60 @@ public final class Immediate {
                     sc.view(0, theirs * block, mask * block), call);
         }
         Blocks.copy(all, 0, recv, 0, total);
+        return true;
+    }
+
+    /**
+     * {@code MPI_Alltoall} of {@code block} bytes per rank pair, posting every message at once, when that is the
+     * algorithm selected (2 ranks, or blocks of a medium size), the communicator has at most 33 ranks and the whole fits
+     * the scratch area. The same messages as {@link AlltoallvLinear}: the send buffer is copied into scratch A, the
+     * blocks arrive in scratch B, which is copied out at the end.
+     */
+    public static boolean alltoall(Communicator c, int sequence, MessageData send, MessageData recv, long block,
+            String call) {
+        int p = c.size();
+        long total = p * block;
+        if (Tuning.select(Collective.ALLTOALL, p, block, true) != Algorithm.ALLTOALL_LINEAR || total > LIMIT
+                || p > 33) {
+            return false;
+        }
+        int r = c.rank();
+        if (p == 1) {
+            Blocks.copy(send, 0, recv, 0, block);
+            return true;
+        }
+        JmpiRuntime rt = JmpiRuntime.get();
+        Engine engine = rt.engine();
+        Progress progress = rt.progress();
+        int context = c.collectiveContext();
+        int tag = sequence & Integer.MAX_VALUE;
+        Scratch sc = SCRATCH.get();
+        Blocks.copy(send, 0, sc.view(0, 0, total), 0, total);
+        RecvRequest[] in = sc.recvs;
+        SendRequest[] out = sc.sends;
+        for (int k = 1; k < p; k++) {
+            int from = (r - k + p) % p;
+            in[k - 1] = engine.irecv(sc.view(1, from * block, block), context, from, tag);
+        }
+        int n = 0;
+        try {
+            for (int k = 1; k < p; k++) {
+                int to = (r + k) % p;
+                out[n++] = engine.isend(sc.view(0, to * block, block), c.worldRank(to), context, r, tag,
+                        SendMode.STANDARD);
+            }
+        } catch (MpiError e) {
+            waitAll(engine, progress, out, n);
+            throw new MpiError(e.errorClass(), call + ": " + e.getMessage());
+        }
+        try {
+            awaitAll(engine, progress, in, p - 1, call);
+        } finally {
+            awaitAll(engine, progress, out, n, call);
+        }
+        MessageData got = sc.view(1, 0, total);
+        Blocks.copy(sc.view(0, r * block, block), 0, got, r * block, block);
+        Blocks.copy(got, 0, recv, 0, total);
         return true;
     }
 

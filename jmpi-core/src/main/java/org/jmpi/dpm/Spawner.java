@@ -298,8 +298,18 @@ final class Spawner {
             cl.add("-f");
             cl.add(hostfile);
         } else if (System.getenv("JMPI_HOSTS") != null) {
+            // the parents' jmpirun host list (with slots): children fill its slots from the first host on, as the
+            // parents did, oversubscribing when the parents hold them (jmpirun's default)
             cl.add("-H");
-            cl.add(System.getenv("JMPI_HOSTS")); // the parents' jmpirun host list
+            cl.add(System.getenv("JMPI_HOSTS"));
+        }
+        if (System.getenv("JMPI_SPAWN_LAUNCHER") != null) {
+            cl.add("--launcher"); // the parents' launch agent (ssh, rsh, slurm, fork)
+            cl.add(System.getenv("JMPI_SPAWN_LAUNCHER"));
+        }
+        if (System.getenv("JMPI_SPAWN_LAUNCHER_EXEC") != null) {
+            cl.add("--launcher-exec");
+            cl.add(System.getenv("JMPI_SPAWN_LAUNCHER_EXEC"));
         }
         for (int i = 0; i < commands.size(); i++) {
             Command c = commands.get(i);

@@ -472,6 +472,10 @@ public final class JmpiRun implements Callable<Integer> {
                 environment);
         if (found.hosts() != null) {
             b.hosts(found.hosts());
+            // MPI_Comm_spawn places children on the same hosts (org.jmpi.dpm.Spawner reads it)
+            b.env("JMPI_HOSTS", found.hosts().stream()
+                    .map(h -> h.slotsGiven() ? h.name() + ":" + h.slots() : h.name())
+                    .collect(java.util.stream.Collectors.joining(",")));
         }
         if (perHost != null) {
             if (perHost < 1) {
@@ -506,6 +510,13 @@ public final class JmpiRun implements Callable<Integer> {
         b.autofork(!noAutofork && !"0".equals(autofork == null ? null : autofork.trim()));
         b.launchAgent(LaunchAgent.from(launcher, launcherExec != null ? launcherExec : mcaAgent, mcaArgs,
                 environment));
+        // and starts them the same way
+        if (launcher != null) {
+            b.env("JMPI_SPAWN_LAUNCHER", launcher);
+        }
+        if (launcherExec != null) {
+            b.env("JMPI_SPAWN_LAUNCHER_EXEC", launcherExec);
+        }
         String ifc = iface != null ? iface : mcaIface != null ? mcaIface : environment.get("HYDRA_IFACE");
         if (ifc != null && !ifc.isBlank()) {
             b.tcpHost(ifc.trim());

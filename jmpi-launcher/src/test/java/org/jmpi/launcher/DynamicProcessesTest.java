@@ -141,6 +141,22 @@ class DynamicProcessesTest {
         assertThat(count(out, "ok child")).as(out).isEqualTo(children);
     }
 
+    /**
+     * Parents on two hosts (jmpirun's fork agent makes two nodes of this machine) spawn two children: the children
+     * are placed on the parents' host list and started with the parents' agent, one per host, not both on the
+     * spawning rank's host.
+     */
+    @Test
+    void childrenFollowTheParentsHostList() throws Exception {
+        String out = finish(start(LaunchIntegrationTest.jmpirun("--no-stdin", "--launcher", "fork", "-H",
+                "nodea:1,nodeb:1", "-n", "2", "-cp", LauncherTest.testClasses().toString(), "--jvm-arg",
+                "-XX:TieredStopAtLevel=1", DpmRank.class.getName(), "spawn", "2"), Map.of()));
+        assertThat(count(out, "ok spawn 2 from 2")).as(out).isEqualTo(2);
+        assertThat(count(out, "ok child")).as(out).isEqualTo(2);
+        assertThat(out.lines().filter(l -> l.startsWith("ok child")).map(l -> l.substring(l.indexOf(" on node ")))
+                .sorted().toList()).as(out).containsExactly(" on node 0", " on node 1");
+    }
+
     @Test
     void spawnFromASingleton() throws Exception {
         String out = finish(start(List.of(LaunchIntegrationTest.JAVA, "--enable-native-access=ALL-UNNAMED",

@@ -190,7 +190,8 @@ public final class DpmRank {
         check(sum[0] == parent.getRemoteSize(), "allreduce over parents " + sum[0]);
         parent.disconnect();
         check(Intercomm.getParent().isNull(), "parent after disconnect");
-        System.out.println("ok child " + rank + " of " + MPI.COMM_WORLD.getSize());
+        System.out.println("ok child " + rank + " of " + MPI.COMM_WORLD.getSize() + " on node "
+                + System.getenv("JMPI_NODE_ID"));
     }
 
     /** K cycles of spawning 2 children and disconnecting; checks threads, fds and the children's /dev/shm files. */

@@ -11,7 +11,7 @@ import mpi.Request;
 import org.jmpi.junit.MpiTest;
 
 /**
- * The blocking bcast, reduce, allreduce, gather, scatter and allgather of small data run without a schedule
+ * The blocking bcast, reduce, allreduce, gather, scatter, allgather and alltoall of small data run without a schedule
  * (org.jmpi.coll.Immediate), the non-blocking ones build it: both must leave the same bytes in the same places, on
  * direct buffers whose datatype leaves holes (a vector type; the holes must stay untouched), for every root, in place
  * and not, at sizes below and above the immediate path's limit.
@@ -36,6 +36,7 @@ class ImmediateCollectivesTest {
                 }
                 allreduce(w, every, count);
                 allgather(w, every, count);
+                alltoall(w, every, count);
             }
         } finally {
             every.free();
@@ -147,6 +148,19 @@ class ImmediateCollectivesTest {
         w.scatter(c, count, t, root);
         w.iScatter(d, count, t, root).waitFor();
         same(c, d, "scatter in place " + count + " root " + root);
+    }
+
+    private static void alltoall(Intracomm w, Datatype t, int count) throws MPIException {
+        int r = w.getRank();
+        int p = w.getSize();
+        IntBuffer in = buffer(p * count, r, true);
+        IntBuffer a = buffer(p * count, 0, false);
+        IntBuffer b = buffer(p * count, 0, false);
+        w.allToAll(in, count, t, a, count, t);
+        w.iAllToAll(in, count, t, b, count, t).waitFor();
+        same(a, b, "alltoall " + count);
+        // block i of rank r's result is block r of rank i's input
+        assertThat(a.get(3 * count * (p - 1))).isEqualTo((p - 1) * 100_003 + 3 * count * r);
     }
 
     private static void allgather(Intracomm w, Datatype t, int count) throws MPIException {

@@ -444,16 +444,18 @@ public final class Immediate {
     }
 
     /**
-     * {@code MPI_Allgather} of {@code block} bytes per rank by recursive doubling, when that is the algorithm selected
-     * (a power-of-two size) and the whole fits the scratch area. {@code send} is this rank's block, or null when it
-     * sits in place in {@code recv}. The same messages as {@link AllgatherRecursiveDoubling}.
+     * {@code MPI_Allgather} of {@code block} bytes per rank by recursive doubling (a power-of-two size) or Bruck's
+     * algorithm, when one of those is the algorithm selected and the whole fits the scratch area. {@code send} is this
+     * rank's block, or null when it sits in place in {@code recv}. The same messages as
+     * {@link AllgatherRecursiveDoubling} and {@link AllgatherBruck}.
      */
     public static boolean allgather(Communicator c, int sequence, MessageData send, MessageData recv, long block,
             String call) {
         int p = c.size();
         long total = p * block;
-        if (Tuning.select(Collective.ALLGATHER, p, total, true) != Algorithm.ALLGATHER_RECURSIVE_DOUBLING
-                || total > LIMIT || Integer.bitCount(p) != 1) {
+        Algorithm a = Tuning.select(Collective.ALLGATHER, p, total, true);
+        boolean doubling = a == Algorithm.ALLGATHER_RECURSIVE_DOUBLING && Integer.bitCount(p) == 1;
+        if (!doubling && a != Algorithm.ALLGATHER_BRUCK || total > LIMIT) {
             return false;
         }
         int r = c.rank();
@@ -470,6 +472,24 @@ public final class Immediate {
         int tag = sequence & Integer.MAX_VALUE;
         Scratch sc = SCRATCH.get();
         MessageData all = sc.view(0, 0, total);
+        if (!doubling) {
+            // Bruck: block i of the scratch is rank r + i's; at distance d, receive the next min(d, p - d) blocks from
+            // r + d and send the first ones to r - d; then rotate into place
+            if (send != null) {
+                Blocks.copy(send, 0, all, 0, Math.min(block, send.bytes()));
+            } else {
+                Blocks.copy(recv, r * block, all, 0, block);
+            }
+            for (int dist = 1; dist < p; dist <<= 1) {
+                int m = Math.min(dist, p - dist);
+                exchange(engine, progress, c, context, tag, (r - dist + p) % p, sc.view(0, 0, m * block),
+                        (r + dist) % p, sc.view(0, dist * block, m * block), call);
+            }
+            for (int i = send == null ? 1 : 0; i < p; i++) {
+                Blocks.copy(all, i * block, recv, ((r + i) % p) * block, block);
+            }
+            return true;
+        }
         if (send != null) {
             Blocks.copy(send, 0, all, r * block, Math.min(block, send.bytes()));
         } else {
@@ -565,15 +585,21 @@ public final class Immediate {
      */
     private static void exchange(Engine engine, Progress progress, Communicator c, int context, int tag, int peer,
             MessageData out, MessageData in, String call) {
-        RecvRequest rq = in == null ? null : engine.irecv(in, context, peer, tag);
+        exchange(engine, progress, c, context, tag, peer, out, peer, in, call);
+    }
+
+    /** Sends {@code out} to comm rank {@code to} and receives {@code in} from {@code from}, as above. */
+    private static void exchange(Engine engine, Progress progress, Communicator c, int context, int tag, int to,
+            MessageData out, int from, MessageData in, String call) {
+        RecvRequest rq = in == null ? null : engine.irecv(in, context, from, tag);
         SendRequest sq = null;
         if (out != null) {
             try {
-                sq = engine.isend(out, c.worldRank(peer), context, c.rank(), tag, SendMode.STANDARD);
+                sq = engine.isend(out, c.worldRank(to), context, c.rank(), tag, SendMode.STANDARD);
             } catch (MpiError e) {
-                // the engine refused the message (a failed peer): the collective cannot go on; a receive from the
-                // same failed peer has been failed by the engine, so it can be waited for and given back
-                if (rq != null && engine.peerFailed(c.worldRank(peer))) {
+                // the engine refused the message (a failed peer): the collective cannot go on; a receive from a
+                // failed peer has been failed by the engine, so it can be waited for and given back
+                if (rq != null && engine.peerFailed(c.worldRank(from))) {
                     progress.await(rq);
                     engine.release(rq);
                 }

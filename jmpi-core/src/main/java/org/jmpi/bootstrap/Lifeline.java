@@ -23,10 +23,10 @@ import java.util.concurrent.locks.LockSupport;
  *       own that then parks for the life of the JVM (the thread that called {@code MPI_Init} may end long before the
  *       rank does). Likewise the "parent" the kernel watches is the parent's <em>thread</em> that forked this
  *       process: jmpirun and its host proxies fork every rank from one thread that lives as long as their JVM (see
- *       {@code org.jmpi.launcher.proxy.RankForker}). Since the JVM needs a few hundred milliseconds before this code
- *       runs, the parent may be gone already: jmpirun passes its pid as {@value #PARENT_PID_VARIABLE}, and when
- *       {@code getppid()} no longer names it after the {@code prctl}, the rank ends at once if that process is
- *       dead. (If it is alive, a wrapper such as a shell sits between them, and the rank relies on the second
+ *       {@code org.jmpi.launcher.proxy.RankForker}). The signal is armed a second after start-up (see
+ *       {@link #DEFAULT_ARM_DELAY_MILLIS}: short jobs never pay for it), so the parent may be gone already:
+ *       jmpirun passes its pid as {@value #PARENT_PID_VARIABLE}, and when the parent process no longer is that one
+ *       after the {@code prctl}, the rank ends at once if that process is dead. (If it is alive, a wrapper such as a shell sits between them, and the rank relies on the second
  *       signal.)</li>
  *   <li><b>End of the PMI connection.</b> The bootstrap's connection to its process manager (jmpirun's host
  *       proxy, Hydra's {@code PMI_FD}, Slurm's PMI-2 descriptor, the rendezvous server) is watched; when the other
@@ -96,9 +96,18 @@ public final class Lifeline {
     }
 
     /**
-     * Arms the parent-death signal (once per process; later calls do nothing). Returns at once: linking the native
-     * calls costs CPU time that start-up should not wait for, so a daemon thread does it, checks the parent as
-     * described above, and then parks for good to keep the setting alive.
+     * How long after {@link #watchParent} the parent-death signal is armed, in milliseconds
+     * ({@code jmpi.lifeline.delay.millis}, default {@value #DEFAULT_ARM_DELAY_MILLIS}). Linking the native call costs
+     * a rank 30-40 ms of CPU time (the JDK generates the downcall's code), which on a host with as many ranks as cores
+     * is taken from the ranks still starting: a job that ends sooner never pays it, and until then the end of the
+     * PMI connection (the second signal) ends a rank whose launcher is gone.
+     */
+    static final long DEFAULT_ARM_DELAY_MILLIS = 1000;
+
+    /**
+     * Arms the parent-death signal (once per process; later calls do nothing). Returns at once: a daemon thread waits
+     * {@link #DEFAULT_ARM_DELAY_MILLIS}, links the native call, checks the parent as described above, and then parks
+     * for good to keep the setting alive.
      *
      * @param env the environment ({@value #PARENT_PID_VARIABLE}, when set, is the expected parent)
      */
@@ -107,17 +116,21 @@ public final class Lifeline {
             return;
         }
         long expected = expectedParent(env);
+        long delayNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(armDelayMillis(env));
         Thread.ofPlatform().daemon().name("jmpi-parent-death").start(() -> {
+            long armAt = System.nanoTime() + delayNanos;
+            for (long left = delayNanos; left > 0; left = armAt - System.nanoTime()) {
+                LockSupport.parkNanos(left); // not a synchronisation: the arming is deferred on purpose
+            }
             try {
                 Linker linker = Linker.nativeLinker();
                 MethodHandle prctl = linker.downcallHandle(linker.defaultLookup().find("prctl").orElseThrow(),
                         FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG), Linker.Option.firstVariadicArg(1));
-                MethodHandle getppid = linker.downcallHandle(linker.defaultLookup().find("getppid").orElseThrow(),
-                        FunctionDescriptor.of(JAVA_INT));
                 int rc = (int) prctl.invokeExact(PR_SET_PDEATHSIG, (long) SIGKILL);
-                int parent = (int) getppid.invokeExact();
+                long parent = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
                 if (rc == 0 && expected > 0 && parent != expected && !alive(expected)) {
-                    launcherLost("the launcher (pid " + expected + ") ended before this rank started");
+                    launcherLost("the launcher (pid " + expected + ") ended before this rank armed its parent-death "
+                            + "signal");
                 }
             } catch (Throwable t) {
                 // no prctl (not Linux, native access denied): the PMI connection still ends the rank
@@ -127,6 +140,22 @@ public final class Lifeline {
                 LockSupport.park(); // the kernel forgets the setting when this thread ends
             }
         });
+    }
+
+    /** {@code jmpi.lifeline.delay.millis} from the system properties or the environment, else the default. */
+    static long armDelayMillis(Map<String, String> env) {
+        String v = System.getProperty("jmpi.lifeline.delay.millis");
+        if (v == null) {
+            v = env.get("JMPI_LIFELINE_DELAY_MILLIS");
+        }
+        if (v == null) {
+            return DEFAULT_ARM_DELAY_MILLIS;
+        }
+        try {
+            return Math.max(0, Math.min(3_600_000L, Long.parseLong(v.trim())));
+        } catch (NumberFormatException e) {
+            return DEFAULT_ARM_DELAY_MILLIS;
+        }
     }
 
     /** {@value #PARENT_PID_VARIABLE} as a number, or -1 when absent or malformed. */

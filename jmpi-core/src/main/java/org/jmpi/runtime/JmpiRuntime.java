@@ -74,10 +74,13 @@ public final class JmpiRuntime {
         } else {
             this.transport = null;
         }
+        StartupTrace.mark("MPI_Init: transports open");
         bootstrap.fence();
+        StartupTrace.mark("MPI_Init: start-up fence passed");
         if (transport != null) {
             transport.afterStartFence();
         }
+        StartupTrace.mark("MPI_Init: done");
     }
 
     private Transport attachTransport(Transport t) {
@@ -154,8 +157,10 @@ public final class JmpiRuntime {
         if (finalized) {
             throw MpiError.state("MPI is finalized.");
         }
+        StartupTrace.mark("MPI_Init: start");
         Config config = Config.fromEnvironment();
         Bootstrap b = BootstrapFactory.detect();
+        StartupTrace.mark("MPI_Init: process manager connected");
         JmpiRuntime rt = new JmpiRuntime(b, config, Math.max(0, Math.min(3, requiredThreadLevel)));
         current = rt;
         return rt;
@@ -188,9 +193,12 @@ public final class JmpiRuntime {
         for (Runnable hook : rt.finalizeHooks) {
             hook.run();
         }
+        StartupTrace.mark("MPI_Finalize: start");
         try {
             rt.barrier(rt.world, RUNTIME_CONTEXT);
+            StartupTrace.mark("MPI_Finalize: barrier passed");
             rt.bootstrap.finalizeJob();
+            StartupTrace.mark("MPI_Finalize: process manager told");
         } finally {
             if (rt.transport != null) {
                 rt.transport.close();
@@ -198,6 +206,7 @@ public final class JmpiRuntime {
             rt.bootstrap.close();
             current = null;
             finalized = true;
+            StartupTrace.mark("MPI_Finalize: done");
         }
     }
 
@@ -287,6 +296,30 @@ public final class JmpiRuntime {
 
     /** The host name reported by MPI.getProcessorName. */
     public static String processorName() {
+        String name = processorName;
+        if (name == null) {
+            name = hostName();
+            processorName = name;
+        }
+        return name;
+    }
+
+    private static volatile String processorName;
+
+    /**
+     * The host's name as {@code gethostname()} gives it (what MPICH reports): on Linux the kernel's
+     * {@code /proc/sys/kernel/hostname}, read directly (asking the resolver, as {@code InetAddress.getLocalHost()}
+     * does, cost a rank several milliseconds at start-up); elsewhere the resolver's.
+     */
+    private static String hostName() {
+        try {
+            String n = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/sys/kernel/hostname")).strip();
+            if (!n.isEmpty()) {
+                return n;
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            // not Linux
+        }
         try {
             return InetAddress.getLocalHost().getHostName();
         } catch (java.io.IOException e) {

@@ -235,53 +235,160 @@ public final class JmpiRun implements Callable<Integer> {
 
     private static int execute(PrintStream out, PrintStream err, Map<String, String> environment,
             boolean installSignals, String... args) {
-        List<List<String>> segments = splitMpmd(List.of(args));
+        org.jmpi.runtime.StartupTrace.mark("jmpirun: main");
         JmpiRun first = new JmpiRun(out, err, environment);
         first.installSignals = installSignals;
         first.rawArgs = List.of(args);
-        CommandLine cl = commandLine(first, out, err);
-        if (segments.size() == 1) {
-            return cl.execute(args);
-        }
-        // MPMD: parse every context, then run the first with the others attached
-        List<JmpiRun> more = new ArrayList<>();
-        try {
-            cl.parseArgs(segments.get(0).toArray(String[]::new));
-            for (int i = 1; i < segments.size(); i++) {
-                JmpiRun app = new JmpiRun(out, err, environment);
-                CommandLine c = commandLine(app, out, err);
-                CommandLine.ParseResult pr = c.parseArgs(segments.get(i).toArray(String[]::new));
-                for (CommandLine.Model.OptionSpec o : pr.matchedOptions()) {
-                    if (java.util.Arrays.stream(o.names()).noneMatch(PER_APP::contains)) {
-                        err.println("jmpirun: " + o.longestName() + " applies to the whole job: give it in the "
-                                + "first application context, before any ':'");
-                        return USAGE_ERROR;
-                    }
-                }
-                more.add(app);
-            }
-        } catch (CommandLine.ParameterException e) {
-            err.println("jmpirun: " + e.getMessage());
-            return USAGE_ERROR;
+        if (!first.parseCommon(args)) {
+            return Cli.execute(first, out, err, environment, args);
         }
         try {
-            return first.run(more);
+            return first.run(List.of());
         } catch (Exception e) {
             err.println("jmpirun: " + e);
             return 1;
         }
     }
 
-    private static CommandLine commandLine(JmpiRun run, PrintStream out, PrintStream err) {
-        CommandLine cl = new CommandLine(run);
-        cl.setStopAtPositional(true);
-        cl.setOut(new PrintWriter(out, true, Charset.defaultCharset()));
-        cl.setErr(new PrintWriter(err, true, Charset.defaultCharset()));
-        cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
-            err.println("jmpirun: " + e);
-            return 1;
-        });
-        return cl;
+    /** The options {@link #parseCommon} takes, each followed by a value in the next argument. */
+    private static final Set<String> COMMON_RANKS = Set.of("-n", "-np", "-c", "--np");
+    private static final Set<String> COMMON_CLASSPATH = Set.of("-cp", "--classpath-append");
+    private static final Set<String> COMMON_TAG = Set.of("--tag-output", "-l", "--prepend-rank", "-prepend-rank");
+
+    /**
+     * Parses the common command lines without picocli: {@code [-n N] [--threads] [-cp PATH]... [-l] [--no-stdin]
+     * [--oversubscribe] [--allow-run-as-root] PROGRAM [ARGS...]}, each option at most once (but {@code -cp}) and in
+     * its own argument, N a plain decimal number. Picocli's reflective set-up and its classes (compiled for Java 5,
+     * so no class cache can hold them) cost the launcher about 60 ms before the first rank starts; every other command
+     * line, and every malformed one, still goes through picocli, which gives the same result where both apply (a
+     * property test checks it) and the usual messages and help where only it does.
+     *
+     * @return whether the arguments were of that form (then the fields are set); false leaves the fields untouched
+     */
+    boolean parseCommon(String... argv) {
+        Integer n = null;
+        boolean t = false;
+        boolean tag = false;
+        boolean stdin = false;
+        boolean over = false;
+        boolean root = false;
+        List<String> cp = new ArrayList<>();
+        int i = 0;
+        for (; i < argv.length; i++) {
+            String a = argv[i];
+            if (!a.startsWith("-")) {
+                break;
+            }
+            boolean hasValue = i + 1 < argv.length;
+            if (COMMON_RANKS.contains(a) && n == null && hasValue && isPlainCount(argv[i + 1])) {
+                n = Integer.valueOf(argv[++i]);
+            } else if (COMMON_CLASSPATH.contains(a) && hasValue && isPlainValue(argv[i + 1])) {
+                cp.add(argv[++i]);
+            } else if (a.equals("--threads") && !t) {
+                t = true;
+            } else if (COMMON_TAG.contains(a) && !tag) {
+                tag = true;
+            } else if (a.equals("--no-stdin") && !stdin) {
+                stdin = true;
+            } else if (a.equals("--oversubscribe") && !over) {
+                over = true;
+            } else if (a.equals("--allow-run-as-root") && !root) {
+                root = true;
+            } else {
+                return false;
+            }
+        }
+        if (i == argv.length || !isPlainValue(argv[i])) {
+            return false;
+        }
+        for (int j = i + 1; j < argv.length; j++) {
+            if (argv[j].equals(":") || argv[j].equals("--")) {
+                return false; // MPMD contexts (and the -- that protects a ':'): picocli's path
+            }
+        }
+        ranks = n;
+        threads = t;
+        tagOutput = tag;
+        noStdin = stdin;
+        oversubscribe = over;
+        allowRunAsRoot = root;
+        classpath.addAll(cp);
+        mainClass = argv[i];
+        args.addAll(List.of(argv).subList(i + 1, argv.length));
+        return true;
+    }
+
+    /** 1 to 9 decimal digits. */
+    private static boolean isPlainCount(String v) {
+        if (v.isEmpty() || v.length() > 9) {
+            return false;
+        }
+        for (int k = 0; k < v.length(); k++) {
+            if (v.charAt(k) < '0' || v.charAt(k) > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A value picocli takes as it is: not empty, not an option, not an {@code @file}, not an MPMD separator. */
+    private static boolean isPlainValue(String v) {
+        return !v.isEmpty() && !v.startsWith("-") && !v.startsWith("@") && !v.equals(":");
+    }
+
+    /** Everything that needs picocli: help, version, every option but the common ones, MPMD. */
+    static final class Cli {
+        private Cli() {}
+
+        static int execute(JmpiRun first, PrintStream out, PrintStream err, Map<String, String> environment,
+                String... args) {
+            List<List<String>> segments = splitMpmd(List.of(args));
+            CommandLine cl = commandLine(first, out, err);
+            if (segments.size() == 1) {
+                return cl.execute(args);
+            }
+            // MPMD: parse every context, then run the first with the others attached
+            List<JmpiRun> more = new ArrayList<>();
+            try {
+                cl.parseArgs(segments.get(0).toArray(String[]::new));
+                for (int i = 1; i < segments.size(); i++) {
+                    JmpiRun app = new JmpiRun(out, err, environment);
+                    CommandLine c = commandLine(app, out, err);
+                    CommandLine.ParseResult pr = c.parseArgs(segments.get(i).toArray(String[]::new));
+                    for (CommandLine.Model.OptionSpec o : pr.matchedOptions()) {
+                        if (java.util.Arrays.stream(o.names()).noneMatch(PER_APP::contains)) {
+                            err.println("jmpirun: " + o.longestName() + " applies to the whole job: give it in the "
+                                    + "first application context, before any ':'");
+                            return USAGE_ERROR;
+                        }
+                    }
+                    more.add(app);
+                }
+            } catch (CommandLine.ParameterException e) {
+                err.println("jmpirun: " + e.getMessage());
+                return USAGE_ERROR;
+            }
+            try {
+                return first.run(more);
+            } catch (Exception e) {
+                err.println("jmpirun: " + e);
+                return 1;
+            }
+        }
+
+        /** A picocli command line for {@code run}, as jmpirun configures it (also for tests). */
+        static CommandLine commandLine(JmpiRun run, PrintStream out, PrintStream err) {
+            CommandLine cl = new CommandLine(run);
+            cl.setStopAtPositional(true);
+            cl.setExpandAtFiles(false); // "@name" is an argument of the program, never a file of options
+            cl.setOut(new PrintWriter(out, true, Charset.defaultCharset()));
+            cl.setErr(new PrintWriter(err, true, Charset.defaultCharset()));
+            cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
+                err.println("jmpirun: " + e);
+                return 1;
+            });
+            return cl;
+        }
     }
 
     /** Splits the command line at every bare ":" (MPMD application contexts). */
@@ -310,6 +417,7 @@ public final class JmpiRun implements Callable<Integer> {
     }
 
     private int run(List<JmpiRun> moreApps) throws Exception {
+        org.jmpi.runtime.StartupTrace.mark("jmpirun: command line parsed");
         if (printClasspath) {
             out.println(joinPaths(Launcher.jmpiClassPath()));
             return 0;

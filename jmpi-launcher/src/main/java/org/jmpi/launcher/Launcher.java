@@ -45,8 +45,8 @@ import org.jmpi.launcher.hosts.Placement;
  * output back, and kills them when told to, or by itself when it loses jmpirun (end of its input, or no heartbeat for
  * the link timeout).
  *
- * <p><b>Rank environment.</b> A Java rank runs {@code <java> --enable-native-access=ALL-UNNAMED <jvmArgs> -cp
- * <classpath> <mainClass> <args>}. On this host it inherits this process's environment; on other hosts it gets the
+ * <p><b>Rank environment.</b> A Java rank runs {@code <java> --enable-native-access=ALL-UNNAMED [<class cache>]
+ * <jvmArgs> -cp <classpath> <mainClass> <args>}, the class cache options when {@link AotCache} allows them. On this host it inherits this process's environment; on other hosts it gets the
  * proxy's (the ssh login environment) plus the variables jmpirun forwards (its {@code env} settings, {@code JMPI_*}
  * and {@code CLASSPATH}; or everything with {@link Builder#forwardAllEnvironment}). Inherited {@code PMI_*},
  * {@code PMIX_*} and {@code JMPI_KVS} are dropped. Then each rank gets {@code PMI_PORT}, {@code PMI_ID},
@@ -197,6 +197,7 @@ public final class Launcher {
         List<String> cmd = new ArrayList<>();
         cmd.add(javaExecutable.toString());
         cmd.add("--enable-native-access=ALL-UNNAMED");
+        cmd.addAll(AotCache.rankOptions(javaExecutable, a.jvmArgs, a.env, a.classpath));
         cmd.addAll(a.jvmArgs);
         cmd.add("-cp");
         cmd.add(String.join(File.pathSeparator, classPath(a).stream().map(Path::toString).toList()));

@@ -1,0 +1,133 @@
+package org.jmpi.dist;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The class caches of the laid-out distribution (lib/aot): made by the build, used by jmpirun's JVM and by every rank
+ * when they apply, and left out, silently and with a working job, when they do not (turned off, a jar changed, an
+ * option the JVM would refuse them with). Whether a JVM used its cache is asked of the JVM itself
+ * ({@code -Xlog:aot=info} after jmpirun's own {@code -Xlog:aot=off}).
+ */
+@Timeout(value = 240, unit = TimeUnit.SECONDS)
+class ClassCacheTest {
+    private static final Pattern USED = Pattern.compile("Using AOT-linked classes: true");
+    private static Path dist;
+
+    @BeforeAll
+    static void distribution() {
+        dist = Path.of(System.getProperty("jmpi.dist", "target/jmpi")).toAbsolutePath();
+        assumeTrue(Files.isRegularFile(dist.resolve("bin/jmpirun")), "no laid-out distribution at " + dist);
+    }
+
+    private record Run(int exit, String output) {
+        long cachesUsed() {
+            Matcher m = USED.matcher(output);
+            long n = 0;
+            while (m.find()) {
+                n++;
+            }
+            return n;
+        }
+    }
+
+    /** Runs {@code home/bin/jmpirun args} with the launcher and the ranks logging whether they use a cache. */
+    private static Run jmpirun(Path home, Map<String, String> env, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(home.resolve("bin/jmpirun").toString(), "--no-stdin", "--jvm-arg",
+                "-Xlog:aot=info"));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().remove("JMPI_AOT");
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        // the launcher's own options as jmpirun chooses them for processes mode, plus the log
+        pb.environment().put("JMPI_LAUNCHER_JVM_ARGS", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xlog:aot=info");
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("jmpirun ended").isTrue();
+        return new Run(p.exitValue(), out);
+    }
+
+    private static void assertHello(Run r, int ranks) {
+        assertThat(r.exit()).as(r.output()).isZero();
+        for (int i = 0; i < ranks; i++) {
+            assertThat(r.output()).contains("Hello from rank " + i + " of " + ranks);
+        }
+        assertThat(r.output()).as("no complaint about a cache").doesNotContainIgnoringCase("warning")
+                .doesNotContain("[error");
+    }
+
+    @Test
+    void theBuildMadeBothCachesAndTheirStamp() throws IOException {
+        Path aot = dist.resolve("lib/aot");
+        assumeTrue(Files.isDirectory(aot), "this JDK made no cache (see the build's aot-caches output)");
+        assertThat(aot.resolve("jmpi-launcher.aot")).isNotEmptyFile();
+        assertThat(aot.resolve("jmpi-rank.aot")).isNotEmptyFile();
+        assertThat(Files.readString(aot.resolve("stamp"))).contains("java.home=", "java.version=",
+                "jar.jmpi-core.jar=", "jar.jmpi-launcher.jar=");
+    }
+
+    @Test
+    void theLauncherAndEveryRankUseTheirCache() throws Exception {
+        assumeTrue(Files.isDirectory(dist.resolve("lib/aot")), "no caches");
+        Run r = jmpirun(dist, Map.of(), "-n", "3", "org.jmpi.examples.Hello");
+        assertHello(r, 3);
+        assertThat(r.cachesUsed()).as(r.output()).isEqualTo(4);
+    }
+
+    @Test
+    void jmpiAotZeroTurnsThemOff() throws Exception {
+        Run r = jmpirun(dist, Map.of("JMPI_AOT", "0"), "-n", "2", "org.jmpi.examples.Hello");
+        assertHello(r, 2);
+        assertThat(r.cachesUsed()).as(r.output()).isZero();
+    }
+
+    @Test
+    void anOptionTheJvmWouldRefuseTheCacheWithRunsTheRanksWithoutIt() throws Exception {
+        assumeTrue(Files.isDirectory(dist.resolve("lib/aot")), "no caches");
+        Run r = jmpirun(dist, Map.of(), "-n", "2", "--jvm-arg", "-XX:-UseCompressedOops", "org.jmpi.examples.Hello");
+        assertHello(r, 2);
+        assertThat(r.cachesUsed()).as("only the launcher's: " + r.output()).isEqualTo(1);
+    }
+
+    @Test
+    void aMovedCopyStillUsesItsCachesAndAChangedJarDisablesThem(@TempDir Path tmp) throws Exception {
+        assumeTrue(Files.isDirectory(dist.resolve("lib/aot")), "no caches");
+        Path copy = tmp.resolve("jmpi");
+        copyPreservingTimes(dist, copy);
+        Run moved = jmpirun(copy, Map.of(), "-n", "2", "org.jmpi.examples.Hello");
+        assertHello(moved, 2);
+        assertThat(moved.cachesUsed()).as(moved.output()).isEqualTo(3);
+
+        Path core = copy.resolve("lib/jmpi-core.jar");
+        Files.setLastModifiedTime(core, FileTime.fromMillis(Files.getLastModifiedTime(core).toMillis() + 5000));
+        Run changed = jmpirun(copy, Map.of(), "-n", "2", "org.jmpi.examples.Hello");
+        assertHello(changed, 2);
+        assertThat(changed.cachesUsed()).as("a cache of other jars is never used: " + changed.output()).isZero();
+    }
+
+    private static void copyPreservingTimes(Path from, Path to) throws IOException {
+        try (Stream<Path> all = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) all::iterator) {
+                Path target = to.resolve(from.relativize(p).toString());
+                Files.copy(p, target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+            }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package org.jmpi.examples;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import mpi.Comm;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Request;
+import mpi.Status;
+
+/**
+ * The workload from which the build makes the ranks' class cache (see docs/tuning.md, "Start-up"): the calls most
+ * programs make, each a few times, on Java arrays and direct buffers, small and large, so that the classes they need
+ * are in the cache. Not a benchmark and not an example to copy; it checks its results so that a broken build does not
+ * make a cache from a failing run. The build runs it on two ranks; with a file name as argument, rank 0 writes its
+ * process id there (the build keeps that rank's cache).
+ */
+public final class AotTraining {
+    private AotTraining() {}
+
+    public static void main(String[] args) throws Exception {
+        MPI.Init(args);
+        Intracomm world = MPI.COMM_WORLD;
+        int rank = world.getRank();
+        int size = world.getSize();
+        if (rank == 0 && args.length > 0) {
+            Files.writeString(Path.of(args[0]), Long.toString(ProcessHandle.current().pid()));
+        }
+        System.out.println("training rank " + rank + " of " + size + " on " + MPI.getProcessorName());
+        MPI.wtime();
+        int peer = rank ^ 1;
+        for (int n : new int[] {1, 1024, 256 * 1024}) {
+            if (peer < size) {
+                pointToPoint(world, peer, n);
+            }
+            collectives(world, n);
+        }
+        Comm half = world.split(rank % 2, rank);
+        half.barrier();
+        half.free();
+        Intracomm dup = world.dup();
+        dup.barrier();
+        dup.free();
+        world.barrier();
+        MPI.Finalize();
+    }
+
+    private static void pointToPoint(Intracomm c, int peer, int n) throws MPIException {
+        byte[] bytes = new byte[n];
+        double[] doubles = new double[n];
+        ByteBuffer direct = MPI.newByteBuffer(n);
+        boolean first = c.getRank() < peer;
+        for (int round = 0; round < 2; round++) {
+            if (first == (round == 0)) {
+                c.send(bytes, n, MPI.BYTE, peer, 1);
+                c.send(doubles, n, MPI.DOUBLE, peer, 2);
+                c.send(direct, n, MPI.BYTE, peer, 3);
+            } else {
+                Status s = c.recv(bytes, n, MPI.BYTE, peer, 1);
+                check(s.getCount(MPI.BYTE) == n, "byte[] count");
+                c.probe(peer, 2);
+                c.recv(doubles, n, MPI.DOUBLE, MPI.ANY_SOURCE, 2);
+                c.recv(direct, n, MPI.BYTE, peer, MPI.ANY_TAG);
+            }
+        }
+        Request r = c.iRecv(direct, n, MPI.BYTE, peer, 4);
+        Request s = c.iSend(MPI.newByteBuffer(n), n, MPI.BYTE, peer, 4);
+        Request.waitAll(new Request[] {r, s});
+        c.sendRecv(bytes, n, MPI.BYTE, peer, 5, new byte[n], n, MPI.BYTE, peer, 5);
+    }
+
+    private static void collectives(Intracomm c, int n) throws MPIException {
+        int size = c.getSize();
+        int[] ints = new int[n];
+        int[] sums = new int[n];
+        java.util.Arrays.fill(ints, c.getRank() + 1);
+        c.bcast(ints, n, MPI.INT, 0);
+        c.allReduce(ints, sums, n, MPI.INT, MPI.SUM);
+        check(sums[n - 1] == size, "allreduce");
+        double[] d = new double[n];
+        double[] dsum = new double[n];
+        c.reduce(d, dsum, n, MPI.DOUBLE, MPI.MAX, 0);
+        c.allReduce(MPI.newDoubleBuffer(n), MPI.newDoubleBuffer(n), n, MPI.DOUBLE, MPI.SUM);
+        int part = Math.max(1, n / size);
+        int[] all = new int[part * size];
+        c.gather(ints, part, MPI.INT, all, part, MPI.INT, 0);
+        c.scatter(all, part, MPI.INT, ints, part, MPI.INT, 0);
+        c.allGather(ints, part, MPI.INT, all, part, MPI.INT);
+        c.allToAll(all, part, MPI.INT, new int[part * size], part, MPI.INT);
+        c.barrier();
+    }
+
+    private static void check(boolean ok, String what) {
+        if (!ok) {
+            throw new IllegalStateException("training run computed a wrong " + what);
+        }
+    }
+}

@@ -3,7 +3,6 @@ package org.jmpi.bootstrap;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
-import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -73,8 +72,7 @@ public final class JobBootstrap implements Bootstrap {
         boolean shareSecret = size > 1 && (given == null || given.isBlank());
         boolean shareHosts = size > 1 && m == null;
         if (shareSecret && rank == 0) {
-            byte[] bits = new byte[16];
-            new SecureRandom().nextBytes(bits);
+            byte[] bits = Secrets.randomBytes(16);
             client.put(SECRET_KEY, HexFormat.of().formatHex(bits));
         }
         if (shareHosts) {

@@ -7,7 +7,6 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.security.MessageDigest;
-import java.security.SecureRandom;
 import java.util.function.BooleanSupplier;
 import org.jmpi.runtime.ErrorClass;
 import org.jmpi.runtime.MpiError;
@@ -40,8 +39,7 @@ final class OpenPort implements AutoCloseable {
             s = new ServerSocket();
             s.bind(new InetSocketAddress(InetAddress.getByName(host), 0), 64);
             s.setSoTimeout(POLL_MILLIS);
-            byte[] token = new byte[PortName.TOKEN_BYTES];
-            new SecureRandom().nextBytes(token);
+            byte[] token = org.jmpi.bootstrap.Secrets.randomBytes(PortName.TOKEN_BYTES);
             String shown = host.indexOf(':') >= 0 ? "[" + host + "]" : host;
             return new OpenPort(s, new PortName(shown, s.getLocalPort(), token));
         } catch (IOException e) {

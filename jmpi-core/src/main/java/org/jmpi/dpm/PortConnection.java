@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.function.BooleanSupplier;
 import org.jmpi.comm.GroupCollectives;
@@ -87,8 +86,7 @@ final class PortConnection {
         try {
             Wire w = a.wire();
             String remote = w.readString();
-            byte[] token = new byte[PortName.TOKEN_BYTES];
-            new SecureRandom().nextBytes(token);
+            byte[] token = org.jmpi.bootstrap.Secrets.randomBytes(PortName.TOKEN_BYTES);
             w.writeString(Wire.OK);
             w.writeBytes(token);
             w.writeString(dp.tableOf(comm));

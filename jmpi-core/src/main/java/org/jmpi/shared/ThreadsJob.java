@@ -350,7 +350,10 @@ public final class ThreadsJob {
         }
         try {
             ThreadsJob job = start(n, classPath, ThreadsJob.class.getClassLoader(), (rank, loader) -> {
-                MainMethod.of(mainClass, loader).invoke(args.clone());
+                org.jmpi.runtime.StartupTrace.mark("threads mode: rank thread running");
+                MainMethod m = MainMethod.of(mainClass, loader);
+                org.jmpi.runtime.StartupTrace.mark("threads mode: main class loaded");
+                m.invoke(args.clone());
             });
             started.accept(job);
             while (!job.awaitCompletion(100, TimeUnit.MILLISECONDS)) {

@@ -16,7 +16,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -181,8 +180,7 @@ final class FrontEnd {
         this.cfg = cfg;
         this.size = cfg.size;
         this.jobId = "jmpi_" + ProcessHandle.current().pid() + "_" + JOB_COUNTER.incrementAndGet();
-        byte[] bits = new byte[16];
-        new SecureRandom().nextBytes(bits);
+        byte[] bits = org.jmpi.bootstrap.Secrets.randomBytes(16);
         this.secret = HexFormat.of().formatHex(bits);
         this.pids = new AtomicLongArray(size);
         for (int r = 0; r < size; r++) {

@@ -5,7 +5,6 @@ import java.io.PrintStream;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Enumeration;
 import java.util.HexFormat;
@@ -42,8 +41,7 @@ final class KvsServer {
     }
 
     int run(List<String> command) throws IOException, InterruptedException {
-        byte[] bits = new byte[16];
-        new SecureRandom().nextBytes(bits);
+        byte[] bits = org.jmpi.bootstrap.Secrets.randomBytes(16);
         String secret = HexFormat.of().formatHex(bits);
         InetAddress bind = bindAddress(listen);
         AtomicReference<int[]> abort = new AtomicReference<>();

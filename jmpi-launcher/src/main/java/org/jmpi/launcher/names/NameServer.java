@@ -12,7 +12,6 @@ import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -56,8 +55,7 @@ public final class NameServer implements AutoCloseable {
             s.close();
             throw e;
         }
-        byte[] t = new byte[16];
-        new SecureRandom().nextBytes(t);
+        byte[] t = org.jmpi.bootstrap.Secrets.randomBytes(16);
         NameServer ns = new NameServer(s, HexFormat.of().formatHex(t));
         ns.acceptor.start();
         return ns;

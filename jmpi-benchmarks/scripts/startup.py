@@ -25,6 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, '..', '..'))
 JAVA_HOME = os.environ.get('JAVA_HOME', '/usr/lib/jvm/temurin-25-jdk-amd64')
 JAVA = os.path.join(JAVA_HOME, 'bin', 'java')
+REPORTED = set()
 
 
 def trivial_dir():
@@ -40,6 +41,7 @@ def timed(cmd, env=None, cwd=None):
     with tempfile.NamedTemporaryFile('r') as t:
         full = ['/usr/bin/time', '-o', t.name, '-f', '%M'] + cmd
         e = dict(os.environ)
+        e['JAVA_HOME'] = JAVA_HOME  # jmpirun and jmpi-java take their java from it
         e.update(env or {})
         t0 = time.perf_counter()
         p = subprocess.run(full, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=e, cwd=cwd)
@@ -48,7 +50,8 @@ def timed(cmd, env=None, cwd=None):
             peak = int(open(t.name).read().strip().splitlines()[-1])
         except (ValueError, IndexError):
             peak = -1
-        if p.returncode != 0:
+        if p.returncode != 0 and cmd[0] not in REPORTED:
+            REPORTED.add(cmd[0])
             sys.stderr.write('exit %d: %s\n%s\n' % (p.returncode, ' '.join(cmd), p.stderr.decode()[-2000:]))
         return wall, peak, p.returncode
 
@@ -92,7 +95,8 @@ def tree_rss_kib(root_pid):
 def scale_run(cmd):
     peak = [0]
     t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         env=dict(os.environ, JAVA_HOME=JAVA_HOME))
     done = threading.Event()
 
     def sample():
@@ -113,7 +117,8 @@ def scale_run(cmd):
 def footprint(dist, bench_jar, label):
     cp = bench_jar
     out = subprocess.run([os.path.join(dist, 'bin', 'jmpirun'), '-n', '4', '-cp', cp,
-                          'org.jmpi.benchmarks.StartupFootprint'], capture_output=True, text=True)
+                          'org.jmpi.benchmarks.StartupFootprint'], capture_output=True, text=True,
+                         env=dict(os.environ, JAVA_HOME=JAVA_HOME))
     bare = subprocess.run([JAVA, '--enable-native-access=ALL-UNNAMED', '-XX:+UseSerialGC', '-cp',
                            cp + ':' + os.path.join(dist, 'lib', 'jmpi-core.jar'),
                            'org.jmpi.benchmarks.StartupFootprint', '--bare'], capture_output=True, text=True)

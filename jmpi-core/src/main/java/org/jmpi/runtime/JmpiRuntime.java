@@ -10,6 +10,7 @@ import org.jmpi.pt2pt.RecvRequest;
 import org.jmpi.pt2pt.SendMode;
 import org.jmpi.pt2pt.SendRequest;
 import org.jmpi.shared.JobAbortedError;
+import org.jmpi.shared.StartupTrace;
 import org.jmpi.shared.ThreadsJob;
 import org.jmpi.transport.Transport;
 

@@ -350,9 +350,9 @@ public final class ThreadsJob {
         }
         try {
             ThreadsJob job = start(n, classPath, ThreadsJob.class.getClassLoader(), (rank, loader) -> {
-                org.jmpi.runtime.StartupTrace.mark("threads mode: rank thread running");
+                StartupTrace.mark("threads mode: rank thread running");
                 MainMethod m = MainMethod.of(mainClass, loader);
-                org.jmpi.runtime.StartupTrace.mark("threads mode: main class loaded");
+                StartupTrace.mark("threads mode: main class loaded");
                 m.invoke(args.clone());
             });
             started.accept(job);

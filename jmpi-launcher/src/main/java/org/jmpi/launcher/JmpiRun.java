@@ -235,7 +235,7 @@ public final class JmpiRun implements Callable<Integer> {
 
     private static int execute(PrintStream out, PrintStream err, Map<String, String> environment,
             boolean installSignals, String... args) {
-        org.jmpi.runtime.StartupTrace.mark("jmpirun: main");
+        org.jmpi.shared.StartupTrace.mark("jmpirun: main");
         JmpiRun first = new JmpiRun(out, err, environment);
         first.installSignals = installSignals;
         first.rawArgs = List.of(args);
@@ -417,7 +417,7 @@ public final class JmpiRun implements Callable<Integer> {
     }
 
     private int run(List<JmpiRun> moreApps) throws Exception {
-        org.jmpi.runtime.StartupTrace.mark("jmpirun: command line parsed");
+        org.jmpi.shared.StartupTrace.mark("jmpirun: command line parsed");
         if (printClasspath) {
             out.println(joinPaths(Launcher.jmpiClassPath()));
             return 0;

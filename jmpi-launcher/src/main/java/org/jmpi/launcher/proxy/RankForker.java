@@ -39,9 +39,9 @@ public final class RankForker {
                 continue; // this thread must not end
             }
             try {
-                org.jmpi.runtime.StartupTrace.mark("jmpirun: starting a rank");
+                org.jmpi.shared.StartupTrace.mark("jmpirun: starting a rank");
                 r.result.complete(r.builder.start());
-                org.jmpi.runtime.StartupTrace.mark("jmpirun: rank started");
+                org.jmpi.shared.StartupTrace.mark("jmpirun: rank started");
             } catch (Throwable t) {
                 r.result.completeExceptionally(t);
             }

@@ -1,4 +1,4 @@
-package org.jmpi.runtime;
+package org.jmpi.shared;
 
 /**
  * Start-up phases on standard error, for finding where a job's first second goes: with {@code JMPI_TRACE_STARTUP=1}

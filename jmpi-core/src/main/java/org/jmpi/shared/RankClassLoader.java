@@ -81,6 +81,41 @@ public final class RankClassLoader extends URLClassLoader {
         }
     }
 
+    /**
+     * Rewrites the class files of package {@code mpi} as the rank loads them (internal name and bytes in, new bytes
+     * or null out): the profiling interface's interception in threads mode, set by jmpirun before the ranks start
+     * when a tool is requested (processes mode uses a Java agent instead). Null: classes load as built.
+     */
+    private static volatile java.util.function.BiFunction<String, byte[], byte[]> mpiTransformer;
+
+    /** Sets (or, with null, clears) the rewriting of package {@code mpi} for ranks started afterwards. */
+    public static void transformMpiClasses(java.util.function.BiFunction<String, byte[], byte[]> transformer) {
+        mpiTransformer = transformer;
+    }
+
+    @Override
+    protected Class<?> findClass(String name) throws ClassNotFoundException {
+        java.util.function.BiFunction<String, byte[], byte[]> t = mpiTransformer;
+        if (t != null && name.startsWith("mpi.") && name.indexOf('.', 4) < 0) {
+            String internal = name.replace('.', '/');
+            URL u = findResource(internal + ".class");
+            if (u != null) {
+                byte[] bytes;
+                try (java.io.InputStream in = u.openStream()) {
+                    bytes = in.readAllBytes();
+                } catch (java.io.IOException e) {
+                    throw new ClassNotFoundException(name, e);
+                }
+                byte[] changed = t.apply(internal, bytes);
+                if (changed != null) {
+                    bytes = changed;
+                }
+                return defineClass(name, bytes, 0, bytes.length);
+            }
+        }
+        return super.findClass(name);
+    }
+
     @Override
     public URL getResource(String name) {
         URL u = findResource(name);

@@ -106,4 +106,16 @@ class LayeringTest {
                 .resideInAPackage("org.jmpi.io..")
                 .because("io sits beside coll, above pt2pt: calls never go up").check(classes);
     }
+
+    @Test
+    void theProfilingInterfaceSitsOnTopAndOnlyReadsTheRuntime() {
+        noClasses().that().resideOutsideOfPackages("org.jmpi.profile..").and().resideInAPackage("org.jmpi..")
+                .should().dependOnClassesThat().resideInAPackage("org.jmpi.profile..")
+                .because("only the rewritten classes of package mpi (at run time) and jmpirun call into it")
+                .check(classes);
+        noClasses().that().resideInAPackage("org.jmpi.profile..").should().dependOnClassesThat()
+                .resideInAnyPackage("org.jmpi.pt2pt..", "org.jmpi.coll..", "org.jmpi.transport..", "org.jmpi.rma..",
+                        "org.jmpi.io..", "org.jmpi.dpm..", "mpi..")
+                .because("a tool sees calls, not the machinery under them").check(classes);
+    }
 }

@@ -24,7 +24,8 @@ import java.util.concurrent.TimeUnit;
  *       {@code release} file) and the size and time of every jar it lists, as they are now;</li>
  *   <li>no option of the rank's JVM (its arguments, {@code JAVA_TOOL_OPTIONS}, {@code JDK_JAVA_OPTIONS}) is one that
  *       makes the JVM refuse the cache or that changes what it would hold: another cache or CDS setting, module
- *       options, a heap of 32 GiB or more, ZGC, uncompressed or compact object headers;</li>
+ *       options, agents ({@code -javaagent}, as {@code --tool} adds), a heap of 32 GiB or more, ZGC, uncompressed or
+ *       compact object headers;</li>
  *   <li>the rank's class path brings no other copy of jmpi ({@code jmpi-core*.jar}), whose classes the cache would
  *       silently replace;</li>
  *   <li>{@code JMPI_AOT} is not {@code 0}.</li>
@@ -94,6 +95,7 @@ final class AotCache {
                     || o.equals("-XX:+UseCompactObjectHeaders") || o.startsWith("-XX:ObjectAlignmentInBytes")
                     || o.startsWith("--add-") || o.startsWith("--patch-module") || o.startsWith("--limit-modules")
                     || o.startsWith("--upgrade-module-path") || o.equals("-p") || o.startsWith("--module-path")
+                    || o.startsWith("-javaagent:") || o.startsWith("-agentlib:") || o.startsWith("-agentpath:")
                     || (o.startsWith("--enable-native-access") && !o.equals("--enable-native-access=ALL-UNNAMED"))
                     || largeHeap(o)) {
                 return false;

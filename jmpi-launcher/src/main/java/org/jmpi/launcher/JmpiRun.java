@@ -202,6 +202,15 @@ public final class JmpiRun implements Callable<Integer> {
             description = "where the rendezvous server listens (default loopback; '*' for every interface)")
     String kvsListen;
 
+    @Option(names = "--tool", paramLabel = "CLASS[,CLASS]",
+            description = "a profiling tool (org.jmpi.profile.MpiTool) on the ranks' class path that sees every MPI"
+                    + " call (repeatable; JMPI_TOOLS too); see docs/observability.md")
+    List<String> tools = new ArrayList<>();
+
+    @Option(names = "--summary", description = "at exit, print the time each rank spent in MPI and a table of the"
+            + " MPI calls of all ranks by total time (as mpiP does)")
+    boolean summary;
+
     @Parameters(index = "0", arity = "0..1", paramLabel = "PROGRAM",
             description = "the main class to run (or a program, see --exec)")
     String mainClass;
@@ -459,12 +468,40 @@ public final class JmpiRun implements Callable<Integer> {
                         + "class path (jmpirun --threads -n " + n + " -cp app.jar org.example.Main)");
                 return USAGE_ERROR;
             }
-            return runThreads(userClassPath(), timeout, n);
+            Profiling prof;
+            try {
+                prof = Profiling.of(tools, summary);
+            } catch (IllegalArgumentException e) {
+                err.println("jmpirun: " + e.getMessage());
+                return USAGE_ERROR;
+            }
+            if (prof == null) {
+                return runThreads(userClassPath(), timeout, n);
+            }
+            prof.applyThreads();
+            try {
+                return runThreads(userClassPath(), timeout, n);
+            } finally {
+                org.jmpi.shared.RankClassLoader.transformMpiClasses(null);
+                System.clearProperty("jmpi.tools");
+                System.clearProperty("jmpi.summary.dir");
+                prof.finish(err);
+            }
         }
         Launcher.Builder b;
         try {
             b = configure(timeout, moreApps);
         } catch (IllegalArgumentException | HostListException e) {
+            err.println("jmpirun: " + e.getMessage());
+            return USAGE_ERROR;
+        }
+        Profiling prof;
+        try {
+            prof = Profiling.of(tools, summary);
+            if (prof != null) {
+                prof.apply(b);
+            }
+        } catch (IllegalArgumentException e) {
             err.println("jmpirun: " + e.getMessage());
             return USAGE_ERROR;
         }
@@ -511,6 +548,9 @@ public final class JmpiRun implements Callable<Integer> {
             if (files != null) {
                 files.close();
             }
+        }
+        if (prof != null) {
+            prof.finish(err);
         }
         if (printAllExitCodes) {
             err.println("jmpirun: exit codes " + r.rankExitCodes());

@@ -1,0 +1,159 @@
+package org.jmpi.launcher;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.jmpi.profile.Instrumenter;
+import org.jmpi.shared.RankClassLoader;
+
+/**
+ * jmpirun's {@code --tool CLASS} and {@code --summary}: the profiling interface ({@code org.jmpi.profile}) for the
+ * job's ranks. Processes mode: every rank JVM gets {@code -javaagent:<jmpi-core.jar>} and {@code JMPI_TOOLS};
+ * threads mode: the ranks' class loaders rewrite package {@code mpi} and {@code jmpi.tools} names the tools. The
+ * summary tool writes one file per rank into a temporary directory; when the job ends the merged table (time in MPI
+ * per rank, then per call name over all ranks) goes to standard error, as mpiP prints its report.
+ *
+ * <p>Threading: used by jmpirun's main thread only.
+ */
+final class Profiling {
+    static final String SUMMARY_TOOL = "org.jmpi.profile.SummaryTool";
+    private final List<String> tools;
+    private final Path summaryDir;
+
+    private Profiling(List<String> tools, Path summaryDir) {
+        this.tools = tools;
+        this.summaryDir = summaryDir;
+    }
+
+    /** For the flags given; null when neither asks for anything. */
+    static Profiling of(List<String> toolFlags, boolean summary) throws IOException {
+        List<String> names = new ArrayList<>();
+        for (String f : toolFlags) {
+            for (String n : f.split(",")) {
+                if (!n.isBlank()) {
+                    names.add(n.strip());
+                }
+            }
+        }
+        if (summary) {
+            names.add(SUMMARY_TOOL);
+        }
+        if (names.isEmpty()) {
+            return null;
+        }
+        for (String n : names) {
+            if (!n.matches("[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)*")) {
+                throw new IllegalArgumentException("--tool " + n + ": not a class name");
+            }
+        }
+        Path dir = summary ? Files.createTempDirectory("jmpi-summary-") : null;
+        return new Profiling(List.copyOf(names), dir);
+    }
+
+    /** Processes mode: the agent and the tools' names for every rank. */
+    void apply(Launcher.Builder b) {
+        Path core = Launcher.jmpiClassPath().get(0);
+        if (!Files.isRegularFile(core)) {
+            throw new IllegalArgumentException("--tool and --summary need jmpi-core as a jar (this jmpi runs from "
+                    + core + ")");
+        }
+        b.jvmArgs("-javaagent:" + core);
+        b.env("JMPI_TOOLS", String.join(",", tools));
+        if (summaryDir != null) {
+            b.env("JMPI_SUMMARY_DIR", summaryDir.toString());
+        }
+    }
+
+    /** Threads mode: the ranks' class loaders intercept, the tools are named in this JVM's properties. */
+    void applyThreads() {
+        System.setProperty("jmpi.tools", String.join(",", tools));
+        if (summaryDir != null) {
+            System.setProperty("jmpi.summary.dir", summaryDir.toString());
+        }
+        RankClassLoader.transformMpiClasses(Instrumenter::transform);
+    }
+
+    /** After the job: the summary (if asked for) on {@code err}; removes the temporary files. */
+    void finish(PrintStream err) {
+        if (summaryDir == null) {
+            return;
+        }
+        try {
+            err.print(summary(summaryDir));
+        } catch (IOException | RuntimeException e) {
+            err.println("jmpirun: cannot read the summary: " + e);
+        } finally {
+            try (Stream<Path> s = Files.list(summaryDir)) {
+                for (Path p : (Iterable<Path>) s::iterator) {
+                    Files.deleteIfExists(p);
+                }
+                Files.deleteIfExists(summaryDir);
+            } catch (IOException e) {
+                // a temporary directory: left for the system to clean
+            }
+        }
+    }
+
+    /** The report from the ranks' files in {@code dir}. */
+    static String summary(Path dir) throws IOException {
+        Map<Integer, long[]> ranks = new TreeMap<>(); // rank -> {wall, mpi}
+        Map<String, long[]> byCall = new LinkedHashMap<>(); // name -> {calls, total, max}
+        List<Path> files;
+        try (Stream<Path> s = Files.list(dir)) {
+            files = s.filter(p -> p.getFileName().toString().endsWith(".tsv")).sorted().toList();
+        }
+        for (Path f : files) {
+            List<String> lines = Files.readAllLines(f);
+            if (lines.isEmpty()) {
+                continue;
+            }
+            String[] head = lines.get(0).split("\t");
+            int rank = Integer.parseInt(head[1]);
+            long wall = Long.parseLong(head[2]);
+            long mpi = 0;
+            for (String l : lines.subList(1, lines.size())) {
+                String[] c = l.split("\t");
+                long calls = Long.parseLong(c[1]);
+                long total = Long.parseLong(c[2]);
+                long max = Long.parseLong(c[3]);
+                mpi += total;
+                long[] a = byCall.computeIfAbsent(c[0], k -> new long[3]);
+                a[0] += calls;
+                a[1] += total;
+                a[2] = Math.max(a[2], max);
+            }
+            ranks.put(rank, new long[] {wall, mpi});
+        }
+        StringBuilder sb = new StringBuilder();
+        sb.append("jmpirun: summary: time in MPI per rank (from the start of MPI_Init to the end of MPI_Finalize)\n");
+        sb.append(String.format(Locale.ROOT, "  %5s %12s %12s %7s%n", "rank", "wall s", "MPI s", "MPI %"));
+        long allMpi = 0;
+        for (Map.Entry<Integer, long[]> e : ranks.entrySet()) {
+            long[] v = e.getValue();
+            allMpi += v[1];
+            sb.append(String.format(Locale.ROOT, "  %5d %12.6f %12.6f %7.2f%n", e.getKey(), v[0] / 1e9, v[1] / 1e9,
+                    v[0] == 0 ? 0.0 : 100.0 * v[1] / v[0]));
+        }
+        sb.append("jmpirun: summary: MPI calls of all ranks, by total time\n");
+        sb.append(String.format(Locale.ROOT, "  %-28s %10s %14s %12s %12s %7s%n", "call", "calls", "total ms",
+                "mean us", "max us", "% MPI"));
+        List<Map.Entry<String, long[]>> sorted = new ArrayList<>(byCall.entrySet());
+        sorted.sort(Comparator.comparingLong((Map.Entry<String, long[]> e) -> e.getValue()[1]).reversed());
+        for (Map.Entry<String, long[]> e : sorted) {
+            long[] v = e.getValue();
+            sb.append(String.format(Locale.ROOT, "  %-28s %10d %14.3f %12.3f %12.3f %7.2f%n", e.getKey(), v[0],
+                    v[1] / 1e6, v[0] == 0 ? 0.0 : v[1] / 1e3 / v[0], v[2] / 1e3,
+                    allMpi == 0 ? 0.0 : 100.0 * v[1] / allMpi));
+        }
+        return sb.toString();
+    }
+}

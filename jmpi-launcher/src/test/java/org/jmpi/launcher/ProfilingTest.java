@@ -1,0 +1,104 @@
+package org.jmpi.launcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jmpi.launcher.ranks.CountingTool;
+import org.jmpi.launcher.ranks.ProfiledRank;
+import org.jmpi.launcher.ranks.ThrowingTool;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The profiling interface (org.jmpi.profile) through jmpirun: a tool sees exactly the calls a real program makes
+ * (only the outermost ones), in processes and in threads mode; the summary's totals agree; a failing tool is
+ * reported once and the program goes on.
+ */
+@Timeout(value = 240, unit = TimeUnit.SECONDS)
+class ProfilingTest {
+    /** What ProfiledRank calls on rank r of n, by name. */
+    static Map<String, Integer> expected(int rank, int size) {
+        Map<String, Integer> m = new TreeMap<>();
+        m.put("MPI.Init", 1);
+        m.put("Comm.getRank", 1);
+        m.put("Comm.getSize", 1);
+        m.put("Comm.barrier", 3);
+        m.put("Comm.allReduce", 1);
+        m.put("Comm.send", rank + 1);
+        m.put("Comm.recv", ((rank + size - 1) % size + 1) + 1);
+        m.put("Comm.sendRecv", 1);
+        m.put("Comm.iSend", 1);
+        m.put("Request.waitFor", 1);
+        m.put("Comm.bcast", 1);
+        m.put("MPI.Finalize", 1);
+        return m;
+    }
+
+    private static LaunchIntegrationTest.Result run(String mode, int n, String... extra) throws Exception {
+        List<String> args = new ArrayList<>(List.of("--no-stdin", "-n", Integer.toString(n), "-cp",
+                LaunchIntegrationTest.rankClassPath()));
+        if (mode.equals("threads")) {
+            args.add("--threads");
+        }
+        args.addAll(List.of(extra));
+        args.add(ProfiledRank.class.getName());
+        return LaunchIntegrationTest.run(LaunchIntegrationTest.jmpirun(args.toArray(String[]::new)), Map.of(),
+                Duration.ofSeconds(180));
+    }
+
+    @ParameterizedTest
+    @CsvSource({"processes, 2", "processes, 3", "threads, 3"})
+    void aToolCountsEveryCallOfARealProgramExactly(String mode, int n) throws Exception {
+        LaunchIntegrationTest.Result r = run(mode, n, "--tool", CountingTool.class.getName());
+        assertThat(r.rc()).as(r.out()).isZero();
+        Matcher m = Pattern.compile("counted (\\d+)((?: [\\w.]+=\\d+)+)").matcher(r.out());
+        int seen = 0;
+        while (m.find()) {
+            int rank = Integer.parseInt(m.group(1));
+            Map<String, Integer> counted = new TreeMap<>();
+            for (String kv : m.group(2).trim().split(" ")) {
+                String[] p = kv.split("=");
+                counted.put(p[0], Integer.parseInt(p[1]));
+            }
+            assertThat(counted).as("rank " + rank + " of " + n + ": " + r.out()).isEqualTo(expected(rank, n));
+            seen++;
+        }
+        assertThat(seen).as(r.out()).isEqualTo(n);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"processes, 3", "threads, 2"})
+    void theSummaryAgreesWithTheProgramsCalls(String mode, int n) throws Exception {
+        LaunchIntegrationTest.Result r = run(mode, n, "--summary");
+        assertThat(r.rc()).as(r.out()).isZero();
+        Map<String, Integer> total = new TreeMap<>();
+        for (int rank = 0; rank < n; rank++) {
+            expected(rank, n).forEach((k, v) -> total.merge(k, v, Integer::sum));
+        }
+        for (Map.Entry<String, Integer> e : total.entrySet()) {
+            Matcher m = Pattern.compile("(?m)^  " + Pattern.quote(e.getKey()) + " +(\\d+) ").matcher(r.out());
+            assertThat(m.find()).as(e.getKey() + " in " + r.out()).isTrue();
+            assertThat(Integer.parseInt(m.group(1))).as(e.getKey()).isEqualTo(e.getValue());
+        }
+        for (int rank = 0; rank < n; rank++) {
+            assertThat(r.out()).containsPattern("(?m)^ +" + rank + " +[0-9.]+ +[0-9.]+ +[0-9.]+$");
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource({"processes, 2", "threads, 2"})
+    void aFailingToolIsReportedOnceAndTheProgramGoesOn(String mode, int n) throws Exception {
+        LaunchIntegrationTest.Result r = run(mode, n, "--tool", ThrowingTool.class.getName());
+        assertThat(r.rc()).as(r.out()).isZero();
+        String line = "tool " + ThrowingTool.class.getName() + " failed in before(";
+        assertThat(r.out().split(Pattern.quote(line), -1)).as("once per rank: " + r.out()).hasSize(n + 1);
+    }
+}

@@ -24,6 +24,8 @@ public final class Hooks {
             if (!failed.get()) {
                 try {
                     tool.before(c);
+                } catch (org.jmpi.shared.JobAbortedError e) {
+                    throw e; // the tool ended the job (MPI_Abort in threads mode): not a failure of the tool
                 } catch (RuntimeException | Error e) {
                     disable("before(" + c.name() + ")", e);
                 }
@@ -34,6 +36,8 @@ public final class Hooks {
             if (!failed.get()) {
                 try {
                     tool.after(c);
+                } catch (org.jmpi.shared.JobAbortedError e) {
+                    throw e;
                 } catch (RuntimeException | Error e) {
                     disable("after(" + c.name() + ")", e);
                 }

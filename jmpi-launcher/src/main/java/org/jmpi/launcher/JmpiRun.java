@@ -211,6 +211,11 @@ public final class JmpiRun implements Callable<Integer> {
             + " MPI calls of all ranks by total time (as mpiP does)")
     boolean summary;
 
+    @Option(names = "--check", description = "debug mode: collectives checked for the same call, root and size on"
+            + " every rank (a mismatch ends the job, exit 86), blocked calls reported after JMPI_CHECK_BLOCKED_SECONDS"
+            + " (60; every rank blocked ends the job, exit 87), leaked communicators and requests listed at finalize")
+    boolean check;
+
     @Parameters(index = "0", arity = "0..1", paramLabel = "PROGRAM",
             description = "the main class to run (or a program, see --exec)")
     String mainClass;
@@ -470,7 +475,7 @@ public final class JmpiRun implements Callable<Integer> {
             }
             Profiling prof;
             try {
-                prof = Profiling.of(tools, summary);
+                prof = Profiling.of(tools, summary, check);
             } catch (IllegalArgumentException e) {
                 err.println("jmpirun: " + e.getMessage());
                 return USAGE_ERROR;
@@ -485,6 +490,7 @@ public final class JmpiRun implements Callable<Integer> {
                 org.jmpi.shared.RankClassLoader.transformMpiClasses(null);
                 System.clearProperty("jmpi.tools");
                 System.clearProperty("jmpi.summary.dir");
+                System.clearProperty("jmpi.check.dir");
                 prof.finish(err);
             }
         }
@@ -497,7 +503,7 @@ public final class JmpiRun implements Callable<Integer> {
         }
         Profiling prof;
         try {
-            prof = Profiling.of(tools, summary);
+            prof = Profiling.of(tools, summary, check);
             if (prof != null) {
                 prof.apply(b);
             }

@@ -26,16 +26,24 @@ import org.jmpi.shared.RankClassLoader;
  */
 final class Profiling {
     static final String SUMMARY_TOOL = "org.jmpi.profile.SummaryTool";
+    static final String CHECK_TOOL = "org.jmpi.tools.CheckTool";
     private final List<String> tools;
     private final Path summaryDir;
+    private final Path checkDir;
 
-    private Profiling(List<String> tools, Path summaryDir) {
+    private Profiling(List<String> tools, Path summaryDir, Path checkDir) {
         this.tools = tools;
         this.summaryDir = summaryDir;
+        this.checkDir = checkDir;
     }
 
-    /** For the flags given; null when neither asks for anything. */
+    /** For the flags given; null when none asks for anything. */
     static Profiling of(List<String> toolFlags, boolean summary) throws IOException {
+        return of(toolFlags, summary, false);
+    }
+
+    /** For the flags given ({@code --check} too); null when none asks for anything. */
+    static Profiling of(List<String> toolFlags, boolean summary, boolean check) throws IOException {
         List<String> names = new ArrayList<>();
         for (String f : toolFlags) {
             for (String n : f.split(",")) {
@@ -47,6 +55,9 @@ final class Profiling {
         if (summary) {
             names.add(SUMMARY_TOOL);
         }
+        if (check) {
+            names.add(CHECK_TOOL);
+        }
         if (names.isEmpty()) {
             return null;
         }
@@ -56,7 +67,8 @@ final class Profiling {
             }
         }
         Path dir = summary ? Files.createTempDirectory("jmpi-summary-") : null;
-        return new Profiling(List.copyOf(names), dir);
+        Path checks = check ? Files.createTempDirectory("jmpi-check-") : null;
+        return new Profiling(List.copyOf(names), dir, checks);
     }
 
     /** Processes mode: the agent and the tools' names for every rank. */
@@ -71,6 +83,9 @@ final class Profiling {
         if (summaryDir != null) {
             b.env("JMPI_SUMMARY_DIR", summaryDir.toString());
         }
+        if (checkDir != null) {
+            b.env("JMPI_CHECK_DIR", checkDir.toString());
+        }
     }
 
     /** Threads mode: the ranks' class loaders intercept, the tools are named in this JVM's properties. */
@@ -79,27 +94,36 @@ final class Profiling {
         if (summaryDir != null) {
             System.setProperty("jmpi.summary.dir", summaryDir.toString());
         }
+        if (checkDir != null) {
+            System.setProperty("jmpi.check.dir", checkDir.toString());
+        }
         RankClassLoader.transformMpiClasses(Instrumenter::transform);
     }
 
     /** After the job: the summary (if asked for) on {@code err}; removes the temporary files. */
     void finish(PrintStream err) {
-        if (summaryDir == null) {
+        if (summaryDir != null) {
+            try {
+                err.print(summary(summaryDir));
+            } catch (IOException | RuntimeException e) {
+                err.println("jmpirun: cannot read the summary: " + e);
+            }
+        }
+        delete(summaryDir);
+        delete(checkDir);
+    }
+
+    private static void delete(Path dir) {
+        if (dir == null) {
             return;
         }
-        try {
-            err.print(summary(summaryDir));
-        } catch (IOException | RuntimeException e) {
-            err.println("jmpirun: cannot read the summary: " + e);
-        } finally {
-            try (Stream<Path> s = Files.list(summaryDir)) {
-                for (Path p : (Iterable<Path>) s::iterator) {
-                    Files.deleteIfExists(p);
-                }
-                Files.deleteIfExists(summaryDir);
-            } catch (IOException e) {
-                // a temporary directory: left for the system to clean
+        try (Stream<Path> s = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) s::iterator) {
+                Files.deleteIfExists(p);
             }
+            Files.deleteIfExists(dir);
+        } catch (IOException e) {
+            // a temporary directory: left for the system to clean
         }
     }
 

@@ -10,6 +10,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jmpi.launcher.ranks.CheckedRank;
 import org.jmpi.launcher.ranks.CountingTool;
 import org.jmpi.launcher.ranks.ProfiledRank;
 import org.jmpi.launcher.ranks.ThrowingTool;
@@ -100,5 +101,54 @@ class ProfilingTest {
         assertThat(r.rc()).as(r.out()).isZero();
         String line = "tool " + ThrowingTool.class.getName() + " failed in before(";
         assertThat(r.out().split(Pattern.quote(line), -1)).as("once per rank: " + r.out()).hasSize(n + 1);
+    }
+
+    private static LaunchIntegrationTest.Result check(String mode, String program) throws Exception {
+        List<String> args = new ArrayList<>(List.of("--no-stdin", "-n", "2", "--check", "-cp",
+                LaunchIntegrationTest.rankClassPath()));
+        if (mode.equals("threads")) {
+            args.add("--threads");
+        }
+        args.add(CheckedRank.class.getName());
+        args.add(program);
+        return LaunchIntegrationTest.run(LaunchIntegrationTest.jmpirun(args.toArray(String[]::new)),
+                Map.of("JMPI_CHECK_BLOCKED_SECONDS", "2"), Duration.ofSeconds(120));
+    }
+
+    @ParameterizedTest
+    @CsvSource({"processes, root", "processes, count", "threads, root", "threads, count"})
+    void checkStopsACollectiveMismatchNamingRanksCallAndSite(String mode, String program) throws Exception {
+        LaunchIntegrationTest.Result r = check(mode, program);
+        assertThat(r.rc()).as(r.out()).isEqualTo(org.jmpi.tools.CheckTool.EXIT_MISMATCH);
+        assertThat(r.out()).contains("jmpi --check: collective mismatch", "rank 0 (world rank 0) called Comm.bcast",
+                "rank 1 (world rank 1) called Comm.bcast", "CheckedRank.main(CheckedRank.java:")
+                .doesNotContain("went on");
+        if (program.equals("root")) {
+            assertThat(r.out()).contains("called Comm.bcast(root 0, 1 x MPI_INT)",
+                    "called Comm.bcast(root 1, 1 x MPI_INT)");
+        } else {
+            assertThat(r.out()).contains("called Comm.bcast(root 0, 2 x MPI_INT)",
+                    "called Comm.bcast(root 0, 1 x MPI_INT)");
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource({"processes", "threads"})
+    void checkTurnsATwoRankDeadlockIntoAReport(String mode) throws Exception {
+        LaunchIntegrationTest.Result r = check(mode, "deadlock");
+        assertThat(r.rc()).as(r.out()).isEqualTo(org.jmpi.tools.CheckTool.EXIT_DEADLOCK);
+        assertThat(r.out()).contains("jmpi --check: every rank is blocked (a deadlock)",
+                "rank 0 waits in Comm.recv(source 1, tag 3)", "rank 1 waits in Comm.recv(source 0, tag 3)");
+    }
+
+    @ParameterizedTest
+    @CsvSource({"processes", "threads"})
+    void checkListsLeaksAtFinalizeAndLetsACorrectProgramRun(String mode) throws Exception {
+        LaunchIntegrationTest.Result leak = check(mode, "leak");
+        assertThat(leak.rc()).as(leak.out()).isZero();
+        assertThat(leak.out()).contains("finalized with 1 communicator(s) never freed", "1 request(s) never completed");
+        LaunchIntegrationTest.Result fine = check(mode, "fine");
+        assertThat(fine.rc()).as(fine.out()).isZero();
+        assertThat(fine.out()).contains("rank 0 went on", "rank 1 went on").doesNotContain("jmpi --check");
     }
 }

@@ -103,23 +103,31 @@ public final class Hooks {
 
     /** The call that {@code token} stands for returned {@code result}. */
     public static void after(Object token, Object result) {
-        DEPTH.get()[0]--;
-        if (token instanceof MpiCall c) {
-            c.end(System.nanoTime(), result, null);
-            for (Slot s : TOOLS) {
-                s.after(c);
+        int[] depth = DEPTH.get();
+        try {
+            if (token instanceof MpiCall c) {
+                c.end(System.nanoTime(), result, null);
+                for (Slot s : TOOLS) {
+                    s.after(c); // still at depth 1: the tools' own MPI calls are not reported
+                }
             }
+        } finally {
+            depth[0]--;
         }
     }
 
     /** The call that {@code token} stands for threw {@code failure} (which the caller then rethrows). */
     public static void failed(Object token, Throwable failure) {
-        DEPTH.get()[0]--;
-        if (token instanceof MpiCall c) {
-            c.end(System.nanoTime(), null, failure);
-            for (Slot s : TOOLS) {
-                s.after(c);
+        int[] depth = DEPTH.get();
+        try {
+            if (token instanceof MpiCall c) {
+                c.end(System.nanoTime(), null, failure);
+                for (Slot s : TOOLS) {
+                    s.after(c);
+                }
             }
+        } finally {
+            depth[0]--;
         }
     }
 

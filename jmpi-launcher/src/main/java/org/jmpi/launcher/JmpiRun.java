@@ -211,6 +211,10 @@ public final class JmpiRun implements Callable<Integer> {
             + " MPI calls of all ranks by total time (as mpiP does)")
     boolean summary;
 
+    @Option(names = "--trace", paramLabel = "FILE.json", description = "write a Chrome/Perfetto trace of the job: every"
+            + " MPI call of every rank as a span, an arrow from each send to its receive")
+    String trace;
+
     @Option(names = "--check", description = "debug mode: collectives checked for the same call, root and size on"
             + " every rank (a mismatch ends the job, exit 86), blocked calls reported after JMPI_CHECK_BLOCKED_SECONDS"
             + " (60; every rank blocked ends the job, exit 87), leaked communicators and requests listed at finalize")
@@ -475,7 +479,7 @@ public final class JmpiRun implements Callable<Integer> {
             }
             Profiling prof;
             try {
-                prof = Profiling.of(tools, summary, check);
+                prof = Profiling.of(tools, summary, check, trace);
             } catch (IllegalArgumentException e) {
                 err.println("jmpirun: " + e.getMessage());
                 return USAGE_ERROR;
@@ -491,6 +495,7 @@ public final class JmpiRun implements Callable<Integer> {
                 System.clearProperty("jmpi.tools");
                 System.clearProperty("jmpi.summary.dir");
                 System.clearProperty("jmpi.check.dir");
+                System.clearProperty("jmpi.trace.dir");
                 prof.finish(err);
             }
         }
@@ -503,7 +508,7 @@ public final class JmpiRun implements Callable<Integer> {
         }
         Profiling prof;
         try {
-            prof = Profiling.of(tools, summary, check);
+            prof = Profiling.of(tools, summary, check, trace);
             if (prof != null) {
                 prof.apply(b);
             }

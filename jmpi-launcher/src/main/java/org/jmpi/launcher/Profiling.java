@@ -27,23 +27,33 @@ import org.jmpi.shared.RankClassLoader;
 final class Profiling {
     static final String SUMMARY_TOOL = "org.jmpi.profile.SummaryTool";
     static final String CHECK_TOOL = "org.jmpi.tools.CheckTool";
+    static final String TRACE_TOOL = "org.jmpi.tools.TraceTool";
     private final List<String> tools;
     private final Path summaryDir;
     private final Path checkDir;
+    private final Path traceDir;
+    private final Path traceFile;
 
-    private Profiling(List<String> tools, Path summaryDir, Path checkDir) {
+    private Profiling(List<String> tools, Path summaryDir, Path checkDir, Path traceDir, Path traceFile) {
         this.tools = tools;
         this.summaryDir = summaryDir;
         this.checkDir = checkDir;
+        this.traceDir = traceDir;
+        this.traceFile = traceFile;
     }
 
     /** For the flags given; null when none asks for anything. */
     static Profiling of(List<String> toolFlags, boolean summary) throws IOException {
-        return of(toolFlags, summary, false);
+        return of(toolFlags, summary, false, null);
     }
 
-    /** For the flags given ({@code --check} too); null when none asks for anything. */
-    static Profiling of(List<String> toolFlags, boolean summary, boolean check) throws IOException {
+    /**
+     * For the flags given ({@code --check} and {@code --trace FILE} too); null when none asks for anything.
+     *
+     * @throws IllegalArgumentException for a tool name that is not a class name, or a trace file that cannot be
+     *     written (said before the job starts)
+     */
+    static Profiling of(List<String> toolFlags, boolean summary, boolean check, String trace) throws IOException {
         List<String> names = new ArrayList<>();
         for (String f : toolFlags) {
             for (String n : f.split(",")) {
@@ -58,6 +68,17 @@ final class Profiling {
         if (check) {
             names.add(CHECK_TOOL);
         }
+        Path traceFile = null;
+        if (trace != null) {
+            traceFile = Path.of(trace).toAbsolutePath();
+            try {
+                Files.newOutputStream(traceFile).close(); // now, not after the job: a clear error before it starts
+            } catch (IOException | RuntimeException e) {
+                throw new IllegalArgumentException("--trace " + trace + ": cannot write the trace file there ("
+                        + e + ")");
+            }
+            names.add(TRACE_TOOL);
+        }
         if (names.isEmpty()) {
             return null;
         }
@@ -68,7 +89,8 @@ final class Profiling {
         }
         Path dir = summary ? Files.createTempDirectory("jmpi-summary-") : null;
         Path checks = check ? Files.createTempDirectory("jmpi-check-") : null;
-        return new Profiling(List.copyOf(names), dir, checks);
+        Path traces = traceFile != null ? Files.createTempDirectory("jmpi-trace-") : null;
+        return new Profiling(List.copyOf(names), dir, checks, traces, traceFile);
     }
 
     /** Processes mode: the agent and the tools' names for every rank. */
@@ -86,6 +108,9 @@ final class Profiling {
         if (checkDir != null) {
             b.env("JMPI_CHECK_DIR", checkDir.toString());
         }
+        if (traceDir != null) {
+            b.env("JMPI_TRACE_DIR", traceDir.toString());
+        }
     }
 
     /** Threads mode: the ranks' class loaders intercept, the tools are named in this JVM's properties. */
@@ -96,6 +121,9 @@ final class Profiling {
         }
         if (checkDir != null) {
             System.setProperty("jmpi.check.dir", checkDir.toString());
+        }
+        if (traceDir != null) {
+            System.setProperty("jmpi.trace.dir", traceDir.toString());
         }
         RankClassLoader.transformMpiClasses(Instrumenter::transform);
     }
@@ -109,8 +137,18 @@ final class Profiling {
                 err.println("jmpirun: cannot read the summary: " + e);
             }
         }
+        if (traceDir != null) {
+            try {
+                int flows = TraceMerge.merge(traceDir, traceFile);
+                err.println("jmpirun: trace of the job in " + traceFile + " (" + flows + " messages drawn; open it in"
+                        + " https://ui.perfetto.dev or chrome://tracing)");
+            } catch (IOException | RuntimeException e) {
+                err.println("jmpirun: cannot write the trace " + traceFile + ": " + e);
+            }
+        }
         delete(summaryDir);
         delete(checkDir);
+        delete(traceDir);
     }
 
     private static void delete(Path dir) {

@@ -151,4 +151,48 @@ class ProfilingTest {
         assertThat(fine.rc()).as(fine.out()).isZero();
         assertThat(fine.out()).contains("rank 0 went on", "rank 1 went on").doesNotContain("jmpi --check");
     }
+
+    @ParameterizedTest
+    @CsvSource({"processes, 3", "threads, 2"})
+    void theTraceIsValidJsonWithASpanPerCallAndAFlowPerMessage(String mode, int n,
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+        java.nio.file.Path file = tmp.resolve("job.json");
+        LaunchIntegrationTest.Result r = run(mode, n, "--trace", file.toString());
+        assertThat(r.rc()).as(r.out()).isZero();
+        com.fasterxml.jackson.databind.JsonNode events = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(file.toFile()).get("traceEvents");
+        Map<String, Integer> spans = new TreeMap<>();
+        Map<Long, List<com.fasterxml.jackson.databind.JsonNode>> flows = new TreeMap<>();
+        for (com.fasterxml.jackson.databind.JsonNode e : events) {
+            switch (e.get("ph").asText()) {
+                case "X" -> spans.merge(e.get("pid").asInt() + " " + e.get("name").asText(), 1, Integer::sum);
+                case "s", "f" -> flows.computeIfAbsent(e.get("id").asLong(), k -> new ArrayList<>()).add(e);
+                default -> { }
+            }
+        }
+        int sends = 0;
+        for (int rank = 0; rank < n; rank++) {
+            for (Map.Entry<String, Integer> x : expected(rank, n).entrySet()) {
+                assertThat(spans.get(rank + " " + x.getKey())).as("rank " + rank + " " + x.getKey())
+                        .isEqualTo(x.getValue());
+            }
+            sends += rank + 1 + 2; // send, sendRecv, iSend
+        }
+        assertThat(flows).as("one flow per message: every send has its receive").hasSize(sends);
+        for (List<com.fasterxml.jackson.databind.JsonNode> f : flows.values()) {
+            assertThat(f).hasSize(2);
+            assertThat(f.get(0).get("ph").asText() + f.get(1).get("ph").asText()).isIn("sf", "fs");
+            com.fasterxml.jackson.databind.JsonNode s = f.get(0).get("ph").asText().equals("s") ? f.get(0) : f.get(1);
+            com.fasterxml.jackson.databind.JsonNode d = s == f.get(0) ? f.get(1) : f.get(0);
+            assertThat(d.get("pid").asInt()).as("to the next rank").isEqualTo((s.get("pid").asInt() + 1) % n);
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void anUnwritableTraceFileIsRefusedBeforeTheJobStarts() throws Exception {
+        LaunchIntegrationTest.Result r = run("processes", 2, "--trace", "/proc/no-such-dir/job.json");
+        assertThat(r.rc()).as(r.out()).isEqualTo(JmpiRun.USAGE_ERROR);
+        assertThat(r.out()).contains("--trace /proc/no-such-dir/job.json: cannot write the trace file there")
+                .doesNotContain("counted");
+    }
 }

@@ -17,7 +17,7 @@ jmpi_aot_ok() {
       -XX:AOT*|-XX:SharedArchiveFile*|-Xshare*|-XX:+AutoCreateSharedArchive|-XX:ArchiveClassesAtExit*|-XX:+UseZGC|\
       -XX:-UseCompressed*|-XX:+UseCompactObjectHeaders|-XX:ObjectAlignmentInBytes*|--add-*|--patch-module*|\
       --limit-modules*|--upgrade-module-path*|-p|--module-path*|-Xmx[0-9]*[tT]|-XX:MaxHeapSize=*[tT]|\
-      -javaagent:*|-agentlib:*|-agentpath:*) return 1 ;;
+      -javaagent:*|-agentlib:*|-agentpath:*|-XX:StartFlightRecording*|-XX:FlightRecorderOptions*) return 1 ;;
       -Xmx*[gG]|-XX:MaxHeapSize=*[gG])
         value="${o##*[x=]}"; value="${value%[gG]}"
         case "$value" in ''|*[!0-9]*) return 1 ;; esac

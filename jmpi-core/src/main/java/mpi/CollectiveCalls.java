@@ -65,9 +65,11 @@ final class CollectiveCalls {
      */
 
     static void bcastBlocking(Comm comm, Object buf, int count, Datatype type, int root) throws MPIException {
+        org.jmpi.runtime.events.CollectiveEvent ev = Jfr.coll();
         try {
             Communicator c = intra(comm);
             bcastCall(c, c.nextCollective(), null, buf, count, type, root);
+            Jfr.coll(ev, "MPI_Bcast", comm, root, count, type);
         } catch (MpiError e) {
             throw comm.fail("MPI_Bcast", e);
         }
@@ -88,9 +90,11 @@ final class CollectiveCalls {
 
     static void reduceBlocking(Comm comm, Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root,
             boolean inPlace) throws MPIException {
+        org.jmpi.runtime.events.CollectiveEvent ev = Jfr.coll();
         try {
             Communicator c = intra(comm);
             reduceCall(c, c.nextCollective(), null, sendbuf, recvbuf, count, type, op, root, inPlace);
+            Jfr.coll(ev, "MPI_Reduce", comm, root, count, type);
         } catch (MpiError e) {
             throw comm.fail("MPI_Reduce", e);
         }
@@ -126,9 +130,11 @@ final class CollectiveCalls {
 
     static void allReduceBlocking(Comm comm, Object sendbuf, Object recvbuf, int count, Datatype type, Op op,
             boolean inPlace) throws MPIException {
+        org.jmpi.runtime.events.CollectiveEvent ev = Jfr.coll();
         try {
             Communicator c = intra(comm);
             allReduceCall(c, c.nextCollective(), null, sendbuf, recvbuf, count, type, op, inPlace);
+            Jfr.coll(ev, "MPI_Allreduce", comm, -1, count, type);
         } catch (MpiError e) {
             throw comm.fail("MPI_Allreduce", e);
         }
@@ -155,10 +161,12 @@ final class CollectiveCalls {
 
     static void gatherBlocking(Comm comm, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
             int recvcount, Datatype recvtype, int root, boolean inPlace) throws MPIException {
+        org.jmpi.runtime.events.CollectiveEvent ev = Jfr.coll();
         try {
             Communicator c = intra(comm);
             gatherCall(c, c.nextCollective(), null, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                     inPlace);
+            Jfr.coll(ev, "MPI_Gather", comm, root, sendcount, sendtype);
         } catch (MpiError e) {
             throw comm.fail("MPI_Gather", e);
         }
@@ -199,10 +207,12 @@ final class CollectiveCalls {
 
     static void scatterBlocking(Comm comm, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
             int recvcount, Datatype recvtype, int root, boolean inPlace) throws MPIException {
+        org.jmpi.runtime.events.CollectiveEvent ev = Jfr.coll();
         try {
             Communicator c = intra(comm);
             scatterCall(c, c.nextCollective(), null, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                     inPlace);
+            Jfr.coll(ev, "MPI_Scatter", comm, root, recvcount, recvtype);
         } catch (MpiError e) {
             throw comm.fail("MPI_Scatter", e);
         }
@@ -242,10 +252,12 @@ final class CollectiveCalls {
 
     static void allGatherBlocking(Comm comm, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
             int recvcount, Datatype recvtype, boolean inPlace) throws MPIException {
+        org.jmpi.runtime.events.CollectiveEvent ev = Jfr.coll();
         try {
             Communicator c = intra(comm);
             allGatherCall(c, c.nextCollective(), null, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                     inPlace);
+            Jfr.coll(ev, "MPI_Allgather", comm, -1, sendcount, sendtype);
         } catch (MpiError e) {
             throw comm.fail("MPI_Allgather", e);
         }
@@ -461,9 +473,12 @@ final class CollectiveCalls {
 
     // ------------------------------------------------------------------ the calls
 
+
     static void barrier(Comm comm) throws MPIException {
+        org.jmpi.runtime.events.CollectiveEvent ev = Jfr.coll();
         try {
             Collectives.barrierNow(intra(comm), "MPI_Barrier");
+            Jfr.coll(ev, "MPI_Barrier", comm, -1, -1, null);
         } catch (MpiError e) {
             throw comm.fail("MPI_Barrier", e);
         }
@@ -586,9 +601,11 @@ final class CollectiveCalls {
 
     static void allToAllBlocking(Comm comm, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
             int recvcount, Datatype recvtype) throws MPIException {
+        org.jmpi.runtime.events.CollectiveEvent ev = Jfr.coll();
         try {
             Communicator c = intra(comm);
             allToAllCall(c, c.nextCollective(), null, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+            Jfr.coll(ev, "MPI_Alltoall", comm, -1, sendcount, sendtype);
         } catch (MpiError e) {
             throw comm.fail("MPI_Alltoall", e);
         }

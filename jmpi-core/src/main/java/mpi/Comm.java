@@ -164,12 +164,14 @@ public class Comm implements Freeable, Cloneable {
 
     private void blockingSend(String call, Object buf, int count, Datatype type, int dest, int tag, Mode mode)
             throws MPIException {
+        org.jmpi.runtime.events.PointToPointEvent ev = Jfr.p2p();
         try {
             RequestImpl s = startSend(live(), buf, count, type, dest, tag, mode);
             if (s != null) {
                 awaitOk(s);
                 JmpiRuntime.get().engine().release(s);
             }
+            Jfr.p2p(ev, call, this, dest, tag, count, type);
         } catch (MpiError e) {
             throw fail(call, e);
         }
@@ -398,18 +400,21 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final void send(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        org.jmpi.runtime.events.PointToPointEvent ev = Jfr.p2p();
         try {
             SendRequest s = startSend(live(), buf, count, type, dest, tag, SendMode.STANDARD);
             if (s != null) {
                 awaitOk(s);
                 JmpiRuntime.get().engine().release(s);
             }
+            Jfr.p2p(ev, "MPI_Send", this, dest, tag, count, type);
         } catch (MpiError e) {
             throw fail("MPI_Send", e);
         }
     }
 
     public final Status recv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
+        org.jmpi.runtime.events.PointToPointEvent ev = Jfr.p2p();
         try {
             RecvRequest r = startRecv(live(), buf, count, type, source, tag);
             if (r == null) {
@@ -421,6 +426,7 @@ public class Comm implements Freeable, Cloneable {
                 throw new MpiError(r.error(), r.errorMessage());
             }
             JmpiRuntime.get().engine().release(r);
+            Jfr.p2pReceived(ev, "MPI_Recv", this, s, type);
             return s;
         } catch (MpiError e) {
             throw fail("MPI_Recv", e);
@@ -428,6 +434,7 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final Status sendRecv(Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag, Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag) throws MPIException {
+        org.jmpi.runtime.events.PointToPointEvent ev = Jfr.p2p();
         try {
             Communicator c = live();
             checkCount(sendcount);
@@ -447,6 +454,7 @@ public class Comm implements Freeable, Cloneable {
             if (r.error() != 0) {
                 throw new MpiError(r.error(), r.errorMessage());
             }
+            Jfr.p2pReceived(ev, "MPI_Sendrecv", this, st, recvtype);
             return st;
         } catch (MpiError e) {
             throw fail("MPI_Sendrecv", e);
@@ -666,6 +674,7 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final Status probe(int source, int tag) throws MPIException {
+        org.jmpi.runtime.events.PointToPointEvent ev = Jfr.p2p();
         try {
             Communicator c = live();
             int src = checkSource(c, source);
@@ -676,7 +685,9 @@ public class Comm implements Freeable, Cloneable {
             Engine engine = JmpiRuntime.get().engine();
             RequestImpl[] found = new RequestImpl[1];
             JmpiRuntime.get().progress().awaitUntil(() -> (found[0] = engine.iprobe(c.context(), src, t)) != null);
-            return Status.of(found[0]);
+            Status st = Status.of(found[0]);
+            Jfr.p2pReceived(ev, "MPI_Probe", this, st, null);
+            return st;
         } catch (MpiError e) {
             throw fail("MPI_Probe", e);
         }

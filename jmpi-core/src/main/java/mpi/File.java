@@ -254,10 +254,13 @@ public final class File {
     /** A blocking access; a collective one agrees on argument errors with the other ranks. */
     private Status access(String call, Position where, boolean write, boolean collective, long offset, Object buf,
             int count, Datatype type) throws MPIException {
+        org.jmpi.runtime.events.FileEvent ev = Jfr.file();
         try {
             live();
             Access a = Access.of(where, collective, buf, count, type, write);
-            return status(impl.access(where, write, collective, offset, a.data(), a.problem()));
+            long moved = impl.access(where, write, collective, offset, a.data(), a.problem());
+            Jfr.file(ev, call, impl.path(), where == Position.EXPLICIT ? offset : -1, moved);
+            return status(moved);
         } catch (MpiError e) {
             throw fail(call, e);
         }

@@ -299,6 +299,7 @@ public class Intracomm extends Comm {
 
     private Intercomm spawnMultiple(String[] commands, String[][] argv, int[] maxprocs, Info[] info, int root,
             int[] errcodes, String call) throws MPIException {
+        org.jmpi.runtime.events.SpawnEvent ev = Jfr.spawn();
         try {
             Communicator c = live();
             checkRoot(c, root);
@@ -338,6 +339,7 @@ public class Intracomm extends Comm {
             if (errcodes != null) {
                 Arrays.fill(errcodes, 0, Math.min(errcodes.length, inter.size()), MPI.SUCCESS);
             }
+            Jfr.spawn(ev, commands == null ? "" : String.join(" ", commands), inter.size());
             return CommOps.adopt(this, new Intercomm(), inter, false);
         } catch (MpiError e) {
             throw fail(call, e);

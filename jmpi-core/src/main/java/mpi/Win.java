@@ -452,42 +452,52 @@ public final class Win implements Freeable {
     // ------------------------------------------------------------------------------------- synchronisation
 
     public void fence(int assertion) throws MPIException {
+        org.jmpi.runtime.events.RmaEvent ev = Jfr.rma();
         try {
             live().fence(assertion);
+            Jfr.rma(ev, "MPI_Win_fence", this, -1);
         } catch (MpiError e) {
             throw fail("MPI_Win_fence", e);
         }
     }
 
     public void start(Group group, int assertion) throws MPIException {
+        org.jmpi.runtime.events.RmaEvent ev = Jfr.rma();
         try {
             Window w = live();
             w.start(ranksOf(group), assertion);
+            Jfr.rma(ev, "MPI_Win_start", this, -1);
         } catch (MpiError e) {
             throw fail("MPI_Win_start", e);
         }
     }
 
     public void complete() throws MPIException {
+        org.jmpi.runtime.events.RmaEvent ev = Jfr.rma();
         try {
             live().complete();
+            Jfr.rma(ev, "MPI_Win_complete", this, -1);
         } catch (MpiError e) {
             throw fail("MPI_Win_complete", e);
         }
     }
 
     public void post(Group group, int assertion) throws MPIException {
+        org.jmpi.runtime.events.RmaEvent ev = Jfr.rma();
         try {
             Window w = live();
             w.post(ranksOf(group), assertion);
+            Jfr.rma(ev, "MPI_Win_post", this, -1);
         } catch (MpiError e) {
             throw fail("MPI_Win_post", e);
         }
     }
 
     public void waitFor() throws MPIException {
+        org.jmpi.runtime.events.RmaEvent ev = Jfr.rma();
         try {
             live().waitFor();
+            Jfr.rma(ev, "MPI_Win_wait", this, -1);
         } catch (MpiError e) {
             throw fail("MPI_Win_wait", e);
         }
@@ -525,32 +535,40 @@ public final class Win implements Freeable {
     }
 
     public void lock(int lockType, int rank, int assertion) throws MPIException {
+        org.jmpi.runtime.events.RmaEvent ev = Jfr.rma();
         try {
             live().lock(lockType, rank, assertion);
+            Jfr.rma(ev, "MPI_Win_lock", this, rank);
         } catch (MpiError e) {
             throw fail("MPI_Win_lock", e);
         }
     }
 
     public void unlock(int rank) throws MPIException {
+        org.jmpi.runtime.events.RmaEvent ev = Jfr.rma();
         try {
             live().unlock(rank);
+            Jfr.rma(ev, "MPI_Win_unlock", this, rank);
         } catch (MpiError e) {
             throw fail("MPI_Win_unlock", e);
         }
     }
 
     public void lockAll(int assertion) throws MPIException {
+        org.jmpi.runtime.events.RmaEvent ev = Jfr.rma();
         try {
             live().lockAll(assertion);
+            Jfr.rma(ev, "MPI_Win_lock_all", this, -1);
         } catch (MpiError e) {
             throw fail("MPI_Win_lock_all", e);
         }
     }
 
     public void unlockAll() throws MPIException {
+        org.jmpi.runtime.events.RmaEvent ev = Jfr.rma();
         try {
             live().unlockAll();
+            Jfr.rma(ev, "MPI_Win_unlock_all", this, -1);
         } catch (MpiError e) {
             throw fail("MPI_Win_unlock_all", e);
         }
@@ -565,16 +583,20 @@ public final class Win implements Freeable {
     }
 
     public void flush(int targetRank) throws MPIException {
+        org.jmpi.runtime.events.RmaEvent ev = Jfr.rma();
         try {
             live().flush(targetRank);
+            Jfr.rma(ev, "MPI_Win_flush", this, targetRank);
         } catch (MpiError e) {
             throw fail("MPI_Win_flush", e);
         }
     }
 
     public void flushAll() throws MPIException {
+        org.jmpi.runtime.events.RmaEvent ev = Jfr.rma();
         try {
             live().flushAll();
+            Jfr.rma(ev, "MPI_Win_flush_all", this, -1);
         } catch (MpiError e) {
             throw fail("MPI_Win_flush_all", e);
         }
@@ -752,6 +774,11 @@ public final class Win implements Freeable {
         } catch (MpiError e) {
             throw fail("MPI_Win_set_info", e);
         }
+    }
+
+    /** The window's name for JFR events (empty when it has none). */
+    String jfrName() {
+        return name == null ? "" : name;
     }
 
     public String getName() throws MPIException {

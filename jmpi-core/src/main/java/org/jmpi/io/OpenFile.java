@@ -951,7 +951,8 @@ public final class OpenFile {
         return channel;
     }
 
-    String path() {
+    /** The file's path (diagnostics, JFR events). */
+    public String path() {
         return path.toString();
     }
 

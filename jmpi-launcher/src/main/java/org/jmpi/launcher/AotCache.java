@@ -96,6 +96,7 @@ final class AotCache {
                     || o.startsWith("--add-") || o.startsWith("--patch-module") || o.startsWith("--limit-modules")
                     || o.startsWith("--upgrade-module-path") || o.equals("-p") || o.startsWith("--module-path")
                     || o.startsWith("-javaagent:") || o.startsWith("-agentlib:") || o.startsWith("-agentpath:")
+                    || o.startsWith("-XX:StartFlightRecording") || o.startsWith("-XX:FlightRecorderOptions")
                     || (o.startsWith("--enable-native-access") && !o.equals("--enable-native-access=ALL-UNNAMED"))
                     || largeHeap(o)) {
                 return false;

@@ -215,6 +215,11 @@ public final class JmpiRun implements Callable<Integer> {
             + " MPI call of every rank as a span, an arrow from each send to its receive")
     String trace;
 
+    @Option(names = "--jfr", paramLabel = "DIR", description = "record every rank with JDK Flight Recorder into"
+            + " DIR (rank-<pid>.jfr; threads mode: threads.jfr), MPI events included (JMPI_JFR_THRESHOLD: their"
+            + " threshold, default 20 us)")
+    String jfr;
+
     @Option(names = "--check", description = "debug mode: collectives checked for the same call, root and size on"
             + " every rank (a mismatch ends the job, exit 86), blocked calls reported after JMPI_CHECK_BLOCKED_SECONDS"
             + " (60; every rank blocked ends the job, exit 87), leaked communicators and requests listed at finalize")
@@ -484,8 +489,21 @@ public final class JmpiRun implements Callable<Integer> {
                 err.println("jmpirun: " + e.getMessage());
                 return USAGE_ERROR;
             }
+            java.io.Closeable recording;
+            try {
+                recording = jfr == null ? null : JfrRecording.startHere(Path.of(jfr), environment);
+            } catch (IllegalArgumentException e) {
+                err.println("jmpirun: " + e.getMessage());
+                return USAGE_ERROR;
+            }
             if (prof == null) {
-                return runThreads(userClassPath(), timeout, n);
+                try {
+                    return runThreads(userClassPath(), timeout, n);
+                } finally {
+                    if (recording != null) {
+                        recording.close();
+                    }
+                }
             }
             prof.applyThreads();
             try {
@@ -497,6 +515,9 @@ public final class JmpiRun implements Callable<Integer> {
                 System.clearProperty("jmpi.check.dir");
                 System.clearProperty("jmpi.trace.dir");
                 prof.finish(err);
+                if (recording != null) {
+                    recording.close();
+                }
             }
         }
         Launcher.Builder b;
@@ -511,6 +532,9 @@ public final class JmpiRun implements Callable<Integer> {
             prof = Profiling.of(tools, summary, check, trace);
             if (prof != null) {
                 prof.apply(b);
+            }
+            if (jfr != null) {
+                b.jvmArgs(JfrRecording.rankOption(Path.of(jfr), environment));
             }
         } catch (IllegalArgumentException e) {
             err.println("jmpirun: " + e.getMessage());

@@ -1,0 +1,153 @@
+package mpi;
+
+import org.jmpi.runtime.events.CollectiveEvent;
+import org.jmpi.runtime.events.FileEvent;
+import org.jmpi.runtime.events.PointToPointEvent;
+import org.jmpi.runtime.events.RmaEvent;
+import org.jmpi.runtime.events.SpawnEvent;
+
+/**
+ * The facade's JDK Flight Recorder events ({@code org.jmpi.runtime.events}). Each kind has a probe instance: a call
+ * asks it whether the event is enabled and allocates an event only then, so with no recording (or the event
+ * disabled) a call pays one check and allocates nothing, in the interpreter as well as once compiled.
+ *
+ * <p>Threading: the probes only answer {@code isEnabled()}; events are per call.
+ */
+final class Jfr {
+    private static final PointToPointEvent P2P = new PointToPointEvent();
+    private static final CollectiveEvent COLL = new CollectiveEvent();
+    private static final RmaEvent RMA = new RmaEvent();
+    private static final FileEvent FILE = new FileEvent();
+    private static final SpawnEvent SPAWN = new SpawnEvent();
+
+    private Jfr() {}
+
+    static PointToPointEvent p2p() {
+        if (!P2P.isEnabled()) {
+            return null;
+        }
+        PointToPointEvent e = new PointToPointEvent();
+        e.begin();
+        return e;
+    }
+
+    static void p2p(PointToPointEvent e, String call, Comm c, int peer, int tag, long count, Datatype type) {
+        if (e != null && e.shouldCommit()) {
+            e.call = call;
+            e.communicator = name(c);
+            e.peer = peer;
+            e.tag = tag;
+            e.bytes = bytes(count, type);
+            e.datatype = name(type);
+            e.commit();
+        }
+    }
+
+    /** A receive-side event: peer, tag and bytes from what arrived. */
+    static void p2pReceived(PointToPointEvent e, String call, Comm c, Status st, Datatype type) {
+        if (e != null && e.shouldCommit()) {
+            e.call = call;
+            e.communicator = name(c);
+            e.peer = st == null ? -1 : st.source;
+            e.tag = st == null ? -1 : st.tag;
+            e.bytes = st == null ? 0 : st.bytes;
+            e.datatype = name(type);
+            e.commit();
+        }
+    }
+
+    static CollectiveEvent coll() {
+        if (!COLL.isEnabled()) {
+            return null;
+        }
+        CollectiveEvent e = new CollectiveEvent();
+        e.begin();
+        return e;
+    }
+
+    /**
+     * A collective's event; the algorithm is the one the call chose ({@code Tuning.lastSelected()}, which every
+     * dispatch sets), except for the barrier, which chooses without it ({@code count < 0}: no data, no algorithm).
+     */
+    static void coll(CollectiveEvent e, String call, Comm c, int root, long count, Datatype type) {
+        if (e != null && e.shouldCommit()) {
+            e.call = call;
+            e.communicator = name(c);
+            e.size = c.impl == null ? 0 : c.impl.size();
+            e.root = root;
+            e.bytes = count < 0 ? 0 : bytes(count, type);
+            e.datatype = name(type);
+            org.jmpi.coll.Algorithm a = count < 0 ? null : org.jmpi.coll.Tuning.lastSelected();
+            e.algorithm = a == null ? "" : a.name().toLowerCase(java.util.Locale.ROOT);
+            e.commit();
+        }
+    }
+
+    static RmaEvent rma() {
+        if (!RMA.isEnabled()) {
+            return null;
+        }
+        RmaEvent e = new RmaEvent();
+        e.begin();
+        return e;
+    }
+
+    static void rma(RmaEvent e, String call, Win w, int target) {
+        if (e != null && e.shouldCommit()) {
+            e.call = call;
+            e.window = w.jfrName();
+            e.target = target;
+            e.commit();
+        }
+    }
+
+    static FileEvent file() {
+        if (!FILE.isEnabled()) {
+            return null;
+        }
+        FileEvent e = new FileEvent();
+        e.begin();
+        return e;
+    }
+
+    static void file(FileEvent e, String call, String file, long offset, long bytes) {
+        if (e != null && e.shouldCommit()) {
+            e.call = call;
+            e.file = file;
+            e.offset = offset;
+            e.bytes = bytes;
+            e.commit();
+        }
+    }
+
+    static SpawnEvent spawn() {
+        if (!SPAWN.isEnabled()) {
+            return null;
+        }
+        SpawnEvent e = new SpawnEvent();
+        e.begin();
+        return e;
+    }
+
+    static void spawn(SpawnEvent e, String command, int processes) {
+        if (e != null && e.shouldCommit()) {
+            e.command = command;
+            e.processes = processes;
+            e.commit();
+        }
+    }
+
+    /** {@code name#context} of a communicator ({@code #context} alone when it has no name). */
+    static String name(Comm c) {
+        String n = c.name;
+        return (n == null ? "" : n) + "#" + (c.impl == null ? -1 : c.impl.context());
+    }
+
+    private static String name(Datatype t) {
+        return t == null ? "" : t.name == null || t.name.isEmpty() ? "derived" : t.name;
+    }
+
+    private static long bytes(long count, Datatype t) {
+        return t == null || count < 0 ? -1 : count * t.desc.size();
+    }
+}

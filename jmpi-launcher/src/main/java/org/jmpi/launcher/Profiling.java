@@ -165,19 +165,27 @@ final class Profiling {
         }
     }
 
-    /** The report from the ranks' files in {@code dir}. */
-    static String summary(Path dir) throws IOException {
-        Map<Integer, long[]> ranks = new TreeMap<>(); // rank -> {wall, mpi}
-        Map<String, long[]> byCall = new LinkedHashMap<>(); // name -> {calls, total, max}
+    /** The lines of each non-empty per-rank file ({@code *.tsv}) in {@code dir}, in file name order. */
+    static List<List<String>> rankFiles(Path dir) throws IOException {
         List<Path> files;
         try (Stream<Path> s = Files.list(dir)) {
             files = s.filter(p -> p.getFileName().toString().endsWith(".tsv")).sorted().toList();
         }
+        List<List<String>> out = new ArrayList<>();
         for (Path f : files) {
             List<String> lines = Files.readAllLines(f);
-            if (lines.isEmpty()) {
-                continue;
+            if (!lines.isEmpty()) {
+                out.add(lines);
             }
+        }
+        return out;
+    }
+
+    /** The report from the ranks' files in {@code dir}. */
+    static String summary(Path dir) throws IOException {
+        Map<Integer, long[]> ranks = new TreeMap<>(); // rank -> {wall, mpi}
+        Map<String, long[]> byCall = new LinkedHashMap<>(); // name -> {calls, total, max}
+        for (List<String> lines : rankFiles(dir)) {
             String[] head = lines.get(0).split("\t");
             int rank = Integer.parseInt(head[1]);
             long wall = Long.parseLong(head[2]);

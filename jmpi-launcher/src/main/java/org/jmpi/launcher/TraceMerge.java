@@ -8,7 +8,6 @@ import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * Merges the ranks' trace files ({@code org.jmpi.tools.TraceTool}) into one trace in the Chrome trace event format,
@@ -26,21 +25,13 @@ final class TraceMerge {
 
     /** Writes {@code out} from the files of {@code dir}; returns the number of messages drawn. */
     static int merge(Path dir, Path out) throws IOException {
-        List<Path> files;
-        try (Stream<Path> s = Files.list(dir)) {
-            files = s.filter(p -> p.getFileName().toString().endsWith(".tsv")).sorted().toList();
-        }
         Map<String, ArrayDeque<Point>> sends = new HashMap<>();
         Map<String, ArrayDeque<Point>> receives = new HashMap<>();
         int flows = 0;
         try (BufferedWriter w = Files.newBufferedWriter(out)) {
             w.write("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n");
             boolean first = true;
-            for (Path f : files) {
-                List<String> lines = Files.readAllLines(f);
-                if (lines.isEmpty()) {
-                    continue;
-                }
+            for (List<String> lines : Profiling.rankFiles(dir)) {
                 String[] head = lines.get(0).split("\t");
                 int rank = Integer.parseInt(head[1]);
                 first = event(w, first, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":" + rank

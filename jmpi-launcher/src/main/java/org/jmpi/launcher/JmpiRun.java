@@ -211,6 +211,10 @@ public final class JmpiRun implements Callable<Integer> {
             + " MPI calls of all ranks by total time (as mpiP does)")
     boolean summary;
 
+    @Option(names = "--summary-svg", paramLabel = "FILE.svg",
+            description = "with the summary, a chart of each rank's time by MPI call (implies --summary)")
+    String summarySvg;
+
     @Option(names = "--trace", paramLabel = "FILE.json", description = "write a Chrome/Perfetto trace of the job: every"
             + " MPI call of every rank as a span, an arrow from each send to its receive")
     String trace;
@@ -484,7 +488,10 @@ public final class JmpiRun implements Callable<Integer> {
             }
             Profiling prof;
             try {
-                prof = Profiling.of(tools, summary, check, trace);
+                prof = Profiling.of(tools, summary || summarySvg != null, check, trace);
+                if (prof != null) {
+                    prof.summarySvg = summarySvg == null ? null : Path.of(summarySvg).toAbsolutePath();
+                }
             } catch (IllegalArgumentException e) {
                 err.println("jmpirun: " + e.getMessage());
                 return USAGE_ERROR;
@@ -529,8 +536,9 @@ public final class JmpiRun implements Callable<Integer> {
         }
         Profiling prof;
         try {
-            prof = Profiling.of(tools, summary, check, trace);
+            prof = Profiling.of(tools, summary || summarySvg != null, check, trace);
             if (prof != null) {
+                prof.summarySvg = summarySvg == null ? null : Path.of(summarySvg).toAbsolutePath();
                 prof.apply(b);
             }
             if (jfr != null) {

@@ -33,6 +33,8 @@ final class Profiling {
     private final Path checkDir;
     private final Path traceDir;
     private final Path traceFile;
+    /** Where {@code --summary-svg} writes the chart, or null. */
+    Path summarySvg;
 
     private Profiling(List<String> tools, Path summaryDir, Path checkDir, Path traceDir, Path traceFile) {
         this.tools = tools;
@@ -133,6 +135,10 @@ final class Profiling {
         if (summaryDir != null) {
             try {
                 err.print(summary(summaryDir));
+                if (summarySvg != null) {
+                    Files.writeString(summarySvg, summarySvg(summaryDir));
+                    err.println("jmpirun: summary chart in " + summarySvg);
+                }
             } catch (IOException | RuntimeException e) {
                 err.println("jmpirun: cannot read the summary: " + e);
             }
@@ -179,6 +185,87 @@ final class Profiling {
             }
         }
         return out;
+    }
+
+    private static final String[] COLOURS = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
+        "#b07aa1", "#9c755f"};
+
+    /**
+     * The summary as an SVG chart: a bar per rank as long as its time from MPI_Init to MPI_Finalize, split into the
+     * time in each of the 7 calls with the most time over all ranks, in the other calls, and outside MPI.
+     */
+    static String summarySvg(Path dir) throws IOException {
+        Map<Integer, Long> wall = new TreeMap<>();
+        Map<Integer, Map<String, Long>> byRank = new TreeMap<>();
+        Map<String, Long> total = new LinkedHashMap<>();
+        for (List<String> lines : rankFiles(dir)) {
+            String[] head = lines.get(0).split("\t");
+            int rank = Integer.parseInt(head[1]);
+            wall.put(rank, Long.parseLong(head[2]));
+            Map<String, Long> m = byRank.computeIfAbsent(rank, k -> new LinkedHashMap<>());
+            for (String l : lines.subList(1, lines.size())) {
+                String[] c = l.split("\t");
+                long t = Long.parseLong(c[2]);
+                m.merge(c[0], t, Long::sum);
+                total.merge(c[0], t, Long::sum);
+            }
+        }
+        List<String> top = total.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .limit(COLOURS.length - 1).map(Map.Entry::getKey).toList();
+        long longest = wall.values().stream().mapToLong(Long::longValue).max().orElse(1);
+        int left = 70;
+        int width = 640;
+        int row = 26;
+        int height = 40 + row * wall.size() + 24 * ((top.size() + 2 + 2) / 3) + 20;
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                + "font-family=\"sans-serif\" font-size=\"12\">%n", left + width + 20, height));
+        sb.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"18\" font-size=\"14\">Time in MPI per rank, "
+                + "MPI_Init to MPI_Finalize (longest %.3f s)</text>%n", left, longest / 1e9));
+        int y = 32;
+        for (Map.Entry<Integer, Long> e : wall.entrySet()) {
+            double x = left;
+            double scale = (double) width / longest;
+            sb.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">rank %d</text>%n",
+                    left - 6, y + 15, e.getKey()));
+            Map<String, Long> m = byRank.getOrDefault(e.getKey(), Map.of());
+            long other = 0;
+            long inMpi = 0;
+            for (Map.Entry<String, Long> c : m.entrySet()) {
+                inMpi += c.getValue();
+                if (!top.contains(c.getKey())) {
+                    other += c.getValue();
+                }
+            }
+            for (int i = 0; i <= top.size(); i++) {
+                long t = i < top.size() ? m.getOrDefault(top.get(i), 0L) : other;
+                String name = i < top.size() ? top.get(i) : "other MPI calls";
+                double w = t * scale;
+                sb.append(String.format(Locale.ROOT, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"20\" "
+                        + "fill=\"%s\"><title>rank %d %s %.3f ms</title></rect>%n", x, y, w,
+                        i < top.size() ? COLOURS[i] : COLOURS[COLOURS.length - 1], e.getKey(),
+                        TraceMerge.quote(name).replace("\"", ""), t / 1e6));
+                x += w;
+            }
+            double rest = Math.max(0, e.getValue() - inMpi) * scale;
+            sb.append(String.format(Locale.ROOT, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"20\" "
+                    + "fill=\"#dddddd\"><title>rank %d outside MPI</title></rect>%n", x, y, rest, e.getKey()));
+            y += row;
+        }
+        List<String> legend = new ArrayList<>(top);
+        legend.add("other MPI calls");
+        legend.add("outside MPI");
+        y += 10;
+        for (int i = 0; i < legend.size(); i++) {
+            int lx = left + (i % 3) * 220;
+            int ly = y + (i / 3) * 24;
+            String colour = i < top.size() ? COLOURS[i] : i == top.size() ? COLOURS[COLOURS.length - 1] : "#dddddd";
+            sb.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" "
+                    + "fill=\"%s\"/><text x=\"%d\" y=\"%d\">%s</text>%n", lx, ly, colour, lx + 20, ly + 12,
+                    legend.get(i).replace("&", "&amp;").replace("<", "&lt;")));
+        }
+        sb.append("</svg>\n");
+        return sb.toString();
     }
 
     /** The report from the ranks' files in {@code dir}. */

@@ -195,4 +195,24 @@ class ProfilingTest {
         assertThat(r.out()).contains("--trace /proc/no-such-dir/job.json: cannot write the trace file there")
                 .doesNotContain("counted");
     }
+
+    @org.junit.jupiter.api.Test
+    void theSummaryChartIsAnSvgWithABarPerRank(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+            throws Exception {
+        java.nio.file.Path svg = tmp.resolve("summary.svg");
+        LaunchIntegrationTest.Result r = run("processes", 3, "--summary-svg", svg.toString());
+        assertThat(r.rc()).as(r.out()).isZero();
+        assertThat(r.out()).contains("jmpirun: summary chart in " + svg, "jmpirun: summary: time in MPI per rank");
+        org.w3c.dom.Document d = javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                .parse(svg.toFile());
+        assertThat(d.getDocumentElement().getTagName()).isEqualTo("svg");
+        StringBuilder titles = new StringBuilder();
+        org.w3c.dom.NodeList t = d.getElementsByTagName("title");
+        for (int i = 0; i < t.getLength(); i++) {
+            titles.append(t.item(i).getTextContent()).append('\n');
+        }
+        for (int rank = 0; rank < 3; rank++) {
+            assertThat(titles.toString()).contains("rank " + rank + " Comm.send", "rank " + rank + " outside MPI");
+        }
+    }
 }

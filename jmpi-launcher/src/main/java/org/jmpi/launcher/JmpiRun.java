@@ -488,7 +488,7 @@ public final class JmpiRun implements Callable<Integer> {
             }
             Profiling prof;
             try {
-                prof = Profiling.of(tools, summary || summarySvg != null, check, trace);
+                prof = Profiling.of(tools, summary || summarySvg != null, check, trace, userClassPath());
                 if (prof != null) {
                     prof.summarySvg = summarySvg == null ? null : Path.of(summarySvg).toAbsolutePath();
                 }
@@ -536,7 +536,7 @@ public final class JmpiRun implements Callable<Integer> {
         }
         Profiling prof;
         try {
-            prof = Profiling.of(tools, summary || summarySvg != null, check, trace);
+            prof = Profiling.of(tools, summary || summarySvg != null, check, trace, userClassPath());
             if (prof != null) {
                 prof.summarySvg = summarySvg == null ? null : Path.of(summarySvg).toAbsolutePath();
                 prof.apply(b);

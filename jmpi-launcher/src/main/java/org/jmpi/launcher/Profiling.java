@@ -56,10 +56,16 @@ final class Profiling {
      *     written (said before the job starts)
      */
     static Profiling of(List<String> toolFlags, boolean summary, boolean check, String trace) throws IOException {
-        List<String> names = new ArrayList<>();
+        return of(toolFlags, summary, check, trace, List.of());
+    }
+
+    /** The same, with the tools the ranks' class path declares ({@link #declaredTools}) added. */
+    static Profiling of(List<String> toolFlags, boolean summary, boolean check, String trace, List<Path> classPath)
+            throws IOException {
+        List<String> names = new ArrayList<>(declaredTools(classPath));
         for (String f : toolFlags) {
             for (String n : f.split(",")) {
-                if (!n.isBlank()) {
+                if (!n.isBlank() && !names.contains(n.strip())) {
                     names.add(n.strip());
                 }
             }
@@ -93,6 +99,47 @@ final class Profiling {
         Path checks = check ? Files.createTempDirectory("jmpi-check-") : null;
         Path traces = traceFile != null ? Files.createTempDirectory("jmpi-trace-") : null;
         return new Profiling(List.copyOf(names), dir, checks, traces, traceFile);
+    }
+
+    /** Where a tool library declares its tools, as a {@link java.util.ServiceLoader} provider file. */
+    static final String SERVICE_FILE = "META-INF/services/org.jmpi.profile.MpiTool";
+
+    /**
+     * The tools a class path declares: the class names listed in {@value #SERVICE_FILE} of its directories and jars
+     * (blank lines and {@code #} comments skipped), so that putting a tool library on the class path is enough. An
+     * entry that cannot be read declares nothing.
+     */
+    static List<String> declaredTools(List<Path> classPath) {
+        List<String> names = new ArrayList<>();
+        for (Path p : classPath) {
+            List<String> lines = List.of();
+            try {
+                if (Files.isDirectory(p)) {
+                    Path f = p.resolve(SERVICE_FILE);
+                    if (Files.isRegularFile(f)) {
+                        lines = Files.readAllLines(f);
+                    }
+                } else if (Files.isRegularFile(p) && p.getFileName().toString().endsWith(".jar")) {
+                    try (java.util.jar.JarFile j = new java.util.jar.JarFile(p.toFile(), false)) {
+                        var e = j.getJarEntry(SERVICE_FILE);
+                        if (e != null) {
+                            lines = new String(j.getInputStream(e).readAllBytes(),
+                                    java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+                        }
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                continue;
+            }
+            for (String l : lines) {
+                int hash = l.indexOf('#');
+                String n = (hash >= 0 ? l.substring(0, hash) : l).strip();
+                if (!n.isEmpty() && !names.contains(n)) {
+                    names.add(n);
+                }
+            }
+        }
+        return names;
     }
 
     /** Processes mode: the agent and the tools' names for every rank. */

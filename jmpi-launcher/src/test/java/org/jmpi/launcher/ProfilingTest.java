@@ -215,4 +215,24 @@ class ProfilingTest {
             assertThat(titles.toString()).contains("rank " + rank + " Comm.send", "rank " + rank + " outside MPI");
         }
     }
+
+    @ParameterizedTest
+    @CsvSource({"processes", "threads"})
+    void aToolLibraryOnTheClassPathIsUsedWithoutAFlag(String mode, @org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+            throws Exception {
+        java.nio.file.Path services = java.nio.file.Files.createDirectories(tmp.resolve("META-INF/services"));
+        java.nio.file.Files.writeString(services.resolve("org.jmpi.profile.MpiTool"),
+                "# a tool library declares its tools like any ServiceLoader provider\n" + CountingTool.class.getName()
+                        + "\n");
+        List<String> args = new ArrayList<>(List.of("--no-stdin", "-n", "2", "-cp",
+                tmp + java.io.File.pathSeparator + LaunchIntegrationTest.rankClassPath()));
+        if (mode.equals("threads")) {
+            args.add("--threads");
+        }
+        args.add(ProfiledRank.class.getName());
+        LaunchIntegrationTest.Result r = LaunchIntegrationTest.run(
+                LaunchIntegrationTest.jmpirun(args.toArray(String[]::new)), Map.of(), Duration.ofSeconds(120));
+        assertThat(r.rc()).as(r.out()).isZero();
+        assertThat(r.out()).contains("counted 0 ", "counted 1 ");
+    }
 }

@@ -12,8 +12,8 @@ import java.util.Map;
 /**
  * Merges the ranks' trace files ({@code org.jmpi.tools.TraceTool}) into one trace in the Chrome trace event format,
  * which Perfetto and chrome://tracing open: one process track per rank ({@code pid} = world rank, named
- * {@code rank R}), a complete event ({@code ph X}) per MPI call, and a flow ({@code ph s} at the send's span, {@code ph
- * f} bound to the receive's span) per message, pairing the k-th send from A to B with tag T on a communicator with
+ * {@code rank R}), a complete event ({@code ph X}) per MPI call, and a flow ({@code ph s} at the start of the send's
+ * span, {@code ph f} at the end of the receive's span, bound to it) per message, pairing the k-th send from A to B with tag T on a communicator with
  * the k-th receive at B of a message from A with tag T on it (MPI's order between two ranks).
  *
  * <p>Threading: used by jmpirun's main thread only.
@@ -44,7 +44,10 @@ final class TraceMerge {
                     first = event(w, first, "{\"name\":" + quote(c[0]) + ",\"cat\":\"mpi\",\"ph\":\"X\",\"ts\":" + c[1]
                             + ",\"dur\":" + c[2] + ",\"pid\":" + rank + ",\"tid\":0}");
                     collect(sends, c.length > 3 ? c[3] : "", rank, c[1]);
-                    collect(receives, c.length > 4 ? c[4] : "", rank, c[1]);
+                    // the arrow ends where the receive ended (inside its span, so Perfetto binds it there)
+                    String end = String.format(java.util.Locale.ROOT, "%.3f",
+                            Double.parseDouble(c[1]) + Math.max(0, Double.parseDouble(c[2]) - 0.001));
+                    collect(receives, c.length > 4 ? c[4] : "", rank, end);
                 }
             }
             for (Map.Entry<String, ArrayDeque<Point>> e : sends.entrySet()) {

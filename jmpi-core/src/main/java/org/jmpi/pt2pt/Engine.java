@@ -712,13 +712,25 @@ public final class Engine implements InprocEndpoint, FrameSink {
 
     // ---------------------------------------------------- frames from a transport
 
+    /** Counts what arrives from each peer (processes mode: the transport's counters), or null. */
+    private volatile org.jmpi.transport.Traffic traffic;
+
+    /** Counts the frames that arrive into {@code t} from now on. */
+    public void countInto(org.jmpi.transport.Traffic t) {
+        traffic = t;
+    }
+
     /** Frames read in place from a larger segment: an eager payload is copied straight out of it (no slice). */
     @Override
     public void onFrame(int peer, MemorySegment header, MemorySegment memory, long offset, long length) {
+        org.jmpi.transport.Traffic t = traffic;
+        if (t != null) {
+            t.received(peer, length);
+        }
         if (FrameLayout.getInt(header, FrameLayout.KIND) == Protocol.EAGER) {
             onEager(peer, header, memory, offset);
         } else {
-            onFrame(peer, header, length == 0 ? NO_PAYLOAD : memory.asSlice(offset, length));
+            dispatch(peer, header, length == 0 ? NO_PAYLOAD : memory.asSlice(offset, length));
         }
     }
 
@@ -726,6 +738,14 @@ public final class Engine implements InprocEndpoint, FrameSink {
 
     @Override
     public void onFrame(int peer, MemorySegment header, MemorySegment payload) {
+        org.jmpi.transport.Traffic t = traffic;
+        if (t != null) {
+            t.received(peer, payload == null ? 0 : payload.byteSize());
+        }
+        dispatch(peer, header, payload);
+    }
+
+    private void dispatch(int peer, MemorySegment header, MemorySegment payload) {
         int kind = FrameLayout.getInt(header, FrameLayout.KIND);
         switch (kind) {
             case Protocol.EAGER -> onEager(peer, header, payload, 0);

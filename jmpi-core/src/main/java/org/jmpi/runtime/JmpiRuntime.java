@@ -87,6 +87,12 @@ public final class JmpiRuntime {
     private Transport attachTransport(Transport t) {
         engine.setTransport(t);
         progress.setTransport(t);
+        if (t instanceof org.jmpi.transport.select.SelectingTransport st) {
+            engine.countInto(st.traffic());
+            if (Config.raw("jmpi.jfr.counters") != null && !"0".equals(Config.raw("jmpi.jfr.counters"))) {
+                org.jmpi.runtime.events.Periodic.register(st, this::onFinalize);
+            }
+        }
         // Failed ranks (jmpirun --continue-on-failure tells us; so does a broken connection): operations that
         // name them fail with ERR_PROC_FAILED instead of waiting for ever.
         engine.setWorldRankResolver((context, source) -> {

@@ -13,14 +13,17 @@ import jdk.jfr.Recording;
  * {@code jmpirun --jfr DIR}: JDK Flight Recorder recordings of the ranks, with the JDK's default settings plus jmpi's
  * MPI events ({@code org.jmpi.*}, at the threshold {@code JMPI_JFR_THRESHOLD}, default that of the event types,
  * 20 us). Processes mode: every rank JVM gets {@code -XX:StartFlightRecording} writing {@code DIR/rank-<pid>.jfr} at
- * exit (the rank's number is in the recording's environment, {@code JMPI_RANK}); threads mode: one recording of
- * jmpirun's JVM, {@code DIR/threads.jfr}.
+ * exit (the rank's number is in the recording's environment, {@code JMPI_RANK}) and {@code JMPI_JFR_COUNTERS=1}, so
+ * that it also records {@code org.jmpi.Traffic} every second; threads mode: one recording of jmpirun's JVM,
+ * {@code DIR/threads.jfr} (no traffic events: threads mode has no transports).
  *
  * <p>Threading: used by jmpirun's main thread only.
  */
 final class JfrRecording {
     private static final String[] EVENTS = {"org.jmpi.PointToPoint", "org.jmpi.Collective", "org.jmpi.RmaEpoch",
         "org.jmpi.FileAccess", "org.jmpi.Spawn"};
+    /** The periodic event (every second; ranks register it when {@code JMPI_JFR_COUNTERS} is set). */
+    private static final String TRAFFIC = "org.jmpi.Traffic";
 
     private JfrRecording() {}
 
@@ -54,6 +57,7 @@ final class JfrRecording {
                 sb.append(",+").append(e).append("#threshold=").append(t);
             }
         }
+        sb.append(",+").append(TRAFFIC).append("#enabled=true");
         return sb.toString();
     }
 
@@ -73,6 +77,7 @@ final class JfrRecording {
                 s.withThreshold(java.time.Duration.ofNanos(parseNanos(t)));
             }
         }
+        r.enable(TRAFFIC);
         r.setName("jmpirun --threads");
         r.start();
         return () -> {

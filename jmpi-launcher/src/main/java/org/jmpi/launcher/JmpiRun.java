@@ -543,6 +543,7 @@ public final class JmpiRun implements Callable<Integer> {
             }
             if (jfr != null) {
                 b.jvmArgs(JfrRecording.rankOption(Path.of(jfr), environment));
+                b.env("JMPI_JFR_COUNTERS", "1");
             }
         } catch (IllegalArgumentException e) {
             err.println("jmpirun: " + e.getMessage());

@@ -80,6 +80,19 @@ class JfrEventsTest {
         });
         assertThat(all(events, "org.jmpi.FileAccess", "MPI_File_read_at")).hasSize(2);
         assertThat(events).allSatisfy(e -> assertThat(e.getDuration().isNegative()).isFalse());
+
+        // the periodic traffic counters: at least the totals at finalize, one event per peer with traffic
+        List<RecordedEvent> traffic = events.stream()
+                .filter(e -> e.getEventType().getName().equals("org.jmpi.Traffic")).toList();
+        assertThat(traffic).isNotEmpty();
+        for (RecordedEvent e : traffic) {
+            assertThat(e.getInt("peer")).isIn(0, 1);
+            assertThat(e.getString("transport")).isIn("shm", "tcp");
+            assertThat(e.getLong("framesSent") + e.getLong("framesReceived")).isPositive();
+        }
+        long sentByRank0To1 = traffic.stream().filter(e -> e.getInt("peer") == 1)
+                .mapToLong(e -> e.getLong("bytesSent")).max().orElse(0);
+        assertThat(sentByRank0To1).as("rank 0 sent rank 1 at least the 20-byte message").isGreaterThanOrEqualTo(20);
     }
 
     private static List<RecordedEvent> all(List<RecordedEvent> events, String type, String call) {

@@ -55,6 +55,7 @@ public final class SelectingTransport implements Transport, ProtocolHints, Singl
         this.tcp = tcp;
         this.choice = choice;
         this.routes = new byte[bootstrap.size()];
+        this.traffic = new org.jmpi.transport.Traffic(bootstrap.size());
         this.pollTcpAlways = tcp != null && (shm == null || anyRemote);
     }
 
@@ -112,8 +113,23 @@ public final class SelectingTransport implements Transport, ProtocolHints, Singl
         }
     }
 
+    /** Frames and bytes per peer; counted here for what is sent and by the engine for what arrives. */
+    private final org.jmpi.transport.Traffic traffic;
+
+    /** This rank's traffic counters. */
+    public org.jmpi.transport.Traffic traffic() {
+        return traffic;
+    }
+
+    /** "shm", "tcp" or "" (not decided yet): the transport that serves {@code peer}, without deciding it. */
+    public String routeName(int peer) {
+        byte r = peer >= 0 && peer < routes.length ? routes[peer] : UNDECIDED;
+        return r == SHM ? "shm" : r == TCP ? "tcp" : "";
+    }
+
     @Override
     public void send(int peer, MemorySegment header, MemorySegment payload, Runnable onWritten) {
+        traffic.sent(peer, payload == null ? 0 : payload.byteSize());
         to(peer).send(peer, header, payload, onWritten);
     }
 

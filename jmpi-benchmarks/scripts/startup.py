@@ -188,7 +188,8 @@ def main():
     bench = os.path.join(ROOT, 'jmpi-benchmarks', 'target', 'jmpi-benchmarks.jar')
     if not os.path.exists(bench):
         import glob
-        jars = glob.glob(os.path.join(ROOT, 'jmpi-benchmarks', 'target', 'jmpi-benchmarks*.jar'))
+        jars = [j for j in glob.glob(os.path.join(ROOT, 'jmpi-benchmarks', 'target', 'jmpi-benchmarks*.jar'))
+                if not j.endswith('-sources.jar') and not j.endswith('-javadoc.jar')]
         bench = jars[0] if jars else bench
     footprint(dist, bench, 'now')
     if a.before:

@@ -186,6 +186,30 @@ public final class Engine implements InprocEndpoint, FrameSink {
     private record Pending(MemorySegment header, MemorySegment payload, Runnable onWritten, long cost,
             SendRequest request) {}
 
+    /**
+     * For diagnostics (the JFR counters): {bytes sent to {@code peer} and not yet returned as credit, frames waiting
+     * for credit}; zeros for a peer never sent to.
+     */
+    public long[] flowState(int peer) {
+        PeerFlow f = peer >= 0 && peer < flows.length ? flows[peer] : null;
+        if (f == null) {
+            return new long[2];
+        }
+        synchronized (f) {
+            return new long[] {flowWindow - f.credits, f.queue.size()};
+        }
+    }
+
+    /** Unexpected messages queued now (diagnostics). */
+    public int unexpectedMessages() {
+        lock.lock();
+        try {
+            return queues.unexpectedCount;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private PeerFlow flow(int peer) {
         if (peer >= flows.length) {
             return foreignFlows.computeIfAbsent(peer, k -> new PeerFlow(flowWindow));

@@ -248,8 +248,12 @@ final class MatchingQueues {
 
     // ------------------------------------------------------------------ unexpected messages
 
+    /** Unexpected messages queued now (for diagnostics: the JFR counters). */
+    int unexpectedCount;
+
     /** Appends an unexpected message (in arrival order). */
     void addUnexpected(Unexpected u) {
+        unexpectedCount++;
         Bucket b = findOrAdd(u.context, u.source, u.tag);
         u.bucket = b;
         u.bucketPrev = b.unexpectedTail;
@@ -272,6 +276,7 @@ final class MatchingQueues {
 
     /** Removes an unexpected message (it must be queued). */
     void removeUnexpected(Unexpected u) {
+        unexpectedCount--;
         Bucket b = u.bucket;
         if (u.bucketPrev == null) {
             b.unexpectedHead = u.bucketNext;

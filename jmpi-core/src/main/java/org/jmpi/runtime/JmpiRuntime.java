@@ -90,7 +90,7 @@ public final class JmpiRuntime {
         if (t instanceof org.jmpi.transport.select.SelectingTransport st) {
             engine.countInto(st.traffic());
             if (Config.raw("jmpi.jfr.counters") != null && !"0".equals(Config.raw("jmpi.jfr.counters"))) {
-                org.jmpi.runtime.events.Periodic.register(st, this::onFinalize);
+                org.jmpi.runtime.events.Periodic.register(st, engine, this::onFinalize);
             }
         }
         // Failed ranks (jmpirun --continue-on-failure tells us; so does a broken connection): operations that

@@ -24,6 +24,7 @@ final class JfrRecording {
         "org.jmpi.FileAccess", "org.jmpi.Spawn"};
     /** The periodic event (every second; ranks register it when {@code JMPI_JFR_COUNTERS} is set). */
     private static final String TRAFFIC = "org.jmpi.Traffic";
+    private static final String QUEUES = "org.jmpi.Queues";
 
     private JfrRecording() {}
 
@@ -58,6 +59,7 @@ final class JfrRecording {
             }
         }
         sb.append(",+").append(TRAFFIC).append("#enabled=true");
+        sb.append(",+").append(QUEUES).append("#enabled=true");
         return sb.toString();
     }
 
@@ -78,6 +80,7 @@ final class JfrRecording {
             }
         }
         r.enable(TRAFFIC);
+        r.enable(QUEUES);
         r.setName("jmpirun --threads");
         r.start();
         return () -> {

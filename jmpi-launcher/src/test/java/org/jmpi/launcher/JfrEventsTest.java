@@ -40,7 +40,9 @@ class JfrEventsTest {
                         .filter(e -> e.getEventType().getName().startsWith("org.jmpi.")).toList());
             }
         }
-        RecordedEvent send = one(events, "org.jmpi.PointToPoint", "MPI_Send");
+        List<RecordedEvent> sends = all(events, "org.jmpi.PointToPoint", "MPI_Send");
+        assertThat(sends).extracting(e -> e.getInt("tag")).containsExactlyInAnyOrder(42, 99);
+        RecordedEvent send = sends.stream().filter(e -> e.getInt("tag") == 42).findFirst().orElseThrow();
         assertThat(send.getInt("peer")).isEqualTo(1);
         assertThat(send.getInt("tag")).isEqualTo(42);
         assertThat(send.getLong("bytes")).isEqualTo(20);
@@ -93,6 +95,11 @@ class JfrEventsTest {
         long sentByRank0To1 = traffic.stream().filter(e -> e.getInt("peer") == 1)
                 .mapToLong(e -> e.getLong("bytesSent")).max().orElse(0);
         assertThat(sentByRank0To1).as("rank 0 sent rank 1 at least the 20-byte message").isGreaterThanOrEqualTo(20);
+        assertThat(traffic).allSatisfy(e -> assertThat(e.getLong("bytesInFlight")).isNotNegative());
+        // rank 1 never receives one message: its last queue sample (at finalize) counts it
+        int maxUnexpected = events.stream().filter(e -> e.getEventType().getName().equals("org.jmpi.Queues"))
+                .mapToInt(e -> e.getInt("unexpectedMessages")).max().orElse(-1);
+        assertThat(maxUnexpected).isGreaterThanOrEqualTo(1);
     }
 
     private static List<RecordedEvent> all(List<RecordedEvent> events, String type, String call) {

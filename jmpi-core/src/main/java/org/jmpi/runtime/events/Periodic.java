@@ -2,11 +2,12 @@ package org.jmpi.runtime.events;
 
 import java.util.function.Consumer;
 import jdk.jfr.FlightRecorder;
+import org.jmpi.pt2pt.Engine;
 import org.jmpi.transport.Traffic;
 import org.jmpi.transport.select.SelectingTransport;
 
 /**
- * Registers the periodic {@link TrafficEvent} of a rank (when {@code jmpi.jfr.counters} / {@code JMPI_JFR_COUNTERS}
+ * Registers the periodic {@link TrafficEvent} and {@link QueuesEvent} of a rank (when {@code jmpi.jfr.counters} / {@code JMPI_JFR_COUNTERS}
  * is set, as {@code jmpirun --jfr} does: registering touches the JFR machinery, which a rank without a recording should
  * not load) and removes it when the rank finalizes.
  *
@@ -17,17 +18,26 @@ public final class Periodic {
 
     /**
      * @param transport the rank's transport (counters and routes)
+     * @param engine the rank's engine (flow control and the unexpected queue)
      * @param onFinalize registers an action run at MPI_Finalize
      */
-    public static void register(SelectingTransport transport, Consumer<Runnable> onFinalize) {
+    public static void register(SelectingTransport transport, Engine engine, Consumer<Runnable> onFinalize) {
         Traffic t = transport.traffic();
+        Runnable queues = () -> {
+            QueuesEvent q = new QueuesEvent();
+            q.unexpectedMessages = engine.unexpectedMessages();
+            q.commit();
+        };
         Runnable hook = () -> {
             for (int p = 0; p < t.ranks(); p++) {
                 long[] c = t.of(p);
                 if (c[0] == 0 && c[2] == 0) {
                     continue;
                 }
+                long[] flow = engine.flowState(p);
                 TrafficEvent e = new TrafficEvent();
+                e.bytesInFlight = flow[0];
+                e.framesWaiting = flow[1];
                 e.peer = p;
                 e.transport = transport.routeName(p);
                 e.framesSent = c[0];
@@ -38,9 +48,12 @@ public final class Periodic {
             }
         };
         FlightRecorder.addPeriodicEvent(TrafficEvent.class, hook);
+        FlightRecorder.addPeriodicEvent(QueuesEvent.class, queues);
         onFinalize.accept(() -> {
             hook.run(); // the totals, once more at the end
+            queues.run();
             FlightRecorder.removePeriodicEvent(hook);
+            FlightRecorder.removePeriodicEvent(queues);
         });
     }
 }

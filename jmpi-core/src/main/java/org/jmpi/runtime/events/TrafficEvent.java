@@ -29,4 +29,10 @@ public final class TrafficEvent extends jdk.jfr.Event {
     @Label("Bytes Received")
     @DataAmount
     public long bytesReceived;
+    @Label("Bytes in Flight")
+    @Description("Sent to the peer under flow control and not yet returned as credit")
+    @DataAmount
+    public long bytesInFlight;
+    @Label("Frames Waiting for Credit")
+    public long framesWaiting;
 }

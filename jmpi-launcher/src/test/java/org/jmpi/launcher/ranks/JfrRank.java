@@ -4,7 +4,10 @@ import mpi.File;
 import mpi.MPI;
 import mpi.Win;
 
-/** One call of each JFR event family on 2 ranks: send/recv, bcast/allReduce/barrier, fence/lock, writeAt/readAt. */
+/**
+ * One call of each JFR event family on 2 ranks: send/recv, bcast/allReduce/barrier, fence/lock, writeAt/readAt; and
+ * one message rank 1 never receives (for the unexpected-queue counter).
+ */
 public final class JfrRank {
     private JfrRank() {}
 
@@ -20,6 +23,9 @@ public final class JfrRank {
         }
         MPI.COMM_WORLD.bcast(v, 3, MPI.INT, 0);
         MPI.COMM_WORLD.allReduce(new double[8], new double[8], 8, MPI.DOUBLE, MPI.SUM);
+        if (rank == 0) {
+            MPI.COMM_WORLD.send(v, 1, MPI.INT, peer, 99); // never received: stays in rank 1's unexpected queue
+        }
         MPI.COMM_WORLD.barrier();
         Win win = new Win(MPI.newByteBuffer(64), 64, 1, MPI.INFO_NULL, MPI.COMM_WORLD);
         win.fence(0);

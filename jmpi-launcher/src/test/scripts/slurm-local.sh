@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # A one-node Slurm cluster on localhost for the launch-integration tests: munged (unless one already answers),
-# slurmctld and slurmd with a private configuration in DIR (ports 46817/46818, state, spool, logs and pid files in
-# DIR), so it does not touch /etc/slurm. Needs root, slurmctld, slurmd, slurm-client and munge.
+# slurmctld and slurmd with a private configuration in DIR (two ports below the kernel's ephemeral range, the first
+# free pair from 26817/26818 on; state, spool, logs and pid files in DIR), so it does not touch /etc/slurm. Needs
+# root, slurmctld, slurmd, slurm-client and munge. (Fixed ports inside the ephemeral range, 46817/46818 before, could
+# be taken by any client socket of the tests running beside it: slurmd then failed with "Address already in use".)
 #
 #   slurm-local.sh up DIR     start; prints "export SLURM_CONF=DIR/slurm.conf" (every Slurm command needs it)
 #   slurm-local.sh down DIR   stop the daemons by pid (and munged if this script started it), and any job step
@@ -32,11 +34,16 @@ up() {
     for _ in $(seq 1 50); do munge -n 2>/dev/null | unmunge >/dev/null 2>&1 && break; sleep 0.1; done
     munge -n | unmunge >/dev/null || die "munged does not answer"
   fi
+  local ctld_port=26817 slurmd_port=26818
+  while [ -n "$(ss -Htan "( sport = :$ctld_port or sport = :$slurmd_port )" 2>/dev/null)" ]; do
+    ctld_port=$((ctld_port + 10)); slurmd_port=$((slurmd_port + 10))
+    [ "$ctld_port" -lt 32000 ] || die "no free pair of ports for slurmctld and slurmd below 32000"
+  done
   cat > "$dir/slurm.conf" <<EOF
 ClusterName=jmpitest
 SlurmctldHost=$host(127.0.0.1)
-SlurmctldPort=46817
-SlurmdPort=46818
+SlurmctldPort=$ctld_port
+SlurmdPort=$slurmd_port
 SlurmUser=root
 AuthType=auth/munge
 StateSaveLocation=$dir/state

@@ -1,5 +1,6 @@
 package mpi;
 
+import jdk.jfr.FlightRecorder;
 import org.jmpi.runtime.events.CollectiveEvent;
 import org.jmpi.runtime.events.FileEvent;
 import org.jmpi.runtime.events.PointToPointEvent;
@@ -8,22 +9,27 @@ import org.jmpi.runtime.events.SpawnEvent;
 
 /**
  * The facade's JDK Flight Recorder events ({@code org.jmpi.runtime.events}). Each kind has a probe instance: a call
- * asks it whether the event is enabled and allocates an event only then, so with no recording (or the event
- * disabled) a call pays one check and allocates nothing, in the interpreter as well as once compiled.
+ * asks it whether the event is enabled and allocates an event only then, so with the event disabled a call pays one
+ * check and allocates nothing. Before JFR runs in this JVM ({@link FlightRecorder#isInitialized()}, one static field)
+ * not even the probes exist: loading an event class makes JFR set up its metadata (about 120 classes), which a rank
+ * without a recording should not pay. A recording started later (jcmd JFR.start) is seen from the next call on.
  *
  * <p>Threading: the probes only answer {@code isEnabled()}; events are per call.
  */
 final class Jfr {
-    private static final PointToPointEvent P2P = new PointToPointEvent();
-    private static final CollectiveEvent COLL = new CollectiveEvent();
-    private static final RmaEvent RMA = new RmaEvent();
-    private static final FileEvent FILE = new FileEvent();
-    private static final SpawnEvent SPAWN = new SpawnEvent();
+    /** The probes, made (and the event classes loaded and registered with JFR) once JFR runs. */
+    private static final class Probes {
+        static final PointToPointEvent P2P = new PointToPointEvent();
+        static final CollectiveEvent COLL = new CollectiveEvent();
+        static final RmaEvent RMA = new RmaEvent();
+        static final FileEvent FILE = new FileEvent();
+        static final SpawnEvent SPAWN = new SpawnEvent();
+    }
 
     private Jfr() {}
 
     static PointToPointEvent p2p() {
-        if (!P2P.isEnabled()) {
+        if (!FlightRecorder.isInitialized() || !Probes.P2P.isEnabled()) {
             return null;
         }
         PointToPointEvent e = new PointToPointEvent();
@@ -57,7 +63,7 @@ final class Jfr {
     }
 
     static CollectiveEvent coll() {
-        if (!COLL.isEnabled()) {
+        if (!FlightRecorder.isInitialized() || !Probes.COLL.isEnabled()) {
             return null;
         }
         CollectiveEvent e = new CollectiveEvent();
@@ -84,7 +90,7 @@ final class Jfr {
     }
 
     static RmaEvent rma() {
-        if (!RMA.isEnabled()) {
+        if (!FlightRecorder.isInitialized() || !Probes.RMA.isEnabled()) {
             return null;
         }
         RmaEvent e = new RmaEvent();
@@ -102,7 +108,7 @@ final class Jfr {
     }
 
     static FileEvent file() {
-        if (!FILE.isEnabled()) {
+        if (!FlightRecorder.isInitialized() || !Probes.FILE.isEnabled()) {
             return null;
         }
         FileEvent e = new FileEvent();
@@ -121,7 +127,7 @@ final class Jfr {
     }
 
     static SpawnEvent spawn() {
-        if (!SPAWN.isEnabled()) {
+        if (!FlightRecorder.isInitialized() || !Probes.SPAWN.isEnabled()) {
             return null;
         }
         SpawnEvent e = new SpawnEvent();

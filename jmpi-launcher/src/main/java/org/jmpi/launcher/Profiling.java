@@ -291,7 +291,7 @@ final class Profiling {
                 sb.append(String.format(Locale.ROOT, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"20\" "
                         + "fill=\"%s\"><title>rank %d %s %.3f ms</title></rect>%n", x, y, w,
                         i < top.size() ? COLOURS[i] : COLOURS[COLOURS.length - 1], e.getKey(),
-                        TraceMerge.quote(name).replace("\"", ""), t / 1e6));
+                        xml(name), t / 1e6));
                 x += w;
             }
             double rest = Math.max(0, e.getValue() - inMpi) * scale;
@@ -309,10 +309,15 @@ final class Profiling {
             String colour = i < top.size() ? COLOURS[i] : i == top.size() ? COLOURS[COLOURS.length - 1] : "#dddddd";
             sb.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" "
                     + "fill=\"%s\"/><text x=\"%d\" y=\"%d\">%s</text>%n", lx, ly, colour, lx + 20, ly + 12,
-                    legend.get(i).replace("&", "&amp;").replace("<", "&lt;")));
+                    xml(legend.get(i))));
         }
         sb.append("</svg>\n");
         return sb.toString();
+    }
+
+    /** {@code s} as SVG text (a call name is a Java identifier, but the text must be well-formed whatever it holds). */
+    private static String xml(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
     }
 
     /** The report from the ranks' files in {@code dir}. */

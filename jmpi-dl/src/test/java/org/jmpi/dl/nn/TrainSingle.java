@@ -1,6 +1,7 @@
 package org.jmpi.dl.nn;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import org.jmpi.dl.data.Dataset;
 import org.jmpi.dl.data.FashionMnist;
@@ -42,10 +43,12 @@ public final class TrainSingle {
         Mlp mlp = new Mlp(sizes, seed);
         Sgd sgd = new Sgd(learningRate, momentum, 0);
         double trainSeconds = 0;
+        var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         for (int epoch = 1; epoch <= epochs; epoch++) {
             int[] order = train.shuffledIndices(seed + epoch);
             double loss = 0;
             int steps = 0;
+            long allocated = threads.getCurrentThreadAllocatedBytes();
             long start = System.nanoTime();
             for (int from = 0; from < order.length; from += batch) {
                 if (linear) {
@@ -58,12 +61,14 @@ public final class TrainSingle {
                 steps++;
             }
             double seconds = (System.nanoTime() - start) / 1e9;
+            allocated = threads.getCurrentThreadAllocatedBytes() - allocated;
             trainSeconds += seconds;
             long evalStart = System.nanoTime();
             double accuracy = mlp.accuracy(test);
             double evalSeconds = (System.nanoTime() - evalStart) / 1e9;
-            System.out.printf("epoch %d: %.2f s (%.0f images/s), loss %.4f, test accuracy %.2f %% (eval %.2f s)%n",
-                    epoch, seconds, order.length / seconds, loss / steps, 100 * accuracy, evalSeconds);
+            System.out.printf("epoch %d: %.2f s (%.0f images/s, %d B allocated), loss %.4f, test accuracy %.2f %%"
+                    + " (eval %.2f s)%n", epoch, seconds, order.length / seconds, allocated, loss / steps,
+                    100 * accuracy, evalSeconds);
         }
         System.out.printf("total training %.1f s%n", trainSeconds);
     }

@@ -82,8 +82,8 @@ public record Dataset(float[] images, int[] labels, int pixels, int classes) {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof Dataset d && pixels == d.pixels && classes == d.classes && Arrays.equals(images, d.images)
-                && Arrays.equals(labels, d.labels);
+        return other instanceof Dataset d && pixels == d.pixels && classes == d.classes
+                && Arrays.equals(images, d.images) && Arrays.equals(labels, d.labels);
     }
 
     @Override

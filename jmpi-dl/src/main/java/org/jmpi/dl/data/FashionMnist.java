@@ -117,12 +117,13 @@ public final class FashionMnist {
             }
         }
         if (!missing.isEmpty()) {
-            boolean fromEnvironment = directory.equals(defaultDirectory()) && System.getenv(ENVIRONMENT_VARIABLE) != null;
+            boolean fromEnvironment = System.getenv(ENVIRONMENT_VARIABLE) != null
+                    && directory.equals(defaultDirectory());
             throw new DatasetMissingException(directory, "Fashion-MNIST " + (train ? "training" : "test")
                     + " set not found in " + directory.toAbsolutePath()
                     + (fromEnvironment ? " (from " + ENVIRONMENT_VARIABLE + ")" : "") + ": missing "
-                    + String.join(", ", missing) + ". Install it with `apt-get install dataset-fashion-mnist` (files in "
-                    + PACKAGE_DIRECTORY + "), or set " + ENVIRONMENT_VARIABLE
+                    + String.join(", ", missing) + ". Install it with `apt-get install dataset-fashion-mnist` "
+                    + "(files in " + PACKAGE_DIRECTORY + "), or set " + ENVIRONMENT_VARIABLE
                     + " to a directory holding the four gzipped IDX files");
         }
         byte[] labelBytes = readIdx(labelsFile, LABELS_MAGIC, -1);

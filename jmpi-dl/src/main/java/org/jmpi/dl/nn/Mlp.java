@@ -86,8 +86,8 @@ public final class Mlp {
     }
 
     /**
-     * @return the parameters in a fixed order: {@code fc1.weight, fc1.bias, fc2.weight, fc2.bias, ...}; back-propagation
-     *         finishes their gradients in exactly the reverse order
+     * @return the parameters in a fixed order: {@code fc1.weight, fc1.bias, fc2.weight, fc2.bias, ...};
+     *         back-propagation finishes their gradients in exactly the reverse order
      */
     public List<Parameter> parameters() {
         return parameters;

@@ -40,7 +40,8 @@ import mpi.MPIException;
  * }</pre>
  *
  * <h2>How it works</h2>
- * A background thread per rank runs a cycle every {@link ReducerOptions#cycleTime()}: it sends rank 0 the names of
+ * A background thread per rank runs a cycle every {@link ReducerOptions#cycleTime()}, or sooner when its rank submits
+ * something (but at least a eighth of the cycle time after the previous cycle): it sends rank 0 the names of
  * the tensors submitted since the last cycle (with their length, operation and compression); rank 0 answers every
  * rank with the tensors that are now ready on all ranks, grouped into fused buffers (see {@link Coordinator}); then
  * every rank copies each group into a buffer of at most {@link ReducerOptions#fusionBytes()}, all-reduces it with the
@@ -95,6 +96,8 @@ public final class GradientReducer implements AutoCloseable {
     private final Map<String, float[]> residuals = new HashMap<>();
     private ByteBuffer fusion;
     private ByteBuffer fusion16;
+    private final java.nio.IntBuffer lengthOut = MPI.newIntBuffer(1);
+    private final java.nio.IntBuffer lengthsIn;
     private boolean joinSent;
     private long cycles;
     private final Stats stats = new Stats();
@@ -173,6 +176,7 @@ public final class GradientReducer implements AutoCloseable {
         }
         ctrl = comm.dup();
         user = comm.dup();
+        lengthsIn = MPI.newIntBuffer(size);
         allreduce = new FusedAllreduce(ctrl, options.algorithm(), options.ranksPerHost());
         coordinator = rank == 0 ? new Coordinator(size, options) : null;
         try {
@@ -301,6 +305,7 @@ public final class GradientReducer implements AutoCloseable {
                     + " submitting it again");
         }
         submitted.add(e);
+        LockSupport.unpark(thread);
         return e.future;
     }
 
@@ -325,6 +330,7 @@ public final class GradientReducer implements AutoCloseable {
         CompletableFuture<Integer> f = new CompletableFuture<>();
         joinFuture = f;
         joinRequested = true; // the background thread clears it when every rank has joined
+        LockSupport.unpark(thread);
         return f.join();
     }
 
@@ -379,6 +385,7 @@ public final class GradientReducer implements AutoCloseable {
             return;
         }
         closeRequested = true;
+        LockSupport.unpark(thread);
         boolean interrupted = false;
         while (thread.isAlive()) {
             try {
@@ -409,15 +416,25 @@ public final class GradientReducer implements AutoCloseable {
 
     private void run() {
         long cycleNanos = options.cycleTime().toNanos();
-        long next = System.nanoTime();
+        long last = System.nanoTime() - cycleNanos;
         try {
             while (true) {
+                // A cycle starts cycleTime after the previous one, or earlier, as soon as this rank has work, but
+                // never less than cycleTime / 8 after the previous one (so that a burst of submissions is
+                // collected into one cycle). The other ranks' threads wake for the same reasons, so in synchronous
+                // training the ranks reach the negotiation together.
                 long now = System.nanoTime();
-                if (now < next) {
-                    LockSupport.parkNanos(next - now);
+                long since = now - last;
+                // Work: something new to say, or tensors of this rank still waiting for other ranks (which will come
+                // to the next cycle as soon as they submit; an idle-period wait here would hold them up).
+                boolean work = !submitted.isEmpty() || !waiting.isEmpty() || (joinRequested && !joinSent)
+                        || closeRequested;
+                long wait = work ? cycleNanos / 8 - since : cycleNanos - since;
+                if (wait > 0) {
+                    LockSupport.parkNanos(this, wait);
                     continue;
                 }
-                next = now + cycleNanos;
+                last = now;
                 if (cycle()) {
                     break;
                 }
@@ -508,17 +525,23 @@ public final class GradientReducer implements AutoCloseable {
         return shutdown;
     }
 
-    /** Gather every rank's request bytes at rank 0, run the coordinator there, broadcast its answer. */
+    /**
+     * Gather every rank's request bytes at rank 0, run the coordinator there, broadcast its answer. Only the first
+     * step waits for the slowest rank (which may be computing for a while): it is non-blocking and waited for
+     * politely ({@link #await}), so that this thread does not take a core from the ranks' compute threads. The
+     * other steps find every rank present and are blocking.
+     */
     private byte[] negotiate(byte[] mine) throws MPIException {
-        int[] len = {mine.length};
-        int[] lens = rank == 0 ? new int[size] : null;
-        ctrl.gather(len, 1, MPI.INT, lens, 1, MPI.INT, 0);
+        lengthOut.put(0, mine.length);
+        await(ctrl.iGather(lengthOut, 1, MPI.INT, lengthsIn, 1, MPI.INT, 0));
         byte[] answer;
         int[] answerLen = new int[1];
         if (rank == 0) {
+            int[] lens = new int[size];
             int[] displs = new int[size];
             int total = 0;
             for (int r = 0; r < size; r++) {
+                lens[r] = lengthsIn.get(r);
                 displs[r] = total;
                 total += lens[r];
             }
@@ -538,6 +561,20 @@ public final class GradientReducer implements AutoCloseable {
         }
         ctrl.bcast(answer, answerLen[0], MPI.BYTE, 0);
         return answer;
+    }
+
+    /** Waits for {@code r}: polls briefly, then parks between polls for 2 us doubling up to 100 us. */
+    private static void await(mpi.Request r) throws MPIException {
+        int polls = 0;
+        long park = 2_000;
+        while (!r.test()) {
+            if (++polls < 64) {
+                Thread.onSpinWait();
+                continue;
+            }
+            LockSupport.parkNanos(park);
+            park = Math.min(2 * park, 100_000);
+        }
     }
 
     /** Copy in, all-reduce, copy out one fused buffer; completes its tensors' futures. */

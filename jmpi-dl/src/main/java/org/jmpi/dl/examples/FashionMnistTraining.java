@@ -132,7 +132,10 @@ public final class FashionMnistTraining {
         MPI.Finalize();
     }
 
-    static void allreduce(Settings s, Dataset train, Dataset test) throws MPIException {
+    /** What a training run ends with (on rank 0 in all-reduce mode, on worker 0 in parameter-server mode). */
+    record Result(double accuracy, double imagesPerSecond, double seconds, Mlp model) {}
+
+    static Result allreduce(Settings s, Dataset train, Dataset test) throws MPIException {
         int rank = MPI.COMM_WORLD.getRank();
         int size = MPI.COMM_WORLD.getSize();
         Mlp model = new Mlp(s.layers(), s.seed());
@@ -228,6 +231,7 @@ public final class FashionMnistTraining {
                     + " images_per_second=%.0f seconds=%.2f%n", size, s.epochs(), 100 * accuracy,
                     (double) train.size() * s.epochs() / seconds, seconds);
         }
+        return new Result(accuracy, train.size() * s.epochs() / seconds, seconds, model);
     }
 
     static void scale(float[] a, float f) {
@@ -238,7 +242,8 @@ public final class FashionMnistTraining {
         }
     }
 
-    static void parameterServer(Settings s, Dataset train, Dataset test) throws MPIException {
+    /** Null on the servers. */
+    static Result parameterServer(Settings s, Dataset train, Dataset test) throws MPIException {
         int rank = MPI.COMM_WORLD.getRank();
         int size = MPI.COMM_WORLD.getSize();
         Mlp model = new Mlp(s.layers(), s.seed());
@@ -254,7 +259,7 @@ public final class FashionMnistTraining {
                 long total = (long) s.epochs() * ((train.size() + s.batch() - 1) / s.batch()) * workers;
                 Sgd sgd = new Sgd(s.lr() / workers, s.momentum(), 0f);
                 ps.serve(sgd, u -> sgd.learningRate(s.lr() / workers * Math.max(0f, 1 - (float) u / total)));
-                return;
+                return null;
             }
             int w = ps.workerIndex();
             int local = Math.max(1, s.batch() / workers);
@@ -278,11 +283,13 @@ public final class FashionMnistTraining {
             }
             double seconds = (System.nanoTime() - t0) / 1e9;
             ps.finish();
+            double accuracy = model.accuracy(test);
             if (w == 0) {
                 System.out.printf(Locale.ROOT, "result mode=ps ranks=%d servers=%d epochs=%d accuracy=%.2f"
                         + " images_per_second=%.0f seconds=%.2f local_batch=%d%n", size, s.servers(), s.epochs(),
-                        100 * model.accuracy(test), (double) train.size() * s.epochs() / seconds, seconds, local);
+                        100 * accuracy, (double) train.size() * s.epochs() / seconds, seconds, local);
             }
+            return new Result(accuracy, train.size() * s.epochs() / seconds, seconds, model);
         }
     }
 }

@@ -2,7 +2,8 @@
 # Installs the real components the launch-integration tests run against (Debian/Ubuntu, as root):
 #   mpich (mpiexec.hydra, mpicc.mpich), slurmctld + slurmd + slurm-client + munge, openssh-server + client,
 #   iproute2 (ip netns), procps (pgrep/ps for the no-orphans checks), libpmix-dev (so that srun --mpi=pmix runs, for
-#   the test of the PMIx-only message: Slurm's plugin opens libpmix.so).
+#   the test of the PMIx-only message: Slurm's plugin opens libpmix.so), dataset-fashion-mnist (jmpi-dl's training
+#   tests and example).
 # Idempotent: does nothing when everything is present. Without root or apt-get it explains and exits 0, and the
 # tests that need the missing pieces skip with a message.
 set -euo pipefail
@@ -19,6 +20,7 @@ have ssh || need+=(openssh-client)
 have ip || need+=(iproute2)
 have pgrep || need+=(procps)
 [ -e /usr/lib/x86_64-linux-gnu/libpmix.so ] || [ -e /usr/lib/aarch64-linux-gnu/libpmix.so ] || need+=(libpmix-dev)
+[ -e /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz ] || need+=(dataset-fashion-mnist)
 
 if [ ${#need[@]} -eq 0 ]; then
   echo "install-test-deps: everything is installed"

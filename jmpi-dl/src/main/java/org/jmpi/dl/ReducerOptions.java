@@ -227,11 +227,12 @@ public final class ReducerOptions {
         public Builder environment(Map<String, String> env) {
             String v;
             if ((v = env.get("JMPI_DL_FUSION_THRESHOLD")) != null) {
-                fusionBytes(parse("JMPI_DL_FUSION_THRESHOLD", v, Builder::parseBytes));
+                long b = parse("JMPI_DL_FUSION_THRESHOLD", v, Builder::parseBytes);
+                check("JMPI_DL_FUSION_THRESHOLD", v, () -> fusionBytes(b));
             }
             if ((v = env.get("JMPI_DL_CYCLE_TIME")) != null) {
                 double ms = parse("JMPI_DL_CYCLE_TIME", v, Double::parseDouble);
-                cycleTime(check("JMPI_DL_CYCLE_TIME", v, () -> Duration.ofNanos(Math.round(ms * 1e6))));
+                check("JMPI_DL_CYCLE_TIME", v, () -> cycleTime(Duration.ofNanos(Math.round(ms * 1e6))));
             }
             if ((v = env.get("JMPI_DL_COMPRESSION")) != null) {
                 compression(parse("JMPI_DL_COMPRESSION", v, s -> Compression.valueOf(s.trim().toUpperCase(Locale.ROOT))));

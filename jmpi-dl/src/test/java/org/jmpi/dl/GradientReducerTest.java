@@ -508,11 +508,31 @@ class GradientReducerTest {
                 assertThatThrownBy(() -> r.submit("confined", c, ReduceOp.SUM, Compression.NONE))
                         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Arena.ofShared()");
             }
-            float[] t = new float[4];
-            CompletableFuture<float[]> f = r.submit("twice", t);
-            assertThatThrownBy(() -> r.submit("twice", new float[4])).isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("already in flight");
-            f.get(60, TimeUnit.SECONDS);
+            if (size() > 1) {
+                // A name in flight cannot be submitted again. "twiceA" stays in flight until rank 0 submits it after
+                // the barrier, "twiceB" until the last rank does: every rank checks one that surely waits.
+                CompletableFuture<float[]> fa = null;
+                CompletableFuture<float[]> fb = null;
+                if (rank() != 0) {
+                    fa = r.submit("twiceA", new float[4]);
+                    assertThatThrownBy(() -> r.submit("twiceA", new float[4]))
+                            .isInstanceOf(IllegalStateException.class).hasMessageContaining("already in flight");
+                }
+                if (rank() != size() - 1) {
+                    fb = r.submit("twiceB", new float[4]);
+                    assertThatThrownBy(() -> r.submit("twiceB", new float[4]))
+                            .isInstanceOf(IllegalStateException.class).hasMessageContaining("already in flight");
+                }
+                MPI.COMM_WORLD.barrier();
+                if (rank() == 0) {
+                    fa = r.submit("twiceA", new float[4]);
+                }
+                if (rank() == size() - 1) {
+                    fb = r.submit("twiceB", new float[4]);
+                }
+                fa.get(60, TimeUnit.SECONDS);
+                fb.get(60, TimeUnit.SECONDS);
+            }
             assertThatThrownBy(() -> r.broadcast(new float[1], size())).isInstanceOf(IllegalArgumentException.class);
         } finally {
             r.close();

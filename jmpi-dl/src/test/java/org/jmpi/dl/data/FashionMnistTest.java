@@ -2,7 +2,6 @@ package org.jmpi.dl.data;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -20,7 +19,7 @@ class FashionMnistTest {
 
     @Test
     void readsTheTrainingSet() throws IOException {
-        assumeTrue(FashionMnist.available(), ABSENT);
+        org.jmpi.dl.data.RequireDataset.check();
         Dataset train = FashionMnist.train();
         assertThat(train.size()).isEqualTo(60_000);
         assertThat(train.images()).hasSize(60_000 * 784);
@@ -30,7 +29,7 @@ class FashionMnistTest {
 
     @Test
     void readsTheTestSet() throws IOException {
-        assumeTrue(FashionMnist.available(), ABSENT);
+        org.jmpi.dl.data.RequireDataset.check();
         Dataset test = FashionMnist.test();
         assertThat(test.size()).isEqualTo(10_000);
         assertThat(test.labelCounts()).containsOnly(1_000);

@@ -2,7 +2,6 @@ package org.jmpi.dl.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.List;
 import mpi.MPI;
@@ -41,8 +40,7 @@ class TrainingTest {
 
     @MpiTest(ranks = {3, 4}, modes = Mode.PROCESSES, timeoutSeconds = 240)
     void parameterServerLearns() throws Exception {
-        assumeTrue(FashionMnist.available(), FashionMnist.PACKAGE_DIRECTORY
-                + " missing: apt-get install dataset-fashion-mnist");
+        org.jmpi.dl.data.RequireDataset.check();
         FashionMnistTraining.Settings s = FashionMnistTraining.Settings.parse(new String[] {"--epochs", "1",
             "--train-limit", "12000", "--mode", "ps", "--servers", MPI.COMM_WORLD.getSize() == 4 ? "2" : "1"});
         Dataset train = FashionMnist.train().slice(0, 12000);
@@ -53,8 +51,7 @@ class TrainingTest {
     }
 
     static void allreduceMatchesOneProcess() throws Exception {
-        assumeTrue(FashionMnist.available(), FashionMnist.PACKAGE_DIRECTORY
-                + " missing: apt-get install dataset-fashion-mnist");
+        org.jmpi.dl.data.RequireDataset.check();
         FashionMnistTraining.Settings s = FashionMnistTraining.Settings.parse(ARGS);
         Dataset train = FashionMnist.train().slice(0, s.trainLimit());
         Dataset test = FashionMnist.test();

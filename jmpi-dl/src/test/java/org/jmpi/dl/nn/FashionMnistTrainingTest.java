@@ -1,7 +1,6 @@
 package org.jmpi.dl.nn;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
@@ -19,8 +18,7 @@ class FashionMnistTrainingTest {
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void twoEpochsReach85PercentOnTheTestSet() throws IOException {
-        assumeTrue(FashionMnist.available(), "Fashion-MNIST is not installed in " + FashionMnist.defaultDirectory()
-                + " (apt-get install dataset-fashion-mnist, or set JMPI_DL_DATA): training test skipped");
+        org.jmpi.dl.data.RequireDataset.check();
         Dataset train = FashionMnist.train();
         Dataset test = FashionMnist.test();
         int epochs = 2;

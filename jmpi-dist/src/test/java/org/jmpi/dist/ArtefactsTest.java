@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ArtefactsTest {
     private static Path dist;
     private static final Map<String, String> MODULES = Map.of("jmpi-core.jar", "org.jmpi.core", "jmpi-launcher.jar",
-            "org.jmpi.launcher", "jmpi-examples.jar", "org.jmpi.examples");
+            "org.jmpi.launcher", "jmpi-examples.jar", "org.jmpi.examples", "jmpi-dl.jar", "org.jmpi.dl");
 
     @BeforeAll
     static void distribution() {

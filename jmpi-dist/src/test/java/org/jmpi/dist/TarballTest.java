@@ -59,7 +59,8 @@ class TarballTest {
         for (String cmd : List.of("jmpirun", "mpirun", "mpiexec", "mpijavac", "jmpi-java", "jmpi-nameserver")) {
             assertThat(home.resolve("bin").resolve(cmd)).isExecutable();
         }
-        for (String jar : List.of("jmpi-core.jar", "jmpi-launcher.jar", "jmpi-examples.jar", "picocli.jar")) {
+        for (String jar : List.of("jmpi-core.jar", "jmpi-launcher.jar", "jmpi-examples.jar", "jmpi-dl.jar",
+                "picocli.jar")) {
             assertThat(home.resolve("lib").resolve(jar)).isRegularFile();
         }
         assertThat(home.resolve("README.md")).content().contains("jmpi ").doesNotContain("${project.version}");

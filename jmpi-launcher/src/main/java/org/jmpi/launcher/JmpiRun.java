@@ -880,15 +880,20 @@ public final class JmpiRun implements Callable<Integer> {
         }
     }
 
-    /** The examples jar of a distribution (lib/jmpi-examples.jar beside jmpi-core.jar), so they run out of the box. */
+    /**
+     * The examples jar and the training library of a distribution (lib/jmpi-examples.jar and lib/jmpi-dl.jar beside
+     * jmpi-core.jar), so that their programs run out of the box.
+     */
     private static List<Path> bundledExamples() {
         List<Path> out = new ArrayList<>();
         for (Path core : Launcher.jmpiClassPath()) {
             Path dir = core.getParent();
             if (dir != null && core.getFileName().toString().endsWith(".jar")) {
-                Path examples = dir.resolve("jmpi-examples.jar");
-                if (Files.isRegularFile(examples)) {
-                    out.add(examples);
+                for (String jar : List.of("jmpi-examples.jar", "jmpi-dl.jar")) {
+                    Path p = dir.resolve(jar);
+                    if (Files.isRegularFile(p)) {
+                        out.add(p);
+                    }
                 }
             }
         }

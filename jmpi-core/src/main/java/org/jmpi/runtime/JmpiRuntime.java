@@ -54,7 +54,8 @@ public final class JmpiRuntime {
         this.progress = new Progress(job,
                 crowded && Config.raw("jmpi.spin.iterations") == null ? OVERSUBSCRIBED_SPIN : config.spinIterations(),
                 crowded && Config.raw("jmpi.spin.micros") == null ? 0 : config.spinMicros(),
-                crowded && Config.raw("jmpi.yield.iterations") == null ? 0 : config.yieldIterations());
+                crowded && Config.raw("jmpi.yield.iterations") == null ? 0 : config.yieldIterations(),
+                jfrCounters());
         int rank = bootstrap.rank();
         int size = bootstrap.size();
         this.engine = new Engine(rank, size, progress, job, config);
@@ -84,13 +85,19 @@ public final class JmpiRuntime {
         StartupTrace.mark("MPI_Init: done");
     }
 
+    /** Whether the periodic JFR counters are asked for ({@code jmpi.jfr.counters}, {@code JMPI_JFR_COUNTERS}). */
+    private static boolean jfrCounters() {
+        String v = Config.raw("jmpi.jfr.counters");
+        return v != null && !"0".equals(v);
+    }
+
     private Transport attachTransport(Transport t) {
         engine.setTransport(t);
         progress.setTransport(t);
         if (t instanceof org.jmpi.transport.select.SelectingTransport st) {
             engine.countInto(st.traffic());
-            if (Config.raw("jmpi.jfr.counters") != null && !"0".equals(Config.raw("jmpi.jfr.counters"))) {
-                org.jmpi.runtime.events.Periodic.register(st, engine, this::onFinalize);
+            if (jfrCounters()) {
+                org.jmpi.runtime.events.Periodic.register(st, engine, progress, this::onFinalize);
             }
         }
         // Failed ranks (jmpirun --continue-on-failure tells us; so does a broken connection): operations that

@@ -29,6 +29,10 @@ public final class Progress {
     private final ThreadsJob job;
     /** Background threads (see {@link #serveInBackground}) running now; while there are none, waits are not counted. */
     private volatile int backgroundThreads;
+    /** Whether waits are timed (the periodic JFR counters are on); then the two adders count, from any thread. */
+    private final boolean timeWaits;
+    private final java.util.concurrent.atomic.LongAdder waitedNanos;
+    private final java.util.concurrent.atomic.LongAdder waitCount;
     /** Threads of this rank inside {@link #awaitUntil} while a background thread runs; see {@link #serveInBackground}. */
     private final java.util.concurrent.atomic.AtomicInteger waiters = new java.util.concurrent.atomic.AtomicInteger();
     private final BooleanSupplier waitersPresent = () -> waiters.get() > 0;
@@ -58,7 +62,18 @@ public final class Progress {
      * @param yieldIterations yields after spinning, before blocking
      */
     public Progress(ThreadsJob job, int spinIterations, long spinMicros, int yieldIterations) {
+        this(job, spinIterations, spinMicros, yieldIterations, false);
+    }
+
+    /**
+     * @param timeWaits whether to add up the time threads spend in {@link #awaitUntil} ({@link #waitedNanos()}):
+     *     two clock reads per wait, only when the periodic JFR counters are on
+     */
+    public Progress(ThreadsJob job, int spinIterations, long spinMicros, int yieldIterations, boolean timeWaits) {
         this.job = job;
+        this.timeWaits = timeWaits;
+        this.waitedNanos = timeWaits ? new java.util.concurrent.atomic.LongAdder() : null;
+        this.waitCount = timeWaits ? new java.util.concurrent.atomic.LongAdder() : null;
         this.spinIterations = spinIterations;
         this.spinNanos = TimeUnit.MICROSECONDS.toNanos(spinMicros);
         this.yieldIterations = yieldIterations;
@@ -244,6 +259,30 @@ public final class Progress {
     }
 
     private void awaitLoop(BooleanSupplier condition, RequestImpl request, Runnable register) {
+        if (timeWaits) {
+            long start = System.nanoTime();
+            try {
+                awaitLoopUntimed(condition, request, register);
+            } finally {
+                waitedNanos.add(System.nanoTime() - start);
+                waitCount.increment();
+            }
+            return;
+        }
+        awaitLoopUntimed(condition, request, register);
+    }
+
+    /** Time spent in waits since MPI_Init, in nanoseconds (0 unless constructed with {@code timeWaits}). */
+    public long waitedNanos() {
+        return timeWaits ? waitedNanos.sum() : 0;
+    }
+
+    /** Waits since MPI_Init (0 unless constructed with {@code timeWaits}). */
+    public long waits() {
+        return timeWaits ? waitCount.sum() : 0;
+    }
+
+    private void awaitLoopUntimed(BooleanSupplier condition, RequestImpl request, Runnable register) {
         int idle = 0;
         long parkNanos = 1_000;
         long spinStart = 0;

@@ -100,6 +100,13 @@ class JfrEventsTest {
         int maxUnexpected = events.stream().filter(e -> e.getEventType().getName().equals("org.jmpi.Queues"))
                 .mapToInt(e -> e.getInt("unexpectedMessages")).max().orElse(-1);
         assertThat(maxUnexpected).isGreaterThanOrEqualTo(1);
+        // time spent waiting: cumulative, so the last sample is the largest; the ranks waited for each other
+        List<RecordedEvent> waiting = events.stream()
+                .filter(e -> e.getEventType().getName().equals("org.jmpi.Waiting")).toList();
+        assertThat(waiting).isNotEmpty();
+        assertThat(waiting.stream().mapToLong(e -> e.getLong("waits")).max().orElse(0)).isPositive();
+        assertThat(waiting.stream().mapToLong(e -> e.getDuration("timeWaiting").toNanos()).max().orElse(0))
+                .isPositive();
     }
 
     private static List<RecordedEvent> all(List<RecordedEvent> events, String type, String call) {

@@ -7,7 +7,7 @@ import org.jmpi.transport.Traffic;
 import org.jmpi.transport.select.SelectingTransport;
 
 /**
- * Registers the periodic {@link TrafficEvent} and {@link QueuesEvent} of a rank (when {@code jmpi.jfr.counters} / {@code JMPI_JFR_COUNTERS}
+ * Registers the periodic {@link TrafficEvent}, {@link QueuesEvent} and {@link WaitingEvent} of a rank (when {@code jmpi.jfr.counters} / {@code JMPI_JFR_COUNTERS}
  * is set, as {@code jmpirun --jfr} does: registering touches the JFR machinery, which a rank without a recording should
  * not load) and removes it when the rank finalizes.
  *
@@ -19,9 +19,11 @@ public final class Periodic {
     /**
      * @param transport the rank's transport (counters and routes)
      * @param engine the rank's engine (flow control and the unexpected queue)
+     * @param progress the rank's progress engine (time spent waiting)
      * @param onFinalize registers an action run at MPI_Finalize
      */
-    public static void register(SelectingTransport transport, Engine engine, Consumer<Runnable> onFinalize) {
+    public static void register(SelectingTransport transport, Engine engine, org.jmpi.runtime.Progress progress,
+            Consumer<Runnable> onFinalize) {
         Traffic t = transport.traffic();
         Runnable queues = () -> {
             QueuesEvent q = new QueuesEvent();
@@ -49,11 +51,20 @@ public final class Periodic {
         };
         FlightRecorder.addPeriodicEvent(TrafficEvent.class, hook);
         FlightRecorder.addPeriodicEvent(QueuesEvent.class, queues);
+        Runnable waiting = () -> {
+            WaitingEvent w = new WaitingEvent();
+            w.timeWaiting = progress.waitedNanos();
+            w.waits = progress.waits();
+            w.commit();
+        };
+        FlightRecorder.addPeriodicEvent(WaitingEvent.class, waiting);
         onFinalize.accept(() -> {
             hook.run(); // the totals, once more at the end
             queues.run();
+            waiting.run();
             FlightRecorder.removePeriodicEvent(hook);
             FlightRecorder.removePeriodicEvent(queues);
+            FlightRecorder.removePeriodicEvent(waiting);
         });
     }
 }

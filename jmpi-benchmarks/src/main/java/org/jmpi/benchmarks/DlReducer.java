@@ -98,8 +98,9 @@ public final class DlReducer {
                 float[] t = Arrays.copyOf(array, count);
                 int iters = Math.max(5, Math.min(2000, (int) (200_000_000L / Math.max(bytes, 50_000) / 10)));
                 int rounds = 5;
-                median(1, iters, () -> r.submit("t", t, ReduceOp.SUM).join()); // warm-up
-                double red = median(rounds, iters, () -> r.submit("t", t, ReduceOp.SUM).join());
+                Body call = () -> GradientReducer.synchronize(r.submit("t", t, ReduceOp.SUM));
+                median(1, iters, call); // warm-up
+                double red = median(rounds, iters, call);
                 median(1, iters, () -> MPI.COMM_WORLD.allReduce(t, count, MPI.FLOAT, MPI.SUM));
                 double arr = median(rounds, iters, () -> MPI.COMM_WORLD.allReduce(t, count, MPI.FLOAT, MPI.SUM));
                 median(1, iters, () -> MPI.COMM_WORLD.allReduce(direct, count, MPI.FLOAT, MPI.SUM));
@@ -151,7 +152,7 @@ public final class DlReducer {
             fs.add(r.submit("t" + i, model[i], ReduceOp.SUM));
         }
         for (CompletableFuture<float[]> f : fs) {
-            f.join();
+            GradientReducer.synchronize(f);
         }
     }
 
@@ -182,7 +183,7 @@ public final class DlReducer {
                     fs.add(r.submit("p" + i, model[i], ReduceOp.AVERAGE));
                 }
                 for (CompletableFuture<float[]> f : fs) {
-                    f.join();
+                    GradientReducer.synchronize(f);
                 }
             });
             double plain = perStep(steps, () -> {

@@ -164,7 +164,8 @@ final class Coordinator {
                 it.remove();
                 failed.add(e.getKey());
                 failMessage.append(failMessage.isEmpty() ? "" : "; ").append("tensor '").append(e.getKey())
-                        .append("' stalled for ").append(waited / 1_000_000_000L).append(" s: not submitted by rank(s) ")
+                        .append("' stalled for ").append(waited / 1_000_000_000L)
+                        .append(" s: not submitted by rank(s) ")
                         .append(missing);
                 continue;
             }

@@ -41,7 +41,8 @@ import mpi.MPIException;
  *
  * <h2>How it works</h2>
  * A background thread per rank runs a cycle every {@link ReducerOptions#cycleTime()}, or sooner when its rank submits
- * something (but at least a eighth of the cycle time after the previous cycle): it sends rank 0 the names of
+ * something (a fortieth of the cycle time after the submission, so that a loop of submissions shares the cycle): it
+ * sends rank 0 the names of
  * the tensors submitted since the last cycle (with their length, operation and compression); rank 0 answers every
  * rank with the tensors that are now ready on all ranks, grouped into fused buffers (see {@link Coordinator}); then
  * every rank copies each group into a buffer of at most {@link ReducerOptions#fusionBytes()}, all-reduces it with the
@@ -71,6 +72,13 @@ public final class GradientReducer implements AutoCloseable {
 
     private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED;
     private static final ValueLayout.OfShort I16 = ValueLayout.JAVA_SHORT_UNALIGNED;
+    /**
+     * How long a waiting thread of the reducer polls before it sleeps: the negotiation's first step, the background
+     * thread after a cycle that did work (the next step's tensors often follow at once), {@link #synchronize}. It
+     * polls with {@code Thread.yield()}, not a busy spin: a rank's two threads (the program's and the reducer's) often
+     * share one core, and the poller must not keep the other one from running.
+     */
+    static final long SPIN_NANOS = 50_000;
 
     private final ReducerOptions options;
     private final Intracomm ctrl;
@@ -99,6 +107,7 @@ public final class GradientReducer implements AutoCloseable {
     private final java.nio.IntBuffer lengthOut = MPI.newIntBuffer(1);
     private final java.nio.IntBuffer lengthsIn;
     private boolean joinSent;
+    private boolean lastCycleReduced;
     private long cycles;
     private final Stats stats = new Stats();
 
@@ -242,7 +251,8 @@ public final class GradientReducer implements AutoCloseable {
     }
 
     /** Reduces the floats from {@code tensor}'s position to its limit, in place (heap or direct buffer). */
-    public CompletableFuture<FloatBuffer> submit(String name, FloatBuffer tensor, ReduceOp op, Compression compression) {
+    public CompletableFuture<FloatBuffer> submit(String name, FloatBuffer tensor, ReduceOp op,
+            Compression compression) {
         Objects.requireNonNull(tensor, "tensor");
         if (tensor.isReadOnly()) {
             throw new IllegalArgumentException("tensor '" + name + "': read-only buffer");
@@ -416,27 +426,44 @@ public final class GradientReducer implements AutoCloseable {
 
     private void run() {
         long cycleNanos = options.cycleTime().toNanos();
+        long windowNanos = cycleNanos / 40;
         long last = System.nanoTime() - cycleNanos;
+        long busyUntil = 0; // poll instead of sleeping until then: work tends to follow work
         try {
             while (true) {
-                // A cycle starts cycleTime after the previous one, or earlier, as soon as this rank has work, but
-                // never less than cycleTime / 8 after the previous one (so that a burst of submissions is
-                // collected into one cycle). The other ranks' threads wake for the same reasons, so in synchronous
-                // training the ranks reach the negotiation together.
+                // When a cycle starts:
+                // - a submission starts one a batching window (cycleTime / 40) after it was made, so that the
+                //   tensors a program submits in a loop share the cycle (and the fused buffer);
+                // - tensors of this rank that still wait for other ranks start one at once: the others come to it
+                //   as soon as they submit (their own windows), and its first step sleeps until they do;
+                // - a join or close request starts one at once;
+                // - otherwise every cycleTime (the idle heartbeat, which stall warnings and joined ranks need).
+                // Until then the thread polls for a while after a busy cycle (the next step's tensors often follow
+                // at once, sooner than a sleeping thread wakes), else sleeps and is woken by submit.
                 long now = System.nanoTime();
-                long since = now - last;
-                // Work: something new to say, or tensors of this rank still waiting for other ranks (which will come
-                // to the next cycle as soon as they submit; an idle-period wait here would hold them up).
-                boolean work = !submitted.isEmpty() || !waiting.isEmpty() || (joinRequested && !joinSent)
-                        || closeRequested;
-                long wait = work ? cycleNanos / 8 - since : cycleNanos - since;
+                Entry oldest = submitted.peek();
+                long wait;
+                if ((joinRequested && !joinSent) || closeRequested || (oldest == null && !waiting.isEmpty())) {
+                    wait = 0;
+                } else if (oldest != null) {
+                    wait = Math.min(windowNanos - (now - oldest.submitted), cycleNanos - (now - last));
+                } else {
+                    wait = cycleNanos - (now - last);
+                }
                 if (wait > 0) {
-                    LockSupport.parkNanos(this, wait);
+                    if (now - busyUntil < 0 || (oldest != null && wait < SPIN_NANOS)) {
+                        Thread.yield();
+                    } else {
+                        LockSupport.parkNanos(this, wait);
+                    }
                     continue;
                 }
                 last = now;
                 if (cycle()) {
                     break;
+                }
+                if (!waiting.isEmpty() || lastCycleReduced) {
+                    busyUntil = System.nanoTime() + SPIN_NANOS;
                 }
             }
         } catch (Throwable t) {
@@ -495,10 +522,14 @@ public final class GradientReducer implements AutoCloseable {
         long now = System.nanoTime();
         cycles++;
         stats.cycles = cycles;
+        lastCycleReduced = false;
         boolean shutdown = false;
         for (Negotiation.Response r : responses) {
             switch (r) {
-                case Negotiation.Allreduce a -> reduce(a, now);
+                case Negotiation.Allreduce a -> {
+                    reduce(a, now);
+                    lastCycleReduced = true;
+                }
                 case Negotiation.Error err -> {
                     for (String name : err.names()) {
                         Entry x = waiting.remove(name);
@@ -565,16 +596,31 @@ public final class GradientReducer implements AutoCloseable {
 
     /** Waits for {@code r}: polls briefly, then parks between polls for 2 us doubling up to 100 us. */
     private static void await(mpi.Request r) throws MPIException {
-        int polls = 0;
+        long start = System.nanoTime();
         long park = 2_000;
         while (!r.test()) {
-            if (++polls < 64) {
-                Thread.onSpinWait();
+            if (System.nanoTime() - start < SPIN_NANOS) {
+                Thread.yield();
                 continue;
             }
             LockSupport.parkNanos(park);
             park = Math.min(2 * park, 100_000);
         }
+    }
+
+    /**
+     * Waits for a tensor's future and returns its value, like {@code future.join()}, but polls (yielding) for a few
+     * tens of microseconds first: a thread that goes to sleep at once takes longer to wake (tens of microseconds on a
+     * virtual machine) than a short all-reduce takes. Horovod's {@code synchronize(handle)}.
+     *
+     * @throws java.util.concurrent.CompletionException with the {@link ReducerException} when the reduction failed
+     */
+    public static <T> T synchronize(CompletableFuture<T> future) {
+        long start = System.nanoTime();
+        while (!future.isDone() && System.nanoTime() - start < SPIN_NANOS) {
+            Thread.yield();
+        }
+        return future.join();
     }
 
     /** Copy in, all-reduce, copy out one fused buffer; completes its tensors' futures. */

@@ -17,8 +17,8 @@ import java.util.function.Consumer;
  *   <tr><td>fusionBytes</td><td>JMPI_DL_FUSION_THRESHOLD</td><td>64m</td><td>largest fused buffer (bytes; k, m, g
  *       suffixes); 0 turns fusion off (one all-reduce per tensor)</td></tr>
  *   <tr><td>cycleTime</td><td>JMPI_DL_CYCLE_TIME</td><td>1 (ms)</td><td>how often the background thread
- *       negotiates while idle; a submission starts a cycle early, but not sooner than an eighth of this after the
- *       previous one (so that a burst of submissions shares a cycle); a decimal number of milliseconds</td></tr>
+ *       negotiates while idle; a submission starts a cycle a fortieth of this after it was made (so that a loop of
+ *       submissions shares the cycle); a decimal number of milliseconds</td></tr>
  *   <tr><td>compression</td><td>JMPI_DL_COMPRESSION</td><td>none</td><td>none, fp16, bf16 (the default for tensors
  *       submitted without one)</td></tr>
  *   <tr><td>errorFeedback</td><td>JMPI_DL_ERROR_FEEDBACK</td><td>true</td><td>carry 16-bit rounding errors into the
@@ -235,7 +235,8 @@ public final class ReducerOptions {
                 check("JMPI_DL_CYCLE_TIME", v, () -> cycleTime(Duration.ofNanos(Math.round(ms * 1e6))));
             }
             if ((v = env.get("JMPI_DL_COMPRESSION")) != null) {
-                compression(parse("JMPI_DL_COMPRESSION", v, s -> Compression.valueOf(s.trim().toUpperCase(Locale.ROOT))));
+                compression(parse("JMPI_DL_COMPRESSION", v,
+                        s -> Compression.valueOf(s.trim().toUpperCase(Locale.ROOT))));
             }
             if ((v = env.get("JMPI_DL_ERROR_FEEDBACK")) != null) {
                 errorFeedback(parse("JMPI_DL_ERROR_FEEDBACK", v, Builder::parseBoolean));

@@ -197,7 +197,7 @@ public final class FashionMnistTraining {
                     }
                     long c1 = System.nanoTime();
                     for (CompletableFuture<float[]> f : pending) {
-                        f.join();
+                        GradientReducer.synchronize(f);
                     }
                     long c2 = System.nanoTime();
                     computeNanos += c1 - c0;

@@ -30,11 +30,16 @@ import org.jmpi.dl.djl.DjlReducer;
  * Trains a DJL multi-layer perceptron (784-128-10, ReLU) on Fashion-MNIST, data-parallel over the ranks.
  *
  * <pre>
- * jmpirun -n 2 -cp "$CLASSPATH" org.jmpi.dl.djl.examples.DjlFashionMnist --epochs 2
+ * ./mvnw -q -pl jmpi-dl-djl package dependency:build-classpath -DskipTests -Dmdep.outputFile=target/run.cp
+ * cd jmpi-dl-djl
+ * jmpirun -n 2 --jvm-arg=--enable-native-access=ALL-UNNAMED -x DJL_CACHE_DIR=$PWD/target/djl-cache \
+ *     -cp target/jmpi-dl-djl-0.1.0-SNAPSHOT.jar:$(cat target/run.cp) \
+ *     org.jmpi.dl.djl.examples.DjlFashionMnist --epochs 2
  * </pre>
  *
  * <p>The class path holds jmpi-dl-djl, jmpi-dl, DJL's {@code ai.djl:api} and an engine: for PyTorch on CPU
- * {@code pytorch-engine}, {@code pytorch-jni} and {@code pytorch-native-cpu} (classifier {@code linux-x86_64}).
+ * {@code pytorch-engine}, {@code pytorch-jni} and {@code pytorch-native-cpu} (classifier {@code linux-x86_64}). The
+ * module's test class path, built above, has them (and test libraries, which do no harm).
  * Every global mini-batch of {@code --batch} images (from one shuffled order that every rank draws with the same
  * seed) is split between the ranks; each rank runs forward and backward passes on its share, the
  * {@link DjlReducer} averages the gradients over the ranks, and every rank takes the same optimizer step.
@@ -109,6 +114,11 @@ public final class DjlFashionMnist {
     public static void main(String[] args) throws Exception {
         defaultProperty("ai.djl.offline", "true");
         limitThreads();
+        // As in jmpi-dl's FashionMnistTraining: a rank waiting in MPI should not spin on a core that another rank's
+        // back-propagation needs. An explicit setting (-Djmpi.spin.micros, JMPI_SPIN_MICROS) wins.
+        if (System.getenv("JMPI_SPIN_MICROS") == null) {
+            defaultProperty("jmpi.spin.micros", "0");
+        }
         MPI.InitThread(args, MPI.THREAD_MULTIPLE);
         int rank = MPI.COMM_WORLD.getRank();
         Settings s;

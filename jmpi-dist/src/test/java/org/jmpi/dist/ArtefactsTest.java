@@ -66,8 +66,9 @@ class ArtefactsTest {
             assertThat(m.group(1)).isEqualTo(System.getProperty("project.version"));
             n++;
         }
-        assertThat(n).as("the BOM's own version and one per artefact").isEqualTo(5);
-        for (String a : List.of("jmpi-core", "jmpi-launcher", "jmpi-junit", "jmpi-examples")) {
+        assertThat(n).as("the BOM's own version and one per artefact").isEqualTo(7);
+        for (String a : List.of("jmpi-core", "jmpi-launcher", "jmpi-junit", "jmpi-examples", "jmpi-dl",
+                "jmpi-dl-djl")) {
             assertThat(text).contains("<artifactId>" + a + "</artifactId>");
         }
     }

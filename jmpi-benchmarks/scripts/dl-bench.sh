@@ -31,7 +31,7 @@ for r in $(seq 1 "$ROUNDS"); do
   done
   run ps.n3 "$JMPIRUN" -n 3 -cp "$CP" org.jmpi.dl.examples.FashionMnistTraining --epochs "$EPOCHS" --mode ps
   for n in 2 4; do
-    run fusion.n$n "$JMPIRUN" -n $n -cp "$CP" org.jmpi.benchmarks.DlReducer fusion --steps 100
+    run fusion.n$n "$JMPIRUN" -n $n -cp "$CP" org.jmpi.benchmarks.DlReducer fusion --steps 500
     run step.n$n "$JMPIRUN" -n $n -cp "$CP" org.jmpi.benchmarks.DlReducer step --steps 2000
     run reducer.n$n "$JMPIRUN" -n $n -cp "$CP" org.jmpi.benchmarks.DlReducer sizes
     # MPICH at 4 ranks on 2 cores: busy polling makes each call slow; fewer iterations (argument: small_iters)

@@ -38,12 +38,14 @@ public final class DlReducer {
         int tensors = 100;
         int floats = 10_000;
         int steps = 200;
+        String only = "";
         ReducerOptions.Builder opts = ReducerOptions.fromEnvironment().toBuilder();
         for (int i = 1; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--tensors" -> tensors = Integer.parseInt(args[i + 1]);
                 case "--floats" -> floats = Integer.parseInt(args[i + 1]);
                 case "--steps" -> steps = Integer.parseInt(args[i + 1]);
+                case "--only" -> only = args[i + 1];
                 case "--algorithm" -> opts.algorithm(Algorithm.valueOf(args[i + 1].toUpperCase(Locale.ROOT)));
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
@@ -53,7 +55,7 @@ public final class DlReducer {
         ReducerOptions options = opts.build();
         switch (mode) {
             case "sizes" -> sizes(options, rank, size);
-            case "fusion" -> fusion(options, rank, size, tensors, floats, steps);
+            case "fusion" -> fusion(options, rank, size, tensors, floats, steps, only);
             case "step" -> step(options, rank, size, steps);
             default -> throw new IllegalArgumentException("mode is sizes, fusion or step, not " + mode);
         }
@@ -93,40 +95,52 @@ public final class DlReducer {
                         options);
                 System.out.println("# bytes reducer_us allreduce_array_us allreduce_direct_us");
             }
-            for (int bytes = 4; bytes <= maxBytes; bytes *= 4) {
-                int count = bytes / 4;
-                float[] t = Arrays.copyOf(array, count);
-                int iters = Math.max(5, Math.min(2000, (int) (200_000_000L / Math.max(bytes, 50_000) / 10)));
-                int rounds = 5;
-                Body call = () -> GradientReducer.synchronize(r.submit("t", t, ReduceOp.SUM));
-                median(1, iters, call); // warm-up
-                double red = median(rounds, iters, call);
-                median(1, iters, () -> MPI.COMM_WORLD.allReduce(t, count, MPI.FLOAT, MPI.SUM));
-                double arr = median(rounds, iters, () -> MPI.COMM_WORLD.allReduce(t, count, MPI.FLOAT, MPI.SUM));
-                median(1, iters, () -> MPI.COMM_WORLD.allReduce(direct, count, MPI.FLOAT, MPI.SUM));
-                double dir = median(rounds, iters,
-                        () -> MPI.COMM_WORLD.allReduce(direct, count, MPI.FLOAT, MPI.SUM));
-                if (rank == 0) {
-                    System.out.printf(Locale.ROOT, "%d %.2f %.2f %.2f%n", bytes, red, arr, dir);
+            // Two passes over the sizes: the first warms up (the JIT compiles the reducer's and the collectives'
+            // paths), the second measures.
+            for (int pass = 0; pass < 2; pass++) {
+                for (int bytes = 4; bytes <= maxBytes; bytes *= 4) {
+                    int count = bytes / 4;
+                    float[] t = Arrays.copyOf(array, count);
+                    int iters = Math.max(5, Math.min(2000, (int) (200_000_000L / Math.max(bytes, 50_000) / 10)));
+                    int rounds = pass == 0 ? 1 : 5;
+                    Body call = () -> GradientReducer.synchronize(r.submit("t", t, ReduceOp.SUM));
+                    double red = median(rounds, iters, call);
+                    double arr = median(rounds, iters, () -> MPI.COMM_WORLD.allReduce(t, count, MPI.FLOAT, MPI.SUM));
+                    double dir = median(rounds, iters,
+                            () -> MPI.COMM_WORLD.allReduce(direct, count, MPI.FLOAT, MPI.SUM));
+                    if (rank == 0 && pass == 1) {
+                        System.out.printf(Locale.ROOT, "%d %.2f %.2f %.2f%n", bytes, red, arr, dir);
+                    }
                 }
             }
         }
     }
 
-    static void fusion(ReducerOptions options, int rank, int size, int tensors, int floats, int steps)
+    /** {@code only}: "" for every variant, else "fused" or "unfused" alone (e.g. for a timeline of one of them). */
+    static void fusion(ReducerOptions options, int rank, int size, int tensors, int floats, int steps, String only)
             throws Exception {
         float[][] model = new float[tensors][floats];
         for (float[] t : model) {
             Arrays.fill(t, 1f);
         }
         float[] whole = new float[tensors * floats];
-        double fused;
-        double unfused;
-        try (GradientReducer r = GradientReducer.create(MPI.COMM_WORLD, options)) {
-            fused = perStep(steps, () -> reduceAll(r, model));
+        double fused = Double.NaN;
+        double unfused = Double.NaN;
+        if (!only.equals("unfused")) {
+            try (GradientReducer r = GradientReducer.create(MPI.COMM_WORLD, options)) {
+                fused = perStep(steps, () -> reduceAll(r, model));
+                if (rank == 0) {
+                    int calls = Math.max(50, steps) + steps;
+                    System.out.printf(Locale.ROOT, "# fused: mean per step %.3f ms submitting, %.3f ms waiting; %s%n",
+                            submitNanos / 1e6 / calls, waitNanos / 1e6 / calls, r.stats());
+                }
+            }
         }
-        try (GradientReducer r = GradientReducer.create(MPI.COMM_WORLD, options.toBuilder().fusionBytes(0).build())) {
-            unfused = perStep(steps, () -> reduceAll(r, model));
+        if (!only.equals("fused")) {
+            try (GradientReducer r = GradientReducer.create(MPI.COMM_WORLD,
+                    options.toBuilder().fusionBytes(0).build())) {
+                unfused = perStep(steps, () -> reduceAll(r, model));
+            }
         }
         double perTensor = perStep(steps, () -> {
             for (float[] t : model) {
@@ -146,19 +160,27 @@ public final class DlReducer {
         }
     }
 
+    /** Time spent submitting and waiting, summed over reduceAll calls (nanoseconds), for the split printed. */
+    static long submitNanos;
+    static long waitNanos;
+
     static void reduceAll(GradientReducer r, float[][] model) {
+        long t0 = System.nanoTime();
         List<CompletableFuture<float[]>> fs = new ArrayList<>(model.length);
         for (int i = 0; i < model.length; i++) {
             fs.add(r.submit("t" + i, model[i], ReduceOp.SUM));
         }
+        long t1 = System.nanoTime();
         for (CompletableFuture<float[]> f : fs) {
             GradientReducer.synchronize(f);
         }
+        submitNanos += t1 - t0;
+        waitNanos += System.nanoTime() - t1;
     }
 
-    /** Median over steps of one step's time (after a warm-up of steps / 4), microseconds, max over ranks. */
+    /** Median over steps of one step's time (after as many warm-up steps), microseconds, max over ranks. */
     static double perStep(int steps, Body body) throws Exception {
-        for (int i = 0; i < Math.max(5, steps / 4); i++) {
+        for (int i = 0; i < Math.max(50, steps); i++) { // warm-up: the JIT needs many large reductions
             body.run();
         }
         double[] t = new double[steps];

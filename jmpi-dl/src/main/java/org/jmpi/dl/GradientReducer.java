@@ -117,6 +117,18 @@ public final class GradientReducer implements AutoCloseable {
         private volatile long fusedBuffers;
         private volatile long tensors;
         private volatile long bytes;
+        private volatile long negotiationNanos;
+        private volatile long reductionNanos;
+
+        /** Time the background thread spent negotiating (all cycles, waiting for other ranks included). */
+        public long negotiationNanos() {
+            return negotiationNanos;
+        }
+
+        /** Time the background thread spent copying and all-reducing fused buffers. */
+        public long reductionNanos() {
+            return reductionNanos;
+        }
 
         public long cycles() {
             return cycles;
@@ -138,7 +150,9 @@ public final class GradientReducer implements AutoCloseable {
 
         @Override
         public String toString() {
-            return "cycles=" + cycles + " fusedBuffers=" + fusedBuffers + " tensors=" + tensors + " bytes=" + bytes;
+            return "cycles=" + cycles + " fusedBuffers=" + fusedBuffers + " tensors=" + tensors + " bytes=" + bytes
+                    + " negotiating=" + negotiationNanos / 1_000_000 + "ms reducing=" + reductionNanos / 1_000_000
+                    + "ms";
         }
     }
 
@@ -516,10 +530,12 @@ public final class GradientReducer implements AutoCloseable {
         if (closeRequested) {
             flags |= Negotiation.FLAG_SHUTDOWN;
         }
+        long t0 = System.nanoTime();
         byte[] mine = Negotiation.encode(new Negotiation.Requests(flags, fresh));
         byte[] answer = negotiate(mine);
         List<Negotiation.Response> responses = Negotiation.decodeResponses(answer, answer.length);
         long now = System.nanoTime();
+        stats.negotiationNanos = stats.negotiationNanos + (now - t0);
         cycles++;
         stats.cycles = cycles;
         lastCycleReduced = false;
@@ -527,7 +543,9 @@ public final class GradientReducer implements AutoCloseable {
         for (Negotiation.Response r : responses) {
             switch (r) {
                 case Negotiation.Allreduce a -> {
+                    long r0 = System.nanoTime();
                     reduce(a, now);
+                    stats.reductionNanos = stats.reductionNanos + (System.nanoTime() - r0);
                     lastCycleReduced = true;
                 }
                 case Negotiation.Error err -> {

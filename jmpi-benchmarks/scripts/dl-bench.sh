@@ -30,6 +30,14 @@ for r in $(seq 1 "$ROUNDS"); do
     run train.n$n "$JMPIRUN" -n $n -cp "$CP" org.jmpi.dl.examples.FashionMnistTraining --epochs "$EPOCHS"
   done
   run ps.n3 "$JMPIRUN" -n 3 -cp "$CP" org.jmpi.dl.examples.FashionMnistTraining --epochs "$EPOCHS" --mode ps
+  # the DJL example, when DJL_CP holds its class path (mvn -pl jmpi-dl-djl dependency:build-classpath, plus its jar)
+  if [ -n "${DJL_CP:-}" ]; then
+    for n in 1 2; do
+      run djl.n$n "$JMPIRUN" -n $n --jvm-arg -Dai.djl.offline=true --jvm-arg --enable-native-access=ALL-UNNAMED \
+        -x DJL_CACHE_DIR="${DJL_CACHE_DIR:-$REPO/jmpi-dl-djl/target/djl-cache}" -cp "$DJL_CP" \
+        org.jmpi.dl.djl.examples.DjlFashionMnist --epochs "$EPOCHS"
+    done
+  fi
   for n in 2 4; do
     run fusion.n$n "$JMPIRUN" -n $n -cp "$CP" org.jmpi.benchmarks.DlReducer fusion --steps 500
     run step.n$n "$JMPIRUN" -n $n -cp "$CP" org.jmpi.benchmarks.DlReducer step --steps 2000

@@ -123,6 +123,11 @@ def main():
     if acc:
         rows.append(('3 (ps: 1 server, 2 workers)', f'{med(acc):.2f} ({min(acc):.2f}-{max(acc):.2f})',
                      f'{med(ips):.0f}', '', '', '', '', len(acc)))
+    for n in (1, 2):
+        acc, ips, last, _ = training(raw, n, 'djl')
+        if acc:
+            rows.append((f'{n} (DJL, PyTorch CPU)', f'{med(acc):.2f} ({min(acc):.2f}-{max(acc):.2f})',
+                         f'{med(ips):.0f}', f'{med(last):.0f}' if last else '', '', '', '', len(acc)))
     md.append('### Training\n\n' + table(rows, ['ranks', 'test accuracy %', 'images/s (whole run)',
                                                'images/s (last epoch)', 'speed-up', 'ms per global step',
                                                'rank 0 ms/step: back-prop / waiting', 'runs']))

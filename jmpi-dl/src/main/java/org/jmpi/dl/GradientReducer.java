@@ -40,8 +40,8 @@ import mpi.MPIException;
  * }</pre>
  *
  * <h2>How it works</h2>
- * A background thread per rank runs a cycle every {@link ReducerOptions#cycleTime()}, or sooner when its rank submits
- * something (a fortieth of the cycle time after the submission, so that a loop of submissions shares the cycle): it
+ * A background thread per rank runs a negotiation cycle {@link ReducerOptions#cycleTime()} after its rank submits
+ * something (so that the tensors submitted in quick succession share the cycle), and every 100 ms when idle: it
  * sends rank 0 the names of
  * the tensors submitted since the last cycle (with their length, operation and compression); rank 0 answers every
  * rank with the tensors that are now ready on all ranks, grouped into fused buffers (see {@link Coordinator}); then
@@ -79,6 +79,8 @@ public final class GradientReducer implements AutoCloseable {
      * share one core, and the poller must not keep the other one from running.
      */
     static final long SPIN_NANOS = 50_000;
+    /** How often an idle rank negotiates (see run()). */
+    static final long IDLE_CYCLE_NANOS = 100_000_000;
 
     private final ReducerOptions options;
     private final Intracomm ctrl;
@@ -439,30 +441,33 @@ public final class GradientReducer implements AutoCloseable {
     // Background thread
 
     private void run() {
-        long cycleNanos = options.cycleTime().toNanos();
-        long windowNanos = cycleNanos / 40;
-        long last = System.nanoTime() - cycleNanos;
+        long windowNanos = options.cycleTime().toNanos();
+        long last = System.nanoTime();
         long busyUntil = 0; // poll instead of sleeping until then: work tends to follow work
         try {
             while (true) {
                 // When a cycle starts:
-                // - a submission starts one a batching window (cycleTime / 40) after it was made, so that the
-                //   tensors a program submits in a loop share the cycle (and the fused buffer);
-                // - tensors of this rank that still wait for other ranks start one at once: the others come to it
-                //   as soon as they submit (their own windows), and its first step sleeps until they do;
-                // - a join or close request starts one at once;
-                // - otherwise every cycleTime (the idle heartbeat, which stall warnings and joined ranks need).
+                // - a submission starts one cycleTime after it was made (the batching window), so that the tensors
+                //   a program submits in a loop or in quick succession share the cycle and the fused buffer;
+                // - tensors of this rank that still wait for other ranks start one at once, and so does a pending
+                //   join (a joined rank must take part in the others' reductions), a close: the first step of the
+                //   cycle sleeps until the other ranks come, which they do as soon as they have something to say;
+                // - otherwise, idle, every IDLE_CYCLE_NANOS: rare, because a rank that starts a cycle alone waits
+                //   in it until every other rank starts one too, and meanwhile cannot take its own rank's new
+                //   submissions. The idle cycles let rank 0 warn about stalls and fail stalled tensors.
                 // Until then the thread polls for a while after a busy cycle (the next step's tensors often follow
                 // at once, sooner than a sleeping thread wakes), else sleeps and is woken by submit.
                 long now = System.nanoTime();
                 Entry oldest = submitted.peek();
                 long wait;
-                if ((joinRequested && !joinSent) || closeRequested || (oldest == null && !waiting.isEmpty())) {
+                boolean joined = joinSent;
+                if ((joinRequested && !joinSent) || joined || closeRequested
+                        || (oldest == null && !waiting.isEmpty())) {
                     wait = 0;
                 } else if (oldest != null) {
-                    wait = Math.min(windowNanos - (now - oldest.submitted), cycleNanos - (now - last));
+                    wait = windowNanos - (now - oldest.submitted);
                 } else {
-                    wait = cycleNanos - (now - last);
+                    wait = IDLE_CYCLE_NANOS - (now - last);
                 }
                 if (wait > 0) {
                     if (now - busyUntil < 0 || (oldest != null && wait < SPIN_NANOS)) {

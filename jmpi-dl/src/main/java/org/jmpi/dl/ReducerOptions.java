@@ -16,9 +16,10 @@ import java.util.function.Consumer;
  *   <tr><th>option</th><th>variable</th><th>default</th><th>meaning</th></tr>
  *   <tr><td>fusionBytes</td><td>JMPI_DL_FUSION_THRESHOLD</td><td>64m</td><td>largest fused buffer (bytes; k, m, g
  *       suffixes); 0 turns fusion off (one all-reduce per tensor)</td></tr>
- *   <tr><td>cycleTime</td><td>JMPI_DL_CYCLE_TIME</td><td>1 (ms)</td><td>how often the background thread
- *       negotiates while idle; a submission starts a cycle a fortieth of this after it was made (so that a loop of
- *       submissions shares the cycle); a decimal number of milliseconds</td></tr>
+ *   <tr><td>cycleTime</td><td>JMPI_DL_CYCLE_TIME</td><td>0.025 (ms)</td><td>the batching window: a
+ *       submission starts a negotiation cycle this long after it was made, so that tensors submitted in quick
+ *       succession share the cycle and the fused buffer (longer: more fusion, more latency; Horovod's cycle time);
+ *       a decimal number of milliseconds</td></tr>
  *   <tr><td>compression</td><td>JMPI_DL_COMPRESSION</td><td>none</td><td>none, fp16, bf16 (the default for tensors
  *       submitted without one)</td></tr>
  *   <tr><td>errorFeedback</td><td>JMPI_DL_ERROR_FEEDBACK</td><td>true</td><td>carry 16-bit rounding errors into the
@@ -144,7 +145,7 @@ public final class ReducerOptions {
     /** Builds {@link ReducerOptions}; every setter checks its argument. */
     public static final class Builder {
         private long fusionBytes = 64L << 20;
-        private Duration cycleTime = Duration.ofMillis(1);
+        private Duration cycleTime = Duration.ofNanos(25_000);
         private Compression compression = Compression.NONE;
         private boolean errorFeedback = true;
         private Algorithm algorithm = Algorithm.AUTO;
@@ -165,11 +166,11 @@ public final class ReducerOptions {
             return this;
         }
 
-        /** Negotiation period, at least 10 microseconds and at most 10 seconds. */
+        /** The batching window after a submission, at least 1 microsecond and at most 10 seconds. */
         public Builder cycleTime(Duration d) {
             Objects.requireNonNull(d, "cycleTime");
-            if (d.toNanos() < 10_000 || d.compareTo(Duration.ofSeconds(10)) > 0) {
-                throw new IllegalArgumentException("cycleTime must be in [10 us, 10 s], got " + d);
+            if (d.toNanos() < 1_000 || d.compareTo(Duration.ofSeconds(10)) > 0) {
+                throw new IllegalArgumentException("cycleTime must be in [1 us, 10 s], got " + d);
             }
             cycleTime = d;
             return this;

@@ -14,7 +14,7 @@ class ReducerOptionsTest {
     void defaults() {
         ReducerOptions o = ReducerOptions.defaults();
         assertThat(o.fusionBytes()).isEqualTo(64L << 20);
-        assertThat(o.cycleTime()).isEqualTo(Duration.ofMillis(1));
+        assertThat(o.cycleTime()).isEqualTo(Duration.ofNanos(25_000));
         assertThat(o.compression()).isEqualTo(Compression.NONE);
         assertThat(o.algorithm()).isEqualTo(Algorithm.AUTO);
         assertThat(o.stallWarning()).isEqualTo(Duration.ofSeconds(60));

@@ -20,7 +20,7 @@ bash "$NETNS" up "$KEYS"
 for r in $(seq 1 "$ROUNDS"); do
   f="$OUT/raw/netns.n4.r$r.txt"
   echo "# $(date +%T) 2 hosts x 2 ranks" > "$f"
-  python3 "$BASE/gate.py" "$f" -- "$JMPIRUN" --no-stdin -n 4 -H 10.78.0.1:2,10.78.0.2:2 \
+  python3 "$BASE/gate.py" "$f" -- "$JMPIRUN" --no-stdin ${JMPIRUN_ARGS:-} -n 4 -H 10.78.0.1:2,10.78.0.2:2 \
     --launcher-exec "ssh -F $KEYS/ssh_config" org.jmpi.dl.examples.FashionMnistTraining --epochs "$EPOCHS" || true
 done
 echo "dl-netns: raw outputs in $OUT/raw"

@@ -107,7 +107,7 @@ def main():
     md = []
     # training
     rows, base = [], None
-    steps = []
+    steps, backprop = [], []
     for n in (1, 2, 4):
         acc, ips, last, per_step = training(raw, n)
         if not acc:
@@ -116,6 +116,8 @@ def main():
             base = med(last)
         step_ms = 64 / med(last) * 1000
         steps.append((n, step_ms))
+        if per_step:
+            backprop.append((n, med([p[0] for p in per_step])))
         split = f'{med([p[0] for p in per_step]):.2f} / {med([p[1] for p in per_step]):.2f}' if per_step else ''
         rows.append((n, f'{med(acc):.2f} ({min(acc):.2f}-{max(acc):.2f})', f'{med(ips):.0f}', f'{med(last):.0f}',
                      f'{med(last) / base:.2f}' if base else '', f'{step_ms:.2f}', split, len(acc)))
@@ -132,7 +134,8 @@ def main():
                                                'images/s (last epoch)', 'speed-up', 'ms per global step',
                                                'rank 0 ms/step: back-prop / waiting', 'runs']))
     svg_lines(os.path.join(out, 'dl-step-time.svg'), 'Fashion-MNIST MLP: time per global step (batch 64)',
-              'ranks (processes, one host, 2 cores)', 'ms per step', [('jmpi-dl all-reduce', steps)])
+              'ranks (processes, one host, 2 cores)', 'ms per step',
+              [('whole step', steps), ('back-propagation', backprop)])
     # fusion
     rows = []
     for n in (2, 4):

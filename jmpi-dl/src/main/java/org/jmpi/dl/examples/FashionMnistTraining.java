@@ -99,8 +99,9 @@ public final class FashionMnistTraining {
 
     public static void main(String[] args) throws Exception {
         // Each rank has two busy threads (back-propagation and the reducer's): a rank waiting in MPI should not spin
-        // for long, or it takes the core the other rank's back-propagation needs (2 ranks on 2 cores: 38k against
-        // 31k images/s). An explicit setting (-Djmpi.spin.micros, JMPI_SPIN_MICROS) wins.
+        // for long, or it may take the core another rank's back-propagation needs (on 2 cores the measured difference
+        // was within noise; see docs/distributed-training.md). An explicit setting (-Djmpi.spin.micros,
+        // JMPI_SPIN_MICROS) wins.
         if (System.getProperty("jmpi.spin.micros") == null && System.getenv("JMPI_SPIN_MICROS") == null) {
             System.setProperty("jmpi.spin.micros", "0");
         }

@@ -12,7 +12,6 @@ import org.jmpi.dl.GradientReducer;
 import org.jmpi.dl.ReduceOp;
 import org.jmpi.dl.ReducerOptions;
 import org.jmpi.dl.data.Dataset;
-import org.jmpi.dl.data.DatasetMissingException;
 import org.jmpi.dl.data.FashionMnist;
 import org.jmpi.dl.nn.Mlp;
 import org.jmpi.dl.nn.Parameter;
@@ -98,33 +97,11 @@ public final class FashionMnistTraining {
     }
 
     public static void main(String[] args) throws Exception {
-        // Each rank has two busy threads (back-propagation and the reducer's): a rank waiting in MPI should not spin
-        // for long, or it may take the core another rank's back-propagation needs (on 2 cores the measured difference
-        // was within noise; see docs/distributed-training.md). An explicit setting (-Djmpi.spin.micros,
-        // JMPI_SPIN_MICROS) wins.
-        if (System.getProperty("jmpi.spin.micros") == null && System.getenv("JMPI_SPIN_MICROS") == null) {
-            System.setProperty("jmpi.spin.micros", "0");
-        }
-        MPI.InitThread(args, MPI.THREAD_MULTIPLE);
-        int rank = MPI.COMM_WORLD.getRank();
-        Settings s;
-        Dataset train;
-        Dataset test;
-        try {
-            s = Settings.parse(args);
-            train = FashionMnist.train();
-            test = FashionMnist.test();
-        } catch (DatasetMissingException | IllegalArgumentException e) {
-            if (rank == 0) {
-                System.err.println("FashionMnistTraining: " + e.getMessage());
-            }
-            MPI.Finalize();
-            System.exit(2);
-            return;
-        }
-        if (s.trainLimit() < train.size()) {
-            train = train.slice(0, s.trainLimit());
-        }
+        ExampleStart.Loaded<Settings> run = ExampleStart.start("FashionMnistTraining", args, Settings::parse,
+                Settings::trainLimit);
+        Settings s = run.settings();
+        Dataset train = run.train();
+        Dataset test = run.test();
         if (s.mode().equals("ps")) {
             parameterServer(s, train, test);
         } else {

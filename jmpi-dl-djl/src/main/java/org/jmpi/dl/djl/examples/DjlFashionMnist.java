@@ -22,9 +22,9 @@ import mpi.MPI;
 import mpi.MPIException;
 import org.jmpi.dl.GradientReducer;
 import org.jmpi.dl.data.Dataset;
-import org.jmpi.dl.data.DatasetMissingException;
 import org.jmpi.dl.data.FashionMnist;
 import org.jmpi.dl.djl.DjlReducer;
+import org.jmpi.dl.examples.ExampleStart;
 
 /**
  * Trains a DJL multi-layer perceptron (784-128-10, ReLU) on Fashion-MNIST, data-parallel over the ranks.
@@ -114,31 +114,11 @@ public final class DjlFashionMnist {
     public static void main(String[] args) throws Exception {
         defaultProperty("ai.djl.offline", "true");
         limitThreads();
-        // As in jmpi-dl's FashionMnistTraining: a rank waiting in MPI should not spin on a core that another rank's
-        // back-propagation needs. An explicit setting (-Djmpi.spin.micros, JMPI_SPIN_MICROS) wins.
-        if (System.getenv("JMPI_SPIN_MICROS") == null) {
-            defaultProperty("jmpi.spin.micros", "0");
-        }
-        MPI.InitThread(args, MPI.THREAD_MULTIPLE);
-        int rank = MPI.COMM_WORLD.getRank();
-        Settings s;
-        Dataset train;
-        Dataset test;
-        try {
-            s = Settings.parse(args);
-            train = FashionMnist.train();
-            test = FashionMnist.test();
-        } catch (DatasetMissingException | IllegalArgumentException e) {
-            if (rank == 0) {
-                System.err.println("DjlFashionMnist: " + e.getMessage());
-            }
-            MPI.Finalize();
-            System.exit(2);
-            return;
-        }
-        if (s.trainLimit() < train.size()) {
-            train = train.slice(0, s.trainLimit());
-        }
+        ExampleStart.Loaded<Settings> run = ExampleStart.start("DjlFashionMnist", args, Settings::parse,
+                Settings::trainLimit);
+        Settings s = run.settings();
+        Dataset train = run.train();
+        Dataset test = run.test();
         train(s, train, test, true);
         MPI.Finalize();
     }

@@ -700,9 +700,9 @@ public final class GradientReducer implements AutoCloseable {
                 if (x == null) {
                     seg.asSlice(at, 2L * n).fill((byte) 0);
                 } else {
-                    float[] res = feedback ? residuals.computeIfAbsent(x.name, k -> new float[n]) : null;
-                    if (res != null && res.length != n) {
-                        res = new float[n];
+                    float[] res = feedback ? residuals.get(x.name) : null;
+                    if (feedback && (res == null || res.length != n)) {
+                        res = new float[n]; // first step of this tensor, or its length changed: no carried error
                         residuals.put(x.name, res);
                     }
                     MemorySegment d = x.data;

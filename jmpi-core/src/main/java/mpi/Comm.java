@@ -48,6 +48,10 @@ public class Comm implements Freeable, Cloneable {
     /** The helper communicator on which {@link #iDup()} agrees on contexts without blocking (made on first use). */
     Communicator idupHelper;
 
+    static {
+        org.jmpi.runtime.FacadeAccess.install(new FacadeBridge());
+    }
+
     /** Creates a communicator object that the runtime connects to a context later. */
     Comm() {}
 
@@ -59,6 +63,15 @@ public class Comm implements Freeable, Cloneable {
             throw new MpiError(ErrorClass.ERR_COMM, "invalid communicator (freed or null)");
         }
         return c;
+    }
+
+    /**
+     * The error of a blocking receive. ULFM: one from ANY_SOURCE that met an unacknowledged failure was withdrawn,
+     * so it raises MPI_ERR_PROC_FAILED (only a non-blocking one stays pending).
+     */
+    static MpiError blockingReceiveError(org.jmpi.runtime.RequestImpl r) {
+        int e = r.error() == ErrorClass.ERR_PROC_FAILED_PENDING ? ErrorClass.ERR_PROC_FAILED : r.error();
+        return new MpiError(e, r.errorMessage());
     }
 
     final MPIException fail(String call, MpiError e) {
@@ -223,7 +236,7 @@ public class Comm implements Freeable, Cloneable {
     static void awaitOk(RequestImpl r) {
         JmpiRuntime.get().progress().await(r);
         if (r.error() != 0) {
-            throw new MpiError(r.error(), r.errorMessage());
+            throw blockingReceiveError(r);
         }
     }
 
@@ -423,7 +436,7 @@ public class Comm implements Freeable, Cloneable {
             JmpiRuntime.get().progress().await(r);
             Status s = Status.of(r);
             if (r.error() != 0) {
-                throw new MpiError(r.error(), r.errorMessage());
+                throw blockingReceiveError(r);
             }
             JmpiRuntime.get().engine().release(r);
             Jfr.p2pReceived(ev, "MPI_Recv", this, s, type);
@@ -452,7 +465,7 @@ public class Comm implements Freeable, Cloneable {
             JmpiRuntime.get().progress().await(r);
             Status st = Status.of(r);
             if (r.error() != 0) {
-                throw new MpiError(r.error(), r.errorMessage());
+                throw blockingReceiveError(r);
             }
             Jfr.p2pReceived(ev, "MPI_Sendrecv", this, st, recvtype);
             return st;
@@ -495,7 +508,7 @@ public class Comm implements Freeable, Cloneable {
             JmpiRuntime.get().progress().await(r);
             Status st = Status.of(r);
             if (r.error() != 0) {
-                throw new MpiError(r.error(), r.errorMessage());
+                throw blockingReceiveError(r);
             }
             return st;
         } catch (MpiError e) {

@@ -88,6 +88,10 @@ public class Request implements Freeable {
      * nobody can reach any more, so its internal request goes back to the engine for reuse.
      */
     final void finishQuietly() {
+        RequestImpl observed = impl;
+        if (observed != null && observed.isDone() && observed.error() == ErrorClass.ERR_PROC_FAILED_PENDING) {
+            return; // ULFM: a receive from ANY_SOURCE that met an unacknowledged failure stays pending
+        }
         if (!persistent()) {
             nullHandle = true;
             RequestImpl done = impl;
@@ -106,7 +110,14 @@ public class Request implements Freeable {
 
     /** Whether this handle refers to an active operation (not null, not an inactive persistent request). */
     boolean active() {
-        return !nullHandle && impl != null;
+        if (nullHandle || impl == null) {
+            return false;
+        }
+        RequestImpl i = impl;
+        if (i.isDone() && i.error() == ErrorClass.ERR_PROC_FAILED_PENDING) {
+            JmpiRuntime.get().engine().revive(i); // waited for again: posted again (or pending again at once)
+        }
+        return true;
     }
 
     static Status emptyStatus(int index) {
@@ -152,6 +163,8 @@ public class Request implements Freeable {
             }
             if (impl != null && !impl.isDone()) {
                 impl.cancel();
+            } else if (impl != null && impl.error() == ErrorClass.ERR_PROC_FAILED_PENDING) {
+                JmpiRuntime.get().engine().cancelPending(impl);
             }
         } catch (MpiError e) {
             throw fail("MPI_Cancel", e);

@@ -83,6 +83,14 @@ public interface Bootstrap extends AutoCloseable {
     default void onPeerFailure(FailureListener listener) {
     }
 
+    /**
+     * The process manager's fault-tolerant agreement service, or null when it has none (then failures end the job,
+     * and agreement can use plain messages). Valid after {@link #onPeerFailure} was first called.
+     */
+    default Agreement agreement() {
+        return null;
+    }
+
     /** Hears that a rank of the job failed. */
     @FunctionalInterface
     interface FailureListener {

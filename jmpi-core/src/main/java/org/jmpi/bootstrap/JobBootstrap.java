@@ -48,7 +48,7 @@ public final class JobBootstrap implements Bootstrap {
     private final String listenHost;
     private final AtomicReferenceArray<String> hosts;
     private final List<FailureListener> listeners = new CopyOnWriteArrayList<>();
-    private AutoCloseable notices;
+    private org.jmpi.bootstrap.pmi.NoticeChannel notices;
 
     /**
      * Wraps a connected PMI client and runs the start-up exchange described above (collective: every rank of the job
@@ -239,6 +239,11 @@ public final class JobBootstrap implements Bootstrap {
                 }
             });
         }
+    }
+
+    @Override
+    public synchronized Agreement agreement() {
+        return notices;
     }
 
     @Override

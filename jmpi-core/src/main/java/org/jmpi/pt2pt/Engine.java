@@ -81,6 +81,32 @@ public final class Engine implements InprocEndpoint, FrameSink {
     private volatile boolean anyFailed;
     /** (context, source rank in its communicator) to world rank, or -1 when unknown; set by the runtime. */
     private volatile java.util.function.IntBinaryOperator worldRankOf = (context, source) -> -1;
+    /**
+     * Poisoned contexts (ULFM): context id to the MPI error class every operation on it now fails with. A revoked
+     * communicator's contexts get ERR_REVOKED; the collective context of a communicator with a failed process gets
+     * ERR_PROC_FAILED. {@code anyPoisoned} keeps the check off the common path.
+     */
+    private final ConcurrentHashMap<Integer, Integer> poisoned = new ConcurrentHashMap<>();
+    private volatile boolean anyPoisoned;
+    /**
+     * Whether a receive from ANY_SOURCE on a context must not wait (its group has a failed process whose failure the
+     * communicator has not acknowledged); set by the runtime, asked only once a peer has failed.
+     */
+    private volatile java.util.function.IntPredicate anySourceBlocked = context -> false;
+    /** Told of every failed world rank before the engine fails the operations that involve it; set by the runtime. */
+    private volatile java.util.function.IntConsumer failureListener = peer -> {};
+    /** Handler of control messages (negative contexts: never matched), set by the runtime; null drops them. */
+    private volatile ControlHandler controlHandler;
+
+    /** Receives a control message: a message on a negative context, handled on arrival instead of matched. */
+    @FunctionalInterface
+    public interface ControlHandler {
+        /**
+         * Called in the thread that delivers the message (a sender's thread in threads mode, the progress owner
+         * otherwise): must be short and must not block. {@code payload} is valid during the call only.
+         */
+        void onControl(int context, int source, int tag, MemorySegment payload);
+    }
 
     public Engine(int worldRank, int worldSize, Progress progress, ThreadsJob job, Config config) {
         this.worldRank = worldRank;
@@ -97,6 +123,96 @@ public final class Engine implements InprocEndpoint, FrameSink {
     /** How a receive's (context, source) maps to a world rank, so receives from a failed rank can be failed. */
     public void setWorldRankResolver(java.util.function.IntBinaryOperator resolver) {
         this.worldRankOf = resolver;
+    }
+
+    /** Sets the test of {@link #anySourceBlocked} (see there). */
+    public void setAnySourceBlocked(java.util.function.IntPredicate test) {
+        this.anySourceBlocked = test;
+    }
+
+    /** Sets the listener told of failed world ranks (see {@link #onPeerFailure}). */
+    public void setFailureListener(java.util.function.IntConsumer listener) {
+        this.failureListener = listener;
+    }
+
+    /** Sets the handler of control messages (negative contexts). */
+    public void setControlHandler(ControlHandler handler) {
+        this.controlHandler = handler;
+    }
+
+    /** The error class operations on {@code context} fail with, or 0 (see {@link #poison}). */
+    public int poisonOf(int context) {
+        if (!anyPoisoned) {
+            return 0;
+        }
+        Integer e = poisoned.get(context);
+        return e == null ? 0 : e;
+    }
+
+    private static String poisonMessage(int errorClass) {
+        return errorClass == ErrorClass.ERR_REVOKED ? "the communicator has been revoked"
+                : "a process of the communicator has failed: its collective operations cannot complete";
+    }
+
+    /**
+     * Poisons {@code context} (ULFM): from now on every send and receive on it fails at once with {@code errorClass};
+     * posted receives on it fail now; unexpected messages on it are dropped (an unmatched rendezvous is refused, so
+     * its sender fails too instead of waiting for ever); messages that arrive later are dropped or refused the same
+     * way. Rendezvous transfers already matched run to completion. Poisoning twice keeps the first error class.
+     */
+    public void poison(int context, int errorClass) {
+        if (poisoned.putIfAbsent(context, errorClass) != null) {
+            return;
+        }
+        anyPoisoned = true;
+        java.util.List<RecvRequest> doomed = new java.util.ArrayList<>();
+        java.util.List<Unexpected> purged = new java.util.ArrayList<>();
+        lock.lock();
+        try {
+            queues.forEachPosted(r -> {
+                if (r.context == context) {
+                    queues.unpost(r);
+                    doomed.add(r);
+                }
+            });
+            queues.takeAllUnexpected(context, purged);
+            for (Unexpected u : purged) {
+                if (u.peer < 0 && u.copied) {
+                    unexpectedCopied -= u.bytes + Protocol.OVERHEAD;
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        String why = poisonMessage(errorClass);
+        for (RecvRequest r : doomed) {
+            r.fail(errorClass, why);
+        }
+        for (Unexpected u : purged) {
+            if (u.inproc != null) {
+                refuseInproc(u.inproc, errorClass);
+            } else if (u.peer >= 0) {
+                if (u.sendId != 0) {
+                    refuseRts(u.peer, u.sendId, errorClass);
+                }
+                consumed(u.peer, charge(u));
+            }
+            recycle(u);
+        }
+    }
+
+    private static void refuseInproc(InprocMessage m, int errorClass) {
+        m.refusal = errorClass;
+        m.onConsumed.accept(Boolean.FALSE);
+    }
+
+    /** Tells the sender of an unmatched RTS that its message is refused (a CANCELLED frame with the error class). */
+    private void refuseRts(int peer, long sendId, int errorClass) {
+        MemorySegment h = controlHeader(Protocol.CANCELLED);
+        FrameLayout.putLong(h, FrameLayout.SEND_ID, sendId);
+        FrameLayout.putInt(h, FrameLayout.FLAGS, Protocol.CANCELLED_REFUSED);
+        FrameLayout.putLong(h, FrameLayout.TOTAL, errorClass);
+        transport.send(peer, h, null, null);
     }
 
     /** Whether world rank {@code peer} is known to have failed. */
@@ -328,6 +444,13 @@ public final class Engine implements InprocEndpoint, FrameSink {
      */
     public SendRequest isend(MessageData data, int worldDest, int context, int source, int tag, SendMode mode) {
         SendRequest s = newSend().start(data, worldDest, tag);
+        if (anyPoisoned && context >= 0) {
+            int e = poisonOf(context);
+            if (e != 0) {
+                s.fail(e, poisonMessage(e));
+                return s;
+            }
+        }
         if (worldDest == worldRank || job != null) {
             InprocEndpoint target = worldDest == worldRank ? this : job.endpoint(worldDest);
             InprocMessage m = s.message;
@@ -341,6 +464,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             m.layout = contiguous != null ? null : data::packTo;
             m.synchronous = mode == SendMode.SYNCHRONOUS;
             m.onConsumed = s.consumed;
+            m.refusal = 0;
             s.inproc = m;
             target.deliver(m);
             return s;
@@ -466,6 +590,14 @@ public final class Engine implements InprocEndpoint, FrameSink {
 
     private void onCancelled(MemorySegment header) {
         long sendId = FrameLayout.getLong(header, FrameLayout.SEND_ID);
+        if (FrameLayout.getInt(header, FrameLayout.FLAGS) == Protocol.CANCELLED_REFUSED) {
+            SendRequest s = rendezvousSends.remove(sendId);
+            if (s != null) {
+                int e = (int) FrameLayout.getLong(header, FrameLayout.TOTAL);
+                s.fail(e, "the receiver refused the message: " + poisonMessage(e));
+            }
+            return;
+        }
         if (FrameLayout.getInt(header, FrameLayout.FLAGS) == 1) {
             SendRequest s = rendezvousSends.remove(sendId);
             if (s != null) {
@@ -479,15 +611,56 @@ public final class Engine implements InprocEndpoint, FrameSink {
     /** Posts a receive; matches an unexpected message at once when there is one. */
     public RecvRequest irecv(MessageData data, int context, int source, int tag) {
         RecvRequest r = newRecv().start(data, context, source, tag);
+        return post(r);
+    }
+
+    /**
+     * A receive from ANY_SOURCE that ended with ERR_PROC_FAILED_PENDING (its group had an unacknowledged failure)
+     * stays pending in MPI's terms: waiting on it again re-posts it here, where it waits, matches or fails anew.
+     * Does nothing to a request that ended otherwise.
+     */
+    public void revive(RequestImpl request) {
+        if (request instanceof RecvRequest r && r.isDone() && r.settled()
+                && r.error() == ErrorClass.ERR_PROC_FAILED_PENDING) {
+            r.rearm();
+            post(r);
+        }
+    }
+
+    /** Cancels a receive that ended with ERR_PROC_FAILED_PENDING (it is not posted): it completes as cancelled. */
+    public void cancelPending(RequestImpl request) {
+        if (request instanceof RecvRequest r && r.isDone() && r.settled()
+                && r.error() == ErrorClass.ERR_PROC_FAILED_PENDING) {
+            r.rearm();
+            r.finishCancelled();
+        }
+    }
+
+    private RecvRequest post(RecvRequest r) {
+        int context = r.context;
+        int source = r.sourceFilter;
+        int tag = r.tagFilter;
+        if (anyPoisoned) {
+            int e = poisonOf(context);
+            if (e != 0) {
+                r.fail(e, poisonMessage(e));
+                return r;
+            }
+        }
         Unexpected u;
         lock.lock();
         try {
             u = queues.takeUnexpected(context, source, tag);
             if (u == null) {
-                if (anyFailed && source != ANY) {
-                    int w = worldRankOf.applyAsInt(context, source);
-                    if (w >= 0 && failed(w)) {
-                        r.fail(ErrorClass.ERR_PROC_FAILED, "rank " + w + " has failed");
+                if (anyFailed) {
+                    if (source != ANY) {
+                        int w = worldRankOf.applyAsInt(context, source);
+                        if (w >= 0 && failed(w)) {
+                            r.fail(ErrorClass.ERR_PROC_FAILED, "rank " + w + " has failed");
+                            return r;
+                        }
+                    } else if (anySourceBlocked.test(context)) {
+                        r.fail(ErrorClass.ERR_PROC_FAILED_PENDING, ANY_SOURCE_PENDING);
                         return r;
                     }
                 }
@@ -504,6 +677,9 @@ public final class Engine implements InprocEndpoint, FrameSink {
         recycle(u);
         return r;
     }
+
+    private static final String ANY_SOURCE_PENDING = "a process of the communicator has failed and the failure is not"
+            + " acknowledged: a receive from ANY_SOURCE cannot wait (acknowledge it with Ulfm.ackFailed)";
 
     /** An unexpected entry taken and fully used: back to the pool (with its small copy buffer). */
     private void recycle(Unexpected u) {
@@ -647,6 +823,18 @@ public final class Engine implements InprocEndpoint, FrameSink {
 
     @Override
     public boolean deliver(InprocMessage m) {
+        if (m.context < 0 || anyPoisoned) {
+            if (m.context < 0) {
+                onControl(m.context, m.source, m.tag, m.data);
+                m.onConsumed.accept(Boolean.TRUE);
+                return true;
+            }
+            int e = poisonOf(m.context);
+            if (e != 0) {
+                refuseInproc(m, e);
+                return true;
+            }
+        }
         RecvRequest r;
         lock.lock();
         try {
@@ -791,6 +979,17 @@ public final class Engine implements InprocEndpoint, FrameSink {
         int source = FrameLayout.getInt(header, FrameLayout.SOURCE);
         int tag = FrameLayout.getInt(header, FrameLayout.TAG);
         long bytes = FrameLayout.getLong(header, FrameLayout.TOTAL);
+        if (context < 0 || anyPoisoned) {
+            if (context < 0) {
+                consumed(peer, bytes + Protocol.OVERHEAD);
+                onControl(context, source, tag, payload.asSlice(offset, bytes));
+                return;
+            }
+            if (poisonOf(context) != 0) { // dropped: nobody may receive it any more
+                consumed(peer, bytes + Protocol.OVERHEAD);
+                return;
+            }
+        }
         RecvRequest r;
         lock.lock();
         try {
@@ -819,6 +1018,14 @@ public final class Engine implements InprocEndpoint, FrameSink {
         long sendId = FrameLayout.getLong(header, FrameLayout.SEND_ID);
         long address = (FrameLayout.getInt(header, FrameLayout.FLAGS) & Protocol.FLAG_SINGLE_COPY) != 0
                 ? FrameLayout.getLong(header, FrameLayout.RECV_ID) : 0;
+        if (anyPoisoned) {
+            int e = poisonOf(context);
+            if (e != 0) {
+                consumed(peer, Protocol.OVERHEAD);
+                refuseRts(peer, sendId, e);
+                return;
+            }
+        }
         RecvRequest r;
         lock.lock();
         try {
@@ -922,19 +1129,30 @@ public final class Engine implements InprocEndpoint, FrameSink {
             foreignFailed.add(peer);
         }
         anyFailed = true;
+        if (peer < failedPeers.length()) {
+            failureListener.accept(peer);
+        }
         // receives that can only be satisfied by the failed rank: posted ones naming it, rendezvous ones from it
         java.util.List<RecvRequest> doomed = new java.util.ArrayList<>();
         java.util.function.IntBinaryOperator resolve = worldRankOf;
+        java.util.List<RecvRequest> pending = new java.util.ArrayList<>();
+        java.util.function.IntPredicate blocked = anySourceBlocked;
         lock.lock();
         try {
             queues.forEachPosted(r -> {
                 if (r.sourceFilter != ANY && resolve.applyAsInt(r.context, r.sourceFilter) == peer) {
                     queues.unpost(r);
                     doomed.add(r);
+                } else if (r.sourceFilter == ANY && blocked.test(r.context)) {
+                    queues.unpost(r);
+                    pending.add(r);
                 }
             });
         } finally {
             lock.unlock();
+        }
+        for (RecvRequest r : pending) {
+            r.fail(ErrorClass.ERR_PROC_FAILED_PENDING, ANY_SOURCE_PENDING);
         }
         for (RecvRequest r : activeRecvs.values()) {
             if (r.worldPeer == peer && activeRecvs.remove(r.recvId, r)) {
@@ -962,6 +1180,26 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 s.fail(ErrorClass.ERR_PROC_FAILED, why);
             }
         }
+    }
+
+    // ------------------------------------------------------------------ control messages (negative contexts)
+
+    private void onControl(int context, int source, int tag, MemorySegment payload) {
+        ControlHandler h = controlHandler;
+        if (h != null) {
+            h.onControl(context, source, tag, payload == null ? NO_PAYLOAD : payload);
+        }
+    }
+
+    /**
+     * Sends a control message to world rank {@code worldDest}: handled by its {@link ControlHandler} on arrival,
+     * never matched. {@code context} must be negative. The request fails at once when the peer has failed.
+     */
+    public SendRequest sendControl(MessageData data, int worldDest, int context, int source, int tag) {
+        if (context >= 0) {
+            throw new IllegalArgumentException("control messages use negative contexts: " + context);
+        }
+        return isend(data, worldDest, context, source, tag, SendMode.STANDARD);
     }
 
     // ------------------------------------- split single copy (transport capability SingleCopy; SingleCopyRendezvous)

@@ -343,6 +343,18 @@ final class MatchingQueues {
         return null;
     }
 
+    /** Removes every unexpected message of {@code context} into {@code into}, in arrival order (a walk: rare). */
+    void takeAllUnexpected(int context, java.util.List<Unexpected> into) {
+        for (Unexpected u = arrivalHead; u != null; ) {
+            Unexpected next = u.next;
+            if (u.context == context) {
+                removeUnexpected(u);
+                into.add(u);
+            }
+            u = next;
+        }
+    }
+
     /** The queued rendezvous message a peer sent with this send id, or null (a walk: cancels are rare). */
     Unexpected findRendezvous(int peer, long sendId) {
         for (Unexpected u = arrivalHead; u != null; u = u.next) {

@@ -11,7 +11,8 @@ package org.jmpi.pt2pt;
  * DATA   RECV_ID, TOTAL=offset of this chunk             payload = a chunk of the message
  * CREDIT TOTAL=bytes of flow-control credit returned      (the receiver consumed that much)
  * CANCEL SEND_ID                                          (the sender wants to withdraw an unmatched RTS)
- * CANCELLED SEND_ID, FLAGS=1 if withdrawn, 0 if too late
+ * CANCELLED SEND_ID, FLAGS=1 if withdrawn, 0 if too late, 2 if refused (TOTAL = MPI error class: the
+ *                                                        receiver's context was revoked or its collectives failed)
  * DONE   SEND_ID                                         (single copy: the receiver read the data itself)
  * SPLIT  SEND_ID, RECV_ID, TOTAL=k   payload = receiver's buffer address, bytes wanted (two longs)
  *                                                        (split single copy: the sender writes [k, wanted) itself)
@@ -42,6 +43,9 @@ final class Protocol {
 
     /** RTS flag: RECV_ID holds the address of the sender's buffer, readable through the transport's single copy. */
     static final int FLAG_SINGLE_COPY = 1;
+
+    /** CANCELLED flag: the receiver refused an unmatched RTS on a poisoned context; TOTAL holds the error class. */
+    static final int CANCELLED_REFUSED = 2;
 
     /** Flow-control charge of a frame beyond its payload: about what an unexpected entry costs the receiver. */
     static final long OVERHEAD = 96;

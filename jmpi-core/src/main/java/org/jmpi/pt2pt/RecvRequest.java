@@ -68,6 +68,20 @@ public final class RecvRequest extends RequestImpl {
         total = 0;
     }
 
+    /** Makes a completed, settled receive a fresh unmatched one again, same buffer and envelope (for a re-post). */
+    void rearm() {
+        reset();
+        prev = null;
+        next = null;
+        queued = false;
+        bucket = null;
+        recvId = 0;
+        worldPeer = -1;
+        wanted = 0;
+        arrived = 0;
+        total = 0;
+    }
+
     boolean matches(int ctx, int src, int t) {
         return ctx == context && (sourceFilter == Engine.ANY || sourceFilter == src)
                 && (tagFilter == Engine.ANY || tagFilter == t);

@@ -1,6 +1,7 @@
 package org.jmpi.pt2pt;
 
 import org.jmpi.datatype.MessageData;
+import org.jmpi.runtime.ErrorClass;
 import org.jmpi.runtime.Progress;
 import org.jmpi.runtime.RequestImpl;
 import org.jmpi.shared.InprocMessage;
@@ -30,7 +31,13 @@ public final class SendRequest extends RequestImpl {
     /** Completion as a transport callback: the data has left the user's buffer. */
     final Runnable written = this::finish;
     /** Completion as an in-JVM receiver's callback. */
-    final java.util.function.Consumer<Boolean> consumed = received -> finish();
+    final java.util.function.Consumer<Boolean> consumed = received -> {
+        if (received) {
+            finish();
+        } else {
+            fail(message.refusal, "the receiver refused the message: " + ErrorClass.name(message.refusal));
+        }
+    };
     /** Split single copy: one of the two parts is finished. */
     final Runnable splitPartWritten = () -> engine().splitPartDone(this);
 

@@ -7,8 +7,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ranks. Point-to-point traffic uses {@link #context()}, collectives use {@link #collectiveContext()}, so the two
  * never match each other.
  *
- * <p>Threading: immutable, except the collective sequence counter, an atomic that any thread of the rank may
- * advance.
+ * <p>Threading: immutable, except the collective and agreement sequence counters (atomics that any thread of the
+ * rank may advance) and the fault-tolerance marks (revoked, failures acknowledged: volatile, written by the ULFM
+ * calls and the revocation handler).
  */
 public final class Communicator {
     private final int context;
@@ -26,12 +27,102 @@ public final class Communicator {
     private static final java.util.concurrent.ConcurrentHashMap<Integer, Communicator> BY_CONTEXT =
             new java.util.concurrent.ConcurrentHashMap<>();
 
+    /** Revoked (ULFM): set once, by the first revocation this rank sees. */
+    private volatile boolean revoked;
+    /** How many of its failed members this rank has acknowledged (ULFM's ack_failed). */
+    private volatile int acknowledged;
+
     public Communicator(int context, int[] worldRanks, int rank) {
         this.context = context;
         this.worldRanks = worldRanks;
         this.rank = rank;
         this.localGroup = null;
+        registerNew();
+    }
+
+    private void registerNew() {
         BY_CONTEXT.put(context, this);
+        JmpiRuntime rt = JmpiRuntime.current();
+        if (rt != null && rt.failures().any()) {
+            rt.failures().onNewCommunicator(this);
+        }
+    }
+
+    /** The communicators of this rank known by context (see {@link #forContext}). */
+    static java.util.Collection<Communicator> registered() {
+        return BY_CONTEXT.values();
+    }
+
+    /** Whether world rank {@code w} belongs to this communicator (for an intercommunicator, to either group). */
+    public boolean contains(int w) {
+        for (int x : worldRanks) {
+            if (x == w) {
+                return true;
+            }
+        }
+        if (localGroup != null) {
+            for (int x : localGroup) {
+                if (x == w) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Whether this communicator has been revoked (ULFM). */
+    public boolean isRevoked() {
+        return revoked;
+    }
+
+    /** Marks this communicator revoked; true the first time. */
+    public synchronized boolean markRevoked() {
+        if (revoked) {
+            return false;
+        }
+        revoked = true;
+        return true;
+    }
+
+    /** Counts the agreements (ULFM agree and shrink) started on this communicator by this rank. */
+    private final AtomicInteger agreements = new AtomicInteger();
+
+    /** The sequence number of the next agreement on this communicator (the same at every member, as collectives). */
+    public int nextAgreement() {
+        return agreements.getAndIncrement();
+    }
+
+    /** Every member as a world rank (for an intercommunicator, both groups), ascending, without repeats. */
+    public int[] allMembers() {
+        java.util.TreeSet<Integer> all = new java.util.TreeSet<>();
+        for (int w : worldRanks) {
+            all.add(w);
+        }
+        if (localGroup != null) {
+            for (int w : localGroup) {
+                all.add(w);
+            }
+        }
+        return all.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** A hash of the context and the members (the same value at every member). */
+    public long membersHash() {
+        long h = 0x9E3779B97F4A7C15L ^ context;
+        for (int w : allMembers()) {
+            h = (h ^ w) * 0x100000001B3L;
+        }
+        return h;
+    }
+
+    /** Number of failed members acknowledged. */
+    public int acknowledged() {
+        return acknowledged;
+    }
+
+    /** Sets the number of failed members acknowledged (ULFM's ack_failed). */
+    public void acknowledge(int n) {
+        acknowledged = n;
     }
 
     /** The communicator whose point-to-point or collective context is {@code context}, or null if none. */
@@ -55,7 +146,7 @@ public final class Communicator {
         this.worldRanks = remoteWorldRanks;
         this.rank = rank;
         this.localGroup = localWorldRanks;
-        BY_CONTEXT.put(context, this);
+        registerNew();
     }
 
     public boolean isInter() {

@@ -69,6 +69,13 @@ public final class ErrorClass {
     public static final int ERR_PROC_ABORTED = 74;
     /** A peer process failed (ULFM's MPI_ERR_PROC_FAILED; Open MPI's value). */
     public static final int ERR_PROC_FAILED = 75;
+    /**
+     * A non-blocking receive from MPI_ANY_SOURCE could not complete because a process of its group failed and the
+     * failure was not acknowledged; the request stays pending (ULFM's MPI_ERR_PROC_FAILED_PENDING; Open MPI's value).
+     */
+    public static final int ERR_PROC_FAILED_PENDING = 76;
+    /** The communicator was revoked (ULFM's MPI_ERR_REVOKED; Open MPI's value). */
+    public static final int ERR_REVOKED = 77;
     public static final int ERR_LASTCODE = 92;
     public static final int ERR_SYSRESOURCE = -2;
 
@@ -135,6 +142,8 @@ public final class ErrorClass {
             case ERR_WIN -> "MPI_ERR_WIN";
             case ERR_PROC_ABORTED -> "MPI_ERR_PROC_ABORTED";
             case ERR_PROC_FAILED -> "MPI_ERR_PROC_FAILED";
+            case ERR_PROC_FAILED_PENDING -> "MPI_ERR_PROC_FAILED_PENDING";
+            case ERR_REVOKED -> "MPI_ERR_REVOKED";
             case ERR_SYSRESOURCE -> "MPI_ERR_SYSRESOURCE";
             default -> "MPI error class " + errorClass;
         };

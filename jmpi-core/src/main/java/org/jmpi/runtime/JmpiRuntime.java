@@ -38,6 +38,8 @@ public final class JmpiRuntime {
     private final Config config;
     private final Progress progress;
     private final Engine engine;
+    private final Failures failures;
+    private final Revocation revocation;
     private final ThreadsJob job;
     private final Communicator world;
     private final Communicator self;
@@ -59,6 +61,14 @@ public final class JmpiRuntime {
         int rank = bootstrap.rank();
         int size = bootstrap.size();
         this.engine = new Engine(rank, size, progress, job, config);
+        this.failures = new Failures(engine);
+        this.revocation = new Revocation(engine, rank);
+        engine.setFailureListener(failures::onFailure);
+        engine.setControlHandler(revocation);
+        engine.setAnySourceBlocked(context -> {
+            Communicator c = Communicator.forContext(context);
+            return c != null && c.context() == context && failures.unacknowledged(c);
+        });
         int[] all = new int[size];
         for (int i = 0; i < size; i++) {
             all[i] = i;
@@ -277,6 +287,16 @@ public final class JmpiRuntime {
 
     public Progress progress() {
         return progress;
+    }
+
+    /** What this rank knows of failed processes (ULFM). */
+    public Failures failures() {
+        return failures;
+    }
+
+    /** Revocation of communicators (ULFM). */
+    public Revocation revocation() {
+        return revocation;
     }
 
     public Engine engine() {

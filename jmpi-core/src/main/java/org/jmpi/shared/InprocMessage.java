@@ -35,9 +35,14 @@ public final class InprocMessage {
     public boolean synchronous;
     /**
      * Runs once the receiver no longer needs {@link #data}: argument {@code true} when the message was received,
-     * {@code false} when it was withdrawn.
+     * {@code false} when the receiver refused it ({@link #refusal} then says why).
      */
     public java.util.function.Consumer<Boolean> onConsumed;
+    /**
+     * Set by a receiver that refuses the message before it runs {@code onConsumed(false)}: the MPI error class of
+     * the refusal (the communicator was revoked, or its collectives failed with a failed process).
+     */
+    public int refusal;
 
     /** Packs bytes of a message from the sender's memory (the sender's {@code MessageData}). */
     @FunctionalInterface

@@ -20,10 +20,20 @@ class LayeringTest {
 
     @Test
     void internalsNeverCallUpIntoTheApi() {
-        noClasses().that().resideInAPackage("org.jmpi..").and().resideOutsideOfPackage("org.jmpi.tools..")
+        noClasses().that().resideInAPackage("org.jmpi..").and().resideOutsideOfPackages("org.jmpi.tools..",
+                "org.jmpi.ft..")
                 .should().dependOnClassesThat().resideInAPackage("mpi")
                 .because("only package mpi validates arguments and throws MPIException (org.jmpi.tools, the built-in"
-                        + " profiling tools, use the API as any program does)").check(classes);
+                        + " profiling tools, use the API as any program does; org.jmpi.ft is a public API above it)")
+                .check(classes);
+    }
+
+    @Test
+    void nothingBelowTheApiDependsOnTheFaultToleranceApi() {
+        noClasses().that().resideOutsideOfPackages("org.jmpi.ft..").should().dependOnClassesThat()
+                .resideInAPackage("org.jmpi.ft..")
+                .because("org.jmpi.ft sits above package mpi (its internals are org.jmpi.comm.FaultTolerance,"
+                        + " org.jmpi.runtime.Failures and Revocation)").check(classes);
     }
 
     @Test

@@ -123,7 +123,7 @@ final class FrontEnd {
         volatile boolean writeFailed;
         // monitor
         int live;
-        boolean lost;
+        volatile boolean lost;
         Map<String, String> fence;
 
         Host(int index, String name, int[] ranks, boolean local) {
@@ -175,6 +175,8 @@ final class FrontEnd {
     private final CompletableFuture<LaunchResult> result = new CompletableFuture<>();
     private final long startNanos = System.nanoTime();
     private Thread shutdownHook;
+    /** With --continue-on-failure: decides the ranks' fault-tolerant agreements (ULFM agree and shrink). */
+    private final AgreementCoordinator agreements;
 
     FrontEnd(Launcher cfg) {
         this.cfg = cfg;
@@ -204,6 +206,13 @@ final class FrontEnd {
             hostOfRank[r] = nodeOf[h];
         }
         this.hosts = used.toArray(Host[]::new);
+        this.agreements = cfg.continueOnFailure ? new AgreementCoordinator(line -> {
+            for (Host h : hosts) {
+                if (!h.lost) {
+                    h.send(new ControlMessage.AgreementDecision(line));
+                }
+            }
+        }) : null;
     }
 
     int size() {
@@ -505,6 +514,11 @@ final class FrontEnd {
             }
             case Started s -> pids.set(s.rank(), s.pid());
             case Notice n -> cfg.notices.accept("jmpirun: " + n.message());
+            case ControlMessage.AgreementRequest a -> {
+                if (agreements != null && a.rank() >= 0 && a.rank() < size) {
+                    agreements.contribute(a.rank(), a.line());
+                }
+            }
             case ControlMessage.Heartbeat hb -> {
                 // lastHeard was updated by the reader
             }
@@ -602,6 +616,7 @@ final class FrontEnd {
                         h.send(new RankFailed(rank, what));
                     }
                 }
+                agreements.failed(rank);
             } else {
                 teardown(now);
             }
@@ -657,9 +672,22 @@ final class FrontEnd {
             }
             if (first >= 0) {
                 boolean firstFailure = failure == null && abort == null && !tearingDown && !timedOut;
-                failed(first, LaunchResult.HOST_LOST_EXIT_CODE, "host " + h.name + " was lost (" + reason
-                        + "); its ranks " + rankList(h.ranks), now);
+                String what = "host " + h.name + " was lost (" + reason + "); its ranks " + rankList(h.ranks);
+                failed(first, LaunchResult.HOST_LOST_EXIT_CODE, what, now);
                 hostFailure |= firstFailure;
+                if (cfg.continueOnFailure && !tearingDown && !timedOut) {
+                    // the survivors must hear of every rank of the host, not only the first
+                    for (int r : h.ranks) {
+                        if (r != first && codes[r] == LaunchResult.HOST_LOST_EXIT_CODE) {
+                            for (Host other : hosts) {
+                                if (!other.lost && other.live > 0) {
+                                    other.send(new RankFailed(r, what));
+                                }
+                            }
+                            agreements.failed(r);
+                        }
+                    }
+                }
             }
             checkFence();
         }

@@ -130,49 +130,12 @@ public final class Pmi1Bootstrap implements Bootstrap {
     }
 
     /**
-     * Opens jmpirun's failure-notice channel: a second connection to the {@code PMI_PORT} server, identified like the
-     * first plus {@code jmpi_notices=1}, on which the server pushes one line per failed rank:
-     * {@code cmd=jmpi_failed rank=R reason=text}. A daemon thread reads it and calls {@code listener}; it ends when
-     * the connection closes. Only jmpirun's server knows this request.
-     *
-     * @return a handle that closes the channel
+     * Opens jmpirun's notice channel (failure notices and agreements, see {@link NoticeChannel}): a second
+     * connection to the {@code PMI_PORT} server. Only jmpirun's server knows this request.
      */
-    public static AutoCloseable openFailureNotices(String hostPort, int pmiId, String secret,
+    public static NoticeChannel openFailureNotices(String hostPort, int pmiId, String secret,
             FailureListener listener) {
-        SocketLineChannel ch;
-        try {
-            ch = SocketLineChannel.connect(hostPort, CONNECT_TIMEOUT_MILLIS);
-            Map<String, String> fields = new java.util.LinkedHashMap<>();
-            fields.put("pmiid", Integer.toString(pmiId));
-            if (secret != null && !secret.isBlank()) {
-                fields.put(SECRET_KEY, secret);
-            }
-            fields.put("jmpi_notices", "1");
-            ch.writeLine(new Pmi1Message("initack", fields).format());
-            String ack = ch.readLine();
-            if (ack == null || !Pmi1Message.parse(ack).command().equals("initack")) {
-                ch.close();
-                throw new PmiException("the PMI server at " + hostPort + " refused the failure-notice channel: "
-                        + ack);
-            }
-        } catch (IOException e) {
-            throw new PmiException("cannot open the failure-notice channel to " + hostPort + ": " + e, e);
-        }
-        Thread.ofPlatform().daemon().name("jmpi-failure-notices").start(() -> {
-            try {
-                for (String line = ch.readLine(); line != null; line = ch.readLine()) {
-                    Pmi1Message m = Pmi1Message.parse(line);
-                    int r = m.intValue("rank", -1);
-                    if (m.command().equals("jmpi_failed") && r >= 0) {
-                        String reason = m.get("reason");
-                        listener.failed(r, reason == null ? "failed" : reason.replace('_', ' '));
-                    }
-                }
-            } catch (IOException | RuntimeException e) {
-                // the job is ending; nothing more will come
-            }
-        });
-        return ch;
+        return NoticeChannel.open(hostPort, pmiId, secret, CONNECT_TIMEOUT_MILLIS, listener);
     }
 
     /**

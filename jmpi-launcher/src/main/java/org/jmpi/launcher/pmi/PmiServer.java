@@ -99,6 +99,12 @@ public final class PmiServer implements AutoCloseable {
 
         /** A connection was refused (no or wrong secret, not a process of the job). Default: ignore. */
         default void refused(String remote, String reason) {}
+
+        /**
+         * A rank sent a line on its notice channel ({@code cmd=jmpi_agree ...}, see
+         * {@link org.jmpi.bootstrap.pmi.NoticeChannel}). Default: ignore (the rank then waits until the job ends).
+         */
+        default void agreementRequest(int rank, String line) {}
     }
 
     /** Completes a barrier across hosts: given the puts made here, answers with every put of the job's fence. */
@@ -390,8 +396,12 @@ public final class PmiServer implements AutoCloseable {
      * {@code _} on the wire.
      */
     public void notifyFailure(int rank, String reason) {
-        String line = "cmd=jmpi_failed rank=" + rank + " reason=" + wireText(reason) + "\n";
-        byte[] bytes = line.getBytes(StandardCharsets.US_ASCII);
+        broadcastNotice("cmd=jmpi_failed rank=" + rank + " reason=" + wireText(reason));
+    }
+
+    /** Writes {@code line} to every rank's notice channel. */
+    public void broadcastNotice(String line) {
+        byte[] bytes = (line + "\n").getBytes(StandardCharsets.US_ASCII);
         lock.lock();
         try {
             for (OutputStream out : noticeChannels) {
@@ -500,8 +510,10 @@ public final class PmiServer implements AutoCloseable {
                 } finally {
                     lock.unlock();
                 }
-                while (readLine(in) != null) {
-                    // nothing is expected from a notice channel; wait for it to close
+                for (String line = readLine(in); line != null; line = readLine(in)) {
+                    if (line.startsWith("cmd=jmpi_agree ")) {
+                        listener.agreementRequest(id, line);
+                    }
                 }
                 return;
             }

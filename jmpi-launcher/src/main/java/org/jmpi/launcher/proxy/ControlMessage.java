@@ -65,6 +65,9 @@ public sealed interface ControlMessage {
     /** With --continue-on-failure: tell the ranks of this host that {@code rank} failed. */
     record RankFailed(int rank, String reason) implements ControlMessage {}
 
+    /** With --continue-on-failure: a line for every rank's notice channel (an agreement's decision). */
+    record AgreementDecision(String line) implements ControlMessage {}
+
     /** Sent both ways every second, so that either side notices a cut link. */
     record Heartbeat() implements ControlMessage {}
 
@@ -97,6 +100,9 @@ public sealed interface ControlMessage {
     /** A note for the user (a refused connection, ...), printed by the front end. */
     record Notice(String message) implements ControlMessage {}
 
+    /** With --continue-on-failure: a rank's contribution to an agreement, the line it sent on its notice channel. */
+    record AgreementRequest(int rank, String line) implements ControlMessage {}
+
     // ---------------------------------------------------------------------------------------- codec
 
     /** Writes one frame (not flushed). */
@@ -126,6 +132,15 @@ public sealed interface ControlMessage {
                 b.str(f.reason());
             }
             case Heartbeat h -> b.u8(7);
+            case AgreementDecision d -> {
+                b.u8(8);
+                b.str(d.line());
+            }
+            case AgreementRequest a -> {
+                b.u8(28);
+                b.i32(a.rank());
+                b.str(a.line());
+            }
             case Started s -> {
                 b.u8(20);
                 b.i32(s.rank());
@@ -203,6 +218,8 @@ public sealed interface ControlMessage {
             case 5 -> new Signal(r.i32());
             case 6 -> new RankFailed(r.i32(), r.str());
             case 7 -> new Heartbeat();
+            case 8 -> new AgreementDecision(r.str());
+            case 28 -> new AgreementRequest(r.i32(), r.str());
             case 20 -> new Started(r.i32(), r.i64());
             case 21 -> new Output(r.i32(), r.bool(), r.str());
             case 22 -> new Exited(r.i32(), r.i32(), r.bool(), r.bool());

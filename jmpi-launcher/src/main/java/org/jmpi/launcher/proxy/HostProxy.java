@@ -121,6 +121,11 @@ public final class HostProxy implements AutoCloseable {
                         upstream.accept(new Notice("host " + spec.hostName() + ": refused a PMI connection from "
                                 + remote + ": " + reason));
                     }
+
+                    @Override
+                    public void agreementRequest(int rank, String line) {
+                        upstream.accept(new ControlMessage.AgreementRequest(rank, line));
+                    }
                 })
                 .build();
         server.start();
@@ -423,6 +428,11 @@ public final class HostProxy implements AutoCloseable {
             case RankFailed f -> {
                 if (server != null) {
                     server.notifyFailure(f.rank(), f.reason());
+                }
+            }
+            case ControlMessage.AgreementDecision d -> {
+                if (server != null) {
+                    server.broadcastNotice(d.line());
                 }
             }
             case Heartbeat h -> {

@@ -1,0 +1,49 @@
+package org.jmpi.runtime;
+
+/**
+ * How public extension packages that sit above package {@code mpi} (such as {@code org.jmpi.ft}) reach what package
+ * {@code mpi} keeps to itself: the runtime communicator behind a handle, new handles, and the error handlers. Package
+ * {@code mpi} installs the one implementation when its {@code Comm} class initialises, which happens before any
+ * handle can be passed in; the layers below never use it (they do not know package {@code mpi}), so the types are
+ * {@code Object} here and cast by the caller.
+ *
+ * <p>Threading: the instance is published through a volatile field and is stateless.
+ */
+public abstract class FacadeAccess {
+    private static volatile FacadeAccess instance;
+
+    /** Called by package {@code mpi} only. */
+    public static void install(FacadeAccess access) {
+        if (instance == null) {
+            instance = access;
+        }
+    }
+
+    /** The implementation installed by package {@code mpi}. */
+    public static FacadeAccess get() {
+        FacadeAccess a = instance;
+        if (a == null) {
+            throw new IllegalStateException("package mpi is not loaded");
+        }
+        return a;
+    }
+
+    /**
+     * The runtime communicator of an {@code mpi.Comm}, after checking that MPI is running and the handle is valid.
+     *
+     * @throws MpiError ERR_COMM for a null, freed or null-communicator handle
+     */
+    public abstract Communicator communicator(Object comm);
+
+    /** A new {@code mpi.Intracomm} for {@code c}, with the error handler of {@code parent} (an {@code mpi.Comm}). */
+    public abstract Object intracomm(Object parent, Communicator c);
+
+    /** A new {@code mpi.Group} of the given world ranks, in that order. */
+    public abstract Object group(int[] worldRanks);
+
+    /**
+     * The {@code mpi.MPIException} for {@code e} under the error handler of {@code comm} (an {@code mpi.Comm}, or
+     * null for MPI_COMM_WORLD's); under MPI.ERRORS_ARE_FATAL this does not return.
+     */
+    public abstract Exception raise(Object comm, String call, MpiError e);
+}

@@ -1,0 +1,152 @@
+package org.jmpi.launcher.ranks;
+
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Request;
+import mpi.Status;
+import org.jmpi.ft.Ulfm;
+
+/**
+ * An MPI program for the ULFM tests (run under {@code --continue-on-failure}); every rank prints
+ * {@code ready <rank> pid <pid>}, and the first argument chooses the scenario. The victim is the rank named by the
+ * second argument (default: the last); it dies by SIGKILL.
+ *
+ * <ul>
+ *   <li>{@code collective}: every rank loops allreduce on a dup of the world; the victim dies in iteration 5; each
+ *       survivor sees an error, prints its class, revokes the dup, shrinks it, and prints the shrunk size and an
+ *       allreduce of the world ranks over it, then an agree of (1 if world rank even else 3) over it;
+ *   <li>{@code anysource}: rank 0 posts a receive from ANY_SOURCE; the victim dies; rank 0 sees
+ *       PROC_FAILED_PENDING from the wait, PROC_FAILED from a blocking receive from ANY_SOURCE, the failed group,
+ *       acknowledges it, and then the pending request completes with the message rank 1 sends after an agreement;
+ *   <li>{@code agree}: the victim dies just before an agree on the world; the survivors print the agreed value (the
+ *       AND of their flags) and the failed group's size, then shrink the world and print the new size;
+ *   <li>{@code revoke} (no failure): rank 0 revokes a dup while the others wait in a receive from it there; they
+ *       print the error class; everyone then agrees and shrinks the revoked dup and prints its size.
+ * </ul>
+ */
+public final class UlfmRank {
+    private UlfmRank() {}
+
+    public static void main(String[] args) throws Exception {
+        MPI.Init(args);
+        int rank = MPI.COMM_WORLD.getRank();
+        int size = MPI.COMM_WORLD.getSize();
+        int victim = args.length > 1 ? Integer.parseInt(args[1]) : size - 1;
+        System.out.println("ready " + rank + " pid " + ProcessHandle.current().pid());
+        MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
+        Intracomm dup = MPI.COMM_WORLD.dup();
+        dup.setErrhandler(MPI.ERRORS_RETURN);
+        MPI.COMM_WORLD.barrier();
+        switch (args[0]) {
+            case "collective" -> collective(dup, rank, victim);
+            case "anysource" -> anySource(dup, rank, victim);
+            case "agree" -> agree(rank, victim);
+            case "revoke" -> revoke(dup, rank);
+            default -> throw new IllegalArgumentException(args[0]);
+        }
+        MPI.Finalize();
+    }
+
+    private static void die() throws Exception {
+        System.out.flush();
+        new ProcessBuilder("kill", "-9", Long.toString(ProcessHandle.current().pid())).start().waitFor();
+        Thread.sleep(60_000);
+    }
+
+    private static void collective(Intracomm dup, int rank, int victim) throws Exception {
+        int[] v = new int[1];
+        int iterations = 0;
+        try {
+            while (true) {
+                if (rank == victim && iterations == 5) {
+                    die();
+                }
+                v[0] = 1;
+                dup.allReduce(v, 1, MPI.INT, MPI.SUM);
+                iterations++;
+            }
+        } catch (MPIException e) {
+            System.out.println("rank " + rank + " allreduce failed with error class " + e.getErrorClass());
+        }
+        Ulfm.revoke(dup);
+        Intracomm small = Ulfm.shrink(dup);
+        small.setErrhandler(MPI.ERRORS_RETURN);
+        int[] sum = {rank};
+        small.allReduce(sum, 1, MPI.INT, MPI.SUM);
+        int agreed = Ulfm.agree(small, rank % 2 == 0 ? 1 : 3);
+        System.out.println("rank " + rank + " revoked " + Ulfm.isRevoked(dup) + " shrunk to " + small.getSize()
+                + " sum " + sum[0] + " agreed " + agreed);
+        small.free();
+    }
+
+    private static void anySource(Intracomm dup, int rank, int victim) throws Exception {
+        int[] buf = {-1};
+        if (rank == victim) {
+            die();
+        }
+        if (rank == 0) {
+            Request r = dup.iRecv(buf, 1, MPI.INT, MPI.ANY_SOURCE, 7);
+            try {
+                r.waitFor();
+                System.out.println("rank 0 wait returned " + buf[0] + "?");
+            } catch (MPIException e) {
+                System.out.println("rank 0 wait failed with error class " + e.getErrorClass() + " null "
+                        + r.isNull());
+            }
+            try {
+                dup.recv(new int[1], 1, MPI.INT, MPI.ANY_SOURCE, 8);
+            } catch (MPIException e) {
+                System.out.println("rank 0 blocking recv failed with error class " + e.getErrorClass());
+            }
+            System.out.println("rank 0 failed group size " + Ulfm.getFailed(dup).getSize() + " acked "
+                    + Ulfm.ackFailed(dup, Integer.MAX_VALUE));
+            Ulfm.agree(MPI.COMM_WORLD, 1); // now rank 1 may send
+            Status s = r.waitStatus();
+            System.out.println("rank 0 then received " + buf[0] + " from " + s.getSource());
+        } else {
+            Ulfm.agree(MPI.COMM_WORLD, 1);
+            if (rank == 1) {
+                dup.send(new int[] {41}, 1, MPI.INT, 0, 7);
+            }
+        }
+    }
+
+    private static void agree(int rank, int victim) throws Exception {
+        if (rank == victim) {
+            die();
+        }
+        int agreed = Ulfm.agree(MPI.COMM_WORLD, rank == 0 ? 6 : 7);
+        System.out.println("rank " + rank + " agreed " + agreed + " failed " + Ulfm.getFailed(MPI.COMM_WORLD)
+                .getSize());
+        Intracomm small = Ulfm.shrink(MPI.COMM_WORLD);
+        int[] one = {1};
+        small.allReduce(one, 1, MPI.INT, MPI.SUM);
+        System.out.println("rank " + rank + " shrunk to " + small.getSize() + " counted " + one[0]);
+    }
+
+    private static void revoke(Intracomm dup, int rank) throws Exception {
+        if (rank == 0) {
+            Ulfm.revoke(dup);
+        } else {
+            try {
+                dup.recv(new int[1], 1, MPI.INT, 0, 3);
+                System.out.println("rank " + rank + " received on a revoked communicator?");
+            } catch (MPIException e) {
+                System.out.println("rank " + rank + " recv failed with error class " + e.getErrorClass());
+            }
+        }
+        try {
+            dup.barrier();
+            System.out.println("rank " + rank + " barrier on a revoked communicator passed?");
+        } catch (MPIException e) {
+            System.out.println("rank " + rank + " barrier failed with error class " + e.getErrorClass());
+        }
+        int agreed = Ulfm.agree(dup, 5);
+        Intracomm small = Ulfm.shrink(dup);
+        int[] one = {1};
+        small.allReduce(one, 1, MPI.INT, MPI.SUM);
+        System.out.println("rank " + rank + " revoked " + Ulfm.isRevoked(dup) + " agreed " + agreed + " shrunk to "
+                + small.getSize() + " counted " + one[0]);
+    }
+}

@@ -679,8 +679,13 @@ public class Comm implements Freeable, Cloneable {
             if (source == MPI.PROC_NULL) {
                 return procNullStatus();
             }
-            RequestImpl found = JmpiRuntime.get().engine().iprobe(c.context(), src, t);
-            return found == null ? null : Status.of(found);
+            Engine engine = JmpiRuntime.get().engine();
+            RequestImpl found = engine.iprobe(c.context(), src, t);
+            if (found == null) {
+                engine.checkProbe(c.context(), src);
+                return null;
+            }
+            return Status.of(found);
         } catch (MpiError e) {
             throw fail("MPI_Iprobe", e);
         }
@@ -697,7 +702,11 @@ public class Comm implements Freeable, Cloneable {
             }
             Engine engine = JmpiRuntime.get().engine();
             RequestImpl[] found = new RequestImpl[1];
-            JmpiRuntime.get().progress().awaitUntil(() -> (found[0] = engine.iprobe(c.context(), src, t)) != null);
+            JmpiRuntime.get().progress().awaitUntil(() -> (found[0] = engine.iprobe(c.context(), src, t)) != null
+                    || engine.probeFailure(c.context(), src) != 0);
+            if (found[0] == null) {
+                engine.checkProbe(c.context(), src);
+            }
             Status st = Status.of(found[0]);
             Jfr.p2pReceived(ev, "MPI_Probe", this, st, null);
             return st;

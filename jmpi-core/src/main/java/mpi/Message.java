@@ -66,10 +66,15 @@ public final class Message {
             MatchedMessage[] found = {engine.improbe(c.context(), src, t)};
             if (found[0] == null) {
                 if (!block) {
+                    engine.checkProbe(c.context(), src);
                     return null;
                 }
                 JmpiRuntime.get().progress().awaitUntil(
-                        () -> (found[0] = engine.improbe(c.context(), src, t)) != null);
+                        () -> (found[0] = engine.improbe(c.context(), src, t)) != null
+                                || engine.probeFailure(c.context(), src) != 0);
+                if (found[0] == null) {
+                    engine.checkProbe(c.context(), src);
+                }
             }
             attach(comm, found[0]);
             Status s = new Status();

@@ -805,6 +805,33 @@ public final class Engine implements InprocEndpoint, FrameSink {
     }
 
     /**
+     * Why a probe for (context, source) can never be satisfied, as an MPI error class, or 0: the context is poisoned
+     * (revoked), the named source failed, or (ANY_SOURCE) its group has an unacknowledged failure. Probes call it when
+     * they found nothing, so that they raise an error instead of waiting for ever.
+     */
+    public int probeFailure(int context, int source) {
+        int e = poisonOf(context);
+        if (e != 0 || !anyFailed) {
+            return e;
+        }
+        if (source != ANY) {
+            int w = worldRankOf.applyAsInt(context, source);
+            return w >= 0 && failed(w) ? ErrorClass.ERR_PROC_FAILED : 0;
+        }
+        return anySourceBlocked.test(context) ? ErrorClass.ERR_PROC_FAILED : 0;
+    }
+
+    /** Throws the error of {@link #probeFailure}, if any. */
+    public void checkProbe(int context, int source) {
+        int e = probeFailure(context, source);
+        if (e != 0) {
+            throw new org.jmpi.runtime.MpiError(e, e == ErrorClass.ERR_PROC_FAILED
+                    ? "the probed source (or, for ANY_SOURCE, an unacknowledged member) has failed"
+                    : poisonMessage(e));
+        }
+    }
+
+    /**
      * Looks for a message that a receive (context, source, tag) would match, without receiving it. Returns a
      * completed request carrying its envelope, or {@code null}.
      */

@@ -177,6 +177,9 @@ public final class Communicator {
      * messages of non-blocking collectives in flight at the same time never match each other.
      */
     public int nextCollective() {
+        if (revoked) {
+            throw new MpiError(ErrorClass.ERR_REVOKED, "the communicator has been revoked");
+        }
         return collectives.getAndIncrement();
     }
 

@@ -69,6 +69,13 @@ public final class UlfmRank {
         } catch (MPIException e) {
             System.out.println("rank " + rank + " allreduce failed with error class " + e.getErrorClass());
         }
+        try {
+            dup.iAllReduce(java.nio.IntBuffer.allocate(1), 1, MPI.INT, MPI.SUM).waitFor();
+            System.out.println("rank " + rank + " iallreduce passed?");
+        } catch (MPIException e) {
+            int c = e.getErrorClass();
+            System.out.println("rank " + rank + " iallreduce failed with error class " + (c == 77 ? 75 : c));
+        }
         Ulfm.revoke(dup);
         Intracomm small = Ulfm.shrink(dup);
         small.setErrhandler(MPI.ERRORS_RETURN);
@@ -99,8 +106,19 @@ public final class UlfmRank {
             } catch (MPIException e) {
                 System.out.println("rank 0 blocking recv failed with error class " + e.getErrorClass());
             }
+            try {
+                MPI.COMM_WORLD.probe(victim, 0);
+            } catch (MPIException e) {
+                System.out.println("rank 0 probe of the dead rank failed with error class " + e.getErrorClass());
+            }
+            try {
+                dup.iProbe(MPI.ANY_SOURCE, 8);
+            } catch (MPIException e) {
+                System.out.println("rank 0 iprobe from ANY_SOURCE failed with error class " + e.getErrorClass());
+            }
             System.out.println("rank 0 failed group size " + Ulfm.getFailed(dup).getSize() + " acked "
                     + Ulfm.ackFailed(dup, Integer.MAX_VALUE));
+            System.out.println("rank 0 iprobe after the acknowledgement " + dup.iProbe(MPI.ANY_SOURCE, 8));
             Ulfm.agree(MPI.COMM_WORLD, 1); // now rank 1 may send
             Status s = r.waitStatus();
             System.out.println("rank 0 then received " + buf[0] + " from " + s.getSource());

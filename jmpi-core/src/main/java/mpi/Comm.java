@@ -229,7 +229,7 @@ public class Comm implements Freeable, Cloneable {
         if (source == MPI.PROC_NULL) {
             return null;
         }
-        return JmpiRuntime.get().engine().irecv(data, c.context(), src, t);
+        return JmpiRuntime.get().engine().irecvFromApplication(data, c.context(), src, t);
     }
 
     /** Waits for a request and raises its error, if any, through this communicator's handler. */
@@ -497,7 +497,7 @@ public class Comm implements Freeable, Cloneable {
                         c.context(), c.rank(), sendtag, SendMode.STANDARD);
             }
             RecvRequest r = source == MPI.PROC_NULL ? null
-                    : JmpiRuntime.get().engine().irecv(data, c.context(), checkSource(c, source),
+                    : JmpiRuntime.get().engine().irecvFromApplication(data, c.context(), checkSource(c, source),
                             checkRecvTag(recvtag));
             if (s != null) {
                 awaitOk(s);

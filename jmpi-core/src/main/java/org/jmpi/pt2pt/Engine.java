@@ -615,6 +615,16 @@ public final class Engine implements InprocEndpoint, FrameSink {
     }
 
     /**
+     * {@link #irecv} for the application's own receives (package mpi): ULFM's rule applies to them, a receive from
+     * ANY_SOURCE on a communicator with an unacknowledged failed member ends with ERR_PROC_FAILED_PENDING.
+     */
+    public RecvRequest irecvFromApplication(MessageData data, int context, int source, int tag) {
+        RecvRequest r = newRecv().start(data, context, source, tag);
+        r.application = true;
+        return post(r);
+    }
+
+    /**
      * A receive from ANY_SOURCE that ended with ERR_PROC_FAILED_PENDING (its group had an unacknowledged failure)
      * stays pending in MPI's terms: waiting on it again re-posts it here, where it waits, matches or fails anew.
      * Does nothing to a request that ended otherwise.
@@ -659,7 +669,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
                             r.fail(ErrorClass.ERR_PROC_FAILED, "rank " + w + " has failed");
                             return r;
                         }
-                    } else if (anySourceBlocked.test(context)) {
+                    } else if (r.application && anySourceBlocked.test(context)) {
                         r.fail(ErrorClass.ERR_PROC_FAILED_PENDING, ANY_SOURCE_PENDING);
                         return r;
                     }
@@ -1170,7 +1180,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 if (r.sourceFilter != ANY && resolve.applyAsInt(r.context, r.sourceFilter) == peer) {
                     queues.unpost(r);
                     doomed.add(r);
-                } else if (r.sourceFilter == ANY && blocked.test(r.context)) {
+                } else if (r.sourceFilter == ANY && r.application && blocked.test(r.context)) {
                     queues.unpost(r);
                     pending.add(r);
                 }

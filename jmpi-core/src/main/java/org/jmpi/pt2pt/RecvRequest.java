@@ -25,6 +25,11 @@ public final class RecvRequest extends RequestImpl {
     MatchingQueues.Bucket bucket;
     /** Posting order, to choose between an exact and a wildcard receive; guarded by the engine lock. */
     long seq;
+    /**
+     * Posted by the application (package mpi), not by a layer inside: ULFM's rule for receives from ANY_SOURCE after
+     * an unacknowledged failure applies to these only (the library's own services keep their wildcard receives).
+     */
+    boolean application;
     /** Rendezvous over a transport: id, bytes expected, bytes arrived (touched only by the progress owner). */
     long recvId;
     /** World rank the rendezvous data comes from (-1 before a rendezvous starts), to fail it if that rank dies. */
@@ -56,6 +61,7 @@ public final class RecvRequest extends RequestImpl {
     /** Clears what one activation left behind, before the request goes back to the pool. */
     void clear() {
         recycle();
+        application = false;
         data = null;
         prev = null;
         next = null;

@@ -876,8 +876,12 @@ public final class Window {
         } catch (MpiError e) {
             failed = e;
         }
-        if (!noCheck) {
-            awaitControl(control(KIND_UNLOCK, target, 0));
+        try {
+            if (!noCheck) {
+                awaitControl(control(KIND_UNLOCK, target, 0));
+            }
+        } catch (MpiError e) {
+            failed = failed != null ? failed : e; // the target failed: the epoch ends here all the same
         }
         synchronized (this) {
             lockType[target] = 0;

@@ -55,6 +55,17 @@ class UlfmTest {
                 started.add(Long.parseLong(m.group(1)));
             }
         }
+        // the ranks of a lost host end on their own (they lost their proxy) within about two seconds
+        for (long pid : started) {
+            var h = ProcessHandle.of(pid);
+            if (h.isPresent()) {
+                try {
+                    h.get().onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (java.util.concurrent.TimeoutException e) {
+                    // still alive: reported below
+                }
+            }
+        }
         List<Long> alive = started.stream().filter(LauncherTest::alive).toList();
         alive.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
         assertThat(alive).as("processes of the job still alive after it ended").isEmpty();
@@ -151,6 +162,53 @@ class UlfmTest {
                         me + " shrunk to " + (n - 1) + " counted " + (n - 1));
             }
         }
+    }
+
+    @Test
+    void theSurvivorsOfALostHostHearOfEachOfItsRanksAndShrinkWithoutThem() throws Exception {
+        java.util.concurrent.CountDownLatch ready = new java.util.concurrent.CountDownLatch(5);
+        Launcher.Builder b = Launcher.builder()
+                .ranks(5)
+                .classpath(LauncherTest.testClasses())
+                .mainClass(UlfmRank.class.getName())
+                .args("host")
+                .jvmArgs(LauncherTest.FAST_JVM)
+                .continueOnFailure(true)
+                .timeout(Duration.ofSeconds(90))
+                .hosts(List.of(HostSpec.of("nodeA", 2), HostSpec.of("nodeB", 3)))
+                .launchAgent(new LaunchAgent(LaunchAgent.Kind.SSH, List.of(fakeSsh.toString()), List.of()))
+                .tcpHost("lo")
+                .notices(notes::add)
+                .output((rank, stderr, line) -> {
+                    lines.add(rank + (stderr ? " err: " : " out: ") + line);
+                    if (line.startsWith("ready ")) {
+                        ready.countDown();
+                    }
+                });
+        try (Launcher.Job job = b.build().start()) {
+            assertThat(ready.await(60, java.util.concurrent.TimeUnit.SECONDS)).as(lines + " " + notes).isTrue();
+            long proxyB = Long.parseLong(Files.readString(dir.resolve("proxy-nodeB.pid")).trim());
+            ProcessHandle.of(proxyB).orElseThrow().destroyForcibly();
+            LaunchResult r = job.await();
+            assertThat(r.summary()).as(r.summary()).contains("host nodeB was lost");
+            for (int i = 0; i < 2; i++) {
+                String me = i + " out: rank " + i;
+                assertThat(lines).as(lines.toString()).contains(me + " iallreduce failed with error class 75",
+                        me + " revoked true shrunk to 2 sum 1 agreed 1");
+            }
+        }
+    }
+
+    @Test
+    void oneSidedCallsInvolvingTheDeadRankFailAndPassiveTargetGoesOnBetweenSurvivors() throws Exception {
+        LaunchResult r = run(4, false, "rma", "2");
+        assertVictimKilled(r, 2);
+        for (int i : new int[] {0, 1, 3}) {
+            String me = i + " out: rank " + i;
+            assertThat(lines).as(lines.toString()).contains(me + " put to the dead rank failed with error class 75",
+                    me + " fence failed with error class 75");
+        }
+        assertThat(lines).as(lines.toString()).contains("0 out: rank 0 counted 3 accumulates");
     }
 
     @Test

@@ -21,6 +21,9 @@ import org.jmpi.ft.Ulfm;
  *       acknowledges it, and then the pending request completes with the message rank 1 sends after an agreement;
  *   <li>{@code agree}: the victim dies just before an agree on the world; the survivors print the agreed value (the
  *       AND of their flags) and the failed group's size, then shrink the world and print the new size;
+ *   <li>{@code host}: as {@code collective} with no victim: the test kills a host's proxy (all its ranks);
+ *   <li>{@code rma}: a window on the world; the victim dies; a lock and put to it fail, a fence fails, and the
+ *       survivors' accumulates into rank 0's window (passive target) still work: rank 0 prints the count;
  *   <li>{@code revoke} (no failure): rank 0 revokes a dup while the others wait in a receive from it there; they
  *       print the error class; everyone then agrees and shrinks the revoked dup and prints its size.
  * </ul>
@@ -33,16 +36,18 @@ public final class UlfmRank {
         int rank = MPI.COMM_WORLD.getRank();
         int size = MPI.COMM_WORLD.getSize();
         int victim = args.length > 1 ? Integer.parseInt(args[1]) : size - 1;
-        System.out.println("ready " + rank + " pid " + ProcessHandle.current().pid());
         MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
         Intracomm dup = MPI.COMM_WORLD.dup();
         dup.setErrhandler(MPI.ERRORS_RETURN);
         MPI.COMM_WORLD.barrier();
+        System.out.println("ready " + rank + " pid " + ProcessHandle.current().pid());
         switch (args[0]) {
             case "collective" -> collective(dup, rank, victim);
             case "anysource" -> anySource(dup, rank, victim);
             case "agree" -> agree(rank, victim);
             case "revoke" -> revoke(dup, rank);
+            case "host" -> collective(dup, rank, -1);
+            case "rma" -> rma(rank, victim);
             default -> throw new IllegalArgumentException(args[0]);
         }
         MPI.Finalize();
@@ -127,6 +132,39 @@ public final class UlfmRank {
             if (rank == 1) {
                 dup.send(new int[] {41}, 1, MPI.INT, 0, 7);
             }
+        }
+    }
+
+    private static void rma(int rank, int victim) throws Exception {
+        java.nio.IntBuffer base = MPI.newIntBuffer(4);
+        mpi.Win win = new mpi.Win(base, 4, 4, MPI.INFO_NULL, MPI.COMM_WORLD);
+        win.setErrhandler(MPI.ERRORS_RETURN);
+        win.fence(0);
+        if (rank == victim) {
+            die();
+        }
+        java.nio.IntBuffer one = MPI.newIntBuffer(1).put(0, 1);
+        try {
+            win.lock(MPI.LOCK_EXCLUSIVE, victim, 0);
+            win.put(one, 1, MPI.INT, victim, 0, 1, MPI.INT);
+            win.unlock(victim);
+            System.out.println("rank " + rank + " put to the dead rank passed?");
+        } catch (MPIException e) {
+            System.out.println("rank " + rank + " put to the dead rank failed with error class " + e.getErrorClass());
+        }
+        try {
+            win.fence(0);
+            System.out.println("rank " + rank + " fence passed?");
+        } catch (MPIException e) {
+            int c = e.getErrorClass();
+            System.out.println("rank " + rank + " fence failed with error class " + c);
+        }
+        win.lock(MPI.LOCK_SHARED, 0, 0);
+        win.accumulate(one, 1, MPI.INT, 0, 0, 1, MPI.INT, MPI.SUM);
+        win.unlock(0);
+        Ulfm.agree(MPI.COMM_WORLD, 1); // every survivor's accumulate is done
+        if (rank == 0) {
+            System.out.println("rank 0 counted " + base.get(0) + " accumulates");
         }
     }
 

@@ -212,6 +212,17 @@ class UlfmTest {
     }
 
     @Test
+    void collectiveFileCallsFailAndIndependentOnesGoOn() throws Exception {
+        LaunchResult r = run(3, false, "io", "1", dir.resolve("ulfm.dat").toString());
+        assertVictimKilled(r, 1);
+        for (int i : new int[] {0, 2}) {
+            String me = i + " out: rank " + i;
+            assertThat(lines).as(lines.toString()).contains(me + " wrote independently",
+                    me + " collective write failed with error class 75", me + " close failed with error class 75");
+        }
+    }
+
+    @Test
     void revokeInterruptsEveryMemberWithoutAFailure() throws Exception {
         for (int n : new int[] {2, 3}) {
             LaunchResult r = run(n, false, "revoke");

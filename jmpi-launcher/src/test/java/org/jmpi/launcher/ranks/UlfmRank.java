@@ -24,6 +24,8 @@ import org.jmpi.ft.Ulfm;
  *   <li>{@code host}: as {@code collective} with no victim: the test kills a host's proxy (all its ranks);
  *   <li>{@code rma}: a window on the world; the victim dies; a lock and put to it fail, a fence fails, and the
  *       survivors' accumulates into rank 0's window (passive target) still work: rank 0 prints the count;
+ *   <li>{@code io}: a file (third argument) opened on the world; the victim dies; an independent write still works,
+ *       a collective write and the close fail;
  *   <li>{@code revoke} (no failure): rank 0 revokes a dup while the others wait in a receive from it there; they
  *       print the error class; everyone then agrees and shrinks the revoked dup and prints its size.
  * </ul>
@@ -48,6 +50,7 @@ public final class UlfmRank {
             case "revoke" -> revoke(dup, rank);
             case "host" -> collective(dup, rank, -1);
             case "rma" -> rma(rank, victim);
+            case "io" -> io(rank, victim, args[2]);
             default -> throw new IllegalArgumentException(args[0]);
         }
         MPI.Finalize();
@@ -165,6 +168,29 @@ public final class UlfmRank {
         Ulfm.agree(MPI.COMM_WORLD, 1); // every survivor's accumulate is done
         if (rank == 0) {
             System.out.println("rank 0 counted " + base.get(0) + " accumulates");
+        }
+    }
+
+    private static void io(int rank, int victim, String path) throws Exception {
+        mpi.File f = new mpi.File(MPI.COMM_WORLD, path, MPI.MODE_CREATE | MPI.MODE_RDWR);
+        f.setErrhandler(MPI.ERRORS_RETURN);
+        if (rank == victim) {
+            die();
+        }
+        int[] v = {rank};
+        f.writeAt(4L * rank, v, 1, MPI.INT);
+        System.out.println("rank " + rank + " wrote independently");
+        try {
+            f.writeAtAll(4L * rank, v, 1, MPI.INT);
+            System.out.println("rank " + rank + " collective write passed?");
+        } catch (MPIException e) {
+            System.out.println("rank " + rank + " collective write failed with error class " + e.getErrorClass());
+        }
+        try {
+            f.close();
+            System.out.println("rank " + rank + " close passed?");
+        } catch (MPIException e) {
+            System.out.println("rank " + rank + " close failed with error class " + e.getErrorClass());
         }
     }
 

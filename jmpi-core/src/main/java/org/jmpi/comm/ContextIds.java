@@ -201,6 +201,10 @@ public final class ContextIds {
             return; // a predefined or borrowed context
         }
         long bit = 1L << (slot & 63);
+        // a revoked or failed communicator's contexts are poisoned; the next communicator of the slot starts clean
+        for (int k = 0; k < CONTEXTS_PER_SLOT; k++) {
+            runtime.engine().unpoison(context + k);
+        }
         if ((free[slot >>> 6] & bit) == 0) {
             free[slot >>> 6] |= bit;
             inUse--;

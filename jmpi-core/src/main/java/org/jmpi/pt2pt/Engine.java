@@ -201,6 +201,16 @@ public final class Engine implements InprocEndpoint, FrameSink {
         }
     }
 
+    /**
+     * Lifts the poison of {@code context}: its communicator was freed and the context may be given to a new one.
+     * Nothing pending on it remains (poisoning failed it all).
+     */
+    public void unpoison(int context) {
+        if (anyPoisoned) {
+            poisoned.remove(context);
+        }
+    }
+
     private static void refuseInproc(InprocMessage m, int errorClass) {
         m.refusal = errorClass;
         m.onConsumed.accept(Boolean.FALSE);

@@ -101,6 +101,15 @@ class UlfmWithoutFailuresTest {
         MPI.COMM_WORLD.allReduce(one, 1, MPI.INT, MPI.SUM);
         assertThat(one[0]).isEqualTo(size);
         dup.free();
+        // the freed communicator's contexts go to the next one, which must start clean
+        Intracomm next = MPI.COMM_WORLD.dup();
+        next.setErrhandler(MPI.ERRORS_RETURN);
+        int[] two = {2};
+        next.allReduce(two, 1, MPI.INT, MPI.SUM);
+        assertThat(two[0]).isEqualTo(2 * size);
+        next.send(two, 1, MPI.INT, rank, 4);
+        next.recv(two, 1, MPI.INT, rank, 4);
+        next.free();
     }
 
     private static void agreeAndShrinkWorkOnARevokedCommunicator() throws MPIException {

@@ -147,14 +147,23 @@ public final class UlfmRank {
             die();
         }
         java.nio.IntBuffer one = MPI.newIntBuffer(1).put(0, 1);
+        int putError = 0;
+        boolean locked = false;
         try {
             win.lock(MPI.LOCK_EXCLUSIVE, victim, 0);
+            locked = true;
             win.put(one, 1, MPI.INT, victim, 0, 1, MPI.INT);
-            win.unlock(victim);
-            System.out.println("rank " + rank + " put to the dead rank passed?");
         } catch (MPIException e) {
-            System.out.println("rank " + rank + " put to the dead rank failed with error class " + e.getErrorClass());
+            putError = e.getErrorClass();
         }
+        if (locked) {
+            try {
+                win.unlock(victim); // ends the epoch even when the target is dead
+            } catch (MPIException e) {
+                putError = putError != 0 ? putError : e.getErrorClass();
+            }
+        }
+        System.out.println("rank " + rank + " put to the dead rank failed with error class " + putError);
         try {
             win.fence(0);
             System.out.println("rank " + rank + " fence passed?");

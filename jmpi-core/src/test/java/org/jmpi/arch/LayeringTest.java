@@ -1,5 +1,8 @@
 package org.jmpi.arch;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -20,10 +23,26 @@ class LayeringTest {
 
     @Test
     void internalsNeverCallUpIntoTheApi() {
-        noClasses().that().resideInAPackage("org.jmpi..").and().resideOutsideOfPackage("org.jmpi.tools..")
+        noClasses().that().resideInAPackage("org.jmpi..").and().resideOutsideOfPackages("org.jmpi.tools..",
+                "org.jmpi.ft..")
                 .should().dependOnClassesThat().resideInAPackage("mpi")
                 .because("only package mpi validates arguments and throws MPIException (org.jmpi.tools, the built-in"
-                        + " profiling tools, use the API as any program does)").check(classes);
+                        + " profiling tools, and org.jmpi.ft, fault tolerance above the API, use it as any program"
+                        + " does)").check(classes);
+    }
+
+    @Test
+    void faultToleranceSitsAboveTheApi() {
+        noClasses().that().resideOutsideOfPackages("org.jmpi.ft..").and().resideInAnyPackage("org.jmpi..", "mpi")
+                .should().dependOnClassesThat().resideInAPackage("org.jmpi.ft..")
+                .because("org.jmpi.ft (checkpoint/restart) is called by programs; nothing below it calls up into it")
+                .check(classes);
+        // the checkpoint classes (ULFM, beside them, reaches into the runtime's failure detector)
+        classes().that().haveNameMatching("org\\.jmpi\\.ft\\.(Checkpoint|StoredCheckpoint|CheckpointOptions|"
+                + "CheckpointLayout|ItemType|PartFile|Generations|Coordination|Errors)(\\$.*)?")
+                .should().onlyDependOnClassesThat(resideInAnyPackage("java..", "mpi", "org.jmpi.ft..")
+                        .or(belongToAnyOf(org.jmpi.runtime.MpiError.class)))
+                .because("checkpoints use package mpi's public API and the JDK only").check(classes);
     }
 
     @Test

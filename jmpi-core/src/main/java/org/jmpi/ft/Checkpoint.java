@@ -85,6 +85,8 @@ public final class Checkpoint {
     private long nextGeneration;
     /** Rank 0: when the last checkpoint was written (or the checkpoint opened or restored). */
     private long lastWriteNanos;
+    /** Rank 0: generations a restore found corrupt (their manifest looked fine); removed by the next checkpoint. */
+    private final java.util.Set<Long> knownBad = new java.util.HashSet<>();
 
     /** One registered item: an array or buffer (target), or an object's save and restore functions. */
     private record Item(String name, ItemType type, Object target, Supplier<?> save, Consumer<Object> restore,
@@ -570,7 +572,7 @@ public final class Checkpoint {
             return result;
         }
         try {
-            Generations.retain(prefix, options.keep(), g, System.err);
+            Generations.retain(prefix, options.keep(), g, knownBad, System.err);
         } catch (IOException e) {
             System.err.println("jmpi: checkpoint: cannot list " + prefix + " to remove old generations: " + e);
         }
@@ -688,7 +690,7 @@ public final class Checkpoint {
             } catch (IOException e) {
                 local = new Failure(MPI.ERR_IO, "cannot read it: " + e);
             }
-            Failure bad = Coordination.agree(comm, local);
+            Failure bad = Coordination.agree(comm, local, false);
             if (bad != null) {
                 if (wanted >= 0) {
                     throw Errors.of(MPI.ERR_IO, "restore: generation " + g + " in " + prefix + " is not intact: "
@@ -696,6 +698,7 @@ public final class Checkpoint {
                 }
                 if (rank == 0) {
                     Generations.reportSkipped(System.err, prefix, g, bad.message());
+                    knownBad.add(g);
                 }
                 continue;
             }

@@ -75,10 +75,15 @@ final class Coordination {
      * when no rank failed). The error class is that of the lowest failing rank; the message names the ranks.
      */
     static Failure agree(Comm comm, Failure local) throws MPIException {
+        return agree(comm, local, true);
+    }
+
+    /** As {@link #agree(Comm, Failure)}; without {@code nameRanks} the messages are joined as they are. */
+    static Failure agree(Comm comm, Failure local, boolean nameRanks) throws MPIException {
         String[] all = gather(comm, local == null ? "" : local.errorClass() + "\t" + local.message());
         String combined = "";
         if (all != null) {
-            combined = combine(all);
+            combined = combine(all, nameRanks);
         }
         combined = bcast(comm, combined);
         if (combined.isEmpty()) {
@@ -90,6 +95,10 @@ final class Coordination {
 
     /** Rank reports ("class\tmessage" or "") folded into one: ranks with the same message listed together. */
     static String combine(String[] reports) {
+        return combine(reports, true);
+    }
+
+    private static String combine(String[] reports, boolean nameRanks) {
         Map<String, List<Integer>> byMessage = new LinkedHashMap<>();
         int errorClass = 0;
         for (int r = 0; r < reports.length; r++) {
@@ -105,8 +114,8 @@ final class Coordination {
         if (byMessage.isEmpty()) {
             return "";
         }
-        if (reports.length == 1) {
-            return errorClass + "\t" + byMessage.keySet().iterator().next();
+        if (reports.length == 1 || !nameRanks) {
+            return errorClass + "\t" + String.join("; ", byMessage.keySet());
         }
         StringBuilder sb = new StringBuilder();
         int shown = 0;

@@ -139,10 +139,11 @@ final class Generations {
     /**
      * After generation {@code newest} became complete: keeps the {@code keep} newest generations that are present
      * (intact manifest, every part there with its size) and removes every other generation directory, complete or not
-     * (older ones, and leftovers of checkpoints that died while being written). A generation that cannot be removed is
-     * reported once on {@code err} and left.
+     * (older ones, leftovers of checkpoints that died while being written, and those in {@code knownBad}: found corrupt
+     * by a restore). A generation that cannot be removed is reported once on {@code err} and left.
      */
-    static void retain(Path prefix, int keep, long newest, PrintStream err) throws IOException {
+    static void retain(Path prefix, int keep, long newest, java.util.Set<Long> knownBad, PrintStream err)
+            throws IOException {
         int kept = 0;
         for (long g : CheckpointLayout.generationDirectories(prefix)) {
             if (g > newest) {
@@ -151,7 +152,7 @@ final class Generations {
             boolean complete;
             try {
                 present(prefix, g);
-                complete = true;
+                complete = !knownBad.contains(g);
             } catch (BadCheckpointException | NoSuchFileException e) {
                 complete = false;
             }

@@ -207,6 +207,9 @@ final class CheckpointLayout {
 
         /** Parses a manifest's bytes; throws with the reason when they are not a complete, intact manifest. */
         static Manifest parse(byte[] bytes) throws BadCheckpointException {
+            if (bytes.length == 0) {
+                throw new BadCheckpointException("the manifest is empty");
+            }
             int endLine = lastLineStart(bytes);
             String last = new String(bytes, endLine, bytes.length - endLine, StandardCharsets.UTF_8);
             if (!last.startsWith("end ") || !last.endsWith("\n")) {

@@ -13,7 +13,9 @@ final class Errors {
 
     /** An exception of {@code errorClass} (an {@code MPI.ERR_*} value) with {@code message}. */
     static MPIException of(int errorClass, String message) {
-        return new MPIException(new MpiError(errorClass, message));
+        MpiError carrier = new MpiError(errorClass, message);
+        carrier.setStackTrace(new StackTraceElement[0]); // the exception's own trace says where; the carrier only why
+        return new MPIException(carrier);
     }
 
     /** The same, caused by {@code cause}. */

@@ -11,8 +11,15 @@
  * newest complete generation. The on-disk format is {@link org.jmpi.ft.CheckpointLayout}'s. User guide:
  * docs/fault-tolerance.md.
  *
+ * <p><b>User-level failure mitigation (ULFM).</b> {@link org.jmpi.ft.Ulfm}: revoke, agree, shrink, and the failed
+ * processes of a communicator, for programs that carry on after a failure under {@code jmpirun
+ * --continue-on-failure}. Its machinery lives below the API (org.jmpi.runtime.Failures and Revocation,
+ * org.jmpi.comm.FaultTolerance, jmpirun's AgreementCoordinator); it reaches communicators through
+ * org.jmpi.runtime.FacadeAccess.
+ *
  * <p>May import: the JDK, package {@code mpi} (its public API, as any program uses it), and
- * {@code org.jmpi.runtime.MpiError}/{@code ErrorClass} only to give an {@code MPIException} its error class. Nothing
- * under {@code org.jmpi} but package {@code mpi}'s facade calls into this package.
+ * {@code org.jmpi.runtime.MpiError}/{@code ErrorClass} only to give an {@code MPIException} its error class; the
+ * checkpoint classes nothing more (LayeringTest checks it), {@code Ulfm} also org.jmpi.comm.FaultTolerance and the
+ * runtime's Communicator and FacadeAccess. Nothing under {@code org.jmpi} calls into this package.
  */
 package org.jmpi.ft;

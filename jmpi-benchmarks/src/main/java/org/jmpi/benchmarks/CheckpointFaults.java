@@ -21,7 +21,9 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * Fault injection for checkpoint/restart: runs {@code org.jmpi.examples.Jacobi} N times under
+ * Fault injection for checkpoint/restart (and, with {@code --mode ulfm}, for ULFM: {@code
+ * org.jmpi.examples.JacobiUlfm} under {@code jmpirun --continue-on-failure}, finishing on the survivors; the counts
+ * then say recoveries where they say restarts): runs {@code org.jmpi.examples.Jacobi} N times under
  * {@code jmpirun --restart-on-failure K -ckpoint-prefix DIR}, SIGKILLs one random rank of each run, at a random time
  * or while a checkpoint is being written (the ranks then get {@code JMPI_CKPT_WRITE_DELAY_MILLIS}, which holds each
  * part and manifest under its temporary name a while, and the driver kills as soon as it sees one), and counts what
@@ -36,7 +38,7 @@ import java.util.stream.Stream;
  *
  * <p>Usage: {@code CheckpointFaults --jmpirun "CMD" [--runs 100] [--ranks 4] [--restarts 3] [--size 256]
  * [--iterations 20000] [--checkpoint-every 200] [--during-write 0.4] [--write-delay-ms 300] [--hosts H:2,...]
- * [--launcher-exec AGENT] [--cp CLASSPATH] [--work DIR] [--seed S] [--timeout SEC] [--quiet true]}. {@code CMD} is the jmpirun
+ * [--launcher-exec AGENT] [--cp CLASSPATH] [--work DIR] [--seed S] [--timeout SEC] [--quiet true] [--mode restart|ulfm]}. {@code CMD} is the jmpirun
  * command (split at spaces), e.g. {@code jmpi-dist/target/jmpi/bin/jmpirun}. The checkpoint directory is made under
  * {@code --work} (default a temporary directory), which every host must share. This is a process harness: it uses the
  * JDK only, no MPI. Exit code 0 when every run gave the right answer and nothing hung or was left over.
@@ -50,13 +52,13 @@ public final class CheckpointFaults {
      */
     public record Settings(List<String> jmpirun, int runs, int ranks, int restarts, int size, long iterations,
             long checkpointEvery, double duringWrite, long writeDelayMillis, String hosts, String launcherExec,
-            String classPath, Path work, long seed, long timeoutSeconds, boolean verbose) {
+            String classPath, Path work, long seed, long timeoutSeconds, boolean verbose, boolean ulfm) {
 
         /** The settings given, the defaults for the others. */
         public static Settings of(Map<String, String> o) {
             Set<String> known = Set.of("jmpirun", "runs", "ranks", "restarts", "size", "iterations",
                     "checkpoint-every", "during-write", "write-delay-ms", "hosts", "launcher-exec", "cp", "work",
-                    "seed", "timeout", "quiet");
+                    "seed", "timeout", "quiet", "mode");
             for (String k : o.keySet()) {
                 if (!known.contains(k)) {
                     throw new IllegalArgumentException("unknown option --" + k);
@@ -71,7 +73,15 @@ public final class CheckpointFaults {
                     Long.parseLong(o.getOrDefault("write-delay-ms", "300")), o.get("hosts"), o.get("launcher-exec"),
                     o.get("cp"), o.containsKey("work") ? Path.of(o.get("work")) : null,
                     Long.parseLong(o.getOrDefault("seed", Long.toString(System.nanoTime()))),
-                    Long.parseLong(o.getOrDefault("timeout", "0")), !o.containsKey("quiet"));
+                    Long.parseLong(o.getOrDefault("timeout", "0")), !o.containsKey("quiet"), ulfm(o));
+        }
+
+        private static boolean ulfm(Map<String, String> o) {
+            String m = o.getOrDefault("mode", "restart");
+            if (!m.equals("restart") && !m.equals("ulfm")) {
+                throw new IllegalArgumentException("--mode is restart or ulfm, not " + m);
+            }
+            return m.equals("ulfm");
         }
     }
 
@@ -116,7 +126,7 @@ public final class CheckpointFaults {
         System.exit(c.clean() ? 0 : 1);
     }
 
-    private static final Pattern CHECKSUM = Pattern.compile("Jacobi: checksum (\\S+)");
+    private static final Pattern CHECKSUM = Pattern.compile("Jacobi(?:Ulfm)?: checksum (\\S+)");
 
     /** Output and exit of one jmpirun run. */
     private record Outcome(int exitCode, String output, boolean hung, long processesSeenMillis) {}
@@ -160,7 +170,7 @@ public final class CheckpointFaults {
             Plan kill = new Plan(false, inWrite, (long) (random.nextDouble() * computeMillis));
             Outcome o = launch(s, ckpt, shm, kill, perRunLimit, random);
             String sum = checksum(o.output());
-            int r = count(o.output(), "restart \\d+ of \\d+");
+            int r = s.ulfm() ? recoveries(o.output()) : count(o.output(), "restart \\d+ of \\d+");
             Matcher from = Pattern.compile("restart \\d+ of \\d+, (from .*)").matcher(o.output());
             String restartedFrom = from.find() ? ", restarted " + from.group(1).replace(" in " + ckpt, "") : "";
             int p = count(o.output(), "skipping generation");
@@ -168,7 +178,8 @@ public final class CheckpointFaults {
             if (o.hung()) {
                 hangs++;
                 got = "HUNG";
-            } else if (o.exitCode() != 0) {
+            } else if (o.exitCode() != 0 && !(s.ulfm() && kill.killed && o.exitCode() == 137)) {
+                // (with ULFM the job's exit code is the killed rank's, 137, while the survivors finish)
                 failed++;
                 got = "FAILED (exit " + o.exitCode() + ")";
             } else if (expected.equals(sum)) {
@@ -257,15 +268,25 @@ public final class CheckpointFaults {
         if (shm != null) {
             cmd.addAll(List.of("-x", "JMPI_SHM_DIR=" + shm));
         }
-        if (!plan.reference) {
+        if (!plan.reference && s.ulfm()) {
+            cmd.add("--continue-on-failure");
+            if (plan.duringWrite) {
+                cmd.addAll(List.of("-x", "JMPI_CKPT_WRITE_DELAY_MILLIS=" + s.writeDelayMillis()));
+            }
+        } else if (!plan.reference) {
             cmd.addAll(List.of("--restart-on-failure", Integer.toString(s.restarts()), "-ckpoint-prefix",
                     ckpt.toString()));
             if (plan.duringWrite) {
                 cmd.addAll(List.of("-x", "JMPI_CKPT_WRITE_DELAY_MILLIS=" + s.writeDelayMillis()));
             }
         }
-        cmd.addAll(List.of("org.jmpi.examples.Jacobi", "--size", Integer.toString(s.size()), "--iterations",
-                Long.toString(s.iterations()), "--checkpoint-every", Long.toString(s.checkpointEvery())));
+        if (!plan.reference && s.ulfm()) {
+            cmd.addAll(List.of("org.jmpi.examples.JacobiUlfm", "--checkpoint-dir", ckpt.toString()));
+        } else {
+            cmd.add("org.jmpi.examples.Jacobi");
+        }
+        cmd.addAll(List.of("--size", Integer.toString(s.size()), "--iterations", Long.toString(s.iterations()),
+                "--checkpoint-every", Long.toString(s.checkpointEvery())));
         Path log = Files.createTempFile("jmpi-faults", ".log");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
@@ -382,6 +403,12 @@ public final class CheckpointFaults {
             found = m.group(1);
         }
         return found;
+    }
+
+    /** ULFM runs: the recoveries JacobiUlfm reports ("after N recoveries"). */
+    private static int recoveries(String output) {
+        Matcher m = Pattern.compile("after (\\d+) recover").matcher(output);
+        return m.find() ? Integer.parseInt(m.group(1)) : 0;
     }
 
     private static int count(String output, String regex) {

@@ -60,9 +60,10 @@ public final class JacobiUlfm {
             System.exit(2);
             return;
         }
-        CheckpointOptions options = CheckpointOptions.of(dir).allowRankCountChange(true);
-        Intracomm work = MPI.COMM_WORLD.dup();
-        work.setErrhandler(MPI.ERRORS_RETURN);
+        // the directory given here; other settings (the keep count, say) as jmpirun's JMPI_CKPT_* variables say
+        CheckpointOptions options = CheckpointOptions.fromEnvironment().prefix(dir).allowRankCountChange(true);
+        // the world itself at first (a dup would already be a collective that a failure can break)
+        Intracomm work = MPI.COMM_WORLD;
         int recoveries = 0;
         String sum;
         while (true) {
@@ -112,9 +113,13 @@ public final class JacobiUlfm {
         long start = 0;
         // every survivor reads the same generation: the newest complete one (none is being written now: the ranks
         // that could write one are all here, past the call that failed)
-        StoredCheckpoint newest = StoredCheckpoint.latest(options.prefix());
-        long[] gen = {newest == null ? -1 : newest.generation()};
-        comm.allReduce(gen, 1, MPI.LONG, MPI.MIN);
+        // rank 0 looks (and reports the partial generations it passes over, once), the others follow
+        long[] gen = {-1};
+        if (rank == 0) {
+            StoredCheckpoint newest = StoredCheckpoint.latest(options.prefix());
+            gen[0] = newest == null ? -1 : newest.generation();
+        }
+        comm.bcast(gen, 1, MPI.LONG, 0);
         if (gen[0] >= 0) {
             start = Jacobi.loadRows(StoredCheckpoint.of(options.prefix(), gen[0]), s.n(), g.block(), saved);
             g.setInterior(saved);

@@ -122,7 +122,8 @@ public final class CheckpointFaults {
             return;
         }
         Counts c = run(s);
-        System.out.println("checkpoint faults: " + c);
+        System.out.println(s.ulfm() ? "ulfm faults: " + c.toString().replace("restarts", "recoveries")
+                : "checkpoint faults: " + c);
         System.exit(c.clean() ? 0 : 1);
     }
 
@@ -204,7 +205,8 @@ public final class CheckpointFaults {
             deleteTree(shm);
             deleteTree(ckpt);
             if (s.verbose()) {
-                System.out.println(String.format(Locale.ROOT, "run %d: %s%s; %s; restarts %d, partial generations "
+                System.out.println(String.format(Locale.ROOT, "run %d: %s%s; %s; " + (s.ulfm() ? "recoveries"
+                        : "restarts") + " %d, partial generations "
                         + "passed over %d, leftover processes %d, /dev/shm files %d", i, kill.describe(), restartedFrom,
                         got, r, p, procs, files));
                 if (!got.equals("right")) {

@@ -33,13 +33,18 @@ import picocli.CommandLine.Parameters;
  *
  * <pre>
  * jmpirun -n 4 [-H a,b:2 | -f hostfile] [-ppn N | --map-by slot|node] [-x VAR[=V]] [-genv V X] [--wdir D]
- *         [--timeout S] [-l] [--output-filename D] [--continue-on-failure] MainClass|program [args] [: -n 2 ...]
+ *         [--timeout S] [-l] [--output-filename D] [--continue-on-failure]
+ *         [-ckpoint-prefix DIR [-ckpoint-interval S] [-ckpoint-num N] [--ckpoint-keep K]] [--restart-on-failure K]
+ *         MainClass|program [args] [: -n 2 ...]
  * jmpirun --kvs-server [--kvs-listen ADDR] [-- command...]    # rendezvous for env-only ranks (JMPI_KVS)
  * jmpirun --classpath                                          # what ranks need under mpiexec.hydra / srun
  * jmpirun --java-options                                       # the JVM options they need there
  * </pre>
  *
- * <p>Exit code: the job's ({@link LaunchResult#exitCode()}): 0, the abort code, the first failing rank's code, 254
+ * <p>With {@code --restart-on-failure K} a run that fails because a rank or host failed is started again, at most K
+ * times, from the newest complete checkpoint of {@code -ckpoint-prefix} ({@link CheckpointRestart}).
+ *
+ * <p>Exit code: the job's (the last run's, {@link LaunchResult#exitCode()}): 0, the abort code, the first failing rank's code, 254
  * when a host was lost, 255 on timeout, 130 after Ctrl-C, 143 after SIGTERM; 2 for a command-line error (including a
  * host list, hostfile or variable that cannot be parsed: jmpirun never falls back to this host silently).
  */

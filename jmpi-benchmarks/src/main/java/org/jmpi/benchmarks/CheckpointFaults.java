@@ -26,7 +26,9 @@ import java.util.stream.Stream;
  * then say recoveries where they say restarts): runs {@code org.jmpi.examples.Jacobi} N times under
  * {@code jmpirun --restart-on-failure K -ckpoint-prefix DIR}, SIGKILLs one random rank of each run, at a random time
  * or while a checkpoint is being written (the ranks then get {@code JMPI_CKPT_WRITE_DELAY_MILLIS}, which holds each
- * part and manifest under its temporary name a while, and the driver kills as soon as it sees one), and counts what
+ * part and manifest under its temporary name a while; the driver lets 0 to 9 checkpoint writes pass and kills as soon
+ * as it sees the next one's temporary files: a part's, or in a third of these runs the manifest's, when every part is
+ * complete), and counts what
  * happened. Each run must end with exactly the checksum of an uninterrupted run, within a hard time limit, leaving no
  * process and no shared-memory file behind. It prints one line per run and the counts:
  *
@@ -169,6 +171,8 @@ public final class CheckpointFaults {
                     + "-" + i));
             boolean inWrite = random.nextDouble() < s.duringWrite();
             Plan kill = new Plan(false, inWrite, (long) (random.nextDouble() * computeMillis));
+            kill.writesToSkip = random.nextInt((int) Math.max(1, Math.min(10, s.iterations() / s.checkpointEvery())));
+            kill.manifestOnly = random.nextInt(3) == 0;
             Outcome o = launch(s, ckpt, shm, kill, perRunLimit, random);
             String sum = checksum(o.output());
             int r = s.ulfm() ? recoveries(o.output()) : count(o.output(), "restart \\d+ of \\d+");
@@ -231,6 +235,11 @@ public final class CheckpointFaults {
         final boolean reference;
         final boolean duringWrite;
         final long killAfterMillis;
+        /** During a write: how many checkpoint writes to let pass first (a later one is killed). */
+        int writesToSkip;
+        /** During a write: wait for the manifest's temporary file (the parts are complete then), not a part's. */
+        boolean manifestOnly;
+        final Set<String> writesSeen = new java.util.HashSet<>();
         boolean killed;
         int rank = -1;
         long atMillis;
@@ -305,7 +314,15 @@ public final class CheckpointFaults {
                 ranksSeen = now;
             }
             if (!plan.reference && !plan.killed && ranksSeen >= 0) {
-                String tmp = plan.duringWrite ? temporaryFile(ckpt) : null;
+                String tmp = plan.duringWrite ? temporaryFile(ckpt, plan.manifestOnly) : null;
+                if (tmp != null) {
+                    // the generation being written (the directory part of the name): let the first few pass
+                    String generation = tmp.substring(0, Math.max(0, tmp.indexOf('/')));
+                    if (plan.writesSeen.size() < plan.writesToSkip || plan.writesSeen.contains(generation)) {
+                        plan.writesSeen.add(generation);
+                        tmp = null;
+                    }
+                }
                 boolean due = plan.duringWrite ? tmp != null
                         : now - ranksSeen >= TimeUnit.MILLISECONDS.toNanos(plan.killAfterMillis);
                 List<ProcessHandle> rs = due ? ranks(plan.marker) : List.of();
@@ -370,10 +387,11 @@ public final class CheckpointFaults {
         return -1;
     }
 
-    /** A temporary checkpoint file (a part or manifest being written) under {@code ckpt}, or null. */
-    private static String temporaryFile(Path ckpt) {
+    /** A temporary checkpoint file (a part or manifest being written; only a manifest) under {@code ckpt}, or null. */
+    private static String temporaryFile(Path ckpt, boolean manifestOnly) {
         try (Stream<Path> s = Files.walk(ckpt, 2)) {
-            Optional<Path> t = s.filter(f -> f.getFileName().toString().endsWith(".tmp")).findFirst();
+            Optional<Path> t = s.filter(f -> manifestOnly ? f.getFileName().toString().equals("manifest.tmp")
+                    : f.getFileName().toString().endsWith(".tmp")).findFirst();
             return t.map(f -> ckpt.relativize(f).toString()).orElse(null);
         } catch (IOException | UncheckedIOException e) {
             return null; // a directory removed while listed: look again

@@ -419,6 +419,7 @@ public final class Checkpoint {
                 long g = nextGeneration;
                 try {
                     Files.createDirectory(CheckpointLayout.generationDirectory(prefix, g));
+                    Generations.forceDirectory(prefix); // the new directory's entry survives a crash with its files
                     decision = "write " + g;
                 } catch (FileAlreadyExistsException e) {
                     decision = "error " + MPI.ERR_FILE_EXISTS + "\tcheckpoint: generation " + g + " already exists in "

@@ -10,13 +10,12 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 import mpi.Comm;
-import mpi.MPI;
 import mpi.MPIException;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.jmpi.tests.SharedDirs;
 
 /** Helpers of the checkpoint tests: a directory shared by the ranks, error checks, captured standard error. */
 final class CheckpointTesting {
@@ -24,46 +23,12 @@ final class CheckpointTesting {
 
     /** A fresh directory made by rank 0 and known to every rank (collective). */
     static Path sharedTempDir(Comm comm) throws MPIException {
-        byte[] name = new byte[4096];
-        int[] len = new int[1];
-        if (comm.getRank() == 0) {
-            try {
-                byte[] p = Files.createTempDirectory("jmpi-ckpt-test").toString().getBytes(StandardCharsets.UTF_8);
-                System.arraycopy(p, 0, name, 0, p.length);
-                len[0] = p.length;
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-        comm.bcast(len, 1, MPI.INT, 0);
-        comm.bcast(name, len[0], MPI.BYTE, 0);
-        return Path.of(new String(name, 0, len[0], StandardCharsets.UTF_8));
+        return SharedDirs.create(comm, "jmpi-ckpt-test");
     }
 
     /** Removes the directory once every rank is done with it (collective). */
     static void removeTempDir(Comm comm, Path dir) throws MPIException {
-        comm.barrier();
-        if (comm.getRank() == 0) {
-            deleteTree(dir);
-        }
-        comm.barrier();
-    }
-
-    static void deleteTree(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> s = Files.walk(dir)) {
-            s.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        SharedDirs.remove(comm, dir);
     }
 
     /** The names of the generation directories in {@code dir}, sorted. */

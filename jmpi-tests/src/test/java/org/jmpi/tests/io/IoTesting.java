@@ -7,15 +7,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
 import mpi.Comm;
 import mpi.MPI;
 import mpi.MPIException;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.jmpi.tests.SharedDirs;
 
 /** Helpers of the MPI-IO tests: a temporary directory shared by the ranks, file images, error checks. */
 final class IoTesting {
@@ -23,46 +21,16 @@ final class IoTesting {
 
     /** A fresh directory made by rank 0 and known to every rank (collective). */
     static Path sharedTempDir(Comm comm) throws MPIException {
-        byte[] name = new byte[4096];
-        int[] len = new int[1];
-        if (comm.getRank() == 0) {
-            try {
-                byte[] p = Files.createTempDirectory("jmpi-io-test").toString().getBytes(StandardCharsets.UTF_8);
-                System.arraycopy(p, 0, name, 0, p.length);
-                len[0] = p.length;
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-        comm.bcast(len, 1, MPI.INT, 0);
-        comm.bcast(name, len[0], MPI.BYTE, 0);
-        return Path.of(new String(name, 0, len[0], StandardCharsets.UTF_8));
+        return SharedDirs.create(comm, "jmpi-io-test");
     }
 
     /** Removes the directory made by {@link #sharedTempDir} once every rank is done with it (collective). */
     static void removeTempDir(Comm comm, Path dir) throws MPIException {
-        comm.barrier();
-        if (comm.getRank() == 0) {
-            deleteTree(dir);
-        }
-        comm.barrier();
+        SharedDirs.remove(comm, dir);
     }
 
     static void deleteTree(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> s = Files.walk(dir)) {
-            s.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        SharedDirs.deleteTree(dir);
     }
 
     static byte[] read(Path file) {

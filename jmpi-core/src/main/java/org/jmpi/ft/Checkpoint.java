@@ -419,6 +419,7 @@ public final class Checkpoint {
                 long g = nextGeneration;
                 try {
                     Files.createDirectory(CheckpointLayout.generationDirectory(prefix, g));
+                    nextGeneration = g + 1; // taken, whatever becomes of it
                     Generations.forceDirectory(prefix); // the new directory's entry survives a crash with its files
                     decision = "write " + g;
                 } catch (FileAlreadyExistsException e) {
@@ -442,7 +443,6 @@ public final class Checkpoint {
         write(prefix, g);
         generation = g;
         if (rank == 0) {
-            nextGeneration = g + 1;
             lastWriteNanos = System.nanoTime();
         }
         return true;

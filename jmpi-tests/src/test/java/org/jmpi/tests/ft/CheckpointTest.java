@@ -479,11 +479,18 @@ class CheckpointTest {
         // an object that cannot be serialised on one rank: every rank fails and the generation is removed
         Checkpoint objects = Checkpoint.open(w, options(dir));
         boolean last = rank == w.getSize() - 1;
-        objects.register("o", Serializable.class, () -> last ? new ArrayList<>(List.of(new Opaque())) : "fine",
-                o -> { });
+        int[] calls = {0};
+        objects.register("o", Serializable.class, () -> last && calls[0]++ == 0 ? new ArrayList<>(List.of(
+                new Opaque())) : "fine", o -> { });
         expect(MPI.ERR_ARG, objects::checkpoint);
         w.barrier();
         assertThat(generations(dir)).containsExactly("generation-0");
+        w.barrier();
+        // the next one works, under a new number
+        assertThat(objects.checkpoint()).isTrue();
+        assertThat(objects.generation()).isEqualTo(2);
+        w.barrier();
+        assertThat(generations(dir)).containsExactly("generation-0", "generation-2");
         // checkpoints off: nothing written, nothing restored, registration checks the same
         Checkpoint off = Checkpoint.open(w, CheckpointOptions.disabled());
         off.register("v", v);

@@ -169,8 +169,19 @@ final class PortConnection {
         int[] remote = new int[lines.length];
         int attached = 0;
         try {
+            ProcessTable.Identity[] ids = new ProcessTable.Identity[lines.length];
             for (int i = 0; i < lines.length; i++) {
-                remote[i] = dp.table().attach(ProcessTable.Identity.parse(lines[i]), token);
+                ids[i] = ProcessTable.Identity.parse(lines[i]);
+                if (!dp.table().reaches(ids[i])) {
+                    // both groups see it (each has the other's table), so both fail here, before any attach
+                    throw new MpiError(ErrorClass.ERR_UNSUPPORTED_OPERATION, "the other job runs "
+                            + (ids[i].card().startsWith(Links.JVM_CARD) ? "as threads of a JVM" : "as processes")
+                            + " and this one " + (dp.runtime().threadsMode() ? "as threads of this JVM" : "as processes")
+                            + ": a threads-mode job connects only to threads-mode jobs of its own JVM");
+                }
+            }
+            for (int i = 0; i < lines.length; i++) {
+                remote[i] = dp.table().attach(ids[i], token);
                 attached++;
             }
             int[] local = comm.worldRanks();

@@ -38,7 +38,7 @@ import org.jmpi.runtime.MpiError;
  * <p>Threading: {@code launchers} is copy-on-write; a spawn runs in the calling thread.
  */
 final class Spawner {
-    private static final Pattern CLASS_NAME = Pattern.compile("[A-Za-z_$][\\w$]*(\\.[A-Za-z_$][\\w$]*)*");
+    static final Pattern CLASS_NAME = Pattern.compile("[A-Za-z_$][\\w$]*(\\.[A-Za-z_$][\\w$]*)*");
 
     /** One command of a spawn: what to run, its arguments, how many, and its Info hints. */
     record Command(String command, String[] argv, int maxprocs, Map<String, String> info) {}
@@ -121,17 +121,25 @@ final class Spawner {
      */
     static Pmi1Bootstrap processManagerSpawn(JmpiRuntime rt) {
         String forced = System.getProperty("jmpi.spawn", System.getenv("JMPI_SPAWN"));
-        Pmi1Bootstrap client = rt.bootstrap() instanceof JobBootstrap jb && jb.client() instanceof Pmi1Bootstrap p
-                ? p : null;
+        Pmi1Bootstrap client = pmi1Client(rt);
         if ("launcher".equals(forced) || client == null) {
             return null;
         }
         if ("pmi".equals(forced)) {
             return client;
         }
+        return hydra(rt);
+    }
+
+    private static Pmi1Bootstrap pmi1Client(JmpiRuntime rt) {
+        return rt.bootstrap() instanceof JobBootstrap jb && jb.client() instanceof Pmi1Bootstrap p ? p : null;
+    }
+
+    /** The PMI-1 client when the process manager is mpiexec.hydra (not jmpirun, not Slurm), else null. */
+    static Pmi1Bootstrap hydra(JmpiRuntime rt) {
         boolean hydra = System.getenv("JMPI_JOBID") == null && System.getenv("SLURM_JOB_ID") == null
                 && System.getenv("JMPI_KVS") == null;
-        return hydra ? client : null;
+        return hydra ? pmi1Client(rt) : null;
     }
 
     /**

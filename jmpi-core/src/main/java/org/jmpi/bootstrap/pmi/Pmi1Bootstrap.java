@@ -298,6 +298,34 @@ public final class Pmi1Bootstrap implements Bootstrap {
     }
 
     /**
+     * This process's application number from the server ({@code cmd=get_appnum}): Hydra numbers the executables of
+     * one launch or one spawn from 0. Negative when the server does not know (Slurm says -1).
+     */
+    public int appnum() {
+        lock.lock();
+        try {
+            Pmi1Message r = call(Pmi1Message.of("get_appnum"), "appnum");
+            return r.rc() != 0 ? -1 : r.intValue("appnum", -1);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The universe size from the server ({@code cmd=get_universe_size}); negative when it does not know (Hydra
+     * without {@code -usize} says -1).
+     */
+    public int universeSize() {
+        lock.lock();
+        try {
+            Pmi1Message r = call(Pmi1Message.of("get_universe_size"), "universe_size");
+            return r.rc() != 0 ? -1 : r.intValue("size", -1);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
      * The server's {@code PMI_process_mapping}, e.g. {@code (vector,(0,1,2))} (block of ranks per node, repeated
      * cyclically), or null when it has none.
      */

@@ -16,6 +16,8 @@ import org.jmpi.ft.Ulfm;
 import org.jmpi.junit.Mode;
 import org.jmpi.junit.MpiTest;
 import org.jmpi.junit.MpiTestContext;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Spawn in threads mode: the children are threads of the test's JVM, a threads-mode job of their own (own
@@ -344,5 +346,57 @@ class SpawnInThreadsModeTest {
     @MpiTest(ranks = {2, 3, 4}, modes = Mode.THREADS)
     void twoHalvesOfAThreadsJobConnectThroughAPort(MpiTestContext ctx) throws MPIException {
         PortsInOneJobTest.halves(ctx);
+    }
+
+    /** A parent that spawns children which wait for ever, then aborts its job. */
+    static final class AbortingParent {
+        public static void main(String[] args) throws MPIException {
+            MPI.Init(args);
+            Intercomm c = MPI.COMM_WORLD.spawn(WaitingChild.class.getName(), new String[0], 2, MPI.INFO_NULL, 0, null);
+            c.barrier();
+            MPI.COMM_WORLD.abort(5);
+        }
+    }
+
+    /**
+     * Waits for a message its parents never send; when that fails (the parents are gone), waits in its own world for
+     * a message nobody sends: only the end of its job (tied to the parents') ends it.
+     */
+    static final class WaitingChild {
+        public static void main(String[] args) throws MPIException {
+            MPI.Init(args);
+            Intercomm parent = Intercomm.getParent();
+            parent.setErrhandler(MPI.ERRORS_RETURN);
+            parent.barrier();
+            try {
+                parent.recv(new int[1], 1, MPI.INT, 0, 99);
+            } catch (MPIException e) {
+                MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, MPI.COMM_WORLD.getRank(), 98);
+            }
+        }
+    }
+
+    /** When the parents' job aborts, the children's job ends with it (as killed parents end their children). */
+    @Test
+    @Timeout(120)
+    void whenTheParentsAbortTheirChildrenEnd() throws Exception {
+        String[] parts = System.getProperty("java.class.path").split(File.pathSeparator);
+        java.net.URL[] urls = new java.net.URL[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            urls[i] = java.nio.file.Path.of(parts[i]).toUri().toURL();
+        }
+        int code = org.jmpi.shared.ThreadsJob.runMain(2, urls, AbortingParent.class.getName(), new String[0], false,
+                5000);
+        assertThat(code).isEqualTo(5);
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (childThreadsAlive() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(childThreadsAlive()).as("threads still running the children's main").isZero();
+    }
+
+    private static long childThreadsAlive() {
+        return Thread.getAllStackTraces().entrySet().stream().filter(e -> e.getKey().isAlive()).filter(e -> Arrays
+                .stream(e.getValue()).anyMatch(f -> f.getClassName().equals(WaitingChild.class.getName()))).count();
     }
 }

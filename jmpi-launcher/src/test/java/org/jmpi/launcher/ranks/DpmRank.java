@@ -15,6 +15,8 @@ import mpi.MPIException;
  *   <li>{@code server FILE [SERVICE]}: opens a port, writes its name to FILE (and publishes it under SERVICE), accepts,
  *       checks the intercommunicator (sizes, point-to-point, bcast, allreduce, merge), disconnects, closes the port;</li>
  *   <li>{@code client PORT|-FILE|@SERVICE}: connects and does the same from the other side;</li>
+ *   <li>{@code refused-server FILE}, {@code refused-client PORT}: a server and a client that cannot reach each other
+ *       (one job runs as threads, the other as processes): each rank prints the error class it got;</li>
  *   <li>{@code spawn N [CMD]}: spawns N children (this class, mode child), exchanges with them, disconnects;</li>
  *   <li>{@code child}: the spawned side;</li>
  *   <li>{@code cycles K}: K spawn+disconnect cycles of one child, printing the process's thread and fd counts;</li>
@@ -31,6 +33,8 @@ public final class DpmRank {
         switch (args[0]) {
             case "server" -> server(args, rank);
             case "client" -> client(args, rank);
+            case "refused-server" -> refusedServer(args, rank);
+            case "refused-client" -> refused(MPI.COMM_WORLD, args[1], false);
             case "spawn" -> spawn(Integer.parseInt(args[1]), args.length > 2 ? args[2] : null);
             case "child" -> child(args);
             case "quiet" -> quiet();
@@ -90,6 +94,32 @@ public final class DpmRank {
             Intracomm.closePort(port);
         }
         System.out.println("ok server " + rank);
+    }
+
+    private static void refusedServer(String[] args, int rank) throws Exception {
+        String port = null;
+        if (rank == 0) {
+            port = Intracomm.openPort();
+            Path tmp = Path.of(args[1] + ".tmp");
+            Files.writeString(tmp, port);
+            Files.move(tmp, Path.of(args[1]), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        }
+        refused(MPI.COMM_WORLD, port, true);
+        if (rank == 0) {
+            Intracomm.closePort(port);
+        }
+    }
+
+    /** An accept or connect that must fail; prints {@code refused <error class>}. */
+    private static void refused(Intracomm comm, String port, boolean accept) throws Exception {
+        comm.setErrhandler(MPI.ERRORS_RETURN);
+        try {
+            Intercomm c = accept ? comm.accept(port, 0) : comm.connect(port, 0);
+            throw new AssertionError("connected to " + c.getRemoteSize() + " processes");
+        } catch (MPIException e) {
+            System.out.println("refused " + e.getErrorClass());
+        }
+        comm.barrier(); // still usable
     }
 
     private static void client(String[] args, int rank) throws Exception {

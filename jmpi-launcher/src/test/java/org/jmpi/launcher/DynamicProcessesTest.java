@@ -228,6 +228,23 @@ class DynamicProcessesTest {
     void spawnMultipleWithPerCommandInfo() throws Exception {
         String out = finish(job(Map.of(), 2, "multi", dir.toAbsolutePath().toString()));
         assertThat(count(out, "ok multi")).as(out).isEqualTo(2);
+        assertThat(count(out, "ok multi children's universe [5]")).as(out).isEqualTo(1); // their world's size
+    }
+
+    /**
+     * Under mpiexec.hydra (PMI-1 spawn of two commands, Info wdir to Hydra) every child's MPI.APPNUM is its command's
+     * index and MPI.UNIVERSE_SIZE is Hydra's ({@code -usize}), both asked of Hydra over PMI-1.
+     */
+    @Test
+    void spawnMultipleUnderHydraGivesEachChildItsAppnum() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(new File("/usr/bin/mpiexec.hydra").canExecute(),
+                "mpiexec.hydra is not installed");
+        String out = finish(start(List.of("mpiexec.hydra", "-usize", "9", "-n", "2", LaunchIntegrationTest.JAVA,
+                "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-cp",
+                LaunchIntegrationTest.rankClassPath(), DpmRank.class.getName(), "multi",
+                dir.toAbsolutePath().toString()), Map.of()));
+        assertThat(count(out, "ok multi")).as(out).isEqualTo(2);
+        assertThat(count(out, "ok multi children's universe [9]")).as(out).isEqualTo(1);
     }
 
     @Test

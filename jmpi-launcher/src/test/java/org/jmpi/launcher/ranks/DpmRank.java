@@ -293,17 +293,19 @@ public final class DpmRank {
                     "appcheck", "1", "-"}},
                 new int[] {2, 3}, new Info[] {a, b}, 0, null);
         check(c.getRemoteSize() == 5, "remote size " + c.getRemoteSize());
+        java.util.Set<Integer> universes = new java.util.TreeSet<>();
         if (MPI.COMM_WORLD.getRank() == 0) {
             int[] apps = new int[5];
             for (int r = 0; r < 5; r++) {
-                int[] one = new int[1];
-                c.recv(one, 1, MPI.INT, r, 9);
-                apps[r] = one[0];
+                int[] two = new int[2];
+                c.recv(two, 2, MPI.INT, r, 9);
+                apps[r] = two[0];
+                universes.add(two[1]);
             }
             check(Arrays.equals(apps, new int[] {0, 0, 1, 1, 1}), "appnums " + Arrays.toString(apps));
         }
         c.disconnect();
-        System.out.println("ok multi");
+        System.out.println("ok multi" + (universes.isEmpty() ? "" : " children's universe " + universes));
     }
 
     private static void appcheck(String[] args) throws Exception {
@@ -313,7 +315,7 @@ public final class DpmRank {
             check(Path.of("").toAbsolutePath().toString().equals(args[2]), "wdir " + Path.of("").toAbsolutePath());
         }
         Intercomm p = Intercomm.getParent();
-        p.send(new int[] {app}, 1, MPI.INT, 0, 9);
+        p.send(new int[] {app, (Integer) MPI.COMM_WORLD.getAttr(MPI.UNIVERSE_SIZE)}, 2, MPI.INT, 0, 9);
         p.disconnect();
     }
 

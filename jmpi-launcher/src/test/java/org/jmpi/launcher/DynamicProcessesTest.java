@@ -158,6 +158,13 @@ class DynamicProcessesTest {
         assertThat(count(out, "ok child")).as(out).isEqualTo(2);
     }
 
+    /** jmpirun --threads runs a name server for its ranks too (they get its address as a system property). */
+    @Test
+    void threadsModeRanksPublishAndLookUpNames() throws Exception {
+        String out = finish(job(true, Map.of(), 3, "names"));
+        assertThat(count(out, "ok names")).as(out).isEqualTo(3);
+    }
+
     /** A threads-mode job and a job of processes cannot reach each other: both sides fail, neither hangs. */
     @Test
     void aThreadsJobAndAProcessesJobRefuseEachOther() throws Exception {

@@ -15,6 +15,7 @@ import mpi.MPIException;
  *   <li>{@code server FILE [SERVICE]}: opens a port, writes its name to FILE (and publishes it under SERVICE), accepts,
  *       checks the intercommunicator (sizes, point-to-point, bcast, allreduce, merge), disconnects, closes the port;</li>
  *   <li>{@code client PORT|-FILE|@SERVICE}: connects and does the same from the other side;</li>
+ *   <li>{@code names}: rank 0 publishes a port under a name, every rank looks it up, rank 0 unpublishes it;</li>
  *   <li>{@code refused-server FILE}, {@code refused-client PORT}: a server and a client that cannot reach each other
  *       (one job runs as threads, the other as processes): each rank prints the error class it got;</li>
  *   <li>{@code spawn N [CMD]}: spawns N children (this class, mode child), exchanges with them, disconnects;</li>
@@ -34,6 +35,7 @@ public final class DpmRank {
             case "server" -> server(args, rank);
             case "client" -> client(args, rank);
             case "refused-server" -> refusedServer(args, rank);
+            case "names" -> names(rank);
             case "refused-client" -> refused(MPI.COMM_WORLD, args[1], false);
             case "spawn" -> spawn(Integer.parseInt(args[1]), args.length > 2 ? args[2] : null);
             case "child" -> child(args);
@@ -94,6 +96,29 @@ public final class DpmRank {
             Intracomm.closePort(port);
         }
         System.out.println("ok server " + rank);
+    }
+
+    private static void names(int rank) throws Exception {
+        String service = "svc-" + ProcessHandle.current().pid();
+        char[] port = new char[MPI.MAX_PORT_NAME];
+        int n = 0;
+        if (rank == 0) {
+            String p = Intracomm.openPort();
+            Intracomm.publishName(service, p);
+            n = p.length();
+            p.getChars(0, n, port, 0);
+        }
+        int[] len = {n};
+        MPI.COMM_WORLD.bcast(len, 1, MPI.INT, 0);
+        MPI.COMM_WORLD.bcast(port, len[0], MPI.CHAR, 0);
+        String found = Intracomm.lookupName(service);
+        check(found.equals(new String(port, 0, len[0])), "lookup gave " + found);
+        MPI.COMM_WORLD.barrier();
+        if (rank == 0) {
+            Intracomm.unpublishName(service, found);
+            Intracomm.closePort(found);
+        }
+        System.out.println("ok names " + rank);
     }
 
     private static void refusedServer(String[] args, int rank) throws Exception {

@@ -73,6 +73,7 @@ final class Spawner {
             port = OpenPort.open(bareHost(card));
             ProcessBuilder pb = new ProcessBuilder(cmdline);
             Map<String, String> env = pb.environment();
+            launcherEnvironment(env, dp.runtime().bootstrap().listenHost() != null);
             env.put("JMPI_PARENT_PORT", port.name().format());
             env.put("JMPI_SPAWN_WATCH_STDIN", "1");
             pb.redirectOutput(ProcessBuilder.Redirect.INHERIT);
@@ -109,6 +110,32 @@ final class Spawner {
         } finally {
             port.close();
         }
+    }
+
+    /** What the parents' launcher set for this rank alone; the children's jmpirun sets its own. */
+    private static final List<String> PER_RANK = List.of("JMPI_RANK", "JMPI_SIZE", "JMPI_JOBID", "JMPI_LOCAL_RANK",
+            "JMPI_LOCAL_SIZE", "JMPI_NODE_ID", "JMPI_APPNUM", "MPI_LOCALRANKID", "MPI_LOCALNRANKS", "JMPI_SECRET");
+
+    /**
+     * The environment of the children's jmpirun, from this rank's: without what the parents' launcher set for this
+     * rank alone; and where the children listen. When the parents' job spans hosts (its ranks listen on addresses
+     * other hosts reach), the children must too, wherever jmpirun puts them, or parents on other hosts could not
+     * reach them: an address of this host ({@code JMPI_TCP_HOST} as the parents' launcher set it for this host) is
+     * replaced by {@code *} (every interface, published as the host's first non-loopback address), which the
+     * children's jmpirun gives to children on every host; an interface name, which names the right address on every
+     * host, is kept.
+     */
+    static void launcherEnvironment(Map<String, String> env, boolean parentsSpanHosts) {
+        env.keySet().removeIf(k -> PER_RANK.contains(k) || k.startsWith("PMI_"));
+        String tcpHost = env.get("JMPI_TCP_HOST");
+        if (parentsSpanHosts && (tcpHost == null || isAddressLiteral(tcpHost.trim()))) {
+            env.put("JMPI_TCP_HOST", "*");
+        }
+    }
+
+    /** Whether {@code host} is an IPv4 or IPv6 address written out (not an interface or host name, not {@code *}). */
+    static boolean isAddressLiteral(String host) {
+        return host.matches("\\d{1,3}(\\.\\d{1,3}){3}") || host.indexOf(':') >= 0; // names hold no ':'
     }
 
     /** Key of the parents' port in the children's key-value space when the process manager spawned them. */

@@ -378,6 +378,23 @@ class LaunchIntegrationTest {
             assertThat(leftovers()).as(what + ": processes left on the hosts").isEmpty();
         }
 
+        /**
+         * Parents on both hosts spawn two children: the children's jmpirun (started by the root on host A) gets the
+         * parents' host list and ssh command, so one child runs on each host; they connect back across the bridge
+         * and everything ends with the job.
+         */
+        @Test
+        void spawnedChildrenFollowTheHostListAcrossSshHosts() throws Exception {
+            Result r = run(jmpirun("--no-stdin", "-n", "2", "-H", A + ":1," + B + ":1", "--launcher-exec", ssh(),
+                    "-cp", rankClassPath(), org.jmpi.launcher.ranks.DpmRank.class.getName(), "spawn", "2"),
+                    Map.of("JMPI_LAUNCHER_CLASSPATH", launcherClassPath()), Duration.ofSeconds(180));
+            assertThat(r.rc).as(r.out).isZero();
+            assertThat(r.out.lines().filter(l -> l.contains("ok spawn 2 from 2"))).as(r.out).hasSize(2);
+            assertThat(r.out.lines().filter(l -> l.contains("ok child")).map(l -> l.substring(l.indexOf(" on node ")))
+                    .sorted().toList()).as(r.out).containsExactly(" on node 0", " on node 1");
+            assertThat(leftovers()).as("processes left on the hosts").isEmpty();
+        }
+
         @Test
         void jmpirunOverSshUsesBothHosts() throws Exception {
             Result r = run(jmpirun("--no-stdin", "-n", "4", "-H", A + ":2," + B + ":2", "--launcher-exec", ssh(),

@@ -278,6 +278,32 @@ class LaunchIntegrationTest {
             assertRanksGotTheMessage(r, 3);
         }
 
+        /**
+         * MPI_Comm_spawn under {@code srun --mpi=pmi2}: jmpi does not use Slurm's PMI-2 spawn; the root starts the
+         * children with jmpirun, which takes the allocation (this node) as its host list. spawnMultiple's children
+         * get their command's APPNUM from that jmpirun.
+         */
+        @Test
+        void srunWithPmi2Spawns() throws Exception {
+            Map<String, String> e = new HashMap<>(env);
+            e.put("JMPI_LAUNCHER_CLASSPATH", launcherClassPath());
+            Path wdir = Files.createTempDirectory(dir, "wdir");
+            for (String[] mode : List.of(new String[] {"spawn", "2"}, new String[] {"multi", wdir.toString()})) {
+                Result r = run(concat(List.of("srun", "-n", "2", "--mpi=pmi2", JAVA,
+                        "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
+                        rankClassPath(),
+                        org.jmpi.launcher.ranks.DpmRank.class.getName()), List.of(mode)), e,
+                        Duration.ofSeconds(180));
+                assertThat(r.rc).as(r.out).isZero();
+                if (mode[0].equals("spawn")) {
+                    assertThat(r.out.lines().filter(l -> l.contains("ok spawn 2 from 2"))).as(r.out).hasSize(2);
+                    assertThat(r.out.lines().filter(l -> l.contains("ok child"))).as(r.out).hasSize(2);
+                } else {
+                    assertThat(r.out.lines().filter(l -> l.contains("ok multi"))).as(r.out).hasSize(2);
+                }
+            }
+        }
+
         @Test
         void sbatchRunsSrunInABatchJob() throws Exception {
             Path out = dir.resolve("batch.out");

@@ -218,12 +218,16 @@ public final class DynamicProcesses {
         return PortConnection.connect(get(), port, rt.world(), 0);
     }
 
-    /** Before MPI_Finalize: a root that spawned waits for the children's jobs to end. */
+    /**
+     * Before MPI_Finalize: a root that spawned waits for the children's jobs to end; in threads mode the links to
+     * other jobs that were not disconnected are dropped.
+     */
     public static void beforeFinalize() {
         DynamicProcesses dp = existing();
         if (dp != null) {
             dp.spawner.awaitLaunchers();
             dp.threadsSpawner.awaitJobs();
+            dp.table.close();
         }
     }
 

@@ -31,6 +31,10 @@ interface Links {
     /** Peer {@code index} is no longer held: its connection (or its link to the other job) goes. */
     void retire(int index);
 
+    /** This rank finalizes: what ties it to other jobs and is not a connection (listeners) goes. */
+    default void close() {
+    }
+
     /** The card prefix of a rank that is a thread of some JVM. */
     String JVM_CARD = "jvm:";
 
@@ -132,6 +136,13 @@ interface Links {
             if (r != null) {
                 r.run();
             }
+        }
+
+        /** A rank that finalizes without disconnecting leaves no listener (and so no engine) on other jobs. */
+        @Override
+        public void close() {
+            unsubscribe.values().forEach(Runnable::run);
+            unsubscribe.clear();
         }
     }
 }

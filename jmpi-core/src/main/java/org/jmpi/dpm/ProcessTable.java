@@ -167,6 +167,11 @@ public final class ProcessTable {
         return ok ? e.index : -1;
     }
 
+    /** This rank finalizes (see {@link Links#close}). */
+    synchronized void close() {
+        links.close();
+    }
+
     /** Processes of other jobs attached now (for leak checks). */
     public synchronized int attached() {
         return byIndex.size();

@@ -153,6 +153,7 @@ final class ThreadsSpawner {
         }
         ThreadsJob job = ThreadsJob.start(size, rank -> ofRank[rank].classPath(), mine.getParent(), seed,
                 (rank, loader) -> runChild(ofRank[rank], rank, loader));
+        running(); // forgets the jobs that ended: each holds its ranks' engines and class loaders
         jobs.add(job);
         mine.job().endWith(job);
         return job;

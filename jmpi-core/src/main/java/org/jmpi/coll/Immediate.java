@@ -516,8 +516,11 @@ public final class Immediate {
             String call) {
         int p = c.size();
         long total = p * block;
-        if (Tuning.select(Collective.ALLTOALL, p, block, true) != Algorithm.ALLTOALL_LINEAR || total > LIMIT
-                || p > 33) {
+        Algorithm a = Tuning.select(Collective.ALLTOALL, p, block, true);
+        if (a == Algorithm.ALLTOALL_BRUCK) {
+            return alltoallBruck(c, sequence, send, recv, block, call);
+        }
+        if (a != Algorithm.ALLTOALL_LINEAR || total > LIMIT || p > 33) {
             return false;
         }
         int r = c.rank();
@@ -557,6 +560,56 @@ public final class Immediate {
         MessageData got = sc.view(1, 0, total);
         Blocks.copy(sc.view(0, r * block, block), 0, got, r * block, block);
         Blocks.copy(got, 0, recv, 0, total);
+        return true;
+    }
+
+    /**
+     * {@code MPI_Alltoall} by Bruck's algorithm (short blocks, more than two ranks), when the rotated blocks fit
+     * scratch A and the packed halves fit scratch B. The same messages as {@link AlltoallBruck}: rank r rotates its send
+     * blocks so that position i holds the block for rank r + i; at distance d it sends the blocks at positions with bit
+     * d set to r + d and receives r - d's into the same positions; position i then holds the block from r - i.
+     */
+    private static boolean alltoallBruck(Communicator c, int sequence, MessageData send, MessageData recv, long block,
+            String call) {
+        int p = c.size();
+        long total = p * block;
+        long half = (p + 1) / 2 * block;
+        if (total > LIMIT || 2 * half > LIMIT) {
+            return false;
+        }
+        int r = c.rank();
+        JmpiRuntime rt = JmpiRuntime.get();
+        Engine engine = rt.engine();
+        Progress progress = rt.progress();
+        int context = c.collectiveContext();
+        int tag = sequence & Integer.MAX_VALUE;
+        Scratch sc = SCRATCH.get();
+        MessageData rot = sc.view(0, 0, total);
+        for (int i = 0; i < p; i++) {
+            Blocks.copy(send, ((r + i) % p) * block, rot, i * block, block);
+        }
+        MessageData out = sc.view(1, 0, half);
+        MessageData in = sc.view(1, half, half);
+        for (int d = 1; d < p; d <<= 1) {
+            int k = 0;
+            for (int i = 0; i < p; i++) {
+                if ((i & d) != 0) {
+                    Blocks.copy(rot, i * block, out, (k++) * block, block);
+                }
+            }
+            long bytes = k * block;
+            exchange(engine, progress, c, context, tag, (r + d) % p, sc.view(1, 0, bytes), (r - d + p) % p,
+                    sc.view(1, half, bytes), call);
+            k = 0;
+            for (int i = 0; i < p; i++) {
+                if ((i & d) != 0) {
+                    Blocks.copy(in, (k++) * block, rot, i * block, block);
+                }
+            }
+        }
+        for (int i = 0; i < p; i++) {
+            Blocks.copy(rot, i * block, recv, ((r - i + p) % p) * block, block);
+        }
         return true;
     }
 

@@ -1,5 +1,8 @@
 package org.jmpi.arch;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -24,16 +27,22 @@ class LayeringTest {
                 "org.jmpi.ft..")
                 .should().dependOnClassesThat().resideInAPackage("mpi")
                 .because("only package mpi validates arguments and throws MPIException (org.jmpi.tools, the built-in"
-                        + " profiling tools, use the API as any program does; org.jmpi.ft is a public API above it)")
-                .check(classes);
+                        + " profiling tools, and org.jmpi.ft, fault tolerance above the API, use it as any program"
+                        + " does)").check(classes);
     }
 
     @Test
-    void nothingBelowTheApiDependsOnTheFaultToleranceApi() {
-        noClasses().that().resideOutsideOfPackages("org.jmpi.ft..").should().dependOnClassesThat()
-                .resideInAPackage("org.jmpi.ft..")
-                .because("org.jmpi.ft sits above package mpi (its internals are org.jmpi.comm.FaultTolerance,"
-                        + " org.jmpi.runtime.Failures and Revocation)").check(classes);
+    void faultToleranceSitsAboveTheApi() {
+        noClasses().that().resideOutsideOfPackages("org.jmpi.ft..").and().resideInAnyPackage("org.jmpi..", "mpi")
+                .should().dependOnClassesThat().resideInAPackage("org.jmpi.ft..")
+                .because("org.jmpi.ft (checkpoint/restart) is called by programs; nothing below it calls up into it")
+                .check(classes);
+        // the checkpoint classes (ULFM, beside them, reaches into the runtime's failure detector)
+        classes().that().haveNameMatching("org\\.jmpi\\.ft\\.(Checkpoint|StoredCheckpoint|CheckpointOptions|"
+                + "CheckpointLayout|ItemType|PartFile|Generations|Coordination|Errors)(\\$.*)?")
+                .should().onlyDependOnClassesThat(resideInAnyPackage("java..", "mpi", "org.jmpi.ft..")
+                        .or(belongToAnyOf(org.jmpi.runtime.MpiError.class)))
+                .because("checkpoints use package mpi's public API and the JDK only").check(classes);
     }
 
     @Test

@@ -180,6 +180,33 @@ public final class JmpiRun implements Callable<Integer> {
             description = "survivors go on when a rank fails; MPI calls involving it raise MPI_ERR_PROC_FAILED")
     boolean continueOnFailure;
 
+    @Option(names = {"-ckpoint-prefix", "--ckpoint-prefix", "--checkpoint-prefix"}, paramLabel = "DIR",
+            description = "checkpoint directory of org.jmpi.ft.Checkpoint (must exist and be writable; on a file"
+                    + " system every host shares); ranks get JMPI_CKPT_PREFIX")
+    String ckpointPrefix;
+
+    @Option(names = {"-ckpoint-interval", "--ckpoint-interval"}, paramLabel = "SEC",
+            description = "least time between checkpoints: the program's next checkpoint() call after SEC seconds"
+                    + " writes one (default: every call)")
+    String ckpointInterval;
+
+    @Option(names = {"-ckpoint-num", "--ckpoint-num"}, paramLabel = "N",
+            description = "restart from checkpoint generation N (default: the newest complete one)")
+    Long ckpointNum;
+
+    @Option(names = {"--ckpoint-keep", "-ckpoint-keep"}, paramLabel = "K",
+            description = "complete checkpoint generations kept (default 2)")
+    Integer ckpointKeep;
+
+    @Option(names = {"-ckpointlib", "--ckpointlib"}, paramLabel = "LIB", hidden = true,
+            description = "Hydra's system-level checkpoint library (blcr): accepted with a note")
+    String ckpointLib;
+
+    @Option(names = {"--restart-on-failure", "-restart-on-failure"}, paramLabel = "K",
+            description = "when a rank or host fails, start the job again (from the newest complete checkpoint with"
+                    + " -ckpoint-prefix, else from the beginning), at most K times")
+    Integer restartOnFailure;
+
     @Option(names = "--link-timeout", paramLabel = "SEC",
             description = "a host silent for SEC seconds is lost (default 4)")
     Integer linkTimeoutSeconds;
@@ -467,69 +494,89 @@ public final class JmpiRun implements Callable<Integer> {
             err.println("jmpirun: " + e.getMessage());
             return USAGE_ERROR;
         }
+        CheckpointRestart ckpt;
+        try {
+            ckpt = checkpointFlags();
+        } catch (IllegalArgumentException e) {
+            err.println("jmpirun: " + e.getMessage());
+            return USAGE_ERROR;
+        }
         if (threads) {
-            if (!moreApps.isEmpty() || !hostList.isEmpty() || hostfile != null) {
-                err.println("jmpirun: --threads runs one application on this host; no ':' or host lists");
-                return USAGE_ERROR;
-            }
-            if (!jvmArgs.isEmpty() || !exports.isEmpty()) {
-                err.println("jmpirun: --jvm-arg and -x do not apply with --threads (the ranks share this JVM; use "
-                        + "JMPI_LAUNCHER_JVM_ARGS and the environment of jmpirun instead)");
-            }
-            int n = ranks == null ? 1 : ranks;
-            if (n < 1) {
-                err.println("jmpirun: -n must be at least 1, not " + n);
-                return USAGE_ERROR;
-            }
-            if (JavaCommand.isJava(mainClass) || exec) {
-                err.println("jmpirun: --threads runs a main class in this JVM, not a program: give the class and its "
-                        + "class path (jmpirun --threads -n " + n + " -cp app.jar org.example.Main)");
-                return USAGE_ERROR;
-            }
-            Profiling prof;
+            Runnable clear = checkpointProperties(ckpt);
             try {
-                prof = Profiling.of(tools, summary || summarySvg != null, check, trace, userClassPath());
-                if (prof != null) {
-                    prof.summarySvg = summarySvg == null ? null : Path.of(summarySvg).toAbsolutePath();
-                }
-            } catch (IllegalArgumentException e) {
-                err.println("jmpirun: " + e.getMessage());
-                return USAGE_ERROR;
-            }
-            java.io.Closeable recording;
-            try {
-                recording = jfr == null ? null : JfrRecording.startHere(Path.of(jfr), environment);
-            } catch (IllegalArgumentException e) {
-                err.println("jmpirun: " + e.getMessage());
-                return USAGE_ERROR;
-            }
-            if (prof == null) {
-                try {
-                    return runThreads(userClassPath(), timeout, n);
-                } finally {
-                    if (recording != null) {
-                        recording.close();
-                    }
-                }
-            }
-            prof.applyThreads();
-            try {
-                return runThreads(userClassPath(), timeout, n);
+                return runThreadsMode(moreApps, timeout);
             } finally {
-                org.jmpi.shared.RankClassLoader.transformMpiClasses(null);
-                System.clearProperty("jmpi.tools");
-                System.clearProperty("jmpi.summary.dir");
-                System.clearProperty("jmpi.check.dir");
-                System.clearProperty("jmpi.trace.dir");
-                prof.finish(err);
-                if (recording != null) {
-                    recording.close();
-                }
+                clear.run();
             }
         }
+        FileOutput files = outputDirectory == null ? null : new FileOutput(Path.of(outputDirectory));
+        try {
+            long deadline = timeout == null ? 0 : System.nanoTime() + timeout.toNanos();
+            for (int attempt = 0; ; attempt++) {
+                Duration left = timeout == null ? null : Duration.ofNanos(Math.max(1, deadline - System.nanoTime()));
+                Object ended = runOnce(moreApps, left, files, ckpt.environment(attempt), attempt == 0);
+                if (ended instanceof Integer setupError) {
+                    return setupError;
+                }
+                LaunchResult r = (LaunchResult) ended;
+                boolean again = ckpt.restartAfter(r, attempt) && (timeout == null || System.nanoTime() < deadline);
+                if (!again) {
+                    if (!r.summary().isEmpty()) {
+                        err.println(r.summary());
+                    }
+                    return r.exitCode();
+                }
+                err.println(ckpt.restartLine(r, attempt + 1));
+            }
+        } finally {
+            if (files != null) {
+                files.close();
+            }
+        }
+    }
+
+    /** The checkpoint flags, checked ({@link CheckpointRestart}); notes for flags that change nothing. */
+    private CheckpointRestart checkpointFlags() {
+        if (ckpointLib != null) {
+            err.println("jmpirun: note: -ckpointlib " + ckpointLib + " is ignored: jmpi checkpoints are taken by the "
+                    + "program (org.jmpi.ft.Checkpoint), in -ckpoint-prefix");
+        }
+        if (restartOnFailure != null && continueOnFailure) {
+            throw new IllegalArgumentException("--restart-on-failure and --continue-on-failure contradict each other "
+                    + "(a failure either ends the run and restarts the job, or the survivors go on)");
+        }
+        if (restartOnFailure != null && threads) {
+            throw new IllegalArgumentException("--restart-on-failure restarts processes; it does not apply with "
+                    + "--threads");
+        }
+        return CheckpointRestart.of(ckpointPrefix, ckpointInterval, ckpointNum, ckpointKeep, restartOnFailure,
+                environment);
+    }
+
+    /** Threads mode: the checkpoint settings as system properties ({@code jmpi.ckpt.*}); returns their removal. */
+    private static Runnable checkpointProperties(CheckpointRestart ckpt) {
+        if (!ckpt.checkpointing()) {
+            return () -> { };
+        }
+        List<String> set = new ArrayList<>();
+        for (Map.Entry<String, String> e : ckpt.environment(0).entrySet()) {
+            String property = e.getKey().toLowerCase(Locale.ROOT).replace('_', '.');
+            System.setProperty(property, e.getValue());
+            set.add(property);
+        }
+        return () -> set.forEach(System::clearProperty);
+    }
+
+    /**
+     * One run of the job in processes mode with the extra variables {@code attemptEnv}. Returns its
+     * {@link LaunchResult}, or an Integer exit code when it could not start (a usage error); prints everything but the
+     * result's summary.
+     */
+    private Object runOnce(List<JmpiRun> moreApps, Duration timeout, FileOutput files, Map<String, String> attemptEnv,
+            boolean first) throws Exception {
         Launcher.Builder b;
         try {
-            b = configure(timeout, moreApps);
+            b = configure(timeout, moreApps, attemptEnv, first);
         } catch (IllegalArgumentException | HostListException e) {
             err.println("jmpirun: " + e.getMessage());
             return USAGE_ERROR;
@@ -549,7 +596,6 @@ public final class JmpiRun implements Callable<Integer> {
             err.println("jmpirun: " + e.getMessage());
             return USAGE_ERROR;
         }
-        FileOutput files = outputDirectory == null ? null : new FileOutput(Path.of(outputDirectory));
         if (files != null) {
             b.output(files);
         }
@@ -588,10 +634,6 @@ public final class JmpiRun implements Callable<Integer> {
             } finally {
                 uninstall.run();
             }
-        } finally {
-            if (files != null) {
-                files.close();
-            }
         }
         if (prof != null) {
             prof.finish(err);
@@ -599,14 +641,77 @@ public final class JmpiRun implements Callable<Integer> {
         if (printAllExitCodes) {
             err.println("jmpirun: exit codes " + r.rankExitCodes());
         }
-        if (!r.summary().isEmpty()) {
-            err.println(r.summary());
-        }
-        return r.exitCode();
+        return r;
     }
 
-    /** Everything but the per-application settings, then one application per context. */
-    private Launcher.Builder configure(Duration timeout, List<JmpiRun> moreApps) throws HostListException {
+    /** {@code --threads}: the ranks as threads of this JVM. */
+    private int runThreadsMode(List<JmpiRun> moreApps, Duration timeout) throws Exception {
+        if (!moreApps.isEmpty() || !hostList.isEmpty() || hostfile != null) {
+            err.println("jmpirun: --threads runs one application on this host; no ':' or host lists");
+            return USAGE_ERROR;
+        }
+        if (!jvmArgs.isEmpty() || !exports.isEmpty()) {
+            err.println("jmpirun: --jvm-arg and -x do not apply with --threads (the ranks share this JVM; use "
+                    + "JMPI_LAUNCHER_JVM_ARGS and the environment of jmpirun instead)");
+        }
+        int n = ranks == null ? 1 : ranks;
+        if (n < 1) {
+            err.println("jmpirun: -n must be at least 1, not " + n);
+            return USAGE_ERROR;
+        }
+        if (JavaCommand.isJava(mainClass) || exec) {
+            err.println("jmpirun: --threads runs a main class in this JVM, not a program: give the class and its "
+                    + "class path (jmpirun --threads -n " + n + " -cp app.jar org.example.Main)");
+            return USAGE_ERROR;
+        }
+        Profiling prof;
+        try {
+            prof = Profiling.of(tools, summary || summarySvg != null, check, trace, userClassPath());
+            if (prof != null) {
+                prof.summarySvg = summarySvg == null ? null : Path.of(summarySvg).toAbsolutePath();
+            }
+        } catch (IllegalArgumentException e) {
+            err.println("jmpirun: " + e.getMessage());
+            return USAGE_ERROR;
+        }
+        java.io.Closeable recording;
+        try {
+            recording = jfr == null ? null : JfrRecording.startHere(Path.of(jfr), environment);
+        } catch (IllegalArgumentException e) {
+            err.println("jmpirun: " + e.getMessage());
+            return USAGE_ERROR;
+        }
+        if (prof == null) {
+            try {
+                return runThreads(userClassPath(), timeout, n);
+            } finally {
+                if (recording != null) {
+                    recording.close();
+                }
+            }
+        }
+        prof.applyThreads();
+        try {
+            return runThreads(userClassPath(), timeout, n);
+        } finally {
+            org.jmpi.shared.RankClassLoader.transformMpiClasses(null);
+            System.clearProperty("jmpi.tools");
+            System.clearProperty("jmpi.summary.dir");
+            System.clearProperty("jmpi.check.dir");
+            System.clearProperty("jmpi.trace.dir");
+            prof.finish(err);
+            if (recording != null) {
+                recording.close();
+            }
+        }
+    }
+
+    /**
+     * Everything but the per-application settings, then one application per context. {@code attemptEnv} (the
+     * checkpoint variables of this run) goes to every application; notes are printed on the {@code first} run only.
+     */
+    private Launcher.Builder configure(Duration timeout, List<JmpiRun> moreApps, Map<String, String> attemptEnv,
+            boolean first) throws HostListException {
         Launcher.Builder b = Launcher.builder()
                 .timeout(timeout)
                 .tagOutput(tagOutput)
@@ -616,6 +721,7 @@ public final class JmpiRun implements Callable<Integer> {
                 .dumpStacksOnTimeout(dumpOnTimeout)
                 .continueOnFailure(continueOnFailure)
                 .forwardAllEnvironment(genvAll && !genvNone);
+        b.env(attemptEnv);
         if (verbose) {
             b.env("JMPI_VERBOSE", "1"); // each rank prints which transport serves which peer
         }
@@ -627,7 +733,7 @@ public final class JmpiRun implements Callable<Integer> {
             String kind = bindTo.toLowerCase(Locale.ROOT).split(":")[0];
             if (kind.equals("core") || kind.equals("hwthread")) {
                 b.env("JMPI_BIND_TO", kind); // the host proxy starts each rank under taskset -c CPU
-            } else {
+            } else if (first) {
                 err.println("jmpirun: note: --bind-to " + bindTo + " is accepted but JVM ranks are bound only to "
                         + "core or hwthread");
             }
@@ -653,7 +759,7 @@ public final class JmpiRun implements Callable<Integer> {
                 default -> ignoredMca.add(k + " " + v);
             }
         }
-        if (!ignoredMca.isEmpty()) {
+        if (!ignoredMca.isEmpty() && first) {
             // scripts written for Open MPI pass tuning parameters (btl, shmem, pml, ...): go on without them
             err.println("jmpirun: warning: ignoring Open MPI parameters jmpi has no use for: --mca "
                     + String.join(", --mca ", ignoredMca) + " (jmpirun applies plm_rsh_agent, plm_rsh_args, "

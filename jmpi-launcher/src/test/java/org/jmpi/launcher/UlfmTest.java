@@ -223,6 +223,18 @@ class UlfmTest {
     }
 
     @Test
+    void aRankThatDiesBeforeMpiInitIsReportedToTheOthersWhenTheyStart() throws Exception {
+        for (boolean twoHosts : new boolean[] {false, true}) {
+            LaunchResult r = run(3, twoHosts, "early", "1");
+            assertThat(r.rankExitCodes()).as(r.summary() + " " + lines).containsExactly(0, 3, 0);
+            for (int i : new int[] {0, 2}) {
+                String me = i + " out: rank " + i;
+                assertThat(lines).as(lines.toString()).contains(me + " revoked true shrunk to 2 sum 2 agreed 1");
+            }
+        }
+    }
+
+    @Test
     void revokeInterruptsEveryMemberWithoutAFailure() throws Exception {
         for (int n : new int[] {2, 3}) {
             LaunchResult r = run(n, false, "revoke");

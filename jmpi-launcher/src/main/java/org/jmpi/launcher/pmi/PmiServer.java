@@ -235,6 +235,11 @@ public final class PmiServer implements AutoCloseable {
     private final Map<Integer, RankState> ranks = new HashMap<>();
     private final List<Socket> sockets = new ArrayList<>();
     private final List<OutputStream> noticeChannels = new ArrayList<>();
+    /**
+     * Every failure notice sent so far (guarded by {@code lock}): a rank that opens its notice channel late (it was
+     * still starting when another rank died) hears of them first.
+     */
+    private final List<String> failureNotices = new ArrayList<>();
     private int size;
     private int barrierArrived;
     private long barrierGeneration;
@@ -396,7 +401,14 @@ public final class PmiServer implements AutoCloseable {
      * {@code _} on the wire.
      */
     public void notifyFailure(int rank, String reason) {
-        broadcastNotice("cmd=jmpi_failed rank=" + rank + " reason=" + wireText(reason));
+        String line = "cmd=jmpi_failed rank=" + rank + " reason=" + wireText(reason);
+        lock.lock();
+        try {
+            failureNotices.add(line);
+            broadcastNotice(line);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Writes {@code line} to every rank's notice channel. */
@@ -506,6 +518,9 @@ public final class PmiServer implements AutoCloseable {
                 lock.lock();
                 try {
                     send(out, "cmd=initack");
+                    if (!failureNotices.isEmpty()) {
+                        send(out, failureNotices.toArray(String[]::new));
+                    }
                     noticeChannels.add(out);
                 } finally {
                     lock.unlock();

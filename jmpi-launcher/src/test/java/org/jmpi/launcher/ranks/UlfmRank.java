@@ -21,6 +21,8 @@ import org.jmpi.ft.Ulfm;
  *       acknowledges it, and then the pending request completes with the message rank 1 sends after an agreement;
  *   <li>{@code agree}: the victim dies just before an agree on the world; the survivors print the agreed value (the
  *       AND of their flags) and the failed group's size, then shrink the world and print the new size;
+ *   <li>{@code early}: the victim exits (code 3) before MPI_Init; the others start, learn of it (the failure notice
+ *       sent before they opened their notice channel is replayed to them) and go on as in {@code collective};
  *   <li>{@code host}: as {@code collective} with no victim: the test kills a host's proxy (all its ranks);
  *   <li>{@code rma}: a window on the world; the victim dies; a lock and put to it fail, a fence fails, and the
  *       survivors' accumulates into rank 0's window (passive target) still work: rank 0 prints the count;
@@ -34,14 +36,20 @@ public final class UlfmRank {
     private UlfmRank() {}
 
     public static void main(String[] args) throws Exception {
+        if (args[0].equals("early") && Integer.parseInt(System.getenv("PMI_RANK")) == Integer.parseInt(args[1])) {
+            System.exit(3); // dies before MPI_Init, while the others start
+        }
         MPI.Init(args);
         int rank = MPI.COMM_WORLD.getRank();
         int size = MPI.COMM_WORLD.getSize();
         int victim = args.length > 1 ? Integer.parseInt(args[1]) : size - 1;
         MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
-        Intracomm dup = MPI.COMM_WORLD.dup();
+        boolean early = args[0].equals("early"); // then a dup or barrier of the world would fail at once
+        Intracomm dup = early ? MPI.COMM_WORLD : MPI.COMM_WORLD.dup();
         dup.setErrhandler(MPI.ERRORS_RETURN);
-        MPI.COMM_WORLD.barrier();
+        if (!early) {
+            MPI.COMM_WORLD.barrier();
+        }
         System.out.println("ready " + rank + " pid " + ProcessHandle.current().pid());
         switch (args[0]) {
             case "collective" -> collective(dup, rank, victim);
@@ -49,6 +57,7 @@ public final class UlfmRank {
             case "agree" -> agree(rank, victim);
             case "revoke" -> revoke(dup, rank);
             case "host" -> collective(dup, rank, -1);
+            case "early" -> collective(dup, rank, -1);
             case "rma" -> rma(rank, victim);
             case "io" -> io(rank, victim, args[2]);
             default -> throw new IllegalArgumentException(args[0]);
@@ -147,14 +156,23 @@ public final class UlfmRank {
             die();
         }
         java.nio.IntBuffer one = MPI.newIntBuffer(1).put(0, 1);
+        int putError = 0;
+        boolean locked = false;
         try {
             win.lock(MPI.LOCK_EXCLUSIVE, victim, 0);
+            locked = true;
             win.put(one, 1, MPI.INT, victim, 0, 1, MPI.INT);
-            win.unlock(victim);
-            System.out.println("rank " + rank + " put to the dead rank passed?");
         } catch (MPIException e) {
-            System.out.println("rank " + rank + " put to the dead rank failed with error class " + e.getErrorClass());
+            putError = e.getErrorClass();
         }
+        if (locked) {
+            try {
+                win.unlock(victim); // ends the epoch even when the target is dead
+            } catch (MPIException e) {
+                putError = putError != 0 ? putError : e.getErrorClass();
+            }
+        }
+        System.out.println("rank " + rank + " put to the dead rank failed with error class " + putError);
         try {
             win.fence(0);
             System.out.println("rank " + rank + " fence passed?");

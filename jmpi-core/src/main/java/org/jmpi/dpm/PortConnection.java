@@ -131,6 +131,29 @@ final class PortConnection {
         }
     }
 
+    /**
+     * The root's end of a spawn, once it tried to start the children: when that failed ({@code early}), tells the
+     * group and throws; else accepts the children on {@code port}, giving up (ERR_SPAWN) when {@code gone} says they
+     * will never connect, and runs {@code endChildren} when the accept fails. Closes the port either way.
+     */
+    static Communicator acceptChildren(DynamicProcesses dp, OpenPort port, MpiError early, Communicator comm,
+            int root, BooleanSupplier gone, Runnable endChildren) {
+        if (early != null) {
+            if (port != null) {
+                port.close();
+            }
+            return failAtRoot(dp, comm, root, early);
+        }
+        try {
+            return accept(dp, port, port.name().format(), comm, root, gone);
+        } catch (MpiError e) {
+            endChildren.run();
+            throw e;
+        } finally {
+            port.close();
+        }
+    }
+
     /** The root's part of a connect/accept/spawn that failed before any connection: tells the group, throws. */
     static Communicator failAtRoot(DynamicProcesses dp, Communicator comm, int root, MpiError failure) {
         return finish(dp, comm, root, null, failure);

@@ -95,21 +95,8 @@ final class Spawner {
         } catch (MpiError e) {
             early = e;
         }
-        if (early != null) {
-            if (port != null) {
-                port.close();
-            }
-            return PortConnection.failAtRoot(dp, comm, root, early);
-        }
         Process l = launcher;
-        try {
-            return PortConnection.accept(dp, port, port.name().format(), comm, root, () -> !l.isAlive());
-        } catch (MpiError e) {
-            end(l);
-            throw e;
-        } finally {
-            port.close();
-        }
+        return PortConnection.acceptChildren(dp, port, early, comm, root, () -> !l.isAlive(), () -> end(l));
     }
 
     /** What the parents' launcher set for this rank alone; the children's jmpirun sets its own. */
@@ -204,19 +191,10 @@ final class Spawner {
         } catch (RuntimeException e) { // PmiException
             early = new MpiError(ErrorClass.ERR_SPAWN, e.getMessage(), e);
         }
-        if (early != null) {
-            if (port != null) {
-                port.close();
-            }
-            return PortConnection.failAtRoot(dp, comm, root, early);
-        }
         long deadline = System.nanoTime() + PortConnection.connectTimeoutMillis() * 1_000_000L;
-        try {
-            return PortConnection.accept(dp, port, port.name().format(), comm, root,
-                    () -> System.nanoTime() > deadline);
-        } finally {
-            port.close();
-        }
+        // Hydra ends the children it started; a child that never connects is found only by the deadline
+        return PortConnection.acceptChildren(dp, port, early, comm, root, () -> System.nanoTime() > deadline,
+                () -> {});
     }
 
     /** Ends a launcher and everything it started (SIGTERM, then SIGKILL after 2 s). */

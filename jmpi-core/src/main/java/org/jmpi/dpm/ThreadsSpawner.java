@@ -82,29 +82,18 @@ final class ThreadsSpawner {
         } catch (MpiError e) {
             early = e;
         }
-        if (early != null) {
-            if (port != null) {
-                port.close();
-            }
-            return PortConnection.failAtRoot(dp, comm, root, early);
-        }
         ThreadsJob started = children;
-        try {
-            // children that end (or abort) before their root connected will never connect: the spawn fails
-            return PortConnection.accept(dp, port, port.name().format(), comm, root,
-                    () -> started.aborted() || started.ranksRunning() < started.size());
-        } catch (MpiError e) {
-            started.end(1, "the spawn that started it failed: " + e.getMessage());
-            try {
-                // children blocked in MPI end at once; a main that computes without MPI cannot be stopped
-                started.awaitCompletion(5, TimeUnit.SECONDS);
-            } catch (InterruptedException ie) {
-                Thread.currentThread().interrupt();
-            }
-            throw e;
-        } finally {
-            port.close();
-        }
+        // children that end (or abort) before their root connected will never connect: the spawn fails
+        return PortConnection.acceptChildren(dp, port, early, comm, root,
+                () -> started.aborted() || started.ranksRunning() < started.size(), () -> {
+                    started.end(1, "the spawn that started it failed");
+                    try {
+                        // children blocked in MPI end at once; a main that computes without MPI cannot be stopped
+                        started.awaitCompletion(5, TimeUnit.SECONDS);
+                    } catch (InterruptedException ie) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
     }
 
     /** MPI_Finalize at the root: waits for the children's jobs to end (they finalize on their own). */

@@ -302,13 +302,7 @@ public final class Pmi1Bootstrap implements Bootstrap {
      * one launch or one spawn from 0. Negative when the server does not know (Slurm says -1).
      */
     public int appnum() {
-        lock.lock();
-        try {
-            Pmi1Message r = call(Pmi1Message.of("get_appnum"), "appnum");
-            return r.rc() != 0 ? -1 : r.intValue("appnum", -1);
-        } finally {
-            lock.unlock();
-        }
+        return askNumber("get_appnum", "appnum", "appnum");
     }
 
     /**
@@ -316,10 +310,15 @@ public final class Pmi1Bootstrap implements Bootstrap {
      * without {@code -usize} says -1).
      */
     public int universeSize() {
+        return askNumber("get_universe_size", "universe_size", "size");
+    }
+
+    /** Sends {@code cmd=command}; the number in field {@code key} of the {@code reply}, or -1 when it has none. */
+    private int askNumber(String command, String reply, String key) {
         lock.lock();
         try {
-            Pmi1Message r = call(Pmi1Message.of("get_universe_size"), "universe_size");
-            return r.rc() != 0 ? -1 : r.intValue("size", -1);
+            Pmi1Message r = call(Pmi1Message.of(command), reply);
+            return r.rc() != 0 ? -1 : r.intValue(key, -1);
         } finally {
             lock.unlock();
         }

@@ -116,6 +116,11 @@ interface Links {
                 throw new MpiError(ErrorClass.ERR_PORT, "process " + id.rank() + " of job " + id.jobId()
                         + " is not running in this JVM");
             }
+            other.markLinked();
+            ThreadsJob own = ThreadsJob.live(runtime.bootstrap().jobId());
+            if (own != null) {
+                own.markLinked();
+            }
             runtime.engine().addForeignEndpoint(index, other.endpoint(id.rank()));
             int rank = id.rank();
             ThreadsJob.LossListener l = (lost, why) -> {

@@ -79,6 +79,8 @@ public final class ThreadsJob {
     private volatile int runningAtAbort;
     private final CopyOnWriteArrayList<LossListener> lossListeners = new CopyOnWriteArrayList<>();
     private final CopyOnWriteArrayList<ThreadsJob> children = new CopyOnWriteArrayList<>();
+    /** Set once a rank of another job was connected to a rank of this one (see {@link #markLinked}). */
+    private volatile boolean linked;
 
     private ThreadsJob(int size) {
         this.size = size;
@@ -178,8 +180,10 @@ public final class ThreadsJob {
                 }
             }
             children.clear();
-            // only now: other ranks' threads run code of this rank's loader (they deliver into its engine)
-            for (Thread t : threads) {
+            // only now: other ranks' threads run code of this rank's loader (they deliver into its engine). Ranks of
+            // other jobs connected to this one may still do so (a late or erroneous send): the loaders of a linked
+            // job are left to the garbage collector, which closes their jars once nothing reaches them.
+            for (Thread t : linked ? new Thread[0] : threads) {
                 if (t.getContextClassLoader() instanceof RankClassLoader l) {
                     try {
                         l.close();
@@ -209,6 +213,14 @@ public final class ThreadsJob {
     /** This JVM's name among JVMs (its process id and 64 random bits). */
     public static String jvmId() {
         return JVM_ID;
+    }
+
+    /**
+     * Records that ranks of another job now hand messages to this job's engines (dynamic processes): on abort, this
+     * job's engines refuse such messages; its ranks' class loaders are not closed when the job ends.
+     */
+    public void markLinked() {
+        linked = true;
     }
 
     /** Registers {@code l}, told of ranks of this job that are gone before finalizing (see {@link LossListener}). */
@@ -307,10 +319,18 @@ public final class ThreadsJob {
         } finally {
             lock.unlock();
         }
+        if (linked) {
+            // before the ranks are woken: a rank that ends may be the last, and the last closes nothing of a linked
+            // job, but the refusal must reach every engine while it still runs
+            for (InprocEndpoint e : endpoints) {
+                if (e != null) {
+                    e.refuseOtherJobs();
+                }
+            }
+        }
         for (InprocEndpoint e : endpoints) {
             if (e != null) {
                 e.wakeAll();
-                e.refuseOtherJobs();
             }
         }
         String why = "job " + jobId + " aborted: " + message;

@@ -63,20 +63,17 @@ public final class RecvRequest extends RequestImpl {
         recycle();
         application = false;
         data = null;
-        prev = null;
-        next = null;
-        queued = false;
-        bucket = null;
-        recvId = 0;
-        worldPeer = -1;
-        wanted = 0;
-        arrived = 0;
-        total = 0;
+        clearProgress();
     }
 
     /** Makes a completed, settled receive a fresh unmatched one again, same buffer and envelope (for a re-post). */
     void rearm() {
         reset();
+        clearProgress();
+    }
+
+    /** Forgets the queue links and the rendezvous state of the activation that ended. */
+    private void clearProgress() {
         prev = null;
         next = null;
         queued = false;

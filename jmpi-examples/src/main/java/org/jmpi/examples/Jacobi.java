@@ -112,11 +112,7 @@ public final class Jacobi {
             g.sweep();
             it++;
             if (it % s.checkpointEvery() == 0 && it < s.iterations()) {
-                g.interior(saved);
-                meta[0] = it;
-                meta[1] = g.block().first();
-                meta[2] = g.block().count();
-                meta[3] = s.n();
+                g.save(it, saved, meta);
                 ckpt.checkpoint();
             }
         }
@@ -198,6 +194,18 @@ public final class Jacobi {
         /** Copies the block's rows (without halos) into {@code out}, row after row. */
         public void interior(double[] out) {
             System.arraycopy(u, n, out, 0, block.count() * n);
+        }
+
+        /**
+         * Puts what a checkpoint holds into the registered arrays: the block's rows into {@code rows}, and into
+         * {@code meta} the iteration, the first row, the row count and n (what {@link #loadRows} reads back).
+         */
+        public void save(long iteration, double[] rows, long[] meta) {
+            interior(rows);
+            meta[0] = iteration;
+            meta[1] = block.first();
+            meta[2] = block.count();
+            meta[3] = n;
         }
 
         /** Sets the block's rows from {@code in}, row after row. */

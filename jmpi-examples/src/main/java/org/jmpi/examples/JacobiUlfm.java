@@ -129,11 +129,7 @@ public final class JacobiUlfm {
             g.sweep();
             it++;
             if (it % s.checkpointEvery() == 0 && it < s.iterations()) {
-                g.interior(saved);
-                meta[0] = it;
-                meta[1] = g.block().first();
-                meta[2] = g.block().count();
-                meta[3] = s.n();
+                g.save(it, saved, meta);
                 ckpt.checkpointNow();
             }
         }

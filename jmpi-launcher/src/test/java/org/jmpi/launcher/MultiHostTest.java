@@ -5,17 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.jmpi.launcher.ranks.FaultRank;
 import org.jmpi.launcher.ranks.TestRank;
 import org.junit.jupiter.api.AfterEach;
@@ -35,18 +31,14 @@ class MultiHostTest {
     @TempDir
     Path dir;
 
-    private Path fakeSsh;
+    private FakeSsh fakeSsh;
     private final ConcurrentLinkedQueue<String> lines = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<String> notes = new ConcurrentLinkedQueue<>();
     private final List<Long> started = new ArrayList<>();
 
     @BeforeEach
     void writeFakeSsh() throws Exception {
-        fakeSsh = dir.resolve("fakessh");
-        // "fakessh HOST COMMAND": runs COMMAND here, as ssh would run it there; the proxy keeps this pid
-        Files.writeString(fakeSsh, "#!/bin/sh\nhost=\"$1\"; shift\necho $$ > '" + dir + "'/proxy-$host.pid\n"
-                + "exec sh -c \"$1\"\n");
-        Files.setPosixFilePermissions(fakeSsh, PosixFilePermissions.fromString("rwxr-xr-x"));
+        fakeSsh = new FakeSsh(dir);
     }
 
     /** Kills (by pid) anything a test started that is still alive, and fails the test if there was any. */
@@ -60,25 +52,11 @@ class MultiHostTest {
     }
 
     private List<Long> proxyPids() throws Exception {
-        List<Long> out = new ArrayList<>();
-        try (var files = Files.list(dir)) {
-            for (Path f : files.filter(p -> p.getFileName().toString().startsWith("proxy-")).toList()) {
-                out.add(Long.parseLong(Files.readString(f).trim()));
-            }
-        }
-        return out;
+        return fakeSsh.proxyPids();
     }
 
     private List<Long> printedPids() {
-        List<Long> out = new ArrayList<>();
-        Pattern p = Pattern.compile("pid (\\d+)");
-        for (String l : lines) {
-            Matcher m = p.matcher(l);
-            if (m.find()) {
-                out.add(Long.parseLong(m.group(1)));
-            }
-        }
-        return out;
+        return FakeSsh.printedPids(lines);
     }
 
     private Launcher.Builder job(int ranks, Class<?> main, String mode, List<HostSpec> hosts, LaunchAgent agent)
@@ -97,7 +75,7 @@ class MultiHostTest {
     }
 
     private LaunchAgent ssh() {
-        return new LaunchAgent(LaunchAgent.Kind.SSH, List.of(fakeSsh.toString()), List.of());
+        return fakeSsh.agent();
     }
 
     private LaunchResult run(Launcher.Builder b) throws Exception {
@@ -159,7 +137,7 @@ class MultiHostTest {
                 });
         try (Launcher.Job job = b.build().start()) {
             assertThat(ready.await(60, TimeUnit.SECONDS)).as("ranks up " + lines + notes).isTrue();
-            long proxyB = Long.parseLong(Files.readString(dir.resolve("proxy-nodeB.pid")).trim());
+            long proxyB = fakeSsh.proxyPid("nodeB");
             ProcessHandle.of(proxyB).orElseThrow().destroyForcibly();
             LaunchResult r = job.await();
             assertThat(r.exitCode()).isEqualTo(LaunchResult.HOST_LOST_EXIT_CODE);

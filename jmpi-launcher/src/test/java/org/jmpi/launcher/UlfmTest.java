@@ -2,15 +2,11 @@ package org.jmpi.launcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.jmpi.launcher.ranks.UlfmRank;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,33 +24,19 @@ class UlfmTest {
     @TempDir
     Path dir;
 
-    private Path fakeSsh;
+    private FakeSsh fakeSsh;
     private final ConcurrentLinkedQueue<String> lines = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<String> notes = new ConcurrentLinkedQueue<>();
 
     @BeforeEach
     void writeFakeSsh() throws Exception {
-        fakeSsh = dir.resolve("fakessh");
-        Files.writeString(fakeSsh, "#!/bin/sh\nhost=\"$1\"; shift\necho $$ > '" + dir + "'/proxy-$host.pid\n"
-                + "exec sh -c \"$1\"\n");
-        Files.setPosixFilePermissions(fakeSsh, PosixFilePermissions.fromString("rwxr-xr-x"));
+        fakeSsh = new FakeSsh(dir);
     }
 
     @AfterEach
     void noProcessLeft() throws Exception {
-        List<Long> started = new ArrayList<>();
-        try (var files = Files.list(dir)) {
-            for (Path f : files.filter(p -> p.getFileName().toString().startsWith("proxy-")).toList()) {
-                started.add(Long.parseLong(Files.readString(f).trim()));
-            }
-        }
-        Pattern p = Pattern.compile("pid (\\d+)");
-        for (String l : lines) {
-            Matcher m = p.matcher(l);
-            if (m.find()) {
-                started.add(Long.parseLong(m.group(1)));
-            }
-        }
+        List<Long> started = new ArrayList<>(fakeSsh.proxyPids());
+        started.addAll(FakeSsh.printedPids(lines));
         // the ranks of a lost host end on their own (they lost their proxy) within about two seconds
         for (long pid : started) {
             var h = ProcessHandle.of(pid);
@@ -86,7 +68,7 @@ class UlfmTest {
         if (twoHosts) {
             int first = (ranks + 1) / 2;
             b.hosts(List.of(HostSpec.of("nodeA", first), HostSpec.of("nodeB", ranks - first)))
-                    .launchAgent(new LaunchAgent(LaunchAgent.Kind.SSH, List.of(fakeSsh.toString()), List.of()))
+                    .launchAgent(fakeSsh.agent())
                     .tcpHost("lo");
         } else {
             b.launchAgent(LaunchAgent.fork());
@@ -176,7 +158,7 @@ class UlfmTest {
                 .continueOnFailure(true)
                 .timeout(Duration.ofSeconds(90))
                 .hosts(List.of(HostSpec.of("nodeA", 2), HostSpec.of("nodeB", 3)))
-                .launchAgent(new LaunchAgent(LaunchAgent.Kind.SSH, List.of(fakeSsh.toString()), List.of()))
+                .launchAgent(fakeSsh.agent())
                 .tcpHost("lo")
                 .notices(notes::add)
                 .output((rank, stderr, line) -> {
@@ -187,7 +169,7 @@ class UlfmTest {
                 });
         try (Launcher.Job job = b.build().start()) {
             assertThat(ready.await(60, java.util.concurrent.TimeUnit.SECONDS)).as(lines + " " + notes).isTrue();
-            long proxyB = Long.parseLong(Files.readString(dir.resolve("proxy-nodeB.pid")).trim());
+            long proxyB = fakeSsh.proxyPid("nodeB");
             ProcessHandle.of(proxyB).orElseThrow().destroyForcibly();
             LaunchResult r = job.await();
             assertThat(r.summary()).as(r.summary()).contains("host nodeB was lost");

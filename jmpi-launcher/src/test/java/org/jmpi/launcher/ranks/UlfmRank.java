@@ -48,7 +48,9 @@ public final class UlfmRank {
         Intracomm dup = early ? MPI.COMM_WORLD : MPI.COMM_WORLD.dup();
         dup.setErrhandler(MPI.ERRORS_RETURN);
         if (!early) {
-            MPI.COMM_WORLD.barrier();
+            // everyone is here before a victim dies; an agreement, because a barrier's last message from a rank that
+            // dies right after it may never arrive (its peers would then fail the barrier, rightly)
+            Ulfm.agree(MPI.COMM_WORLD, 1);
         }
         System.out.println("ready " + rank + " pid " + ProcessHandle.current().pid());
         switch (args[0]) {

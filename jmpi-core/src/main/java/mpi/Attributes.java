@@ -131,21 +131,16 @@ final class Attributes {
         }
     }
 
-    /** This process's application context ({@code JMPI_APPNUM} from jmpirun, spawnMultiple's command index). */
+    /** This process's application context (jmpirun's MPMD context, spawnMultiple's command index). */
     static int appnum() {
-        String v = System.getenv("JMPI_APPNUM");
-        try {
-            return v == null ? 0 : Integer.parseInt(v.trim());
-        } catch (NumberFormatException e) {
-            return 0;
-        }
+        return org.jmpi.dpm.DynamicProcesses.appnum();
     }
 
     /**
      * The value of a predefined communicator attribute: TAG_UB, HOST (none: PROC_NULL), IO (any rank can do I/O:
      * ANY_SOURCE), APPNUM (the application context, 0 without MPMD), LASTUSEDCODE, UNIVERSE_SIZE
-     * ({@code JMPI_UNIVERSE_SIZE}, else the world's size) as Integer; WTIME_IS_GLOBAL as Boolean
-     * (false).
+     * ({@code JMPI_UNIVERSE_SIZE}, else the process manager's, else the world's size) as Integer; WTIME_IS_GLOBAL as
+     * Boolean (false).
      */
     static Object predefined(int keyval, int worldSize) {
         if (keyval == MPI.TAG_UB) {

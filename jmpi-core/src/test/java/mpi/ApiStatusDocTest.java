@@ -93,9 +93,11 @@ class ApiStatusDocTest {
                 + " `external32` gives ERR_UNSUPPORTED_DATAREP (docs/io.md)."
                 + " Not yet shown across hosts on a shared file system.\n");
         sb.append("- **Dynamic processes** (spawn, spawnMultiple, ports, connect/accept, names, getParent, disconnect)"
-                + " work between JVM ranks under jmpirun, mpiexec.hydra and as a singleton; in threads mode they"
-                + " raise ERR_UNSUPPORTED_OPERATION. Traffic between jobs goes over"
-                + " TCP, also on one host (docs/launching.md).\n");
+                + " work between JVM ranks under jmpirun, mpiexec.hydra and as a singleton, and in threads mode,"
+                + " where spawned children are threads of the same JVM (Java main classes only) and threads-mode"
+                + " jobs of one JVM connect to each other; a threads-mode job and a job of processes cannot connect"
+                + " (ERR_UNSUPPORTED_OPERATION). Traffic between jobs of processes goes over TCP, also on one host"
+                + " (docs/launching.md).\n");
         sb.append("\n## Members\n\n| Type | Member | Status |\n|---|---|---|\n");
         for (Row r : rows) {
             sb.append("| ").append(r.owner()).append(" | `").append(r.member().replace("|", "\\|")).append("` | ")

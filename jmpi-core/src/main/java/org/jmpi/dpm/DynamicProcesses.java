@@ -30,13 +30,19 @@ public final class DynamicProcesses {
     /** Context id of each intercommunicator made by connect/accept/spawn -> the remote peer indices it holds. */
     private final Map<Integer, int[]> holds = new ConcurrentHashMap<>();
     private final Spawner spawner;
+    private final ThreadsSpawner threadsSpawner;
 
     private DynamicProcesses(JmpiRuntime runtime) {
         this.runtime = runtime;
-        SelectingTransport t = (SelectingTransport) runtime.transportForOtherJobs();
-        t.expectOtherJobs();
-        this.table = new ProcessTable(runtime, t.tcp());
+        if (runtime.threadsMode()) {
+            this.table = ProcessTable.inJvm(runtime);
+        } else {
+            SelectingTransport t = (SelectingTransport) runtime.transportForOtherJobs();
+            t.expectOtherJobs();
+            this.table = ProcessTable.overTcp(runtime, t.tcp());
+        }
         this.spawner = new Spawner(this);
+        this.threadsSpawner = new ThreadsSpawner(this);
     }
 
     /** The instance of the current runtime (made now if needed: opens a TCP transport in a job of one). */
@@ -83,12 +89,7 @@ public final class DynamicProcesses {
     /** MPI_Open_port. */
     public static String openPort() {
         DynamicProcesses dp = get();
-        String card = dp.table.describe(dp.runtime.rank()).card();
-        String host = card.substring(0, card.lastIndexOf(':'));
-        if (host.startsWith("[") && host.endsWith("]")) {
-            host = host.substring(1, host.length() - 1);
-        }
-        OpenPort p = OpenPort.open(host);
+        OpenPort p = OpenPort.open(dp.table.portHost());
         String name = p.name().format();
         PORTS.put(name, p);
         return name;
@@ -149,14 +150,20 @@ public final class DynamicProcesses {
                 return PortConnection.failAtRoot(dp, comm, root, bad);
             }
         }
-        return dp.spawner.spawn(cmds, comm, root);
+        return dp.runtime.threadsMode() ? dp.threadsSpawner.spawn(cmds, comm, root)
+                : dp.spawner.spawn(cmds, comm, root);
     }
 
-    /** The universe size given by {@code JMPI_UNIVERSE_SIZE} ({@code jmpi.universe.size}), or 0 when none is. */
+    /**
+     * The universe size: {@code JMPI_UNIVERSE_SIZE} ({@code jmpi.universe.size}) when set, else what the process
+     * manager says when it knows (Hydra's PMI-1 {@code get_universe_size}, with {@code mpiexec.hydra -usize}), else 0
+     * (unknown: spawn is not limited, and {@code MPI.UNIVERSE_SIZE} reads as the world's size).
+     */
     public static int universeSize() {
         String v = System.getProperty("jmpi.universe.size", System.getenv("JMPI_UNIVERSE_SIZE"));
         if (v == null || v.isBlank()) {
-            return 0;
+            JmpiRuntime rt = JmpiRuntime.current();
+            return rt == null ? 0 : Math.max(0, ProcessManagerFacts.universeSize(rt));
         }
         try {
             return Math.max(0, Integer.parseInt(v.trim()));
@@ -166,25 +173,61 @@ public final class DynamicProcesses {
     }
 
     /**
-     * In a spawned process's {@code MPI.Init}: connects this job's world to the parents' port
-     * ({@code JMPI_PARENT_PORT}) and returns the parent intercommunicator; null when this job was not spawned.
+     * This process's application number ({@code MPI.APPNUM}): the index of its command in the spawnMultiple (or of
+     * its application context on jmpirun's command line) that started it; 0 when there was only one.
+     * {@code JMPI_APPNUM} under jmpirun, the job's key-value space in threads mode, PMI-1 {@code get_appnum} under
+     * Hydra.
+     */
+    public static int appnum() {
+        JmpiRuntime rt = JmpiRuntime.current();
+        if (rt != null && rt.threadsMode()) {
+            String v = rt.bootstrap().get(ThreadsSpawner.APPNUM_KEY_PREFIX + rt.rank());
+            return v == null ? 0 : Integer.parseInt(v);
+        }
+        String v = System.getenv("JMPI_APPNUM");
+        if (v != null) {
+            try {
+                return Integer.parseInt(v.trim());
+            } catch (NumberFormatException e) {
+                return 0;
+            }
+        }
+        return rt == null ? 0 : Math.max(0, ProcessManagerFacts.appnum(rt));
+    }
+
+    /**
+     * In a spawned process's {@code MPI.Init}: connects this job's world to the parents' port and returns the parent
+     * intercommunicator; null when this job was not spawned. The port comes from {@code JMPI_PARENT_PORT} (children
+     * started by jmpirun), from the key-value space (children started by Hydra's PMI-1 spawn, {@code PMI_SPAWNED=1},
+     * and threads-mode children, whose job is seeded with it).
      */
     public static Communicator connectToParent() {
-        String port = System.getenv("JMPI_PARENT_PORT");
-        if ((port == null || port.isBlank()) && "1".equals(System.getenv("PMI_SPAWNED"))) {
-            port = JmpiRuntime.get().bootstrap().get(Spawner.PARENT_PORT_KEY); // spawned by Hydra
+        JmpiRuntime rt = JmpiRuntime.get();
+        String port;
+        if (rt.threadsMode()) {
+            port = rt.bootstrap().get(Spawner.PARENT_PORT_KEY);
+        } else {
+            port = System.getenv("JMPI_PARENT_PORT");
+            if ((port == null || port.isBlank()) && "1".equals(System.getenv("PMI_SPAWNED"))) {
+                port = rt.bootstrap().get(Spawner.PARENT_PORT_KEY); // spawned by Hydra
+            }
         }
         if (port == null || port.isBlank()) {
             return null;
         }
-        return PortConnection.connect(get(), port, JmpiRuntime.get().world(), 0);
+        return PortConnection.connect(get(), port, rt.world(), 0);
     }
 
-    /** Before MPI_Finalize: a root that spawned waits for the children's jobs to end. */
+    /**
+     * Before MPI_Finalize: a root that spawned waits for the children's jobs to end; in threads mode the links to
+     * other jobs that were not disconnected are dropped.
+     */
     public static void beforeFinalize() {
         DynamicProcesses dp = existing();
         if (dp != null) {
             dp.spawner.awaitLaunchers();
+            dp.threadsSpawner.awaitJobs();
+            dp.table.close();
         }
     }
 
@@ -237,7 +280,7 @@ public final class DynamicProcesses {
         m.put("ports", PORTS.size());
         m.put("processes", dp == null ? 0 : dp.table.attached());
         m.put("holds", dp == null ? 0 : dp.holds.size());
-        m.put("launchers", dp == null ? 0 : dp.spawner.running());
+        m.put("launchers", dp == null ? 0 : dp.spawner.running() + dp.threadsSpawner.running());
         return m;
     }
 

@@ -131,6 +131,29 @@ final class PortConnection {
         }
     }
 
+    /**
+     * The root's end of a spawn, once it tried to start the children: when that failed ({@code early}), tells the
+     * group and throws; else accepts the children on {@code port}, giving up (ERR_SPAWN) when {@code gone} says they
+     * will never connect, and runs {@code endChildren} when the accept fails. Closes the port either way.
+     */
+    static Communicator acceptChildren(DynamicProcesses dp, OpenPort port, MpiError early, Communicator comm,
+            int root, BooleanSupplier gone, Runnable endChildren) {
+        if (early != null) {
+            if (port != null) {
+                port.close();
+            }
+            return failAtRoot(dp, comm, root, early);
+        }
+        try {
+            return accept(dp, port, port.name().format(), comm, root, gone);
+        } catch (MpiError e) {
+            endChildren.run();
+            throw e;
+        } finally {
+            port.close();
+        }
+    }
+
     /** The root's part of a connect/accept/spawn that failed before any connection: tells the group, throws. */
     static Communicator failAtRoot(DynamicProcesses dp, Communicator comm, int root, MpiError failure) {
         return finish(dp, comm, root, null, failure);
@@ -169,8 +192,19 @@ final class PortConnection {
         int[] remote = new int[lines.length];
         int attached = 0;
         try {
+            ProcessTable.Identity[] ids = new ProcessTable.Identity[lines.length];
             for (int i = 0; i < lines.length; i++) {
-                remote[i] = dp.table().attach(ProcessTable.Identity.parse(lines[i]), token);
+                ids[i] = ProcessTable.Identity.parse(lines[i]);
+                if (!dp.table().reaches(ids[i])) {
+                    // both groups see it (each has the other's table), so both fail here, before any attach
+                    throw new MpiError(ErrorClass.ERR_UNSUPPORTED_OPERATION, "the other job runs "
+                            + (ids[i].card().startsWith(Links.JVM_CARD) ? "as threads of a JVM" : "as processes")
+                            + " and this one " + (dp.runtime().threadsMode() ? "as threads of this JVM" : "as processes")
+                            + ": a threads-mode job connects only to threads-mode jobs of its own JVM");
+                }
+            }
+            for (int i = 0; i < lines.length; i++) {
+                remote[i] = dp.table().attach(ids[i], token);
                 attached++;
             }
             int[] local = comm.worldRanks();

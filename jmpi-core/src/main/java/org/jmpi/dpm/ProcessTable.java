@@ -8,7 +8,6 @@ import java.util.Map;
 import org.jmpi.runtime.ErrorClass;
 import org.jmpi.runtime.JmpiRuntime;
 import org.jmpi.runtime.MpiError;
-import org.jmpi.transport.tcp.TcpTransport;
 
 /**
  * The processes of other jobs this rank is connected to, by peer index. World ranks keep their index (0 to size-1);
@@ -17,13 +16,16 @@ import org.jmpi.transport.tcp.TcpTransport;
  * {@link #detach} gives back). Indices are never reused, so a late frame from a disconnected process can never be
  * taken for another's.
  *
- * <p>A process is named by its {@link Identity}: job id, rank in its own job, and its TCP business card. Two processes
- * of different jobs introduce themselves on their TCP connection with a <em>link token</em>, 128 random bits made by
- * the accepting root for one connect/accept and sent to the connecting root over the port's connection (which the
- * port's own token admitted): the TCP transport admits a hello from another job only when its job id, rank and
- * token match an attached process ({@link #admit}). A job's own secret never leaves it.
+ * <p>A process is named by its {@link Identity}: job id, rank in its own job, and its card (where it is: a TCP business
+ * card, or the JVM whose thread it is; see {@link Links}). Two processes of different jobs introduce themselves on
+ * their TCP connection with a <em>link token</em>, 128 random bits made by the accepting root for one connect/accept
+ * and sent to the connecting root over the port's connection (which the port's own token admitted): the TCP
+ * transport admits a hello from another job only when its job id, rank and token match an attached process
+ * ({@link #admit}). A job's own secret never leaves it. In threads mode there is no hello: the other job's ranks are
+ * reached in this JVM.
  *
  * <p>Threading: every method is synchronized; the transport's admission calls {@link #admit} from its poll thread.
+ * {@code links} is set once, before the table is shared.
  */
 public final class ProcessTable {
     /** Who a process is, across jobs. */
@@ -55,20 +57,44 @@ public final class ProcessTable {
     }
 
     private final JmpiRuntime runtime;
-    private final TcpTransport tcp;
     private final String jobId;
     private final int worldSize;
     private final Map<String, Entry> byName = new HashMap<>();
     private final Map<Integer, Entry> byIndex = new HashMap<>();
+    private Links links;
     private int next;
 
-    ProcessTable(JmpiRuntime runtime, TcpTransport tcp) {
+    /** A table whose processes are reached over TCP (processes mode). */
+    static ProcessTable overTcp(JmpiRuntime runtime, org.jmpi.transport.tcp.TcpTransport tcp) {
+        ProcessTable t = new ProcessTable(runtime, null);
+        t.links = new Links.Tcp(runtime, tcp, t::admit);
+        return t;
+    }
+
+    /** A table whose processes are threads of this JVM (threads mode). */
+    static ProcessTable inJvm(JmpiRuntime runtime) {
+        return new ProcessTable(runtime, new Links.InJvm(runtime));
+    }
+
+    private ProcessTable(JmpiRuntime runtime, Links links) {
         this.runtime = runtime;
-        this.tcp = tcp;
+        this.links = links;
         this.jobId = runtime.bootstrap().jobId();
         this.worldSize = runtime.size();
         this.next = worldSize;
-        tcp.setForeignAdmission(this::admit);
+    }
+
+    /** The address this rank's ports listen on. */
+    synchronized String portHost() {
+        return links.portHost();
+    }
+
+    /**
+     * Whether process {@code id} can be reached from this rank: always for this job's ranks; for another job's
+     * processes, when both sides run the same way (processes over TCP, or threads of this JVM).
+     */
+    synchronized boolean reaches(Identity id) {
+        return id.jobId().equals(jobId) || links.reaches(id.card());
     }
 
     private static String key(String jobId, int rank) {
@@ -78,12 +104,7 @@ public final class ProcessTable {
     /** The identity of peer {@code index} (a world rank or an attached process of another job). */
     public synchronized Identity describe(int index) {
         if (index < worldSize) {
-            String card = index == runtime.rank() ? tcp.businessCard()
-                    : runtime.bootstrap().get(TcpTransport.cardKey(index));
-            if (card == null) {
-                throw new MpiError(ErrorClass.ERR_INTERN, "rank " + index + " published no TCP business card");
-            }
-            return new Identity(jobId, index, card);
+            return new Identity(jobId, index, links.cardOf(index));
         }
         Entry e = byIndex.get(index);
         if (e == null) {
@@ -110,10 +131,11 @@ public final class ProcessTable {
         }
         Entry e = byName.get(key(id.jobId(), id.rank()));
         if (e == null) {
-            e = new Entry(next++, id);
+            e = new Entry(next, id);
+            links.add(e.index, id, token);
+            next++;
             byName.put(key(id.jobId(), id.rank()), e);
             byIndex.put(e.index, e);
-            tcp.addForeign(e.index, id.card(), token);
         }
         e.tokens.add(token.clone());
         e.holders++;
@@ -128,7 +150,7 @@ public final class ProcessTable {
         }
         byIndex.remove(index);
         byName.remove(key(e.identity.jobId(), e.identity.rank()));
-        tcp.retireForeign(index);
+        links.retire(index);
         runtime.engine().forgetPeer(index);
     }
 
@@ -143,6 +165,11 @@ public final class ProcessTable {
             ok |= MessageDigest.isEqual(t, token);
         }
         return ok ? e.index : -1;
+    }
+
+    /** This rank finalizes (see {@link Links#close}). */
+    synchronized void close() {
+        links.close();
     }
 
     /** Processes of other jobs attached now (for leak checks). */

@@ -38,7 +38,7 @@ import org.jmpi.runtime.MpiError;
  * <p>Threading: {@code launchers} is copy-on-write; a spawn runs in the calling thread.
  */
 final class Spawner {
-    private static final Pattern CLASS_NAME = Pattern.compile("[A-Za-z_$][\\w$]*(\\.[A-Za-z_$][\\w$]*)*");
+    static final Pattern CLASS_NAME = Pattern.compile("[A-Za-z_$][\\w$]*(\\.[A-Za-z_$][\\w$]*)*");
 
     /** One command of a spawn: what to run, its arguments, how many, and its Info hints. */
     record Command(String command, String[] argv, int maxprocs, Map<String, String> info) {}
@@ -73,6 +73,7 @@ final class Spawner {
             port = OpenPort.open(bareHost(card));
             ProcessBuilder pb = new ProcessBuilder(cmdline);
             Map<String, String> env = pb.environment();
+            launcherEnvironment(env, dp.runtime().bootstrap().listenHost() != null);
             env.put("JMPI_PARENT_PORT", port.name().format());
             env.put("JMPI_SPAWN_WATCH_STDIN", "1");
             pb.redirectOutput(ProcessBuilder.Redirect.INHERIT);
@@ -94,21 +95,34 @@ final class Spawner {
         } catch (MpiError e) {
             early = e;
         }
-        if (early != null) {
-            if (port != null) {
-                port.close();
-            }
-            return PortConnection.failAtRoot(dp, comm, root, early);
-        }
         Process l = launcher;
-        try {
-            return PortConnection.accept(dp, port, port.name().format(), comm, root, () -> !l.isAlive());
-        } catch (MpiError e) {
-            end(l);
-            throw e;
-        } finally {
-            port.close();
+        return PortConnection.acceptChildren(dp, port, early, comm, root, () -> !l.isAlive(), () -> end(l));
+    }
+
+    /** What the parents' launcher set for this rank alone; the children's jmpirun sets its own. */
+    private static final List<String> PER_RANK = List.of("JMPI_RANK", "JMPI_SIZE", "JMPI_JOBID", "JMPI_LOCAL_RANK",
+            "JMPI_LOCAL_SIZE", "JMPI_NODE_ID", "JMPI_APPNUM", "MPI_LOCALRANKID", "MPI_LOCALNRANKS", "JMPI_SECRET");
+
+    /**
+     * The environment of the children's jmpirun, from this rank's: without what the parents' launcher set for this
+     * rank alone; and where the children listen. When the parents' job spans hosts (its ranks listen on addresses
+     * other hosts reach), the children must too, wherever jmpirun puts them, or parents on other hosts could not
+     * reach them: an address of this host ({@code JMPI_TCP_HOST} as the parents' launcher set it for this host) is
+     * replaced by {@code *} (every interface, published as the host's first non-loopback address), which the
+     * children's jmpirun gives to children on every host; an interface name, which names the right address on every
+     * host, is kept.
+     */
+    static void launcherEnvironment(Map<String, String> env, boolean parentsSpanHosts) {
+        env.keySet().removeIf(k -> PER_RANK.contains(k) || k.startsWith("PMI_"));
+        String tcpHost = env.get("JMPI_TCP_HOST");
+        if (parentsSpanHosts && (tcpHost == null || isAddressLiteral(tcpHost.trim()))) {
+            env.put("JMPI_TCP_HOST", "*");
         }
+    }
+
+    /** Whether {@code host} is an IPv4 or IPv6 address written out (not an interface or host name, not {@code *}). */
+    static boolean isAddressLiteral(String host) {
+        return host.matches("\\d{1,3}(\\.\\d{1,3}){3}") || host.indexOf(':') >= 0; // names hold no ':'
     }
 
     /** Key of the parents' port in the children's key-value space when the process manager spawned them. */
@@ -121,17 +135,25 @@ final class Spawner {
      */
     static Pmi1Bootstrap processManagerSpawn(JmpiRuntime rt) {
         String forced = System.getProperty("jmpi.spawn", System.getenv("JMPI_SPAWN"));
-        Pmi1Bootstrap client = rt.bootstrap() instanceof JobBootstrap jb && jb.client() instanceof Pmi1Bootstrap p
-                ? p : null;
+        Pmi1Bootstrap client = pmi1Client(rt);
         if ("launcher".equals(forced) || client == null) {
             return null;
         }
         if ("pmi".equals(forced)) {
             return client;
         }
+        return hydra(rt);
+    }
+
+    private static Pmi1Bootstrap pmi1Client(JmpiRuntime rt) {
+        return rt.bootstrap() instanceof JobBootstrap jb && jb.client() instanceof Pmi1Bootstrap p ? p : null;
+    }
+
+    /** The PMI-1 client when the process manager is mpiexec.hydra (not jmpirun, not Slurm), else null. */
+    static Pmi1Bootstrap hydra(JmpiRuntime rt) {
         boolean hydra = System.getenv("JMPI_JOBID") == null && System.getenv("SLURM_JOB_ID") == null
                 && System.getenv("JMPI_KVS") == null;
-        return hydra ? client : null;
+        return hydra ? pmi1Client(rt) : null;
     }
 
     /**
@@ -169,19 +191,10 @@ final class Spawner {
         } catch (RuntimeException e) { // PmiException
             early = new MpiError(ErrorClass.ERR_SPAWN, e.getMessage(), e);
         }
-        if (early != null) {
-            if (port != null) {
-                port.close();
-            }
-            return PortConnection.failAtRoot(dp, comm, root, early);
-        }
         long deadline = System.nanoTime() + PortConnection.connectTimeoutMillis() * 1_000_000L;
-        try {
-            return PortConnection.accept(dp, port, port.name().format(), comm, root,
-                    () -> System.nanoTime() > deadline);
-        } finally {
-            port.close();
-        }
+        // Hydra ends the children it started; a child that never connects is found only by the deadline
+        return PortConnection.acceptChildren(dp, port, early, comm, root, () -> System.nanoTime() > deadline,
+                () -> {});
     }
 
     /** Ends a launcher and everything it started (SIGTERM, then SIGKILL after 2 s). */

@@ -53,6 +53,10 @@ public final class Engine implements InprocEndpoint, FrameSink {
     /** Flow state and failure marks of processes of other jobs (peer indices from the world size up). */
     private final ConcurrentHashMap<Integer, PeerFlow> foreignFlows = new ConcurrentHashMap<>();
     private final java.util.Set<Integer> foreignFailed = ConcurrentHashMap.newKeySet();
+    /** In threads mode, the engines of processes of other jobs in this JVM, by peer index (dynamic processes). */
+    private final ConcurrentHashMap<Integer, InprocEndpoint> foreignEndpoints = new ConcurrentHashMap<>();
+    /** Set when this rank's job aborted: in-JVM messages from other jobs are refused ({@link #refuseOtherJobs}). */
+    private volatile boolean refusingOtherJobs;
     /** Bytes (plus overhead) of in-JVM unexpected messages copied and held here; guarded by {@code lock}. */
     private long unexpectedCopied;
 
@@ -234,12 +238,29 @@ public final class Engine implements InprocEndpoint, FrameSink {
         return peer < failedPeers.length() ? failedPeers.get(peer) != 0 : foreignFailed.contains(peer);
     }
 
-    /** Forgets a process of another job that was disconnected (its flow state and failure mark). */
+    /** Forgets a process of another job that was disconnected (its flow state, failure mark and in-JVM endpoint). */
     public void forgetPeer(int peer) {
         if (peer >= flows.length) {
             foreignFlows.remove(peer);
             foreignFailed.remove(peer);
+            foreignEndpoints.remove(peer);
         }
+    }
+
+    /**
+     * Threads mode: messages to peer index {@code peer} (a process of another job in this JVM, at or above the world
+     * size) are handed to {@code endpoint}, as to the ranks of this job.
+     */
+    public void addForeignEndpoint(int peer, InprocEndpoint endpoint) {
+        foreignEndpoints.put(peer, endpoint);
+    }
+
+    /** The in-JVM receiver of world rank or peer index {@code peer}, or null for a process of another job now gone. */
+    private InprocEndpoint endpointOf(int peer) {
+        if (peer == worldRank) {
+            return this;
+        }
+        return peer < flows.length ? job.endpoint(peer) : foreignEndpoints.get(peer);
     }
 
     /**
@@ -462,7 +483,12 @@ public final class Engine implements InprocEndpoint, FrameSink {
             }
         }
         if (worldDest == worldRank || job != null) {
-            InprocEndpoint target = worldDest == worldRank ? this : job.endpoint(worldDest);
+            InprocEndpoint target = endpointOf(worldDest);
+            boolean crossJob = worldDest >= flows.length;
+            if (crossJob && (target == null || (anyFailed && failed(worldDest)))) {
+                s.fail(ErrorClass.ERR_PROC_FAILED, "process " + worldDest + " of another job is gone");
+                return s;
+            }
             InprocMessage m = s.message;
             m.context = context;
             m.source = source;
@@ -473,6 +499,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             // a derived datatype: the receiver packs straight from this rank's memory (no packed copy here)
             m.layout = contiguous != null ? null : data::packTo;
             m.synchronous = mode == SendMode.SYNCHRONOUS;
+            m.crossJob = crossJob;
             m.onConsumed = s.consumed;
             m.refusal = 0;
             s.inproc = m;
@@ -542,8 +569,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
         if (m == null) {
             return cancelTransportSend(s);
         }
-        InprocEndpoint target = s.worldDest == worldRank ? this : job.endpoint(s.worldDest);
-        if (target.withdraw(m)) {
+        InprocEndpoint target = endpointOf(s.worldDest);
+        if (target != null && target.withdraw(m)) {
             s.markCancelled();
             return true;
         }
@@ -870,6 +897,10 @@ public final class Engine implements InprocEndpoint, FrameSink {
 
     @Override
     public boolean deliver(InprocMessage m) {
+        if (m.crossJob && refusingOtherJobs) {
+            refuseInproc(m, ErrorClass.ERR_PROC_FAILED);
+            return true;
+        }
         if (m.context < 0 || anyPoisoned) {
             if (m.context < 0) {
                 onControl(m.context, m.source, m.tag, m.data);
@@ -952,6 +983,22 @@ public final class Engine implements InprocEndpoint, FrameSink {
             return false;
         } finally {
             lock.unlock();
+        }
+    }
+
+    @Override
+    public void refuseOtherJobs() {
+        refusingOtherJobs = true;
+        java.util.List<Unexpected> refused = new java.util.ArrayList<>();
+        lock.lock();
+        try {
+            queues.takeUnexpectedIf(u -> u.inproc != null && u.inproc.crossJob, refused);
+        } finally {
+            lock.unlock();
+        }
+        for (Unexpected u : refused) {
+            refuseInproc(u.inproc, ErrorClass.ERR_PROC_FAILED);
+            recycle(u);
         }
     }
 

@@ -345,9 +345,14 @@ final class MatchingQueues {
 
     /** Removes every unexpected message of {@code context} into {@code into}, in arrival order (a walk: rare). */
     void takeAllUnexpected(int context, java.util.List<Unexpected> into) {
+        takeUnexpectedIf(u -> u.context == context, into);
+    }
+
+    /** Removes every unexpected message that {@code which} accepts into {@code into}, in arrival order (a walk). */
+    void takeUnexpectedIf(java.util.function.Predicate<Unexpected> which, java.util.List<Unexpected> into) {
         for (Unexpected u = arrivalHead; u != null; ) {
             Unexpected next = u.next;
-            if (u.context == context) {
+            if (which.test(u)) {
                 removeUnexpected(u);
                 into.add(u);
             }

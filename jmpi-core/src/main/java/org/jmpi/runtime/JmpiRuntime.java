@@ -69,6 +69,15 @@ public final class JmpiRuntime {
             Communicator c = Communicator.forContext(context);
             return c != null && c.context() == context && failures.unacknowledged(c);
         });
+        // Failed ranks (jmpirun --continue-on-failure tells us; so does a broken connection, or in threads mode the end
+        // of a connected job): operations that name them fail with ERR_PROC_FAILED instead of waiting for ever.
+        engine.setWorldRankResolver((context, source) -> {
+            if (context == RUNTIME_CONTEXT) {
+                return source;
+            }
+            Communicator c = Communicator.forContext(context);
+            return c != null && source >= 0 && source < c.size() ? c.worldRank(source) : -1;
+        });
         int[] all = new int[size];
         for (int i = 0; i < size; i++) {
             all[i] = i;
@@ -110,15 +119,6 @@ public final class JmpiRuntime {
                 org.jmpi.runtime.events.Periodic.register(st, engine, progress, this::onFinalize);
             }
         }
-        // Failed ranks (jmpirun --continue-on-failure tells us; so does a broken connection): operations that
-        // name them fail with ERR_PROC_FAILED instead of waiting for ever.
-        engine.setWorldRankResolver((context, source) -> {
-            if (context == RUNTIME_CONTEXT) {
-                return source;
-            }
-            Communicator c = Communicator.forContext(context);
-            return c != null && source >= 0 && source < c.size() ? c.worldRank(source) : -1;
-        });
         return t;
     }
 

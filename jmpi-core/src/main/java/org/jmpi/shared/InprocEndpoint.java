@@ -22,4 +22,11 @@ public interface InprocEndpoint {
 
     /** Wakes every thread of this rank that waits inside MPI (used when the job aborts). */
     void wakeAll();
+
+    /**
+     * This rank's job has aborted: messages from ranks of other jobs (dynamic processes, {@link
+     * InprocMessage#crossJob}) that wait here unreceived, and those that come later, are refused, so that their
+     * senders fail instead of waiting for a receive that will never be posted.
+     */
+    void refuseOtherJobs();
 }

@@ -33,6 +33,8 @@ public final class InprocMessage {
     public Layout layout;
     /** True for synchronous-mode sends: the receiver must not buffer the message eagerly. */
     public boolean synchronous;
+    /** True when the sender belongs to another job than the receiver (connected by dynamic process management). */
+    public boolean crossJob;
     /**
      * Runs once the receiver no longer needs {@link #data}: argument {@code true} when the message was received,
      * {@code false} when the receiver refused it ({@link #refusal} then says why).

@@ -7,7 +7,9 @@ import java.lang.reflect.InvocationTargetException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
@@ -19,10 +21,16 @@ import java.util.concurrent.locks.ReentrantLock;
  * shared fabric: the key-value space and fence used for bootstrap, the table of {@link InprocEndpoint}s through
  * which ranks hand messages to each other, and the abort state.
  *
+ * <p>Jobs spawned by a rank of a threads-mode job (MPI_Comm_spawn) are threads-mode jobs of this JVM too: every job
+ * that runs is listed by its id ({@link #live}), so that a rank of another job can reach this job's endpoints once
+ * the two are connected; {@link #addLossListener} tells such a rank when ranks of this job are gone, and
+ * {@link #endWith} ties a spawned job's life to its parents'.
+ *
  * <p>Threading: rank threads and the thread that started the job share this object. {@code kvs} and
  * {@code endpoints} are concurrent structures (an endpoint is registered before the rank enters the first fence,
  * and the fence's lock orders that write before any read by another rank). {@code abortCode} is volatile: written
- * once by the first abort, read by every waiting thread.
+ * once by the first abort, read by every waiting thread. The listener and child lists are copy-on-write; listeners
+ * run in the thread that ends a rank or aborts the job, outside the job's lock.
  */
 public final class ThreadsJob {
     /** What each rank thread runs. */
@@ -32,8 +40,25 @@ public final class ThreadsJob {
         void run(int rank, ClassLoader loader) throws Throwable;
     }
 
+    /** Hears that ranks of a job are gone before they finalized. */
+    @FunctionalInterface
+    public interface LossListener {
+        /**
+         * Called in the thread that ended the rank or aborted the job; must be short and must not block.
+         *
+         * @param rank the rank that is gone, or -1 when the whole job is (it aborted)
+         * @param why one line for error messages
+         */
+        void lost(int rank, String why);
+    }
+
     private static final AtomicInteger JOB_COUNTER = new AtomicInteger();
     private static final InheritableThreadLocal<Integer> CURRENT_RANK = new InheritableThreadLocal<>();
+    /** Jobs of this JVM whose ranks have not all ended, by id. */
+    private static final ConcurrentHashMap<String, ThreadsJob> LIVE = new ConcurrentHashMap<>();
+    /** Names this JVM among others (a process id can repeat across hosts and namespaces; this cannot). */
+    private static final String JVM_ID = Long.toHexString(ProcessHandle.current().pid()) + "-"
+            + Long.toHexString(new java.security.SecureRandom().nextLong());
 
     private final int size;
     private final String jobId;
@@ -52,6 +77,10 @@ public final class ThreadsJob {
     private volatile String abortMessage;
     private volatile int abortRank = -1;
     private volatile int runningAtAbort;
+    private final CopyOnWriteArrayList<LossListener> lossListeners = new CopyOnWriteArrayList<>();
+    private final CopyOnWriteArrayList<ThreadsJob> children = new CopyOnWriteArrayList<>();
+    /** Set once a rank of another job was connected to a rank of this one (see {@link #markLinked}). */
+    private volatile boolean linked;
 
     private ThreadsJob(int size) {
         this.size = size;
@@ -68,13 +97,33 @@ public final class ThreadsJob {
      * {@code parent}), each running {@code body}.
      */
     public static ThreadsJob start(int size, URL[] classPath, ClassLoader parent, RankBody body) {
+        return start(size, classPath, parent, Map.of(), body);
+    }
+
+    /**
+     * {@link #start(int, URL[], ClassLoader, RankBody)} with {@code seed} in the key-value space before any rank runs
+     * (what a spawned job learns from its parents: their port, each rank's application number).
+     */
+    public static ThreadsJob start(int size, URL[] classPath, ClassLoader parent, Map<String, String> seed,
+            RankBody body) {
+        return start(size, rank -> classPath, parent, seed, body);
+    }
+
+    /**
+     * {@link #start(int, URL[], ClassLoader, Map, RankBody)} with a class path per rank (the commands of a
+     * spawnMultiple may each name their own).
+     */
+    public static ThreadsJob start(int size, java.util.function.IntFunction<URL[]> classPath, ClassLoader parent,
+            Map<String, String> seed, RankBody body) {
         if (size < 1) {
             throw new IllegalArgumentException("a job needs at least one rank, not " + size);
         }
         ThreadsJob job = new ThreadsJob(size);
+        job.kvs.putAll(seed);
+        LIVE.put(job.jobId, job);
         for (int r = 0; r < size; r++) {
             final int rank = r;
-            RankClassLoader loader = new RankClassLoader(classPath, parent, job, rank);
+            RankClassLoader loader = new RankClassLoader(classPath.apply(rank), parent, job, rank);
             Thread t = new Thread(null, () -> job.runRank(rank, loader, body), "jmpi-rank-" + rank, 0);
             t.setDaemon(true);
             t.setContextClassLoader(loader);
@@ -107,18 +156,34 @@ public final class ThreadsJob {
             abort(rank, 1, "rank " + rank + " failed: " + failure);
         }
         boolean last;
+        boolean unfinalized;
         lock.lock();
         try {
             failures[rank] = failure;
             exitCodes[rank] = code;
+            unfinalized = !finalized[rank];
             last = ++finished == size;
             changed.signalAll();
         } finally {
             lock.unlock();
         }
+        if (unfinalized && failure == null && !aborted()) {
+            for (LossListener l : lossListeners) {
+                l.lost(rank, "rank " + rank + " of job " + jobId + " ended without calling MPI_Finalize");
+            }
+        }
         if (last) {
-            // only now: other ranks' threads run code of this rank's loader (they deliver into its engine)
-            for (Thread t : threads) {
+            LIVE.remove(jobId);
+            for (ThreadsJob c : children) {
+                if (c.ranksRunning() > 0) {
+                    c.end(1, "the job that spawned it (" + jobId + ") has ended");
+                }
+            }
+            children.clear();
+            // only now: other ranks' threads run code of this rank's loader (they deliver into its engine). Ranks of
+            // other jobs connected to this one may still do so (a late or erroneous send): the loaders of a linked
+            // job are left to the garbage collector, which closes their jars once nothing reaches them.
+            for (Thread t : linked ? new Thread[0] : threads) {
                 if (t.getContextClassLoader() instanceof RankClassLoader l) {
                     try {
                         l.close();
@@ -138,6 +203,45 @@ public final class ThreadsJob {
 
     public int size() {
         return size;
+    }
+
+    /** The running job with this id in this JVM, or null (it never ran here, or all its ranks have ended). */
+    public static ThreadsJob live(String jobId) {
+        return LIVE.get(jobId);
+    }
+
+    /** This JVM's name among JVMs (its process id and 64 random bits). */
+    public static String jvmId() {
+        return JVM_ID;
+    }
+
+    /**
+     * Records that ranks of another job now hand messages to this job's engines (dynamic processes): on abort, this
+     * job's engines refuse such messages; its ranks' class loaders are not closed when the job ends.
+     */
+    public void markLinked() {
+        linked = true;
+    }
+
+    /** Registers {@code l}, told of ranks of this job that are gone before finalizing (see {@link LossListener}). */
+    public void addLossListener(LossListener l) {
+        lossListeners.add(l);
+    }
+
+    public void removeLossListener(LossListener l) {
+        lossListeners.remove(l);
+    }
+
+    /**
+     * Ties {@code child} (a job a rank of this job spawned) to this job: when this job aborts, or its last rank ends
+     * while the child still runs, the child is ended too.
+     */
+    public void endWith(ThreadsJob child) {
+        children.add(child);
+        children.removeIf(c -> c.ranksRunning() == 0);
+        if (aborted()) {
+            child.end(1, "the job that spawned it (" + jobId + ") aborted");
+        }
     }
 
     public String jobId() {
@@ -215,10 +319,26 @@ public final class ThreadsJob {
         } finally {
             lock.unlock();
         }
+        if (linked) {
+            // before the ranks are woken: a rank that ends may be the last, and the last closes nothing of a linked
+            // job, but the refusal must reach every engine while it still runs
+            for (InprocEndpoint e : endpoints) {
+                if (e != null) {
+                    e.refuseOtherJobs();
+                }
+            }
+        }
         for (InprocEndpoint e : endpoints) {
             if (e != null) {
                 e.wakeAll();
             }
+        }
+        String why = "job " + jobId + " aborted: " + message;
+        for (LossListener l : lossListeners) {
+            l.lost(-1, why);
+        }
+        for (ThreadsJob c : children) {
+            c.end(exitCode, "the job that spawned it (" + jobId + ") aborted");
         }
     }
 

@@ -76,6 +76,24 @@ class DpmPartsTest {
     }
 
     @Test
+    void theChildrensLauncherGetsNoPerRankVariablesAndAReachableListenAddress() {
+        java.util.Map<String, String> env = new java.util.HashMap<>(java.util.Map.of("JMPI_RANK", "1",
+                "JMPI_NODE_ID", "1", "PMI_PORT", "h:1", "JMPI_SECRET", "s", "JMPI_HOSTS", "a:1,b:1",
+                "JMPI_TCP_HOST", "10.78.0.1", "JMPI_NAMESERVER", "n"));
+        Spawner.launcherEnvironment(env, true);
+        assertThat(env).containsOnlyKeys("JMPI_HOSTS", "JMPI_TCP_HOST", "JMPI_NAMESERVER").containsEntry(
+                "JMPI_TCP_HOST", "*");
+        java.util.Map<String, String> iface = new java.util.HashMap<>(java.util.Map.of("JMPI_TCP_HOST", "eth1"));
+        Spawner.launcherEnvironment(iface, true);
+        assertThat(iface).containsEntry("JMPI_TCP_HOST", "eth1"); // an interface names the right address anywhere
+        java.util.Map<String, String> oneHost = new java.util.HashMap<>();
+        Spawner.launcherEnvironment(oneHost, false);
+        assertThat(oneHost).isEmpty(); // parents on one host: children choose as any job does
+        assertThat(Spawner.isAddressLiteral("fd00::2")).isTrue();
+        assertThat(Spawner.isAddressLiteral("*")).isFalse();
+    }
+
+    @Test
     void nameServerAddressesAreCheckedAndAbsentOnesAreErrName() {
         assertThat(errorClassOf(() -> NameServiceClient.parse("localhost"))).isEqualTo(ErrorClass.ERR_NAME);
         assertThat(errorClassOf(() -> NameServiceClient.parse("h:x:t"))).isEqualTo(ErrorClass.ERR_NAME);

@@ -12,7 +12,7 @@ import org.jmpi.launcher.names.NameServer;
  * <ul>
  *   <li>the name service: {@code --nameserver ADDRESS}, else an inherited {@code JMPI_NAMESERVER}, else a
  *       {@link NameServer} of this jmpirun on loopback, which lives as long as the job; its address goes to every
- *       rank in {@code JMPI_NAMESERVER};</li>
+ *       rank in {@code JMPI_NAMESERVER} (in a {@code --threads} job: the system property {@code jmpi.nameserver});</li>
  *   <li>a jmpirun started by a spawning rank ({@code JMPI_SPAWN_WATCH_STDIN=1}) watches its standard input, a pipe
  *       from that rank: its end means the rank died, and the children's job is ended as on SIGTERM.</li>
  * </ul>
@@ -36,6 +36,25 @@ final class DynamicProcessSupport {
         NameServer ns = NameServer.start(InetAddress.getLoopbackAddress(), 0);
         b.env("JMPI_NAMESERVER", ns.address());
         return ns;
+    }
+
+    /**
+     * The name service of a {@code --threads} job: as {@link #nameService}, but the ranks are threads of this JVM, so
+     * the address goes to them as the system property {@code jmpi.nameserver} (cleared again on close, with the
+     * server this returns when it started one).
+     */
+    static AutoCloseable threadsNameService(Map<String, String> env, String flag) throws IOException {
+        String given = flag != null && !flag.isBlank() ? flag.trim() : env.get("JMPI_NAMESERVER");
+        if (given != null && !given.isBlank()) {
+            System.setProperty("jmpi.nameserver", given.trim());
+            return () -> System.clearProperty("jmpi.nameserver");
+        }
+        NameServer ns = NameServer.start(InetAddress.getLoopbackAddress(), 0);
+        System.setProperty("jmpi.nameserver", ns.address());
+        return () -> {
+            System.clearProperty("jmpi.nameserver");
+            ns.close();
+        };
     }
 
     /** Under a spawning rank: ends {@code job} when that rank's pipe to our standard input ends. */

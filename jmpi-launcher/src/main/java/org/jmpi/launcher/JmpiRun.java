@@ -973,8 +973,10 @@ public final class JmpiRun implements Callable<Integer> {
                 return USAGE_ERROR;
             }
         }
-        return new ThreadsRun(err).run(n, urls, mainClass, args.toArray(String[]::new), tagOutput, timeout,
-                installSignals);
+        try (AutoCloseable names = DynamicProcessSupport.threadsNameService(environment, nameserver)) {
+            return new ThreadsRun(err).run(n, urls, mainClass, args.toArray(String[]::new), tagOutput, timeout,
+                    installSignals);
+        }
     }
 
     private static String joinPaths(List<Path> paths) {

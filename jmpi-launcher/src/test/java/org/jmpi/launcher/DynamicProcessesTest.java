@@ -43,8 +43,16 @@ class DynamicProcessesTest {
 
     /** A job of {@code n} DpmRank ranks under jmpirun, output to a file. */
     private Process job(Map<String, String> env, int n, String... args) throws Exception {
+        return job(false, env, n, args);
+    }
+
+    /** A job of {@code n} DpmRank ranks under jmpirun, as threads or as processes, output to a file. */
+    private Process job(boolean threads, Map<String, String> env, int n, String... args) throws Exception {
         List<String> a = new ArrayList<>(List.of("--no-stdin", "-n", Integer.toString(n), "-cp",
                 LauncherTest.testClasses().toString(), "--jvm-arg", "-XX:TieredStopAtLevel=1", DpmRank.class.getName()));
+        if (threads) {
+            a.add(0, "--threads");
+        }
         a.addAll(List.of(args));
         return start(LaunchIntegrationTest.jmpirun(a.toArray(String[]::new)), env);
     }
@@ -141,6 +149,41 @@ class DynamicProcessesTest {
         assertThat(count(out, "ok child")).as(out).isEqualTo(children);
     }
 
+    /** jmpirun --threads: the children are threads of the parents' JVM (argv, getParent, exchange as above). */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 3})
+    void spawnFromThreadsModeParents(int parents) throws Exception {
+        String out = finish(job(true, Map.of(), parents, "spawn", "2"));
+        assertThat(count(out, "ok spawn 2 from " + parents)).as(out).isEqualTo(parents);
+        assertThat(count(out, "ok child")).as(out).isEqualTo(2);
+    }
+
+    /** jmpirun --threads runs a name server for its ranks too (they get its address as a system property). */
+    @Test
+    void threadsModeRanksPublishAndLookUpNames() throws Exception {
+        String out = finish(job(true, Map.of(), 3, "names"));
+        assertThat(count(out, "ok names")).as(out).isEqualTo(3);
+    }
+
+    /** A threads-mode job and a job of processes cannot reach each other: both sides fail, neither hangs. */
+    @Test
+    void aThreadsJobAndAProcessesJobRefuseEachOther() throws Exception {
+        Path portFile = dir.resolve("port");
+        Process server = job(false, Map.of(), 2, "refused-server", portFile.toString());
+        String port = awaitPortFile(portFile, server);
+        Process client = job(true, Map.of(), 2, "refused-client", port);
+        String c = finish(client);
+        String s = finish(server);
+        assertThat(count(c, "refused 52")).as(c).isEqualTo(2); // MPI_ERR_UNSUPPORTED_OPERATION
+        assertThat(count(s, "refused 52")).as(s).isEqualTo(2);
+        Path portFile2 = dir.resolve("port2");
+        Process threadsServer = job(true, Map.of(), 1, "refused-server", portFile2.toString());
+        String port2 = awaitPortFile(portFile2, threadsServer);
+        String c2 = finish(job(false, Map.of(), 3, "refused-client", port2));
+        assertThat(count(c2, "refused 52")).as(c2).isEqualTo(3);
+        assertThat(count(finish(threadsServer), "refused 52")).isEqualTo(1);
+    }
+
     /**
      * Parents on two hosts (jmpirun's fork agent makes two nodes of this machine) spawn two children: the children
      * are placed on the parents' host list and started with the parents' agent, one per host, not both on the
@@ -192,6 +235,23 @@ class DynamicProcessesTest {
     void spawnMultipleWithPerCommandInfo() throws Exception {
         String out = finish(job(Map.of(), 2, "multi", dir.toAbsolutePath().toString()));
         assertThat(count(out, "ok multi")).as(out).isEqualTo(2);
+        assertThat(count(out, "ok multi children's universe [5]")).as(out).isEqualTo(1); // their world's size
+    }
+
+    /**
+     * Under mpiexec.hydra (PMI-1 spawn of two commands, Info wdir to Hydra) every child's MPI.APPNUM is its command's
+     * index and MPI.UNIVERSE_SIZE is Hydra's ({@code -usize}), both asked of Hydra over PMI-1.
+     */
+    @Test
+    void spawnMultipleUnderHydraGivesEachChildItsAppnum() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(new File("/usr/bin/mpiexec.hydra").canExecute(),
+                "mpiexec.hydra is not installed");
+        String out = finish(start(List.of("mpiexec.hydra", "-usize", "9", "-n", "2", LaunchIntegrationTest.JAVA,
+                "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-cp",
+                LaunchIntegrationTest.rankClassPath(), DpmRank.class.getName(), "multi",
+                dir.toAbsolutePath().toString()), Map.of()));
+        assertThat(count(out, "ok multi")).as(out).isEqualTo(2);
+        assertThat(count(out, "ok multi children's universe [9]")).as(out).isEqualTo(1);
     }
 
     @Test

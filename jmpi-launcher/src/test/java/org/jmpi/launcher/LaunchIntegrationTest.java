@@ -278,6 +278,32 @@ class LaunchIntegrationTest {
             assertRanksGotTheMessage(r, 3);
         }
 
+        /**
+         * MPI_Comm_spawn under {@code srun --mpi=pmi2}: jmpi does not use Slurm's PMI-2 spawn; the root starts the
+         * children with jmpirun, which takes the allocation (this node) as its host list. spawnMultiple's children
+         * get their command's APPNUM from that jmpirun.
+         */
+        @Test
+        void srunWithPmi2Spawns() throws Exception {
+            Map<String, String> e = new HashMap<>(env);
+            e.put("JMPI_LAUNCHER_CLASSPATH", launcherClassPath());
+            Path wdir = Files.createTempDirectory(dir, "wdir");
+            for (String[] mode : List.of(new String[] {"spawn", "2"}, new String[] {"multi", wdir.toString()})) {
+                Result r = run(concat(List.of("srun", "-n", "2", "--mpi=pmi2", JAVA,
+                        "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
+                        rankClassPath(),
+                        org.jmpi.launcher.ranks.DpmRank.class.getName()), List.of(mode)), e,
+                        Duration.ofSeconds(180));
+                assertThat(r.rc).as(r.out).isZero();
+                if (mode[0].equals("spawn")) {
+                    assertThat(r.out.lines().filter(l -> l.contains("ok spawn 2 from 2"))).as(r.out).hasSize(2);
+                    assertThat(r.out.lines().filter(l -> l.contains("ok child"))).as(r.out).hasSize(2);
+                } else {
+                    assertThat(r.out.lines().filter(l -> l.contains("ok multi"))).as(r.out).hasSize(2);
+                }
+            }
+        }
+
         @Test
         void sbatchRunsSrunInABatchJob() throws Exception {
             Path out = dir.resolve("batch.out");
@@ -376,6 +402,23 @@ class LaunchIntegrationTest {
                 assertThat(alive(pid)).as(what + ": rank pid " + pid + " alive").isFalse();
             }
             assertThat(leftovers()).as(what + ": processes left on the hosts").isEmpty();
+        }
+
+        /**
+         * Parents on both hosts spawn two children: the children's jmpirun (started by the root on host A) gets the
+         * parents' host list and ssh command, so one child runs on each host; they connect back across the bridge
+         * and everything ends with the job.
+         */
+        @Test
+        void spawnedChildrenFollowTheHostListAcrossSshHosts() throws Exception {
+            Result r = run(jmpirun("--no-stdin", "-n", "2", "-H", A + ":1," + B + ":1", "--launcher-exec", ssh(),
+                    "-cp", rankClassPath(), org.jmpi.launcher.ranks.DpmRank.class.getName(), "spawn", "2"),
+                    Map.of("JMPI_LAUNCHER_CLASSPATH", launcherClassPath()), Duration.ofSeconds(180));
+            assertThat(r.rc).as(r.out).isZero();
+            assertThat(r.out.lines().filter(l -> l.contains("ok spawn 2 from 2"))).as(r.out).hasSize(2);
+            assertThat(r.out.lines().filter(l -> l.contains("ok child")).map(l -> l.substring(l.indexOf(" on node ")))
+                    .sorted().toList()).as(r.out).containsExactly(" on node 0", " on node 1");
+            assertThat(leftovers()).as("processes left on the hosts").isEmpty();
         }
 
         @Test

@@ -298,6 +298,33 @@ public final class Pmi1Bootstrap implements Bootstrap {
     }
 
     /**
+     * This process's application number from the server ({@code cmd=get_appnum}): Hydra numbers the executables of
+     * one launch or one spawn from 0. Negative when the server does not know (Slurm says -1).
+     */
+    public int appnum() {
+        return askNumber("get_appnum", "appnum", "appnum");
+    }
+
+    /**
+     * The universe size from the server ({@code cmd=get_universe_size}); negative when it does not know (Hydra
+     * without {@code -usize} says -1).
+     */
+    public int universeSize() {
+        return askNumber("get_universe_size", "universe_size", "size");
+    }
+
+    /** Sends {@code cmd=command}; the number in field {@code key} of the {@code reply}, or -1 when it has none. */
+    private int askNumber(String command, String reply, String key) {
+        lock.lock();
+        try {
+            Pmi1Message r = call(Pmi1Message.of(command), reply);
+            return r.rc() != 0 ? -1 : r.intValue(key, -1);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
      * The server's {@code PMI_process_mapping}, e.g. {@code (vector,(0,1,2))} (block of ranks per node, repeated
      * cyclically), or null when it has none.
      */

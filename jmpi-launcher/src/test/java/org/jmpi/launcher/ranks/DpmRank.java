@@ -15,6 +15,9 @@ import mpi.MPIException;
  *   <li>{@code server FILE [SERVICE]}: opens a port, writes its name to FILE (and publishes it under SERVICE), accepts,
  *       checks the intercommunicator (sizes, point-to-point, bcast, allreduce, merge), disconnects, closes the port;</li>
  *   <li>{@code client PORT|-FILE|@SERVICE}: connects and does the same from the other side;</li>
+ *   <li>{@code names}: rank 0 publishes a port under a name, every rank looks it up, rank 0 unpublishes it;</li>
+ *   <li>{@code refused-server FILE}, {@code refused-client PORT}: a server and a client that cannot reach each other
+ *       (one job runs as threads, the other as processes): each rank prints the error class it got;</li>
  *   <li>{@code spawn N [CMD]}: spawns N children (this class, mode child), exchanges with them, disconnects;</li>
  *   <li>{@code child}: the spawned side;</li>
  *   <li>{@code cycles K}: K spawn+disconnect cycles of one child, printing the process's thread and fd counts;</li>
@@ -31,6 +34,9 @@ public final class DpmRank {
         switch (args[0]) {
             case "server" -> server(args, rank);
             case "client" -> client(args, rank);
+            case "refused-server" -> refusedServer(args, rank);
+            case "names" -> names(rank);
+            case "refused-client" -> refused(MPI.COMM_WORLD, args[1], false);
             case "spawn" -> spawn(Integer.parseInt(args[1]), args.length > 2 ? args[2] : null);
             case "child" -> child(args);
             case "quiet" -> quiet();
@@ -90,6 +96,55 @@ public final class DpmRank {
             Intracomm.closePort(port);
         }
         System.out.println("ok server " + rank);
+    }
+
+    private static void names(int rank) throws Exception {
+        String service = "svc-" + ProcessHandle.current().pid();
+        char[] port = new char[MPI.MAX_PORT_NAME];
+        int n = 0;
+        if (rank == 0) {
+            String p = Intracomm.openPort();
+            Intracomm.publishName(service, p);
+            n = p.length();
+            p.getChars(0, n, port, 0);
+        }
+        int[] len = {n};
+        MPI.COMM_WORLD.bcast(len, 1, MPI.INT, 0);
+        MPI.COMM_WORLD.bcast(port, len[0], MPI.CHAR, 0);
+        String found = Intracomm.lookupName(service);
+        check(found.equals(new String(port, 0, len[0])), "lookup gave " + found);
+        MPI.COMM_WORLD.barrier();
+        if (rank == 0) {
+            Intracomm.unpublishName(service, found);
+            Intracomm.closePort(found);
+        }
+        System.out.println("ok names " + rank);
+    }
+
+    private static void refusedServer(String[] args, int rank) throws Exception {
+        String port = null;
+        if (rank == 0) {
+            port = Intracomm.openPort();
+            Path tmp = Path.of(args[1] + ".tmp");
+            Files.writeString(tmp, port);
+            Files.move(tmp, Path.of(args[1]), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        }
+        refused(MPI.COMM_WORLD, port, true);
+        if (rank == 0) {
+            Intracomm.closePort(port);
+        }
+    }
+
+    /** An accept or connect that must fail; prints {@code refused <error class>}. */
+    private static void refused(Intracomm comm, String port, boolean accept) throws Exception {
+        comm.setErrhandler(MPI.ERRORS_RETURN);
+        try {
+            Intercomm c = accept ? comm.accept(port, 0) : comm.connect(port, 0);
+            throw new AssertionError("connected to " + c.getRemoteSize() + " processes");
+        } catch (MPIException e) {
+            System.out.println("refused " + e.getErrorClass());
+        }
+        comm.barrier(); // still usable
     }
 
     private static void client(String[] args, int rank) throws Exception {
@@ -263,17 +318,19 @@ public final class DpmRank {
                     "appcheck", "1", "-"}},
                 new int[] {2, 3}, new Info[] {a, b}, 0, null);
         check(c.getRemoteSize() == 5, "remote size " + c.getRemoteSize());
+        java.util.Set<Integer> universes = new java.util.TreeSet<>();
         if (MPI.COMM_WORLD.getRank() == 0) {
             int[] apps = new int[5];
             for (int r = 0; r < 5; r++) {
-                int[] one = new int[1];
-                c.recv(one, 1, MPI.INT, r, 9);
-                apps[r] = one[0];
+                int[] two = new int[2];
+                c.recv(two, 2, MPI.INT, r, 9);
+                apps[r] = two[0];
+                universes.add(two[1]);
             }
             check(Arrays.equals(apps, new int[] {0, 0, 1, 1, 1}), "appnums " + Arrays.toString(apps));
         }
         c.disconnect();
-        System.out.println("ok multi");
+        System.out.println("ok multi" + (universes.isEmpty() ? "" : " children's universe " + universes));
     }
 
     private static void appcheck(String[] args) throws Exception {
@@ -283,7 +340,7 @@ public final class DpmRank {
             check(Path.of("").toAbsolutePath().toString().equals(args[2]), "wdir " + Path.of("").toAbsolutePath());
         }
         Intercomm p = Intercomm.getParent();
-        p.send(new int[] {app}, 1, MPI.INT, 0, 9);
+        p.send(new int[] {app, (Integer) MPI.COMM_WORLD.getAttr(MPI.UNIVERSE_SIZE)}, 2, MPI.INT, 0, 9);
         p.disconnect();
     }
 

@@ -13,8 +13,8 @@ import org.jmpi.junit.MpiTestContext;
 
 /**
  * Ports and connect/accept inside one job (two halves of the world meet through a port, as two jobs would), the
- * errors of ports and names, getParent in a job that was not spawned, and threads mode's refusal. Connecting separate
- * jobs and spawning are in jmpi-launcher's DynamicProcessesTest.
+ * errors of ports and names, and getParent in a job that was not spawned. Connecting separate jobs and spawning are in
+ * jmpi-launcher's DynamicProcessesTest; threads mode in {@link SpawnInThreadsModeTest}.
  */
 class PortsInOneJobTest {
 
@@ -29,7 +29,7 @@ class PortsInOneJobTest {
     }
 
     /** Ranks below size/2 accept (root: their rank 0), the others connect (root: their last rank). */
-    private static void halves(MpiTestContext ctx) throws MPIException {
+    static void halves(MpiTestContext ctx) throws MPIException {
         int size = ctx.size();
         int low = size / 2;
         boolean acceptor = ctx.rank() < low;
@@ -75,7 +75,7 @@ class PortsInOneJobTest {
         half.free();
     }
 
-    @MpiTest(ranks = {1, 2}, modes = Mode.PROCESSES)
+    @MpiTest(ranks = {1, 2})
     void badPortsAndNames(MpiTestContext ctx) throws MPIException {
         MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
         assertThat(Intercomm.getParent().isNull()).isTrue();
@@ -98,18 +98,6 @@ class PortsInOneJobTest {
                 null)).isInstanceOfSatisfying(MPIException.class,
                         e -> assertThat(e.getErrorClass()).isEqualTo(MPI.ERR_ARG));
         // the communicator is still usable
-        MPI.COMM_WORLD.barrier();
-    }
-
-    @MpiTest(ranks = {1, 2}, modes = Mode.THREADS)
-    void threadsModeRefusesDynamicProcesses() throws MPIException {
-        MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
-        assertThat(Intercomm.getParent().isNull()).isTrue();
-        assertThatThrownBy(Intracomm::openPort).isInstanceOfSatisfying(MPIException.class,
-                e -> assertThat(e.getErrorClass()).isEqualTo(MPI.ERR_UNSUPPORTED_OPERATION));
-        assertThatThrownBy(() -> MPI.COMM_WORLD.connect("jmpi-port:127.0.0.1:1:" + "00".repeat(16), 0))
-                .isInstanceOfSatisfying(MPIException.class,
-                        e -> assertThat(e.getErrorClass()).isEqualTo(MPI.ERR_UNSUPPORTED_OPERATION));
         MPI.COMM_WORLD.barrier();
     }
 }

@@ -25,6 +25,7 @@ final class IoComm {
 
     IoComm(Communicator comm) {
         this.comm = comm;
+        comm.markCollectiveOnly(); // ULFM: a failed member fails the two-phase traffic too, not only the collectives
     }
 
     int rank() {

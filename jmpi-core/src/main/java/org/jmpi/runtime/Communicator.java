@@ -70,6 +70,26 @@ public final class Communicator {
         return false;
     }
 
+    /**
+     * Used for collective work only (a library's private duplicate, such as MPI-IO's, whose point-to-point context
+     * carries the messages of its collective operations): a failed member then poisons both contexts.
+     */
+    private volatile boolean collectiveOnly;
+
+    /** Marks this communicator as used for collective work only (see {@link #collectiveOnly()}). */
+    public void markCollectiveOnly() {
+        collectiveOnly = true;
+        JmpiRuntime rt = JmpiRuntime.current();
+        if (rt != null && rt.failures().any()) {
+            rt.failures().onNewCommunicator(this);
+        }
+    }
+
+    /** Whether this communicator is used for collective work only. */
+    public boolean collectiveOnly() {
+        return collectiveOnly;
+    }
+
     /** Whether this communicator has been revoked (ULFM). */
     public boolean isRevoked() {
         return revoked;

@@ -46,7 +46,7 @@ public final class Failures {
         inOrder.add(worldRank);
         for (Communicator c : Communicator.registered()) {
             if (c.contains(worldRank)) {
-                engine.poison(c.collectiveContext(), ErrorClass.ERR_PROC_FAILED);
+                poisonCollectives(c);
             }
         }
     }
@@ -55,9 +55,17 @@ public final class Failures {
     void onNewCommunicator(Communicator c) {
         for (int w : inOrder) {
             if (c.contains(w)) {
-                engine.poison(c.collectiveContext(), ErrorClass.ERR_PROC_FAILED);
+                poisonCollectives(c);
                 return;
             }
+        }
+    }
+
+    /** The collective context, and for a communicator used for collective work only the other one too. */
+    private void poisonCollectives(Communicator c) {
+        engine.poison(c.collectiveContext(), ErrorClass.ERR_PROC_FAILED);
+        if (c.collectiveOnly()) {
+            engine.poison(c.context(), ErrorClass.ERR_PROC_FAILED);
         }
     }
 

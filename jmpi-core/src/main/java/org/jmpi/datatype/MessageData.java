@@ -1,6 +1,7 @@
 package org.jmpi.datatype;
 
 import java.lang.foreign.MemorySegment;
+import org.jmpi.shared.FastCopy;
 
 /**
  * User memory taking part in one send or receive, seen as a stream of packed bytes. The point-to-point layer moves
@@ -41,12 +42,12 @@ public interface MessageData {
 
         @Override
         public void packTo(long offset, MemorySegment dst, long dstOffset, long length) {
-            MemorySegment.copy(segment, offset, dst, dstOffset, length);
+            FastCopy.copy(segment, offset, dst, dstOffset, length);
         }
 
         @Override
         public void unpackFrom(long offset, MemorySegment src, long srcOffset, long length) {
-            MemorySegment.copy(src, srcOffset, segment, offset, length);
+            FastCopy.copy(src, srcOffset, segment, offset, length);
         }
     }
 

@@ -2,6 +2,7 @@ package org.jmpi.pt2pt;
 
 import java.lang.foreign.MemorySegment;
 import org.jmpi.shared.InprocMessage;
+import org.jmpi.shared.FastCopy;
 
 /**
  * A message that arrived before a matching receive was posted. It holds either a copy of the data (small
@@ -53,7 +54,7 @@ final class Unexpected {
         if (eager == null || eager.byteSize() < bytes) {
             eager = MemorySegment.ofArray(new byte[(int) bytes]);
         }
-        MemorySegment.copy(from, offset, eager, 0, bytes);
+        FastCopy.copy(from, offset, eager, 0, bytes);
         copied = true;
     }
 

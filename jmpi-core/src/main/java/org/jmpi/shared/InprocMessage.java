@@ -56,7 +56,7 @@ public final class InprocMessage {
     /** Copies packed bytes {@code [offset, offset + length)} of the message into {@code dst} at {@code dstOffset}. */
     public void packTo(long offset, MemorySegment dst, long dstOffset, long length) {
         if (data != null) {
-            MemorySegment.copy(data, offset, dst, dstOffset, length);
+            FastCopy.copy(data, offset, dst, dstOffset, length);
         } else {
             layout.packTo(offset, dst, dstOffset, length);
         }

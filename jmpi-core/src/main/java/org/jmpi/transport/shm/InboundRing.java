@@ -6,6 +6,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import org.jmpi.transport.FrameLayout;
 import org.jmpi.transport.FrameSink;
+import org.jmpi.shared.FastCopy;
 
 /**
  * The consumer end of one peer's ring in this rank's segment: reads records ({@link ShmLayout}) and hands the frames
@@ -99,8 +100,7 @@ final class InboundRing {
                     assemblyTotal = total;
                     // grown as the pieces come, so a length field alone cannot make this rank allocate
                     assembly = new byte[(int) Math.min(total, Math.max(piece, FIRST_ALLOCATION))];
-                    MemorySegment.copy(data, ValueLayout.JAVA_BYTE, off + ShmLayout.PAYLOAD_OFFSET, assembly, 0,
-                            (int) piece);
+                    FastCopy.copy(data, off + ShmLayout.PAYLOAD_OFFSET, MemorySegment.ofArray(assembly), 0, piece);
                     assembled = piece;
                     consume(length);
                     publishHead();
@@ -112,8 +112,8 @@ final class InboundRing {
                         assembly = Arrays.copyOf(assembly, (int) Math.min(assemblyTotal,
                                 Math.max(assembled + piece, 2L * assembly.length)));
                     }
-                    MemorySegment.copy(data, ValueLayout.JAVA_BYTE, off + ShmLayout.MARKER_BYTES, assembly,
-                            (int) assembled, (int) piece);
+                    FastCopy.copy(data, off + ShmLayout.MARKER_BYTES, MemorySegment.ofArray(assembly), assembled,
+                            piece);
                     assembled += piece;
                     consume(length);
                     publishHead();

@@ -6,6 +6,7 @@ import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jmpi.transport.FrameLayout;
+import org.jmpi.shared.FastCopy;
 
 /**
  * The producer end of this rank's ring in a peer's segment: writes frames as records ({@link ShmLayout}), queues
@@ -153,7 +154,7 @@ final class OutboundRing {
             long piece = maxRecord - ShmLayout.PAYLOAD_OFFSET;
             long off = tail & mask;
             MemorySegment.copy(q.header, 0, data, off + ShmLayout.MARKER_BYTES, FrameLayout.HEADER_BYTES);
-            MemorySegment.copy(q.payload, 0, data, off + ShmLayout.PAYLOAD_OFFSET, piece);
+            FastCopy.copy(q.payload, 0, data, off + ShmLayout.PAYLOAD_OFFSET, piece);
             publish(off, ShmLayout.TYPE_FIRST, maxRecord);
             q.started = true;
             q.written = piece;
@@ -165,7 +166,7 @@ final class OutboundRing {
                 return false;
             }
             long off = tail & mask;
-            MemorySegment.copy(q.payload, q.written, data, off + ShmLayout.MARKER_BYTES, piece);
+            FastCopy.copy(q.payload, q.written, data, off + ShmLayout.MARKER_BYTES, piece);
             publish(off, ShmLayout.TYPE_MORE, more);
             q.written += piece;
         }
@@ -196,7 +197,7 @@ final class OutboundRing {
         long off = tail & mask;
         ShmLayout.copyHeaderIn(header, data, off + ShmLayout.MARKER_BYTES);
         if (length > 0) {
-            MemorySegment.copy(payload, 0, data, off + ShmLayout.PAYLOAD_OFFSET, length);
+            FastCopy.copy(payload, 0, data, off + ShmLayout.PAYLOAD_OFFSET, length);
         }
         publish(off, ShmLayout.TYPE_FRAME, record);
     }

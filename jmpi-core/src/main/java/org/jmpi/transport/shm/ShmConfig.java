@@ -20,7 +20,8 @@ import java.util.function.UnaryOperator;
  *     default 16 KiB); larger ones use rendezvous, which moves them with one copy when both buffers are native memory
  *     and the kernel allows {@code process_vm_readv}, else in chunks through the ring
  * @param chunkBytes payload bytes of each data frame of a rendezvous through the ring ({@code jmpi.shm.chunk.bytes},
- *     default 16 KiB); several chunks fit in a ring, so sender and receiver copy different chunks at the same time
+ *     default 64 KiB, at most a quarter of the ring); several chunks fit in a ring, so sender and receiver copy
+ *     different chunks at the same time
  * @param singleCopy whether to use {@code process_vm_readv} when possible ({@code jmpi.shm.single.copy}, default
  *     true)
  * @param splitMin single-copy messages of at least this many bytes are copied by both processes at once, each one
@@ -62,7 +63,7 @@ public record ShmConfig(String directory, long ringBytes, long segmentBudget, lo
     }
 
     public static ShmConfig defaults() {
-        return new ShmConfig("/dev/shm", 256 << 10, 16 << 20, 16 << 10, 16 << 10, true, 32 << 10);
+        return new ShmConfig("/dev/shm", 256 << 10, 16 << 20, 16 << 10, 64 << 10, true, 32 << 10);
     }
 
     /** The configuration given by system properties and environment, on top of {@link #defaults()}. */

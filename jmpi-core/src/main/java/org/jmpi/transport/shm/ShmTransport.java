@@ -142,7 +142,8 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
         if (!config.singleCopy()) {
             Arrays.fill(singleCopy, NO);
         }
-        long maxPayload = own.ringDataBytes / 2 - ShmLayout.PAYLOAD_OFFSET;
+        // at most a quarter of the ring, so that three or four chunks are in flight (one being copied in, one out)
+        long maxPayload = Math.min(own.ringDataBytes / 2 - ShmLayout.PAYLOAD_OFFSET, own.ringDataBytes / 4);
         this.chunk = Math.min(config.chunkBytes(), maxPayload & -ShmLayout.ALIGN);
     }
 

@@ -1,0 +1,100 @@
+package org.jmpi.shared;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Random;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** {@link FastCopy} copies exactly what {@link MemorySegment#copy} copies, with the same checks, on every route. */
+class FastCopyTest {
+    private static final int BIG = (int) Math.max(FastCopy.NATIVE_MIN == Long.MAX_VALUE ? 1 << 16 : FastCopy.NATIVE_MIN,
+            1 << 12) * 3 + 13;
+
+    @BeforeAll
+    static void link() {
+        assertThat(FastCopy.linkNow()).as("memmove links (the tests run with native access)").isTrue();
+    }
+
+    private static byte[] random(int n, long seed) {
+        byte[] b = new byte[n];
+        new Random(seed).nextBytes(b);
+        return b;
+    }
+
+    @Test
+    void heapToNativeToHeapAtOddOffsets() {
+        byte[] src = random(BIG + 100, 1);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment mid = arena.allocate(BIG + 200, 64);
+            FastCopy.copy(MemorySegment.ofArray(src), 7, mid, 56, BIG);
+            byte[] dst = new byte[BIG + 100];
+            FastCopy.copy(mid, 56, MemorySegment.ofArray(dst), 3, BIG);
+            for (int i = 0; i < BIG; i++) {
+                assertThat(dst[3 + i]).isEqualTo(src[7 + i]);
+            }
+            // nothing outside the range is written
+            assertThat(dst[0]).isZero();
+            assertThat(dst[1]).isZero();
+            assertThat(dst[2]).isZero();
+            assertThat(dst[3 + BIG]).isZero();
+        }
+    }
+
+    @Test
+    void arraysOfOtherPrimitivesAreRawMemory() {
+        double[] src = new double[BIG / 8 + 10];
+        for (int i = 0; i < src.length; i++) {
+            src[i] = i * 1.5 - 7;
+        }
+        long[] dst = new long[src.length];
+        FastCopy.copy(MemorySegment.ofArray(src), 8, MemorySegment.ofArray(dst), 8, (src.length - 2) * 8L);
+        assertThat(dst[0]).isZero();
+        assertThat(dst[src.length - 1]).isZero();
+        for (int i = 1; i < src.length - 1; i++) {
+            assertThat(Double.longBitsToDouble(dst[i])).isEqualTo(src[i]);
+        }
+    }
+
+    @Test
+    void overlappingRangesBehaveAsMemmove() {
+        byte[] a = random(BIG + 64, 2);
+        byte[] b = a.clone();
+        MemorySegment.copy(MemorySegment.ofArray(b), 0, MemorySegment.ofArray(b), 33, BIG);
+        FastCopy.copy(MemorySegment.ofArray(a), 0, MemorySegment.ofArray(a), 33, BIG);
+        assertThat(a).isEqualTo(b);
+    }
+
+    @Test
+    void outOfBoundsAndReadOnlyAreRefusedAsTheJdkRefusesThem() {
+        MemorySegment src = MemorySegment.ofArray(new byte[BIG]);
+        MemorySegment small = MemorySegment.ofArray(new byte[BIG - 1]);
+        assertThatThrownBy(() -> FastCopy.copy(src, 0, small, 0, BIG)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> FastCopy.copy(src, 1, MemorySegment.ofArray(new byte[BIG]), 0, BIG))
+                .isInstanceOf(IndexOutOfBoundsException.class);
+        MemorySegment readOnly = MemorySegment.ofArray(new byte[BIG]).asReadOnly();
+        assertThatThrownBy(() -> FastCopy.copy(src, 0, readOnly, 0, BIG)).isInstanceOf(RuntimeException.class);
+        assertThat(readOnly.get(ValueLayout.JAVA_BYTE, 0)).isZero();
+    }
+
+    @Test
+    void aClosedSegmentIsRefused() {
+        Arena arena = Arena.ofShared();
+        MemorySegment gone = arena.allocate(BIG);
+        arena.close();
+        assertThatThrownBy(() -> FastCopy.copy(gone, 0, MemorySegment.ofArray(new byte[BIG]), 0, BIG))
+                .isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void smallCopiesTakeTheJdkPath() {
+        byte[] src = random(100, 3);
+        byte[] dst = new byte[100];
+        FastCopy.copy(MemorySegment.ofArray(src), 0, MemorySegment.ofArray(dst), 0, 100);
+        assertThat(dst).isEqualTo(src);
+    }
+}

@@ -47,6 +47,14 @@ else
     echo "== no $MPICC: MPICH runs skipped"
 fi
 
+OMPI_OK=0
+if command -v mpicc.openmpi > /dev/null && mpicc.openmpi -O2 -Wall -o "$B/spawn_latency_ompi" \
+        "$ROOT/jmpi-benchmarks/src/main/c/spawn_latency.c"; then
+    OMPI_OK=1
+fi
+OMPIRUN=(mpirun.openmpi --oversubscribe)
+if [ "$(id -u)" = 0 ]; then OMPIRUN+=(--allow-run-as-root); fi
+
 run() { # name command...: one gated run, raw output in $OUT/raw/<name>.txt
     local f=$OUT/raw/$1.txt; shift
     echo "# $(date +%FT%T) load $(cut -d' ' -f1-3 /proc/loadavg) :: $*" > "$f"
@@ -57,6 +65,15 @@ for r in $(seq 1 "$ROUNDS"); do
     for n in 1 4; do
         if [ "$MPICH_OK" = 1 ]; then
             run "mpich.spawn$n.$r" "$MPIEXEC" -n 1 "$B/spawn_latency" "$n" "$REPS"
+        fi
+        if [ "$OMPI_OK" = 1 ] && [ "$n" = 1 ]; then
+            run "openmpi.spawn$n.$r" "${OMPIRUN[@]}" -n 1 "$B/spawn_latency_ompi" "$n" "$REPS"
+        elif [ "$OMPI_OK" = 1 ]; then
+            # Open MPI 4.1.4 fails the third spawn of 4 children in one job here (a PMIx LOOKUP timeout after
+            # 300 s), so its spawns of 4 run as jobs of 2 spawns each
+            for k in $(seq 1 $(( (REPS + 1) / 2 ))); do
+                run "openmpi.spawn$n.$r.$k" timeout 60 "${OMPIRUN[@]}" -n 1 "$B/spawn_latency_ompi" "$n" 2
+            done
         fi
         run "jmpi.spawn$n.$r" "$JMPIRUN" -n 1 -cp "$JAR" org.jmpi.benchmarks.SpawnLatency --children "$n" \
             --reps "$REPS"

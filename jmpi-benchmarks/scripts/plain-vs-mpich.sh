@@ -16,7 +16,7 @@ SIZES=${3:-"0 8 1024 65536 1048576 16777216"}
 export MAXWAIT=${MAXWAIT:-300}
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 JMPIRUN=$ROOT/jmpi-dist/target/jmpi/bin/jmpirun
-JAR=$(ls "$ROOT"/jmpi-benchmarks/target/jmpi-benchmarks-*.jar | head -1)
+JAR=$(ls "$ROOT"/jmpi-benchmarks/target/jmpi-benchmarks-*.jar | grep -v -e sources -e javadoc | head -1)
 B=$OUT/build
 mkdir -p "$B" "$OUT/raw"
 mpicc.mpich -O2 -Wall -o "$B/plain_pingpong" "$ROOT/jmpi-benchmarks/src/main/c/plain_pingpong.c"

@@ -21,7 +21,7 @@ ITERS=${ITERS:-10000}
 export MAXWAIT=${MAXWAIT:-300}
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 JMPIRUN=$ROOT/jmpi-dist/target/jmpi/bin/jmpirun
-JAR=$(ls "$ROOT"/jmpi-benchmarks/target/jmpi-benchmarks-*.jar | grep -v sources | head -1)
+JAR=$(ls "$ROOT"/jmpi-benchmarks/target/jmpi-benchmarks-*.jar | grep -v -e sources -e javadoc | head -1)
 B=$OUT/build
 mkdir -p "$B" "$OUT/raw"
 mpicc.mpich -O2 -Wall -I "$BASE" -o "$B/mpi_rma" "$ROOT/jmpi-benchmarks/src/main/c/mpi_rma.c"

@@ -22,7 +22,7 @@ export MAXWAIT=${MAXWAIT:-300}
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 JAVA=$JAVA_HOME/bin/java
 JMPIRUN=$ROOT/jmpi-dist/target/jmpi/bin/jmpirun
-JAR=$(ls "$ROOT"/jmpi-benchmarks/target/jmpi-benchmarks-*.jar | head -1)
+JAR=$(ls "$ROOT"/jmpi-benchmarks/target/jmpi-benchmarks-*.jar | grep -v -e sources -e javadoc | head -1)
 B=$OUT/build
 mkdir -p "$B" "$OUT/raw"
 

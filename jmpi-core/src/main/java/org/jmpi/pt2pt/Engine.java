@@ -1177,7 +1177,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
     /** Sends bytes [from, to) of a rendezvous send as DATA frames; {@code last} runs once the last one is written. */
     private void sendData(int peer, SendRequest s, long recvId, long from, long to, Runnable last) {
         MemorySegment contiguous = s.data.contiguous();
-        long chunkBytes = SingleCopyRendezvous.chunkBytes(transport, peer, this.chunkBytes);
+        long chunkBytes = SingleCopyRendezvous.pipelinedChunk(
+                SingleCopyRendezvous.chunkBytes(transport, peer, this.chunkBytes), to - from);
         MemorySegment h = headers.get();
         FrameLayout.putInt(h, FrameLayout.KIND, Protocol.DATA);
         FrameLayout.putLong(h, FrameLayout.RECV_ID, recvId);

@@ -110,6 +110,19 @@ final class SingleCopyRendezvous {
         return configured;
     }
 
+    /** Smallest chunk {@link #pipelinedChunk} makes. */
+    static final long MIN_PIPELINED_CHUNK = 16 << 10;
+
+    /**
+     * The chunk size for {@code bytes} of rendezvous data when chunks of {@code chunk} are the most: at most half the
+     * data (not below {@link #MIN_PIPELINED_CHUNK}, 4 KiB aligned), so that even a message of one or two chunks
+     * travels as at least two, and the receiver copies the first out while the sender copies the second in.
+     */
+    static long pipelinedChunk(long chunk, long bytes) {
+        long half = ((bytes + 1) / 2 + 4095) & -4096L;
+        return Math.min(chunk, Math.max(MIN_PIPELINED_CHUNK, half));
+    }
+
     /** The data chunk size for rendezvous data to {@code peer}: the transport's hint, else {@code configured}. */
     static long chunkBytes(Transport t, int peer, long configured) {
         if (t instanceof ProtocolHints h) {

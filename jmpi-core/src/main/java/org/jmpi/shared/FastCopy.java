@@ -20,7 +20,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * for the duration of the call, a few microseconds at most per piece).
  *
  * <p><b>When.</b> Pieces of at least {@code jmpi.copy.native.min} bytes (default 4 KiB; 0 turns the native copy off)
- * between segments whose source and destination are alive, the destination writable. Smaller pieces and every
+ * between segments whose source and destination are alive, the destination writable, neither of them a mapped file
+ * (a page of a mapped file may fault, e.g. when the file was truncated or the file system is full: the JDK's copy
+ * turns that fault into an exception, a fault inside {@code memmove} would end the JVM; the shared-memory transport
+ * hands out its rings, whose pages are all written at creation, as plain native segments). Smaller pieces and every
  * copy before the downcall is linked take {@link MemorySegment#copy}, as does anything the checks refuse (the JDK
  * then throws its usual exception). Linking the downcall costs the JDK some tens of milliseconds of CPU, so it is done
  * in a daemon thread at the first large copy, not at start-up.
@@ -62,7 +65,7 @@ public final class FastCopy {
      * exceptions).
      */
     public static void copy(MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset, long length) {
-        if (length >= NATIVE_MIN) {
+        if (length >= NATIVE_MIN && !src.isMapped() && !dst.isMapped()) {
             MethodHandle h = memmove;
             if (h != null) {
                 if (!dst.isReadOnly()) {

@@ -91,6 +91,23 @@ class FastCopyTest {
     }
 
     @Test
+    void mappedFilesAreCopiedToo(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        byte[] src = random(BIG, 4);
+        java.nio.file.Path file = dir.resolve("mapped");
+        try (Arena arena = Arena.ofConfined();
+                java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file,
+                        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.READ,
+                        java.nio.file.StandardOpenOption.WRITE)) {
+            ch.truncate(BIG);
+            MemorySegment m = ch.map(java.nio.channels.FileChannel.MapMode.READ_WRITE, 0, BIG, arena);
+            FastCopy.copy(MemorySegment.ofArray(src), 0, m, 0, BIG);
+            byte[] back = new byte[BIG];
+            FastCopy.copy(m, 0, MemorySegment.ofArray(back), 0, BIG);
+            assertThat(back).isEqualTo(src);
+        }
+    }
+
+    @Test
     void smallCopiesTakeTheJdkPath() {
         byte[] src = random(100, 3);
         byte[] dst = new byte[100];

@@ -68,7 +68,7 @@ final class ShmSegment implements AutoCloseable {
                 zeros.clear().limit((int) Math.min(zeros.capacity(), size - pos));
                 pos += ch.write(zeros, pos);
             }
-            MemorySegment m = ch.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
+            MemorySegment m = backed(ch.map(FileChannel.MapMode.READ_WRITE, 0, size, arena), arena);
             // the probe token only has to be unlikely to sit at the same address of another process
             SplittableRandom random = new SplittableRandom(System.nanoTime() ^ ProcessHandle.current().pid() << 32);
             m.set(ShmLayout.INT, ShmLayout.VERSION_OFFSET, ShmLayout.VERSION);
@@ -95,6 +95,16 @@ final class ShmSegment implements AutoCloseable {
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
 
     /**
+     * A mapping of a segment file as a plain native segment of the same lifetime. Every page of a segment file is
+     * written when it is created, so no access can fault; {@link org.jmpi.shared.FastCopy} copies plain native memory
+     * with {@code memmove}, but leaves mapped segments, whose pages may fault (a full or truncated file), to the JDK.
+     */
+    @SuppressWarnings("restricted")
+    private static MemorySegment backed(MemorySegment mapped, Arena arena) {
+        return MemorySegment.ofAddress(mapped.address()).reinterpret(mapped.byteSize(), arena, null);
+    }
+
+    /**
      * Maps a peer's segment and checks its header.
      *
      * @throws IOException when the file is missing, too small or not a segment of the expected rank
@@ -106,7 +116,7 @@ final class ShmSegment implements AutoCloseable {
             if (size < ShmLayout.SEGMENT_HEADER_BYTES) {
                 throw new IOException(path + " is too small for a segment (" + size + " bytes)");
             }
-            MemorySegment m = ch.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
+            MemorySegment m = backed(ch.map(FileChannel.MapMode.READ_WRITE, 0, size, arena), arena);
             if (ShmLayout.getVolatile(m, ShmLayout.MAGIC_OFFSET) != ShmLayout.MAGIC
                     || m.get(ShmLayout.INT, ShmLayout.VERSION_OFFSET) != ShmLayout.VERSION) {
                 throw new IOException(path + " is not a jmpi segment of version " + ShmLayout.VERSION);

@@ -269,7 +269,11 @@ public final class CheckTool implements MpiTool {
             return;
         }
         try {
-            Files.writeString(dir.resolve("blocked-" + worldRank), what);
+            // written aside and renamed: rank 0 must never read a mark that exists but is still empty
+            Path tmp = dir.resolve("blocked-" + worldRank + ".tmp");
+            Files.writeString(tmp, what);
+            Files.move(tmp, dir.resolve("blocked-" + worldRank), java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
             // the report above stands
         }
@@ -294,7 +298,11 @@ public final class CheckTool implements MpiTool {
                 if (!Files.exists(p)) {
                     return;
                 }
-                sb.append("\n  rank ").append(r).append(" waits in ").append(Files.readString(p));
+                String what = Files.readString(p);
+                if (what.isEmpty()) {
+                    return;
+                }
+                sb.append("\n  rank ").append(r).append(" waits in ").append(what);
             } catch (IOException e) {
                 return;
             }

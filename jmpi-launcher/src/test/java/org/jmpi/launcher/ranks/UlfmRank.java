@@ -157,6 +157,17 @@ public final class UlfmRank {
         if (rank == victim) {
             die();
         }
+        // Survivors lock the victim only once they know it is dead: a lock request that reaches it while it is still
+        // being killed (the kill forks a process) is rightly granted, and the put then succeeds. A wildcard probe
+        // drives progress, and raises PROC_FAILED itself once the failure is known and not acknowledged.
+        while (Ulfm.getFailed(MPI.COMM_WORLD).getSize() == 0) {
+            try {
+                MPI.COMM_WORLD.iProbe(MPI.ANY_SOURCE, 999);
+            } catch (MPIException e) {
+                break;
+            }
+            Thread.onSpinWait();
+        }
         java.nio.IntBuffer one = MPI.newIntBuffer(1).put(0, 1);
         int putError = 0;
         boolean locked = false;

@@ -70,9 +70,10 @@ public final class FastCopy {
             if (h != null) {
                 if (!dst.isReadOnly()) {
                     // asSlice checks bounds and that the segments are alive; the linker keeps their scopes alive
-                    // for the duration of the call
-                    MemorySegment d = dst.asSlice(dstOffset, length);
-                    MemorySegment s = src.asSlice(srcOffset, length);
+                    // for the duration of the call. A whole segment is passed as it is: no slice to allocate (a
+                    // message between two whole arrays in threads mode then allocates nothing here)
+                    MemorySegment d = dstOffset == 0 && dst.byteSize() == length ? dst : dst.asSlice(dstOffset, length);
+                    MemorySegment s = srcOffset == 0 && src.byteSize() == length ? src : src.asSlice(srcOffset, length);
                     try {
                         h.invokeExact(d, s, length);
                     } catch (RuntimeException | Error e) {

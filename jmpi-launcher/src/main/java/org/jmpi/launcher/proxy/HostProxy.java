@@ -561,16 +561,22 @@ public final class HostProxy implements AutoCloseable {
     }
 
     /**
-     * Removes the job's shared-memory segment files on this host ({@code /dev/shm/jmpi-<job id>-<rank>}, or under
-     * {@code JMPI_SHM_DIR}), which ranks killed before MPI_Finalize leave behind. Waits (briefly) for the ranks to be
-     * gone first, so that none creates a file after the sweep.
+     * Removes the job's shared-memory segment files on this host ({@code /dev/shm/jmpi-<job id>-<rank>}), which ranks
+     * killed before MPI_Finalize leave behind, in every directory a rank of this host was told to use: {@code /dev/shm},
+     * {@code JMPI_SHM_DIR} of the proxy's, the job's or any rank's own environment ({@code jmpirun -x}), and
+     * {@code -Djmpi.shm.dir=} among a rank's JVM options.
+     *
+     * <p>A file can only be created by a live rank, so the sweep runs once every rank process started here has been
+     * reaped. {@link #killNow()} has sent SIGKILL to all of them; they are waited for at most
+     * {@link #SWEEP_WAIT_MILLIS}. Should one still be alive then (a process stuck in the kernel), this sweeps at once
+     * and again when the last of them is gone, so a file it creates in between is removed too.
      */
     private void removeSharedMemory() {
         List<Process> ps;
         synchronized (lock) {
             ps = new ArrayList<>(processes.values());
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SWEEP_WAIT_MILLIS);
         for (Process p : ps) {
             try {
                 p.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -579,17 +585,52 @@ public final class HostProxy implements AutoCloseable {
                 break;
             }
         }
-        java.util.Set<String> dirs = new java.util.LinkedHashSet<>();
-        dirs.add("/dev/shm");
-        for (String d : new String[] {spec.env().get("JMPI_SHM_DIR"), baseEnv.get("JMPI_SHM_DIR")}) {
-            if (d != null && !d.isBlank()) {
-                dirs.add(d.trim());
-            }
-        }
-        for (String d : dirs) {
-            org.jmpi.transport.shm.ShmTransport.removeSegments(java.nio.file.Path.of(d), spec.jobId());
+        java.util.Set<java.nio.file.Path> dirs = segmentDirectories();
+        sweep(dirs);
+        List<CompletableFuture<Process>> alive = ps.stream().filter(Process::isAlive).map(Process::onExit).toList();
+        if (!alive.isEmpty()) {
+            CompletableFuture.allOf(alive.toArray(CompletableFuture[]::new)).thenRun(() -> sweep(dirs));
         }
     }
+
+    /** Longest wait for this host's rank processes to be reaped before the end-of-job sweep (it repeats later). */
+    static final long SWEEP_WAIT_MILLIS = 5_000;
+
+    private void sweep(java.util.Set<java.nio.file.Path> dirs) {
+        for (java.nio.file.Path d : dirs) {
+            org.jmpi.transport.shm.ShmTransport.removeSegments(d, spec.jobId());
+        }
+    }
+
+    /** Every directory a rank of this host may have created its segment in (see {@link #removeSharedMemory()}). */
+    java.util.Set<java.nio.file.Path> segmentDirectories() {
+        java.util.Set<String> names = new java.util.LinkedHashSet<>();
+        names.add("/dev/shm");
+        names.add(baseEnv.get(SHM_DIR_VARIABLE));
+        names.add(spec.env().get(SHM_DIR_VARIABLE));
+        for (RankLaunch r : spec.ranks()) {
+            names.add(r.env().get(SHM_DIR_VARIABLE));
+            for (String a : r.argv()) {
+                if (a.startsWith(SHM_DIR_OPTION)) {
+                    names.add(a.substring(SHM_DIR_OPTION.length()));
+                }
+            }
+        }
+        java.util.Set<java.nio.file.Path> dirs = new java.util.LinkedHashSet<>();
+        for (String n : names) {
+            if (n != null && !n.isBlank()) {
+                try {
+                    dirs.add(java.nio.file.Path.of(n.trim()));
+                } catch (java.nio.file.InvalidPathException e) {
+                    // the rank could not have used it either
+                }
+            }
+        }
+        return dirs;
+    }
+
+    private static final String SHM_DIR_VARIABLE = "JMPI_SHM_DIR";
+    private static final String SHM_DIR_OPTION = "-Djmpi.shm.dir=";
 
     private static void sendSignal(long pid, int signal) {
         try {

@@ -54,7 +54,9 @@ import org.jmpi.launcher.proxy.ProxySpec.RankLaunch;
  * segment files on this host, which ranks killed before MPI_Finalize leave in {@code /dev/shm}.
  *
  * <p>Threading: {@code lock} guards the process table, the pending fence and the rank counters. Exit watchers,
- * output pumps and PMI connections run on virtual threads; {@code upstream} must accept messages from any thread
+ * output pumps and PMI connections run on platform daemon threads (three per rank, one per PMI connection): never
+ * virtual threads, whose progress depends on the embedding JVM's scheduler having a free carrier (see
+ * {@link PmiServer}); {@code upstream} must accept messages from any thread
  * (the remote link serialises writes). {@link #handle} may be called from any thread.
  */
 public final class HostProxy implements AutoCloseable {
@@ -184,7 +186,7 @@ public final class HostProxy implements AutoCloseable {
         Process proc = p;
         Thread out = pump(r.rank(), false, p.getInputStream());
         Thread err = pump(r.rank(), true, p.getErrorStream());
-        Thread w = Thread.ofVirtual().name("jmpi-exit-" + r.rank()).start(() -> watch(r.rank(), proc, out, err));
+        Thread w = Thread.ofPlatform().daemon().name("jmpi-exit-" + r.rank()).start(() -> watch(r.rank(), proc, out, err));
         synchronized (lock) {
             watchers.add(w);
         }
@@ -315,7 +317,7 @@ public final class HostProxy implements AutoCloseable {
     }
 
     private Thread pump(int rank, boolean stderr, InputStream in) {
-        return Thread.ofVirtual().name("jmpi-out-" + rank + (stderr ? "-err" : "-out")).start(() -> {
+        return Thread.ofPlatform().daemon().name("jmpi-out-" + rank + (stderr ? "-err" : "-out")).start(() -> {
             try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, Charset.defaultCharset()))) {
                 for (String line = reader.readLine(); line != null; line = reader.readLine()) {
                     upstream.accept(new Output(rank, stderr, line));
@@ -492,7 +494,7 @@ public final class HostProxy implements AutoCloseable {
         // signal through the handle: Process.destroy() would also close the pipes the pumps still read from, and
         // the lines the rank wrote before the signal (still in the pipe) would be lost
         ps.forEach(p -> p.toHandle().destroy());
-        Thread.ofVirtual().name("jmpi-kill-after-grace").start(() -> {
+        Thread.ofPlatform().daemon().name("jmpi-kill-after-grace").start(() -> {
             try {
                 Thread.sleep(spec.graceMillis());
             } catch (InterruptedException e) {

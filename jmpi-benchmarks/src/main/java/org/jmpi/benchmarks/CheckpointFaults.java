@@ -340,6 +340,7 @@ public final class CheckpointFaults {
             p.waitFor(plan.duringWrite ? 5 : 20, TimeUnit.MILLISECONDS);
         }
         if (hung) {
+            dumpThreads(p, plan.marker);
             p.descendants().forEach(ProcessHandle::destroyForcibly);
             p.destroyForcibly();
             ranks(plan.marker).forEach(ProcessHandle::destroyForcibly);
@@ -349,6 +350,39 @@ public final class CheckpointFaults {
         Files.deleteIfExists(log);
         long seen = ranksSeen < 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - ranksSeen);
         return new Outcome(hung ? -1 : p.exitValue(), output, hung, seen);
+    }
+
+    /**
+     * Before a hung run is killed: the threads of jmpirun, its proxies and the ranks ({@code jcmd PID Thread.print}),
+     * into a file under the temporary directory whose name is printed, so that a hang can be diagnosed afterwards.
+     */
+    private static void dumpThreads(Process jmpirun, String marker) {
+        try {
+            Path file = Files.createTempFile("jmpi-faults-hang-", ".txt");
+            Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+            java.util.LinkedHashSet<ProcessHandle> all = new java.util.LinkedHashSet<>();
+            all.add(jmpirun.toHandle());
+            jmpirun.descendants().forEach(all::add);
+            all.addAll(withMarker(marker));
+            for (ProcessHandle h : all) {
+                String cmd = h.info().commandLine().orElse("?");
+                Files.writeString(file, "\n==== pid " + h.pid() + ": " + cmd + "\n", StandardCharsets.UTF_8,
+                        java.nio.file.StandardOpenOption.APPEND);
+                if (cmd.contains("java")) {
+                    Process d = new ProcessBuilder(jcmd.toString(), Long.toString(h.pid()), "Thread.print")
+                            .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(file.toFile()))
+                            .start();
+                    if (!d.waitFor(30, TimeUnit.SECONDS)) {
+                        d.destroyForcibly();
+                    }
+                }
+            }
+            System.out.println("hung run: thread dumps in " + file);
+        } catch (IOException | RuntimeException e) {
+            System.out.println("hung run: no thread dumps: " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**

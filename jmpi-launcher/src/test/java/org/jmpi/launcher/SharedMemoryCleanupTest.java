@@ -23,7 +23,13 @@ class SharedMemoryCleanupTest {
     private final ConcurrentLinkedQueue<String> lines = new ConcurrentLinkedQueue<>();
 
     private LaunchResult run(int ranks, String mode, List<String> jobId) throws Exception {
+        return run(ranks, mode, jobId, java.util.Map.of());
+    }
+
+    private LaunchResult run(int ranks, String mode, List<String> jobId, java.util.Map<String, String> env)
+            throws Exception {
         Launcher.Builder b = Launcher.builder()
+                .env(env)
                 .ranks(ranks)
                 .classpath(LauncherTest.testClasses())
                 .mainClass(ShmRank.class.getName())
@@ -39,7 +45,11 @@ class SharedMemoryCleanupTest {
     }
 
     private static List<Path> segments(String jobId) throws Exception {
-        try (Stream<Path> s = Files.list(Path.of("/dev/shm"))) {
+        return segments(Path.of("/dev/shm"), jobId);
+    }
+
+    private static List<Path> segments(Path dir, String jobId) throws Exception {
+        try (Stream<Path> s = Files.list(dir)) {
             return s.filter(p -> p.getFileName().toString().startsWith("jmpi-" + jobId + "-")).toList();
         }
     }
@@ -64,5 +74,21 @@ class SharedMemoryCleanupTest {
         assertThat(r.failedRank()).isEqualTo(1);
         assertThat(lines).contains("1 out: left /dev/shm/jmpi-" + job.get(0) + "-1");
         assertThat(segments(job.get(0))).as("segment files left by the killed job").isEmpty();
+    }
+
+    /**
+     * A rank SIGKILLed in MPI_Init after creating its segment, before any peer mapped it, in a segment directory given
+     * to the ranks only (as {@code jmpirun -x JMPI_SHM_DIR=...} does): the proxy's end-of-job sweep must look there.
+     */
+    @Test
+    void aSegmentOfARankKilledInMpiInitIsRemovedFromTheRanksOwnDirectory(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        List<String> job = new ArrayList<>();
+        LaunchResult r = run(3, "killDuringInit", job, java.util.Map.of("JMPI_SHM_DIR", dir.toString()));
+        assertThat(r.exitCode()).as(r.summary()).isNotZero();
+        assertThat(r.failedRank()).isEqualTo(1);
+        assertThat(lines).as("rank 1 was killed while its segment existed")
+                .contains("1 out: created " + dir.resolve("jmpi-" + job.get(0) + "-1") + " true");
+        assertThat(segments(dir, job.get(0))).as("segment files left by the killed job").isEmpty();
     }
 }

@@ -35,6 +35,8 @@ final class FdLineChannel implements LineChannel {
     private static final MethodHandle READ;
     private static final MethodHandle WRITE;
     private static final MethodHandle CLOSE;
+    private static final MethodHandle SHUTDOWN;
+    private static final int SHUT_RDWR = 2;
 
     static {
         Linker linker = Linker.nativeLinker();
@@ -44,6 +46,8 @@ final class FdLineChannel implements LineChannel {
         READ = linker.downcallHandle(libc.find("read").orElseThrow(), io, errno);
         WRITE = linker.downcallHandle(libc.find("write").orElseThrow(), io, errno);
         CLOSE = linker.downcallHandle(libc.find("close").orElseThrow(), FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+        SHUTDOWN = linker.downcallHandle(libc.find("shutdown").orElseThrow(),
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
     }
 
     private final int fd;
@@ -198,6 +202,27 @@ final class FdLineChannel implements LineChannel {
 
     private int errno() {
         return (int) ERRNO.get(state, 0L);
+    }
+
+    /**
+     * {@code shutdown(fd, SHUT_RDWR)}: a {@code read} blocked on the socket in another thread returns 0 (closing the
+     * descriptor would not wake it). The descriptor stays open until {@link #close()}.
+     */
+    @Override
+    public void abandon() throws IOException {
+        if (closed) {
+            return;
+        }
+        try {
+            int rc = (int) SHUTDOWN.invokeExact(fd, SHUT_RDWR);
+            if (rc != 0) {
+                throw new IOException("shutdown(PMI_FD=" + fd + ") failed");
+            }
+        } catch (IOException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IOException("native shutdown on PMI_FD failed", t);
+        }
     }
 
     @Override

@@ -28,6 +28,14 @@ interface LineChannel extends AutoCloseable {
      */
     void watchEnd(Runnable onEnd);
 
+    /**
+     * Ends the connection from another thread, so that a read blocked on it returns (end of stream or an error):
+     * the way out of a request whose answer does not come ({@link FinalizeDeadline}). Default: {@link #close()}.
+     */
+    default void abandon() throws IOException {
+        close();
+    }
+
     @Override
     void close() throws IOException;
 }

@@ -53,6 +53,8 @@ public final class Pmi1Bootstrap implements Bootstrap {
     private boolean closed;
     /** Set before finalize and close: from then on the server's end of the connection is expected. */
     private volatile boolean ending;
+    /** The bound on the finalize exchange ({@link FinalizeDeadline}); 0: none. */
+    private long finalizeTimeoutNanos = FinalizeDeadline.configuredNanos();
 
     private Pmi1Bootstrap(LineChannel channel, String via, int rank, int size, int debug, String kvsName, int keyMax,
             int valueMax) {
@@ -369,6 +371,23 @@ public final class Pmi1Bootstrap implements Bootstrap {
         });
     }
 
+    /** Sets the bound on the finalize exchange (tests; the default comes from {@link FinalizeDeadline}). */
+    void finalizeTimeout(java.time.Duration d) {
+        lock.lock();
+        try {
+            finalizeTimeoutNanos = d.toNanos();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Tells the server this rank is done ({@code cmd=finalize}) and waits for {@code finalize_ack}, at most
+     * {@code jmpi.pmi.finalize.timeout} seconds ({@link FinalizeDeadline}): a server that is gone or silent cannot
+     * keep the rank in MPI_Finalize.
+     *
+     * @throws PmiException when the connection is broken or closed, or the answer did not come in time
+     */
     @Override
     public void finalizeJob() {
         ending = true; // the server may close the connection once it has answered
@@ -377,7 +396,8 @@ public final class Pmi1Bootstrap implements Bootstrap {
             if (finalized) {
                 return;
             }
-            call(Pmi1Message.of("finalize"), "finalize_ack");
+            FinalizeDeadline.run(channel, finalizeTimeoutNanos, via,
+                    () -> call(Pmi1Message.of("finalize"), "finalize_ack"));
             finalized = true;
         } finally {
             lock.unlock();

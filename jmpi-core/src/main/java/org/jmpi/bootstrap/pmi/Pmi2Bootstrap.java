@@ -255,6 +255,7 @@ public final class Pmi2Bootstrap implements Bootstrap {
         });
     }
 
+    /** As {@link Pmi1Bootstrap#finalizeJob()}: the wait for the answer is bounded ({@link FinalizeDeadline}). */
     @Override
     public void finalizeJob() {
         ending = true; // the server may close the connection once it has answered
@@ -263,7 +264,8 @@ public final class Pmi2Bootstrap implements Bootstrap {
             if (finalized) {
                 return;
             }
-            call(Pmi2Message.of("finalize"), "finalize-response");
+            FinalizeDeadline.run(channel, FinalizeDeadline.configuredNanos(), via,
+                    () -> call(Pmi2Message.of("finalize"), "finalize-response"));
             finalized = true;
         } finally {
             lock.unlock();

@@ -178,4 +178,31 @@ class Pmi1BootstrapTest {
             pmi.close();
         }
     }
+
+    /**
+     * A server that takes {@code cmd=finalize} and never answers, with the connection left open (gone silent, or a
+     * lost answer): the rank's wait is bounded ({@code jmpi.pmi.finalize.timeout}); it gets an error naming the
+     * timeout instead of waiting for ever.
+     */
+    @Test
+    void aFinalizeTheServerNeverAnswersEndsAtTheDeadline() throws Exception {
+        try (FakePmiServer server = FakePmiServer.answering(line -> switch (Pmi1Message.parse(line).command()) {
+            case "initack" -> "cmd=initack\ncmd=set size=2\ncmd=set rank=1\ncmd=set debug=0";
+            case "init" -> "cmd=response_to_init rc=0 pmi_version=1 pmi_subversion=1";
+            case "get_maxes" -> "cmd=maxes kvsname_max=256 keylen_max=64 vallen_max=1024";
+            case "get_my_kvsname" -> "cmd=my_kvsname kvsname=k";
+            case "finalize" -> null; // silence
+            default -> "cmd=unknown";
+        })) {
+            Pmi1Bootstrap pmi = Pmi1Bootstrap.connect(server.address(), 1);
+            pmi.finalizeTimeout(java.time.Duration.ofMillis(300));
+            long start = System.nanoTime();
+            assertThatThrownBy(pmi::finalizeJob).isInstanceOf(PmiException.class)
+                    .hasMessageContaining("did not answer cmd=finalize")
+                    .hasMessageContaining("jmpi.pmi.finalize.timeout");
+            assertThat(System.nanoTime() - start).as("waited until the deadline").isGreaterThanOrEqualTo(300_000_000L);
+            pmi.close();
+            server.awaitDone();
+        }
+    }
 }

@@ -68,7 +68,11 @@ import org.jmpi.bootstrap.pmi.Pmi1Message;
  * <p>An unknown command, a {@code spawn} (not supported yet) or a malformed request from an admitted rank is
  * reported to the listener as a protocol error; jmpirun then ends the job, as Hydra does.
  *
- * <p>Threading: one virtual thread accepts, one virtual thread per connection serves it. All shared state (the two
+ * <p>Threading: one platform daemon thread accepts, one platform daemon thread per connection serves it. Not virtual
+ * threads: a virtual thread runs only when the JVM's scheduler gives it a carrier (and, for a socket, when the
+ * scheduler's poller, itself a virtual thread, runs), and a JVM that embeds this server (jmpirun's, a test's, a
+ * program's using {@code org.jmpi.launcher.Launcher}) may keep every carrier busy; a rank's request, such as its
+ * {@code finalize}, would then wait unanswered for as long as that lasts, and the job would not end. All shared state (the two
  * key-value maps, the barrier state, per-rank flags, the notice channels, {@code closed}) is guarded by {@code lock};
  * {@code changed} is signalled whenever a barrier completes, a connection ends, a rank exits or the server closes.
  * The listener and the fence are called without the lock held. Notice lines are written under {@code lock}.
@@ -309,7 +313,7 @@ public final class PmiServer implements AutoCloseable {
 
     /** Starts accepting connections. */
     public void start() {
-        acceptor = Thread.ofVirtual().name("jmpi-pmi-accept").start(this::acceptLoop);
+        acceptor = Thread.ofPlatform().daemon().name("jmpi-pmi-accept").start(this::acceptLoop);
     }
 
     /** The port ranks connect to. */
@@ -467,7 +471,7 @@ public final class PmiServer implements AutoCloseable {
             } finally {
                 lock.unlock();
             }
-            Thread.ofVirtual().name("jmpi-pmi-conn").start(() -> serve(s));
+            Thread.ofPlatform().daemon().name("jmpi-pmi-conn").start(() -> serve(s));
         }
     }
 

@@ -54,7 +54,9 @@ import org.jmpi.launcher.proxy.ProxySpec.RankLaunch;
  * segment files on this host, which ranks killed before MPI_Finalize leave in {@code /dev/shm}.
  *
  * <p>Threading: {@code lock} guards the process table, the pending fence and the rank counters. Exit watchers,
- * output pumps and PMI connections run on virtual threads; {@code upstream} must accept messages from any thread
+ * output pumps and PMI connections run on platform daemon threads (three per rank, one per PMI connection): never
+ * virtual threads, whose progress depends on the embedding JVM's scheduler having a free carrier (see
+ * {@link PmiServer}); {@code upstream} must accept messages from any thread
  * (the remote link serialises writes). {@link #handle} may be called from any thread.
  */
 public final class HostProxy implements AutoCloseable {
@@ -184,7 +186,7 @@ public final class HostProxy implements AutoCloseable {
         Process proc = p;
         Thread out = pump(r.rank(), false, p.getInputStream());
         Thread err = pump(r.rank(), true, p.getErrorStream());
-        Thread w = Thread.ofVirtual().name("jmpi-exit-" + r.rank()).start(() -> watch(r.rank(), proc, out, err));
+        Thread w = Thread.ofPlatform().daemon().name("jmpi-exit-" + r.rank()).start(() -> watch(r.rank(), proc, out, err));
         synchronized (lock) {
             watchers.add(w);
         }
@@ -315,7 +317,7 @@ public final class HostProxy implements AutoCloseable {
     }
 
     private Thread pump(int rank, boolean stderr, InputStream in) {
-        return Thread.ofVirtual().name("jmpi-out-" + rank + (stderr ? "-err" : "-out")).start(() -> {
+        return Thread.ofPlatform().daemon().name("jmpi-out-" + rank + (stderr ? "-err" : "-out")).start(() -> {
             try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, Charset.defaultCharset()))) {
                 for (String line = reader.readLine(); line != null; line = reader.readLine()) {
                     upstream.accept(new Output(rank, stderr, line));
@@ -492,7 +494,7 @@ public final class HostProxy implements AutoCloseable {
         // signal through the handle: Process.destroy() would also close the pipes the pumps still read from, and
         // the lines the rank wrote before the signal (still in the pipe) would be lost
         ps.forEach(p -> p.toHandle().destroy());
-        Thread.ofVirtual().name("jmpi-kill-after-grace").start(() -> {
+        Thread.ofPlatform().daemon().name("jmpi-kill-after-grace").start(() -> {
             try {
                 Thread.sleep(spec.graceMillis());
             } catch (InterruptedException e) {
@@ -561,16 +563,22 @@ public final class HostProxy implements AutoCloseable {
     }
 
     /**
-     * Removes the job's shared-memory segment files on this host ({@code /dev/shm/jmpi-<job id>-<rank>}, or under
-     * {@code JMPI_SHM_DIR}), which ranks killed before MPI_Finalize leave behind. Waits (briefly) for the ranks to be
-     * gone first, so that none creates a file after the sweep.
+     * Removes the job's shared-memory segment files on this host ({@code /dev/shm/jmpi-<job id>-<rank>}), which ranks
+     * killed before MPI_Finalize leave behind, in every directory a rank of this host was told to use: {@code /dev/shm},
+     * {@code JMPI_SHM_DIR} of the proxy's, the job's or any rank's own environment ({@code jmpirun -x}), and
+     * {@code -Djmpi.shm.dir=} among a rank's JVM options.
+     *
+     * <p>A file can only be created by a live rank, so the sweep runs once every rank process started here has been
+     * reaped. {@link #killNow()} has sent SIGKILL to all of them; they are waited for at most
+     * {@link #SWEEP_WAIT_MILLIS}. Should one still be alive then (a process stuck in the kernel), this sweeps at once
+     * and again when the last of them is gone, so a file it creates in between is removed too.
      */
     private void removeSharedMemory() {
         List<Process> ps;
         synchronized (lock) {
             ps = new ArrayList<>(processes.values());
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SWEEP_WAIT_MILLIS);
         for (Process p : ps) {
             try {
                 p.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -579,17 +587,52 @@ public final class HostProxy implements AutoCloseable {
                 break;
             }
         }
-        java.util.Set<String> dirs = new java.util.LinkedHashSet<>();
-        dirs.add("/dev/shm");
-        for (String d : new String[] {spec.env().get("JMPI_SHM_DIR"), baseEnv.get("JMPI_SHM_DIR")}) {
-            if (d != null && !d.isBlank()) {
-                dirs.add(d.trim());
-            }
-        }
-        for (String d : dirs) {
-            org.jmpi.transport.shm.ShmTransport.removeSegments(java.nio.file.Path.of(d), spec.jobId());
+        java.util.Set<java.nio.file.Path> dirs = segmentDirectories();
+        sweep(dirs);
+        List<CompletableFuture<Process>> alive = ps.stream().filter(Process::isAlive).map(Process::onExit).toList();
+        if (!alive.isEmpty()) {
+            CompletableFuture.allOf(alive.toArray(CompletableFuture[]::new)).thenRun(() -> sweep(dirs));
         }
     }
+
+    /** Longest wait for this host's rank processes to be reaped before the end-of-job sweep (it repeats later). */
+    static final long SWEEP_WAIT_MILLIS = 5_000;
+
+    private void sweep(java.util.Set<java.nio.file.Path> dirs) {
+        for (java.nio.file.Path d : dirs) {
+            org.jmpi.transport.shm.ShmTransport.removeSegments(d, spec.jobId());
+        }
+    }
+
+    /** Every directory a rank of this host may have created its segment in (see {@link #removeSharedMemory()}). */
+    java.util.Set<java.nio.file.Path> segmentDirectories() {
+        java.util.Set<String> names = new java.util.LinkedHashSet<>();
+        names.add("/dev/shm");
+        names.add(baseEnv.get(SHM_DIR_VARIABLE));
+        names.add(spec.env().get(SHM_DIR_VARIABLE));
+        for (RankLaunch r : spec.ranks()) {
+            names.add(r.env().get(SHM_DIR_VARIABLE));
+            for (String a : r.argv()) {
+                if (a.startsWith(SHM_DIR_OPTION)) {
+                    names.add(a.substring(SHM_DIR_OPTION.length()));
+                }
+            }
+        }
+        java.util.Set<java.nio.file.Path> dirs = new java.util.LinkedHashSet<>();
+        for (String n : names) {
+            if (n != null && !n.isBlank()) {
+                try {
+                    dirs.add(java.nio.file.Path.of(n.trim()));
+                } catch (java.nio.file.InvalidPathException e) {
+                    // the rank could not have used it either
+                }
+            }
+        }
+        return dirs;
+    }
+
+    private static final String SHM_DIR_VARIABLE = "JMPI_SHM_DIR";
+    private static final String SHM_DIR_OPTION = "-Djmpi.shm.dir=";
 
     private static void sendSignal(long pid, int signal) {
         try {

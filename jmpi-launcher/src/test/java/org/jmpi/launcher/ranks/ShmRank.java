@@ -14,12 +14,20 @@ import mpi.MPI;
  *   <li>{@code kill9}: rank 1 puts a file where its segment was (what a rank killed in the middle of start-up leaves),
  *       prints {@code left <path>} and sends itself SIGKILL; the others wait for a message from it that never comes.
  * </ul>
+ *
+ * <p>With {@code killDuringInit} nothing of the above runs: rank 1 starts MPI.Init in another thread, waits until its
+ * segment file exists in {@code JMPI_SHM_DIR}, prints {@code created <path>} and sends itself SIGKILL while still in
+ * MPI.Init; the other ranks never call MPI.Init (so nobody maps, and removes, that file) and wait to be ended.
  */
 public final class ShmRank {
     private ShmRank() {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args[0].equals("killDuringInit")) {
+            killDuringInit(args);
+            return;
+        }
         MPI.Init(args);
         int rank = MPI.COMM_WORLD.getRank();
         int size = MPI.COMM_WORLD.getSize();
@@ -43,5 +51,30 @@ public final class ShmRank {
             MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, 1, 6);
         }
         MPI.Finalize();
+    }
+
+    private static void killDuringInit(String[] args) throws Exception {
+        if (!"1".equals(System.getenv("JMPI_RANK"))) {
+            Thread.sleep(120_000); // ended by the launcher when rank 1 dies
+            return;
+        }
+        Path segment = Path.of(System.getenv("JMPI_SHM_DIR"), "jmpi-" + System.getenv("JMPI_JOBID") + "-1");
+        Thread init = new Thread(() -> {
+            try {
+                MPI.Init(args);
+            } catch (mpi.MPIException e) {
+                e.printStackTrace();
+            }
+        }, "init");
+        init.setDaemon(true);
+        init.start();
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (!Files.exists(segment) && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        System.out.println("created " + segment + " " + Files.exists(segment));
+        System.out.flush();
+        new ProcessBuilder("kill", "-9", Long.toString(ProcessHandle.current().pid())).start().waitFor();
+        Thread.sleep(60_000);
     }
 }

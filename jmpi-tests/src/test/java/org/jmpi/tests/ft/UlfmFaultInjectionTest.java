@@ -1,11 +1,7 @@
 package org.jmpi.tests.ft;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import java.nio.file.Path;
 import java.util.Map;
 import org.jmpi.benchmarks.CheckpointFaults;
-import org.jmpi.launcher.JmpiRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -20,20 +16,6 @@ class UlfmFaultInjectionTest {
     @Test
     @Timeout(value = 600, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void theSurvivorsFinishWithTheRightAnswer() throws Exception {
-        String cp = System.getProperty("java.class.path");
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        CheckpointFaults.Settings s = CheckpointFaults.Settings.of(Map.ofEntries(
-                Map.entry("jmpirun", java + " -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp " + cp + " "
-                        + JmpiRun.class.getName()),
-                Map.entry("mode", "ulfm"), Map.entry("cp", cp), Map.entry("runs", "5"), Map.entry("ranks", "4"),
-                Map.entry("size", "128"), Map.entry("iterations", "4000"), Map.entry("checkpoint-every", "100"),
-                Map.entry("during-write", "0.4"), Map.entry("write-delay-ms", "200"), Map.entry("timeout", "240")));
-        CheckpointFaults.Counts c = CheckpointFaults.run(s);
-        assertThat(c.rightAnswers()).as(c.toString()).isEqualTo(5);
-        assertThat(c.hangs()).as(c.toString()).isZero();
-        assertThat(c.leftoverProcesses()).as(c.toString()).isZero();
-        assertThat(c.leftoverShmFiles()).as(c.toString()).isZero();
-        assertThat(c.kills()).as(c.toString()).isPositive();
-        assertThat(c.restarts()).as("one recovery per kill: " + c).isEqualTo(c.kills());
+        FaultInjectionRuns.assertEveryRunRecovered(FaultInjectionRuns.run(Map.of("mode", "ulfm")), "recovery");
     }
 }

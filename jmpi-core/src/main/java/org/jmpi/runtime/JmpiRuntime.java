@@ -52,13 +52,12 @@ public final class JmpiRuntime {
         this.config = config;
         this.threadLevel = threadLevel;
         this.job = bootstrap instanceof ThreadsBootstrap tb ? tb.job() : null;
-        int local = localRanks(bootstrap);
-        boolean crowded = local > hostProcessors();
+        boolean crowded = oversubscribed(bootstrap);
         this.progress = new Progress(job,
                 crowded && Config.raw("jmpi.spin.iterations") == null ? OVERSUBSCRIBED_SPIN : config.spinIterations(),
                 crowded && Config.raw("jmpi.spin.micros") == null ? 0 : config.spinMicros(),
                 crowded && Config.raw("jmpi.yield.iterations") == null ? 0 : config.yieldIterations(),
-                jfrCounters(), yieldToJit(local));
+                jfrCounters());
         int rank = bootstrap.rank();
         int size = bootstrap.size();
         this.engine = new Engine(rank, size, progress, job, config);
@@ -150,30 +149,14 @@ public final class JmpiRuntime {
      * {@code jmpi.spin.iterations} / {@code jmpi.yield.iterations} are set, waiting threads spin briefly
      * ({@link #OVERSUBSCRIBED_SPIN}) and then sleep at once, to be woken by the transport when something arrives.
      */
-    private static int localRanks(Bootstrap bootstrap) {
+    private static boolean oversubscribed(Bootstrap bootstrap) {
         int local = 0;
         for (int p = 0; p < bootstrap.size(); p++) {
             if (p == bootstrap.rank() || bootstrap.isLocal(p)) {
                 local++;
             }
         }
-        return local;
-    }
-
-    /**
-     * Whether waiting ranks give their processor to a busy JIT compiler ({@link JitActivity}): {@code jmpi.wait.jit}
-     * ({@code auto}, {@code true}, {@code false}); {@code auto} when the ranks of this host leave no processor spare.
-     */
-    private static boolean yieldToJit(int local) {
-        String v = Config.raw("jmpi.wait.jit");
-        if (v == null || v.isBlank() || v.trim().equalsIgnoreCase("auto")) {
-            return local >= hostProcessors();
-        }
-        return switch (v.trim().toLowerCase(java.util.Locale.ROOT)) {
-            case "true", "yes", "on", "1" -> true;
-            case "false", "no", "off", "0" -> false;
-            default -> throw new IllegalArgumentException("jmpi.wait.jit=" + v + " is not auto, true or false");
-        };
+        return local > hostProcessors();
     }
 
     /**

@@ -23,8 +23,6 @@ public final class Progress {
     private final int spinIterations;
     private final long spinNanos;
     private final int yieldIterations;
-    /** Whether spinning gives way to a busy JIT compiler ({@link JitActivity}). */
-    private final boolean yieldToJit;
     private final ReentrantLock progressLock = new ReentrantLock();
     private volatile Transport transport;
     private volatile boolean selecting;
@@ -72,17 +70,7 @@ public final class Progress {
      *     two clock reads per wait, only when the periodic JFR counters are on
      */
     public Progress(ThreadsJob job, int spinIterations, long spinMicros, int yieldIterations, boolean timeWaits) {
-        this(job, spinIterations, spinMicros, yieldIterations, timeWaits, false);
-    }
-
-    /**
-     * @param yieldToJit whether a spinning thread yields its processor while the JIT compiler is busy (see
-     *     {@link JitActivity}): for hosts where the ranks take every processor
-     */
-    public Progress(ThreadsJob job, int spinIterations, long spinMicros, int yieldIterations, boolean timeWaits,
-            boolean yieldToJit) {
         this.job = job;
-        this.yieldToJit = yieldToJit;
         this.timeWaits = timeWaits;
         this.waitedNanos = timeWaits ? new java.util.concurrent.atomic.LongAdder() : null;
         this.waitCount = timeWaits ? new java.util.concurrent.atomic.LongAdder() : null;
@@ -296,8 +284,6 @@ public final class Progress {
 
     private void awaitLoopUntimed(BooleanSupplier condition, RequestImpl request, Runnable register) {
         int idle = 0;
-        int spins = 0;
-        boolean giveWay = false;
         long parkNanos = 1_000;
         long spinStart = 0;
         boolean toRegister = request != null || register != null;
@@ -311,21 +297,15 @@ public final class Progress {
                 parkNanos = 1_000;
                 continue;
             }
-            if (idle < spinIterations || spinNanos > 0 && (spinStart == 0 || stillSpinning(spinStart))) {
-                if (idle < spinIterations) {
-                    idle++;
-                } else if (spinStart == 0) {
-                    // the time floor of the spin phase: see stillSpinning()
+            if (idle < spinIterations) {
+                idle++;
+                Thread.onSpinWait();
+            } else if (spinNanos > 0 && (spinStart == 0 || stillSpinning(spinStart))) {
+                // the time floor of the spin phase: see stillSpinning()
+                if (spinStart == 0) {
                     spinStart = System.nanoTime();
                 }
-                if (yieldToJit && (spins++ & 63) == 0) {
-                    giveWay = JitActivity.busy();
-                }
-                if (giveWay) {
-                    Thread.yield(); // the compiler threads get this processor while they have work
-                } else {
-                    Thread.onSpinWait();
-                }
+                Thread.onSpinWait();
             } else if (idle < spinIterations + yieldIterations) {
                 idle++;
                 Thread.yield();

@@ -183,6 +183,8 @@ public final class JmpiRuntime {
         }
         StartupTrace.mark("MPI_Init: start");
         Config config = Config.fromEnvironment();
+        org.jmpi.shared.FastCopy.setNativeMin(Config.longParam("jmpi.copy.native.min",
+                org.jmpi.shared.FastCopy.DEFAULT_NATIVE_MIN, 0, 1L << 40));
         Bootstrap b = BootstrapFactory.detect();
         StartupTrace.mark("MPI_Init: process manager connected");
         JmpiRuntime rt = new JmpiRuntime(b, config, Math.max(0, Math.min(3, requiredThreadLevel)));

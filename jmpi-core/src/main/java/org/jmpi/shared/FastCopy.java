@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@link Linker.Option#critical(boolean) critical(true)}, which lets it see heap memory (the collector pins the array
  * for the duration of the call, a few microseconds at most per piece).
  *
- * <p><b>When.</b> Pieces of at least {@code jmpi.copy.native.min} bytes (default 4 KiB; 0 turns the native copy off)
+ * <p><b>When.</b> Pieces of at least {@code jmpi.copy.native.min} bytes (default 4 KiB; 0 turns the native copy off;
+ * read and checked at MPI_Init by the runtime, which fails with ERR_ARG on a bad value)
  * between segments whose source and destination are alive, the destination writable, neither of them a mapped file
  * (a page of a mapped file may fault, e.g. when the file was truncated or the file system is full: the JDK's copy
  * turns that fault into an exception, a fault inside {@code memmove} would end the JVM; the shared-memory transport
@@ -35,28 +36,29 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class FastCopy {
     private FastCopy() {}
 
-    /** Smallest piece copied by {@code memmove}; {@code Long.MAX_VALUE} when the native copy is off. */
-    public static final long NATIVE_MIN = nativeMin();
+    /** The default of {@code jmpi.copy.native.min}. */
+    public static final long DEFAULT_NATIVE_MIN = 4096;
 
     private static final AtomicBoolean LINKING = new AtomicBoolean();
     private static volatile MethodHandle memmove;
+    /**
+     * Smallest piece copied by {@code memmove}; {@code Long.MAX_VALUE} when the native copy is off. Set by the runtime
+     * at MPI_Init (every rank of a JVM reads the same setting), read without ordering: a rank's copies come after its
+     * own initialisation.
+     */
+    private static long nativeMin = DEFAULT_NATIVE_MIN;
 
-    private static long nativeMin() {
-        String v = System.getProperty("jmpi.copy.native.min");
-        if (v == null) {
-            v = System.getenv("JMPI_COPY_NATIVE_MIN");
-        }
-        long min = 4096;
-        if (v != null && !v.isBlank()) {
-            try {
-                String s = v.trim().toLowerCase(java.util.Locale.ROOT);
-                long unit = s.endsWith("k") ? 1024 : s.endsWith("m") ? 1 << 20 : 1;
-                min = Long.parseLong(unit == 1 ? s : s.substring(0, s.length() - 1)) * unit;
-            } catch (NumberFormatException e) {
-                min = 4096;
-            }
-        }
-        return min <= 0 ? Long.MAX_VALUE : Math.max(min, 64);
+    /**
+     * Sets {@code jmpi.copy.native.min}, which the runtime has parsed and checked: pieces of at least {@code min}
+     * bytes go through {@code memmove}; 0 turns the native copy off.
+     */
+    public static void setNativeMin(long min) {
+        nativeMin = min <= 0 ? Long.MAX_VALUE : Math.max(min, 64);
+    }
+
+    /** The smallest piece copied by {@code memmove} now; {@code Long.MAX_VALUE} when the native copy is off. */
+    public static long nativeMin() {
+        return nativeMin;
     }
 
     /**
@@ -65,7 +67,7 @@ public final class FastCopy {
      * exceptions).
      */
     public static void copy(MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset, long length) {
-        if (length >= NATIVE_MIN && !src.isMapped() && !dst.isMapped()) {
+        if (length >= nativeMin && !src.isMapped() && !dst.isMapped()) {
             MethodHandle h = memmove;
             if (h != null) {
                 if (!dst.isReadOnly()) {
@@ -97,7 +99,7 @@ public final class FastCopy {
 
     /** Links the downcall now, in the calling thread (tests and benchmarks); returns whether it is ready. */
     public static boolean linkNow() {
-        if (memmove == null && NATIVE_MIN != Long.MAX_VALUE) {
+        if (memmove == null) {
             LINKING.set(true);
             memmove = lookup();
         }
@@ -105,7 +107,7 @@ public final class FastCopy {
     }
 
     private static void link() {
-        if (NATIVE_MIN != Long.MAX_VALUE && LINKING.compareAndSet(false, true)) {
+        if (LINKING.compareAndSet(false, true)) {
             Thread.ofPlatform().daemon().name("jmpi-link-memmove").start(() -> memmove = lookup());
         }
     }

@@ -12,8 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /** {@link FastCopy} copies exactly what {@link MemorySegment#copy} copies, with the same checks, on every route. */
 class FastCopyTest {
-    private static final int BIG = (int) Math.max(FastCopy.NATIVE_MIN == Long.MAX_VALUE ? 1 << 16 : FastCopy.NATIVE_MIN,
-            1 << 12) * 3 + 13;
+    private static final int BIG = (int) FastCopy.DEFAULT_NATIVE_MIN * 3 + 13;
 
     @BeforeAll
     static void link() {
@@ -104,6 +103,22 @@ class FastCopyTest {
             byte[] back = new byte[BIG];
             FastCopy.copy(m, 0, MemorySegment.ofArray(back), 0, BIG);
             assertThat(back).isEqualTo(src);
+        }
+    }
+
+    @Test
+    void zeroTurnsTheNativeCopyOffAndSmallValuesAreRaised() {
+        try {
+            FastCopy.setNativeMin(0);
+            assertThat(FastCopy.nativeMin()).isEqualTo(Long.MAX_VALUE);
+            byte[] src = random(BIG, 5);
+            byte[] dst = new byte[BIG];
+            FastCopy.copy(MemorySegment.ofArray(src), 0, MemorySegment.ofArray(dst), 0, BIG);
+            assertThat(dst).isEqualTo(src);
+            FastCopy.setNativeMin(1);
+            assertThat(FastCopy.nativeMin()).isEqualTo(64);
+        } finally {
+            FastCopy.setNativeMin(FastCopy.DEFAULT_NATIVE_MIN);
         }
     }
 

@@ -4,9 +4,9 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
+import org.jmpi.shared.FastCopy;
 import org.jmpi.transport.FrameLayout;
 import org.jmpi.transport.FrameSink;
-import org.jmpi.shared.FastCopy;
 
 /**
  * The consumer end of one peer's ring in this rank's segment: reads records ({@link ShmLayout}) and hands the frames

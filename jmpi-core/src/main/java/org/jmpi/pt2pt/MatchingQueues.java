@@ -3,37 +3,64 @@ package org.jmpi.pt2pt;
 import java.util.function.Consumer;
 
 /**
- * The posted-receive and unexpected-message queues of one engine, indexed so that matching does not walk a backlog.
+ * The posted-receive and unexpected-message queues of one engine: two plain lists while they are short, indexed by
+ * envelope once they grow, so that matching never walks a backlog.
  *
- * <p>Structure: a hash table of {@link Bucket}s, one per exact envelope (context, source, tag) seen, each holding a
- * FIFO of the posted receives with exactly that envelope and a FIFO of the unexpected messages with it. Besides:
+ * <p>Short queues (the common case: a few receives posted, a few messages waiting): every posted receive sits in one
+ * list in posting order, every unexpected message in one list in arrival order, and matching takes the first entry
+ * that matches, which is MPI's non-overtaking rule. In threads mode the sender matches in the receiver's queues, so
+ * every cache line both threads write moves between their cores on each message: the lists touch one line of this
+ * object and the request, where a hash table touched a bucket and the table too (that cost a threads-mode 8 B
+ * ping-pong 0.4-0.7 us, about half its time).
+ *
+ * <p>Indexed (from the moment either queue holds more than {@value #INDEX_AT} entries, until both are empty again):
+ * a hash table of {@link Bucket}s, one per exact envelope (context, source, tag), each holding a FIFO of the posted
+ * receives with exactly that envelope and a FIFO of the unexpected messages with it. Besides:
  * <ul>
- *   <li>posted receives with a wildcard (ANY_SOURCE or ANY_TAG) sit in one FIFO of their own; every posted receive
- *       carries a posting sequence number, so that an arriving message takes the earliest of the first exact
- *       receive and the first matching wildcard receive;</li>
- *   <li>every unexpected message is also in one arrival-order list, which a wildcard receive or probe walks.</li>
+ *   <li>posted receives with a wildcard (ANY_SOURCE or ANY_TAG) stay in the list, now holding wildcards only; every
+ *       posted receive carries a posting number (see below), so that an arriving message takes the earliest of the
+ *       first exact receive and the first matching wildcard receive;</li>
+ *   <li>every unexpected message stays in the arrival-order list too, which a wildcard receive or probe walks.</li>
  * </ul>
- * A receive or probe naming its source and tag, and a message for which no wildcard receive is posted, cost a hash
- * lookup, whatever the backlog of other envelopes (issue 16: an iProbe for an absent tag under a flood of 40,000
- * messages walked all of them per call). Wildcard receives and probes walk the arrival list as before; it is in
- * arrival order, so MPI's non-overtaking rule holds for them as for exact ones.
+ * A receive or probe naming its source and tag, and a message for which no wildcard receive is posted, then cost a
+ * hash lookup whatever the backlog of other envelopes (issue 16: an iProbe for an absent tag under a flood of 40,000
+ * messages walked all of them per call). Wildcard receives and probes walk the arrival list, which is in arrival
+ * order, so the non-overtaking rule holds for them as for exact ones.
  *
- * <p>A bucket leaves the table when it empties and goes to a free list, from which the next new envelope takes it:
+ * <p>Order between an exact and a wildcard receive while indexed: each wildcard receive takes the next number of a
+ * counter that only wildcard postings advance, and an exact receive records the counter as it finds it (the number of
+ * wildcard receives posted before it). A wildcard receive was posted after an exact one exactly when its number is
+ * greater. When the queues become indexed, the posted list is numbered this way in its order.
+ *
+ * <p>A bucket that empties stays in the table (a steady exchange on one envelope writes only that bucket and its
+ * requests). Empty buckets are swept out when the table fills, into a free list from which new envelopes take them:
  * collectives use a new tag per call, and a steady exchange of any kind allocates no buckets.
  *
  * <p>Threading: not thread-safe; every method is called with the engine's matching lock held.
  */
 final class MatchingQueues {
-    /** Queue entries examined by searches (bucket chain steps and list nodes), for tests of the cost of matching. */
+    /**
+     * Queue entries examined by searches beyond the first bucket of a chain (further chain steps and list nodes), for
+     * tests of the cost of matching. Not counted for the first bucket, so that the common lookup writes nothing here.
+     */
     long visited;
 
+    /** Entries in a queue beyond which the queues are indexed (a walk of this many is cheaper than two more lines). */
+    static final int INDEX_AT = 16;
+    /** Whether exact envelopes are in the hash table (else every entry is in the two lists only). */
+    private boolean indexed;
+    /** Posted receives queued now. */
+    private int postedCount;
     private Bucket[] table = new Bucket[64];
+    /** Buckets in the table, empty ones included. */
     private int buckets;
     /** Emptied buckets for reuse, linked through {@code chain}. */
     private Bucket freeBuckets;
     private int freeBucketCount;
     private static final int FREE_BUCKETS_MAX = 1024;
-    private long nextSeq = 1;
+    /** Wildcard receives posted since the queues were last indexed (see the class comment). */
+    private long wildcardsPosted;
+    /** Posted receives: all of them in posting order, or once indexed the wildcard ones. */
     private RecvRequest wildHead;
     private RecvRequest wildTail;
     private Unexpected arrivalHead;
@@ -69,12 +96,14 @@ final class MatchingQueues {
 
     private Bucket find(int context, int source, int tag) {
         Bucket b = table[hash(context, source, tag) & (table.length - 1)];
-        while (b != null) {
+        if (b == null || (b.context == context && b.source == source && b.tag == tag)) {
+            return b;
+        }
+        for (b = b.chain; b != null; b = b.chain) {
             visited++;
             if (b.context == context && b.source == source && b.tag == tag) {
                 return b;
             }
-            b = b.chain;
         }
         return null;
     }
@@ -85,7 +114,10 @@ final class MatchingQueues {
             return b;
         }
         if (buckets >= table.length) {
-            grow();
+            sweep();
+            if (buckets >= table.length / 2) {
+                grow(); // so that the next sweep is at least half a table of new envelopes away
+            }
         }
         b = freeBuckets;
         if (b == null) {
@@ -117,27 +149,27 @@ final class MatchingQueues {
         }
     }
 
-    /** Takes an emptied bucket out of the table, into the free list. */
-    private void dropIfEmpty(Bucket b) {
-        if (!b.empty()) {
-            return;
-        }
-        int i = hash(b.context, b.source, b.tag) & (table.length - 1);
-        if (table[i] == b) {
-            table[i] = b.chain;
-        } else {
-            Bucket p = table[i];
-            while (p.chain != b) {
-                p = p.chain;
+    /** Takes every empty bucket out of the table, into the free list (up to its bound). */
+    private void sweep() {
+        for (int i = 0; i < table.length; i++) {
+            Bucket kept = null;
+            for (Bucket b = table[i]; b != null; ) {
+                Bucket next = b.chain;
+                if (b.empty()) {
+                    buckets--;
+                    b.chain = null;
+                    if (freeBucketCount < FREE_BUCKETS_MAX) {
+                        b.chain = freeBuckets;
+                        freeBuckets = b;
+                        freeBucketCount++;
+                    }
+                } else {
+                    b.chain = kept;
+                    kept = b;
+                }
+                b = next;
             }
-            p.chain = b.chain;
-        }
-        buckets--;
-        b.chain = null;
-        if (freeBucketCount < FREE_BUCKETS_MAX) {
-            b.chain = freeBuckets;
-            freeBuckets = b;
-            freeBucketCount++;
+            table[i] = kept;
         }
     }
 
@@ -150,33 +182,82 @@ final class MatchingQueues {
     /** Appends a posted receive. */
     void post(RecvRequest r) {
         r.queued = true;
-        r.seq = nextSeq++;
         r.next = null;
-        if (exact(r.sourceFilter, r.tagFilter)) {
-            Bucket b = findOrAdd(r.context, r.sourceFilter, r.tagFilter);
-            r.bucket = b;
-            r.prev = b.postedTail;
-            if (b.postedTail == null) {
-                b.postedHead = r;
-            } else {
-                b.postedTail.next = r;
-            }
-            b.postedTail = r;
+        postedCount++;
+        if (indexed && exact(r.sourceFilter, r.tagFilter)) {
+            r.seq = wildcardsPosted;
+            appendToBucket(r, findOrAdd(r.context, r.sourceFilter, r.tagFilter));
+            return;
+        }
+        r.seq = ++wildcardsPosted; // only read while indexed
+        appendToList(r);
+        if (!indexed && postedCount > INDEX_AT) {
+            index();
+        }
+    }
+
+    private void appendToBucket(RecvRequest r, Bucket b) {
+        r.bucket = b;
+        r.prev = b.postedTail;
+        if (b.postedTail == null) {
+            b.postedHead = r;
         } else {
-            r.bucket = null;
-            r.prev = wildTail;
-            if (wildTail == null) {
-                wildHead = r;
+            b.postedTail.next = r;
+        }
+        b.postedTail = r;
+    }
+
+    private void appendToList(RecvRequest r) {
+        r.bucket = null;
+        r.prev = wildTail;
+        if (wildTail == null) {
+            wildHead = r;
+        } else {
+            wildTail.next = r;
+        }
+        wildTail = r;
+    }
+
+    /**
+     * Puts the exact posted receives and every unexpected message into the hash table, keeping each queue's order, and
+     * numbers the posted receives (see the class comment).
+     */
+    private void index() {
+        indexed = true;
+        RecvRequest r = wildHead;
+        wildHead = null;
+        wildTail = null;
+        long wildcards = 0;
+        while (r != null) {
+            RecvRequest next = r.next;
+            r.next = null;
+            if (exact(r.sourceFilter, r.tagFilter)) {
+                r.seq = wildcards;
+                appendToBucket(r, findOrAdd(r.context, r.sourceFilter, r.tagFilter));
             } else {
-                wildTail.next = r;
+                r.seq = ++wildcards;
+                appendToList(r);
             }
-            wildTail = r;
+            r = next;
+        }
+        wildcardsPosted = wildcards;
+        for (Unexpected u = arrivalHead; u != null; u = u.next) {
+            appendToBucket(u, findOrAdd(u.context, u.source, u.tag));
+        }
+    }
+
+    /** Back to the plain lists once both queues are empty (the buckets left in the table are all empty). */
+    private void unindexIfEmpty() {
+        if (indexed && postedCount == 0 && unexpectedCount == 0) {
+            indexed = false;
+            wildcardsPosted = 0;
         }
     }
 
     /** Removes a posted receive (it must be queued). */
     void unpost(RecvRequest r) {
         r.queued = false;
+        postedCount--;
         Bucket b = r.bucket;
         if (r.prev == null) {
             if (b != null) {
@@ -199,27 +280,28 @@ final class MatchingQueues {
         r.prev = null;
         r.next = null;
         r.bucket = null;
-        if (b != null) {
-            dropIfEmpty(b);
-        }
+        unindexIfEmpty();
     }
 
     /** Takes the earliest posted receive that matches a message (context, source, tag), or returns null. */
     RecvRequest takePosted(int context, int source, int tag) {
-        Bucket b = find(context, source, tag);
-        RecvRequest exactFirst = b == null ? null : b.postedHead;
-        RecvRequest wildFirst = null;
+        RecvRequest exactFirst = null;
+        if (indexed) {
+            Bucket b = find(context, source, tag);
+            exactFirst = b == null ? null : b.postedHead;
+        }
+        RecvRequest listFirst = null;
         for (RecvRequest r = wildHead; r != null; r = r.next) {
             visited++;
             if (exactFirst != null && r.seq > exactFirst.seq) {
-                break; // posted after the exact one, which wins
+                break; // posted after the exact one, which wins (see the class comment)
             }
             if (r.matches(context, source, tag)) {
-                wildFirst = r;
+                listFirst = r;
                 break;
             }
         }
-        RecvRequest r = wildFirst != null ? wildFirst : exactFirst;
+        RecvRequest r = listFirst != null ? listFirst : exactFirst;
         if (r != null) {
             unpost(r);
         }
@@ -254,7 +336,25 @@ final class MatchingQueues {
     /** Appends an unexpected message (in arrival order). */
     void addUnexpected(Unexpected u) {
         unexpectedCount++;
-        Bucket b = findOrAdd(u.context, u.source, u.tag);
+        u.prev = arrivalTail;
+        u.next = null;
+        if (arrivalTail == null) {
+            arrivalHead = u;
+        } else {
+            arrivalTail.next = u;
+        }
+        arrivalTail = u;
+        u.bucket = null;
+        u.bucketPrev = null;
+        u.bucketNext = null;
+        if (indexed) {
+            appendToBucket(u, findOrAdd(u.context, u.source, u.tag));
+        } else if (unexpectedCount > INDEX_AT) {
+            index();
+        }
+    }
+
+    private static void appendToBucket(Unexpected u, Bucket b) {
         u.bucket = b;
         u.bucketPrev = b.unexpectedTail;
         u.bucketNext = null;
@@ -264,29 +364,23 @@ final class MatchingQueues {
             b.unexpectedTail.bucketNext = u;
         }
         b.unexpectedTail = u;
-        u.prev = arrivalTail;
-        u.next = null;
-        if (arrivalTail == null) {
-            arrivalHead = u;
-        } else {
-            arrivalTail.next = u;
-        }
-        arrivalTail = u;
     }
 
     /** Removes an unexpected message (it must be queued). */
     void removeUnexpected(Unexpected u) {
         unexpectedCount--;
         Bucket b = u.bucket;
-        if (u.bucketPrev == null) {
-            b.unexpectedHead = u.bucketNext;
-        } else {
-            u.bucketPrev.bucketNext = u.bucketNext;
-        }
-        if (u.bucketNext == null) {
-            b.unexpectedTail = u.bucketPrev;
-        } else {
-            u.bucketNext.bucketPrev = u.bucketPrev;
+        if (b != null) {
+            if (u.bucketPrev == null) {
+                b.unexpectedHead = u.bucketNext;
+            } else {
+                u.bucketPrev.bucketNext = u.bucketNext;
+            }
+            if (u.bucketNext == null) {
+                b.unexpectedTail = u.bucketPrev;
+            } else {
+                u.bucketNext.bucketPrev = u.bucketPrev;
+            }
         }
         if (u.prev == null) {
             arrivalHead = u.next;
@@ -303,12 +397,12 @@ final class MatchingQueues {
         u.bucketPrev = null;
         u.bucketNext = null;
         u.bucket = null;
-        dropIfEmpty(b);
+        unindexIfEmpty();
     }
 
     /** The earliest unexpected message a receive (context, source, tag) would match, left queued; or null. */
     Unexpected findUnexpected(int context, int source, int tag) {
-        if (exact(source, tag)) {
+        if (indexed && exact(source, tag)) {
             Bucket b = find(context, source, tag);
             return b == null ? null : b.unexpectedHead;
         }
@@ -333,6 +427,15 @@ final class MatchingQueues {
 
     /** The queued unexpected entry holding an in-JVM message, searched among those of its envelope only. */
     Unexpected findInproc(org.jmpi.shared.InprocMessage m) {
+        if (!indexed) {
+            for (Unexpected u = arrivalHead; u != null; u = u.next) {
+                visited++;
+                if (u.inproc == m) {
+                    return u;
+                }
+            }
+            return null;
+        }
         Bucket b = find(m.context, m.source, m.tag);
         for (Unexpected u = b == null ? null : b.unexpectedHead; u != null; u = u.bucketNext) {
             visited++;

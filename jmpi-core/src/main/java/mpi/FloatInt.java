@@ -29,6 +29,9 @@ public final class FloatInt extends Struct {
 
     /** Accessor for one pair. */
     public final class Data extends Struct.Data {
+        /** Created by {@code newData()}. */
+        public Data() {}
+
         /** The value. */
         public float getValue() {
             return getFloat(value);

@@ -29,6 +29,9 @@ public final class Int2 extends Struct {
 
     /** Accessor for one pair. */
     public final class Data extends Struct.Data {
+        /** Created by {@code newData()}. */
+        public Data() {}
+
         /** The value. */
         public int getValue() {
             return getInt(value);

@@ -29,6 +29,9 @@ public final class LongInt extends Struct {
 
     /** Accessor for one pair. */
     public final class Data extends Struct.Data {
+        /** Created by {@code newData()}. */
+        public Data() {}
+
         /** The value. */
         public long getValue() {
             return getLong(value);

@@ -16,6 +16,9 @@ import org.jmpi.io.OpenFile;
  * direct-buffer helpers.
  */
 public final class MPI {
+    /** As in Open MPI's bindings, where the class has an implicit public constructor; everything in it is static. */
+    public MPI() {}
+
     /** The thread that called Init (for isThreadMain). */
     private static volatile Thread mainThread;
     public static final Errhandler ERRORS_ARE_FATAL = new Errhandler("MPI_ERRORS_ARE_FATAL");

@@ -18,6 +18,9 @@ import java.util.List;
  * fails with {@link IllegalStateException}.
  */
 public abstract class Struct {
+    /** For subclasses: a user-defined structure type, laid out by the subclass's constructor. */
+    public Struct() {}
+
     /** A field: a datatype, or a nested struct whose datatype is made when this struct's is. */
     private record Field(Datatype type, Struct nested, int offset, int length) {}
 
@@ -247,6 +250,9 @@ public abstract class Struct {
      * values returned by the {@code add*} methods and indices count elements of an array field.
      */
     public abstract class Data {
+        /** For subclasses: an accessor of one structure in a buffer, created by {@code Struct.newData()}. */
+        public Data() {}
+
         private ByteBuffer buffer;
         private int offset;
 

@@ -9,6 +9,9 @@ import java.nio.ByteBuffer;
  * arrays of the datatype's base Java type, calls the {@code Object} variant and copies the result back.
  */
 public abstract class UserFunction {
+    /** For subclasses: a user-defined reduction operation. */
+    public UserFunction() {}
+
     /**
      * Combines {@code inVec} into {@code inOutVec}: {@code inOutVec[i] = inVec[i] op inOutVec[i]}. The arrays have
      * the datatype's base Java type ({@code boolean[]} for {@link MPI#BOOLEAN}, {@code byte[]} for pair types).

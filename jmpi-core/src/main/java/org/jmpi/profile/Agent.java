@@ -16,6 +16,7 @@ public final class Agent {
 
     private Agent() {}
 
+    @SuppressWarnings("exports") // called by the JVM for -javaagent, not by clients of the module
     public static void premain(String args, Instrumentation inst) {
         if (args != null && !args.isBlank() && System.getProperty("jmpi.tools") == null) {
             System.setProperty("jmpi.tools", args);

@@ -7,6 +7,8 @@
 # ITERS (default 10000, as the C programs) is the base iteration count for small messages at 2 ranks; OVERSUB_ITERS
 # (default 200) the one used when there are more ranks than cores, where MPICH's busy polling makes each call take
 # milliseconds and 10000 iterations per size would take hours.
+# MAXBYTES (e.g. 1024) stops the SET=more collectives at that size, jmpi's and MPICH's alike (the small-collective
+# rows of issue 16 at 4 and 8 ranks; the allreduce and bcast C programs always run every size).
 # Needs: mpich + libmpich-dev, a built tree (./mvnw install -DskipTests), ../shared/baseline next to the repository.
 # Then: python3 jmpi-benchmarks/scripts/aggregate.py OUTDIR
 set -euo pipefail
@@ -51,9 +53,9 @@ for r in $(seq 1 "$ROUNDS"); do
     fi
     [ "$SET" = core ] && continue
     for c in reduce allgather alltoall barrier; do
-      run "mpich.$c" "$n" $MPICH "$n" "$B/mpi_coll" "$c" "$it"
+      run "mpich.$c" "$n" $MPICH "$n" "$B/mpi_coll" "$c" "$it" ${MAXBYTES:+"$MAXBYTES"}
       J=$(case $c in reduce) echo OsuReduce;; allgather) echo OsuAllgather;; alltoall) echo OsuAlltoall;; barrier) echo OsuBarrier;; esac)
-      run "jmpi.$c" "$n" "$JMPIRUN" -n "$n" -cp "$CP" "org.jmpi.benchmarks.$J" --iters "$it"
+      run "jmpi.$c" "$n" "$JMPIRUN" -n "$n" -cp "$CP" "org.jmpi.benchmarks.$J" --iters "$it" ${MAXBYTES:+--max "$MAXBYTES"}
     done
   done
 done

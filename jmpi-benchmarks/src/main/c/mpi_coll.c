@@ -3,7 +3,8 @@
  * file includes): back-to-back calls, 10 % warm-up, average time per call per rank, reported as the average and
  * the maximum over ranks, in microseconds.
  * Build: mpicc.mpich -O2 -I ../shared/baseline -o mpi_coll mpi_coll.c
- * Usage: mpiexec.mpich -n N ./mpi_coll reduce|allgather|alltoall|barrier [small_iters=10000] */
+ * Usage: mpiexec.mpich -n N ./mpi_coll reduce|allgather|alltoall|barrier [small_iters=10000] [max_bytes]
+ * (max_bytes: stop at this size, as the Java programs' --max; default 16 MiB for reduce, 1 MiB for the others) */
 #include "bench_common.h"
 
 static double run(const char *what, char *s, char *r, int bytes, int iters, int warm, int size) {
@@ -29,6 +30,7 @@ int main(int argc, char **argv) {
     int small = base_iters(argc - 1, argv + 1, 10000);
     int barrier = what[0] == 'b', reduce = what[0] == 'r';
     size_t min = reduce ? 4 : barrier ? 0 : 1, max = reduce ? 16u << 20 : barrier ? 0 : 1u << 20;
+    if (argc > 3 && !barrier && (size_t) atol(argv[3]) < max) max = (size_t) atol(argv[3]);
     size_t per_rank_max = reduce ? max : max * (size_t) size;
     char *s = page_alloc(per_rank_max), *r = page_alloc(per_rank_max);
     if (rank == 0) printf("# mpi_coll %s, %d ranks: bytes  avg_us  max_us  iters\n", what, size);

@@ -76,6 +76,16 @@ class MatchingModelPropertyTest {
         return context == m.context() && (source == ANY || source == 0) && (tag == ANY || tag == m.tag());
     }
 
+    /** The model's earliest queued message that a receive or probe {@code op} matches, or null. */
+    private static Message firstMatch(List<Message> unexpected, Op op) {
+        for (Message u : unexpected) {
+            if (matches(op.context(), op.source(), op.tag(), u)) {
+                return u;
+            }
+        }
+        return null;
+    }
+
     @Property(tries = 400)
     void matchingFollowsPostingAndArrivalOrder(@ForAll("programs") List<Op> program) {
         Engine e = new Engine(0, 1, new Progress(null, 10, 10), null, Config.defaults());
@@ -105,13 +115,7 @@ class MatchingModelPropertyTest {
                     }
                 }
                 case 1 -> {
-                    Message m = null;
-                    for (Message u : unexpected) {
-                        if (matches(op.context(), op.source(), op.tag(), u)) {
-                            m = u;
-                            break;
-                        }
-                    }
+                    Message m = firstMatch(unexpected, op);
                     int[] into = new int[1];
                     RecvRequest r = e.irecv(BufferView.of(into, 1, INT, true), op.context(), op.source(), op.tag());
                     if (m == null) {
@@ -125,13 +129,7 @@ class MatchingModelPropertyTest {
                     }
                 }
                 case 2 -> {
-                    Message m = null;
-                    for (Message u : unexpected) {
-                        if (matches(op.context(), op.source(), op.tag(), u)) {
-                            m = u;
-                            break;
-                        }
-                    }
+                    Message m = firstMatch(unexpected, op);
                     RequestImpl found = e.iprobe(op.context(), op.source(), op.tag());
                     if (m == null) {
                         assertThat(found).as("probe %s", op).isNull();

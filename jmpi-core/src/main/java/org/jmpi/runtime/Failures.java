@@ -74,9 +74,13 @@ public final class Failures {
      * groups).
      */
     public int[] failedMembers(Communicator c) {
+        // one snapshot of the list: a failure recorded by another thread between reading the size and iterating made
+        // the iteration longer than the array (an ArrayIndexOutOfBoundsException in MPI_Comm_failure_get_acked, seen
+        // by CI under load)
+        int[] all = failedWorldRanks();
         int n = 0;
-        int[] out = new int[inOrder.size()];
-        for (int w : inOrder) {
+        int[] out = new int[all.length];
+        for (int w : all) {
             if (c.contains(w)) {
                 out[n++] = w;
             }

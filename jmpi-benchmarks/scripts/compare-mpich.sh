@@ -3,6 +3,7 @@
 # (waits for a quiet machine, flags runs that other processes disturbed).
 # Usage: jmpi-benchmarks/scripts/compare-mpich.sh OUTDIR [ROUNDS=3] [RANKS="2 4"]
 # SET=core runs ping-pong, allreduce and bcast only; SET=more the other collectives only; default both.
+# COLLS chooses the other collectives (default "reduce allgather alltoall barrier"; gather and scatter exist too).
 # MAXWAIT (seconds, default 900) bounds gate.py's wait for a quiet machine; runs after a timeout are flagged.
 # ITERS (default 10000, as the C programs) is the base iteration count for small messages at 2 ranks; OVERSUB_ITERS
 # (default 200) the one used when there are more ranks than cores, where MPICH's busy polling makes each call take
@@ -52,9 +53,9 @@ for r in $(seq 1 "$ROUNDS"); do
     run jmpiarrays.bcast "$n" "$JMPIRUN" -n "$n" -cp "$CP" org.jmpi.benchmarks.OsuBcast --arrays --iters "$it"
     fi
     [ "$SET" = core ] && continue
-    for c in reduce allgather alltoall barrier; do
+    for c in ${COLLS:-reduce allgather alltoall barrier}; do
       run "mpich.$c" "$n" $MPICH "$n" "$B/mpi_coll" "$c" "$it" ${MAXBYTES:+"$MAXBYTES"}
-      J=$(case $c in reduce) echo OsuReduce;; allgather) echo OsuAllgather;; alltoall) echo OsuAlltoall;; barrier) echo OsuBarrier;; esac)
+      J=$(case $c in reduce) echo OsuReduce;; allgather) echo OsuAllgather;; alltoall) echo OsuAlltoall;; gather) echo OsuGather;; scatter) echo OsuScatter;; barrier) echo OsuBarrier;; esac)
       run "jmpi.$c" "$n" "$JMPIRUN" -n "$n" -cp "$CP" "org.jmpi.benchmarks.$J" --iters "$it" ${MAXBYTES:+--max "$MAXBYTES"}
     done
   done

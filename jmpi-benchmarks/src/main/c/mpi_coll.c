@@ -1,9 +1,9 @@
-/* The C twin of jmpi's OsuReduce, OsuAllgather, OsuAlltoall and OsuBarrier benchmarks, for comparing with
+/* The C twin of jmpi's OsuReduce, OsuAllgather, OsuAlltoall, OsuGather, OsuScatter and OsuBarrier benchmarks, for comparing with
  * MPICH in the same sitting. Same method as the project baseline (../shared/baseline/bench_common.h, which this
  * file includes): back-to-back calls, 10 % warm-up, average time per call per rank, reported as the average and
  * the maximum over ranks, in microseconds.
  * Build: mpicc.mpich -O2 -I ../shared/baseline -o mpi_coll mpi_coll.c
- * Usage: mpiexec.mpich -n N ./mpi_coll reduce|allgather|alltoall|barrier [small_iters=10000] [max_bytes]
+ * Usage: mpiexec.mpich -n N ./mpi_coll reduce|allgather|alltoall|gather|scatter|barrier [small_iters=10000] [max_bytes]
  * (max_bytes: stop at this size, as the Java programs' --max; default 16 MiB for reduce, 1 MiB for the others) */
 #include "bench_common.h"
 
@@ -15,6 +15,8 @@ static double run(const char *what, char *s, char *r, int bytes, int iters, int 
         if (what[0] == 'r') MPI_Reduce(s, r, bytes / 4, MPI_FLOAT, MPI_SUM, 0, MPI_COMM_WORLD);
         else if (what[0] == 'b') MPI_Barrier(MPI_COMM_WORLD);
         else if (!strcmp(what, "allgather")) MPI_Allgather(s, bytes, MPI_CHAR, r, bytes, MPI_CHAR, MPI_COMM_WORLD);
+        else if (!strcmp(what, "gather")) MPI_Gather(s, bytes, MPI_CHAR, r, bytes, MPI_CHAR, 0, MPI_COMM_WORLD);
+        else if (!strcmp(what, "scatter")) MPI_Scatter(s, bytes, MPI_CHAR, r, bytes, MPI_CHAR, 0, MPI_COMM_WORLD);
         else MPI_Alltoall(s, bytes, MPI_CHAR, r, bytes, MPI_CHAR, MPI_COMM_WORLD);
     }
     (void) size;

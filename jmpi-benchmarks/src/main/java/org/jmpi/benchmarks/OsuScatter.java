@@ -1,0 +1,32 @@
+package org.jmpi.benchmarks;
+
+import mpi.MPI;
+import mpi.MPIException;
+
+/**
+ * MPI_Scatter of bytes from rank 0, 1 B to 1 MiB per rank, back-to-back calls (OSU's osu_scatter). Prints
+ * {@code bytes_per_rank avg_us max_us iters}. Options: see {@link Bench}.
+ */
+public final class OsuScatter {
+    private OsuScatter() {}
+
+    public static void main(String[] args) throws MPIException {
+        MPI.Init(args);
+        Bench b = new Bench(args, 1, 1 << 20);
+        Object send = b.bytes(b.max * b.size);
+        Object recv = b.bytes(b.max);
+        b.header("scatter", "bytes_per_rank  avg_us  max_us  iters");
+        b.warmUntilQuiet(() -> {
+            for (int bytes : b.sizes()) {
+                Bench.time(0, b.warmupCalls(bytes), () -> MPI.COMM_WORLD.scatter(send, bytes, MPI.BYTE, recv, bytes, MPI.BYTE, 0));
+            }
+        });
+        for (int bytes : b.sizes()) {
+            int iters = b.itersFor((long) bytes * b.size);
+            double us = Bench.time(Bench.warmupFor(iters), iters,
+                    () -> MPI.COMM_WORLD.scatter(send, bytes, MPI.BYTE, recv, bytes, MPI.BYTE, 0));
+            b.report(bytes, us, iters);
+        }
+        MPI.Finalize();
+    }
+}

@@ -134,7 +134,7 @@ final class MatchingQueues {
         return b;
     }
 
-    /** Doubles the table (it holds only buckets in use: emptied ones leave at once). */
+    /** Doubles the table, rehashing every bucket in it (empty ones too: a sweep takes those out first). */
     private void grow() {
         Bucket[] old = table;
         table = new Bucket[old.length * 2];

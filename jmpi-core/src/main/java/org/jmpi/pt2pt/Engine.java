@@ -50,6 +50,12 @@ public final class Engine implements InprocEndpoint, FrameSink {
     private volatile Transport transport;
     /** Flow-control state per peer over a transport; created on first use (index: world rank). */
     private final PeerFlow[] flows;
+    /**
+     * Streamed eager messages on their way in, a list per sending world rank (usually empty or one long), and a few
+     * recycled entries; guarded by {@code lock}.
+     */
+    private final IncomingStream[] streams;
+    private IncomingStream freeStreams;
     /** Flow state and failure marks of processes of other jobs (peer indices from the world size up). */
     private final ConcurrentHashMap<Integer, PeerFlow> foreignFlows = new ConcurrentHashMap<>();
     private final java.util.Set<Integer> foreignFailed = ConcurrentHashMap.newKeySet();
@@ -121,6 +127,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         this.flowWindow = config.flowWindow();
         this.unexpectedLimit = config.unexpectedLimit();
         this.flows = new PeerFlow[worldSize];
+        this.streams = new IncomingStream[worldSize];
         this.failedPeers = new java.util.concurrent.atomic.AtomicIntegerArray(worldSize);
     }
 
@@ -183,6 +190,10 @@ public final class Engine implements InprocEndpoint, FrameSink {
             for (Unexpected u : purged) {
                 if (u.peer < 0 && u.copied) {
                     unexpectedCopied -= u.bytes + Protocol.OVERHEAD;
+                }
+                if (u.stream != null) { // its remaining pieces are dropped on arrival
+                    u.stream.unexpected = null;
+                    u.stream = null;
                 }
             }
         } finally {
@@ -329,9 +340,12 @@ public final class Engine implements InprocEndpoint, FrameSink {
         }
     }
 
-    /** A frame waiting for credit: its header (copied), payload, completion and charge. */
+    /**
+     * A frame waiting for credit: its header (copied), payload, completion and charge. {@code piece} is 0 for one
+     * frame; for a streamed message it is the piece size, and {@code payload} is the whole message.
+     */
     private record Pending(MemorySegment header, MemorySegment payload, Runnable onWritten, long cost,
-            SendRequest request) {}
+            SendRequest request, long piece) {}
 
     /**
      * For diagnostics (the JFR counters): {bytes sent to {@code peer} and not yet returned as credit, frames waiting
@@ -377,16 +391,49 @@ public final class Engine implements InprocEndpoint, FrameSink {
     /** Hands an EAGER or RTS frame to the transport if the peer has credit, else queues it (in order). */
     private void sendCharged(Transport t, int peer, MemorySegment h, MemorySegment payload, Runnable onWritten,
             long cost, SendRequest s) {
+        sendCharged(t, peer, h, payload, onWritten, cost, s, 0);
+    }
+
+    /**
+     * {@link #sendCharged} for one frame ({@code piece} 0) or for a whole streamed message (STREAM header, the
+     * message as {@code payload}, pieces of {@code piece} bytes).
+     */
+    private void sendCharged(Transport t, int peer, MemorySegment h, MemorySegment payload, Runnable onWritten,
+            long cost, SendRequest s, long piece) {
         PeerFlow f = flow(peer);
         synchronized (f) {
             if (f.queue.isEmpty() && f.credits >= cost) {
                 f.credits -= cost;
-                t.send(peer, h, payload, onWritten);
+                if (piece == 0) {
+                    t.send(peer, h, payload, onWritten);
+                } else {
+                    sendStream(t, peer, h, payload, piece, onWritten);
+                }
             } else {
                 MemorySegment copy = MemorySegment.ofArray(new byte[FrameLayout.HEADER_BYTES]);
                 MemorySegment.copy(h, 0, copy, 0, FrameLayout.HEADER_BYTES);
-                f.queue.add(new Pending(copy, payload, onWritten, cost, s));
+                f.queue.add(new Pending(copy, payload, onWritten, cost, s, piece));
             }
+        }
+    }
+
+    /**
+     * Writes a streamed message: the STREAM frame {@code h} (envelope, length and id filled in) with the first piece,
+     * then the rest as STREAM_DATA frames. {@code onWritten} runs once the last piece is written. Called with the
+     * peer's flow monitor held, so the pieces of one message are handed to the transport in order.
+     */
+    private static void sendStream(Transport t, int peer, MemorySegment h, MemorySegment data, long piece,
+            Runnable onWritten) {
+        long total = data.byteSize();
+        long len = Math.min(piece, total);
+        FrameLayout.putInt(h, FrameLayout.PAYLOAD, (int) len);
+        t.send(peer, h, data.asSlice(0, len), len == total ? onWritten : null);
+        FrameLayout.putInt(h, FrameLayout.KIND, Protocol.STREAM_DATA);
+        for (long off = len; off < total; off += len) {
+            len = Math.min(piece, total - off);
+            FrameLayout.putInt(h, FrameLayout.PAYLOAD, (int) len);
+            FrameLayout.putLong(h, FrameLayout.TOTAL, off);
+            t.send(peer, h, data.asSlice(off, len), off + len == total ? onWritten : null);
         }
     }
 
@@ -401,7 +448,11 @@ public final class Engine implements InprocEndpoint, FrameSink {
             while ((p = f.queue.peek()) != null && f.credits >= p.cost) {
                 f.queue.poll();
                 f.credits -= p.cost;
-                t.send(peer, p.header, p.payload, p.onWritten);
+                if (p.piece == 0) {
+                    t.send(peer, p.header, p.payload, p.onWritten);
+                } else {
+                    sendStream(t, peer, p.header, p.payload, p.piece, p.onWritten);
+                }
             }
         }
     }
@@ -530,12 +581,23 @@ public final class Engine implements InprocEndpoint, FrameSink {
             sendCharged(t, worldDest, h, bytes == 0 ? null : contiguousOrPacked(data), s.written,
                     bytes + Protocol.OVERHEAD, s);
         } else {
+            long address = SingleCopyRendezvous.offer(t, worldDest, data); // single copy: offer our buffer
+            if (address == 0 && mode != SendMode.SYNCHRONOUS && context >= 0 && worldDest < streams.length
+                    && bytes <= SingleCopyRendezvous.streamLimit(t, worldDest)) {
+                // streamed eager: no handshake, the pieces go into the posted buffer as they come
+                FrameLayout.putInt(h, FrameLayout.KIND, Protocol.STREAM);
+                FrameLayout.putLong(h, FrameLayout.SEND_ID, ids.getAndIncrement());
+                long piece = SingleCopyRendezvous.pipelinedChunk(
+                        SingleCopyRendezvous.chunkBytes(t, worldDest, chunkBytes), bytes);
+                sendCharged(t, worldDest, h, contiguousOrPacked(data), s.written, bytes + Protocol.OVERHEAD, s,
+                        piece);
+                return s;
+            }
             s.sendId = ids.getAndIncrement();
             rendezvousSends.put(s.sendId, s);
             FrameLayout.putInt(h, FrameLayout.KIND, Protocol.RTS);
             FrameLayout.putInt(h, FrameLayout.PAYLOAD, 0);
             FrameLayout.putLong(h, FrameLayout.SEND_ID, s.sendId);
-            long address = SingleCopyRendezvous.offer(t, worldDest, data); // single copy: offer our buffer
             if (address != 0) {
                 FrameLayout.putInt(h, FrameLayout.FLAGS, Protocol.FLAG_SINGLE_COPY);
                 FrameLayout.putLong(h, FrameLayout.RECV_ID, address);
@@ -761,7 +823,9 @@ public final class Engine implements InprocEndpoint, FrameSink {
             consumed(u.peer, charge(u));
         }
         long n = r.accept(u.source, u.tag, u.bytes);
-        if (u.copied) {
+        if (u.streamed) {
+            receiveStreaming(r, u, n);
+        } else if (u.copied) {
             r.data.unpackFrom(0, u.eager, 0, n);
             r.finish();
         } else if (u.inproc != null) {
@@ -770,6 +834,49 @@ public final class Engine implements InprocEndpoint, FrameSink {
             r.finish();
         } else {
             startRendezvousReceive(r, u.peer, u.sendId, n, u.remoteAddress);
+        }
+    }
+
+    /**
+     * A receive takes a streamed message that was unexpected: from now on its pieces go straight into the receive
+     * buffer, and what had come already is copied out of the entry here. Whichever of this thread and the progress
+     * owner counts the last byte completes the receive.
+     */
+    private void receiveStreaming(RecvRequest r, Unexpected u, long n) {
+        long prefix;
+        boolean whole = false;
+        boolean failed = false;
+        lock.lock();
+        try {
+            IncomingStream st = u.stream;
+            if (st == null) {
+                whole = true; // every piece came before the receive
+                prefix = u.bytes;
+            } else if (st.failed) {
+                failed = true;
+                prefix = 0;
+            } else {
+                r.worldPeer = u.peer;
+                r.wanted = u.bytes;
+                r.arrived = 0;
+                st.receive = r;
+                st.unexpected = null;
+                u.stream = null;
+                prefix = st.received;
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (failed) {
+            r.fail(ErrorClass.ERR_PROC_FAILED, "rank " + u.peer + " failed while it sent this message");
+            return;
+        }
+        long k = Math.min(prefix, n);
+        if (k > 0) {
+            r.data.unpackFrom(0, u.eager, 0, k);
+        }
+        if (whole || r.addArrived(prefix)) {
+            r.finish();
         }
     }
 
@@ -1033,8 +1140,13 @@ public final class Engine implements InprocEndpoint, FrameSink {
         if (t != null) {
             t.received(peer, length);
         }
-        if (FrameLayout.getInt(header, FrameLayout.KIND) == Protocol.EAGER) {
+        int kind = FrameLayout.getInt(header, FrameLayout.KIND);
+        if (kind == Protocol.EAGER) {
             onEager(peer, header, memory, offset);
+        } else if (kind == Protocol.STREAM_DATA) {
+            onStreamData(peer, header, memory, offset, length);
+        } else if (kind == Protocol.STREAM) {
+            onStream(peer, header, memory, offset, length);
         } else {
             dispatch(peer, header, length == 0 ? NO_PAYLOAD : memory.asSlice(offset, length));
         }
@@ -1064,6 +1176,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
             case Protocol.DONE -> onDone(header);
             case Protocol.SPLIT -> onSplit(peer, header, payload);
             case Protocol.WROTE -> onWrote(header);
+            case Protocol.STREAM -> onStream(peer, header, payload, 0, payload.byteSize());
+            case Protocol.STREAM_DATA -> onStreamData(peer, header, payload, 0, payload.byteSize());
             default -> throw new IllegalStateException("unknown frame kind " + kind + " from rank " + peer);
         }
     }
@@ -1138,6 +1252,159 @@ public final class Engine implements InprocEndpoint, FrameSink {
         consumed(peer, Protocol.OVERHEAD);
         long n = r.accept(source, tag, bytes);
         startRendezvousReceive(r, peer, sendId, n, address);
+    }
+
+    // ------------------------------------------------------------------ streamed eager messages
+
+    /** The first piece of a streamed message: matched like an eager message, the rest follows as STREAM_DATA. */
+    private void onStream(int peer, MemorySegment header, MemorySegment memory, long offset, long length) {
+        int context = FrameLayout.getInt(header, FrameLayout.CONTEXT);
+        int source = FrameLayout.getInt(header, FrameLayout.SOURCE);
+        int tag = FrameLayout.getInt(header, FrameLayout.TAG);
+        long total = FrameLayout.getLong(header, FrameLayout.TOTAL);
+        long id = FrameLayout.getLong(header, FrameLayout.SEND_ID);
+        boolean drop = anyPoisoned && poisonOf(context) != 0; // dropped: nobody may receive it any more
+        RecvRequest r = null;
+        lock.lock();
+        try {
+            IncomingStream st = newStream(peer, id, total);
+            st.received = length;
+            if (!drop) {
+                r = queues.takePosted(context, source, tag);
+                if (r == null) {
+                    Unexpected u = newUnexpected(context, source, tag, total);
+                    u.peer = peer;
+                    u.streamed = true;
+                    u.reserve();
+                    org.jmpi.shared.FastCopy.copy(memory, offset, u.eager, 0, length);
+                    if (length < total) {
+                        u.stream = st;
+                        st.unexpected = u;
+                    }
+                    queues.addUnexpected(u);
+                } else {
+                    st.receive = r;
+                    r.worldPeer = peer;
+                    r.wanted = total;
+                    r.arrived = 0;
+                }
+            }
+            if (length < total) {
+                st.next = streams[peer];
+                streams[peer] = st;
+            } else {
+                recycleStream(st);
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (r == null) {
+            if (drop) {
+                consumed(peer, total + Protocol.OVERHEAD);
+            }
+            return;
+        }
+        consumed(peer, total + Protocol.OVERHEAD);
+        long n = r.accept(source, tag, total);
+        if (n > 0) {
+            r.data.unpackFrom(0, memory, offset, Math.min(length, n));
+        }
+        if (r.addArrived(length)) {
+            r.finish();
+        }
+    }
+
+    /** A later piece of a streamed message: into the receive buffer if matched, else into the unexpected entry. */
+    private void onStreamData(int peer, MemorySegment header, MemorySegment memory, long offset, long length) {
+        long id = FrameLayout.getLong(header, FrameLayout.SEND_ID);
+        long at = FrameLayout.getLong(header, FrameLayout.TOTAL);
+        RecvRequest r;
+        lock.lock();
+        try {
+            IncomingStream prev = null;
+            IncomingStream st = peer < streams.length ? streams[peer] : null;
+            while (st != null && st.id != id) {
+                prev = st;
+                st = st.next;
+            }
+            if (st == null) {
+                throw new IllegalStateException("piece of unknown streamed message " + id + " from rank " + peer);
+            }
+            r = st.receive;
+            Unexpected u = st.unexpected;
+            if (r == null && u != null) {
+                org.jmpi.shared.FastCopy.copy(memory, offset, u.eager, at, length);
+            }
+            st.received += length;
+            if (st.received >= st.total) {
+                if (prev == null) {
+                    streams[peer] = st.next;
+                } else {
+                    prev.next = st.next;
+                }
+                if (u != null) {
+                    u.stream = null; // whole now: a receive copies it like an eager message
+                }
+                recycleStream(st);
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (r != null) {
+            long n = Math.min(r.total, r.capacity);
+            if (at < n) {
+                r.data.unpackFrom(at, memory, offset, Math.min(length, n - at));
+            }
+            if (r.addArrived(length)) {
+                r.finish();
+            }
+        }
+    }
+
+    /** A fresh or recycled stream entry; called with {@code lock} held. */
+    private IncomingStream newStream(int peer, long id, long total) {
+        IncomingStream st = freeStreams;
+        if (st == null) {
+            st = new IncomingStream();
+        } else {
+            freeStreams = st.next;
+        }
+        return st.set(peer, id, total);
+    }
+
+    /** Keeps a finished stream entry for the next one (a few at most); called with {@code lock} held. */
+    private void recycleStream(IncomingStream st) {
+        st.receive = null;
+        st.unexpected = null;
+        if (freeStreams == null || freeStreams.next == null) {
+            st.next = freeStreams;
+            freeStreams = st;
+        }
+    }
+
+    /**
+     * The peer failed: its streamed messages will not be completed. Matched receives fail; an unmatched one stays
+     * queued, and the receive that takes it fails. Returns the receives to fail (after the lock is released).
+     */
+    private java.util.List<RecvRequest> dropStreams(int peer) {
+        java.util.List<RecvRequest> broken = new java.util.ArrayList<>();
+        if (peer >= streams.length) {
+            return broken;
+        }
+        lock.lock();
+        try {
+            for (IncomingStream st = streams[peer]; st != null; st = st.next) {
+                if (st.receive != null) {
+                    broken.add(st.receive);
+                } else if (st.unexpected != null) {
+                    st.failed = true;
+                }
+            }
+            streams[peer] = null;
+        } finally {
+            lock.unlock();
+        }
+        return broken;
     }
 
     /** Single copy: the receiver has read the data (or, for a split copy, its part) of one of our sends. */
@@ -1251,6 +1518,11 @@ public final class Engine implements InprocEndpoint, FrameSink {
         }
         for (RecvRequest r : activeRecvs.values()) {
             if (r.worldPeer == peer && activeRecvs.remove(r.recvId, r)) {
+                doomed.add(r);
+            }
+        }
+        for (RecvRequest r : dropStreams(peer)) {
+            if (r.abandon()) {
                 doomed.add(r);
             }
         }

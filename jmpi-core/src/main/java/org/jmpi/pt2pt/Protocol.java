@@ -17,7 +17,16 @@ package org.jmpi.pt2pt;
  * SPLIT  SEND_ID, RECV_ID, TOTAL=k   payload = receiver's buffer address, bytes wanted (two longs)
  *                                                        (split single copy: the sender writes [k, wanted) itself)
  * WROTE  RECV_ID, TOTAL=bytes the sender wrote into the receiver's buffer
+ * STREAM context, source, tag, TOTAL=bytes, SEND_ID=stream id    payload = the message's first piece
+ * STREAM_DATA SEND_ID=stream id, TOTAL=offset of this piece       payload = the next piece
  * </pre>
+ *
+ * <p>Streamed eager messages (STREAM): a message above the eager limit that the receiver cannot read from the
+ * sender's memory itself (a Java array, say) and that is not larger than the transport's stream limit is sent at once,
+ * in pieces, like an eager message but without being copied in one piece: the receiver matches the STREAM frame and
+ * copies every piece into the posted buffer as it comes, so that its copies overlap the sender's, and no RTS/CTS
+ * round trip is paid. Unmatched, the pieces are gathered in the unexpected entry. It is charged to flow control like
+ * an eager message of its length. The pieces of one message come in order, but may be interleaved with other frames.
  *
  * <p>Single copy ({@link SingleCopyRendezvous}): an RTS with {@link #FLAG_SINGLE_COPY} in FLAGS carries the address of
  * the sender's (native, contiguous) buffer in RECV_ID; the receiver may read it directly and answer DONE instead of
@@ -40,6 +49,8 @@ final class Protocol {
     static final int DONE = 8;
     static final int SPLIT = 9;
     static final int WROTE = 10;
+    static final int STREAM = 11;
+    static final int STREAM_DATA = 12;
 
     /** RTS flag: RECV_ID holds the address of the sender's buffer, readable through the transport's single copy. */
     static final int FLAG_SINGLE_COPY = 1;

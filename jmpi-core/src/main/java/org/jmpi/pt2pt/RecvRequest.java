@@ -116,6 +116,18 @@ public final class RecvRequest extends RequestImpl {
         return !before && arrived >= wanted;
     }
 
+    /**
+     * Gives up on the rest of a transfer (its sender failed): true, and no later {@link #addArrived} completes the
+     * request, unless it had already completed (false).
+     */
+    synchronized boolean abandon() {
+        if (arrived >= wanted) {
+            return false;
+        }
+        arrived = Long.MIN_VALUE / 4;
+        return true;
+    }
+
     void finish() {
         complete();
     }

@@ -110,6 +110,11 @@ final class SingleCopyRendezvous {
         return configured;
     }
 
+    /** The largest message to stream to {@code peer} (see {@link ProtocolHints#streamLimit}); -1: never. */
+    static long streamLimit(Transport t, int peer) {
+        return t instanceof ProtocolHints h ? h.streamLimit(peer) : -1;
+    }
+
     /** Smallest chunk {@link #pipelinedChunk} makes. */
     static final long MIN_PIPELINED_CHUNK = 16 << 10;
 

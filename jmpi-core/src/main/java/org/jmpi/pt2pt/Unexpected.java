@@ -29,6 +29,10 @@ final class Unexpected {
     long sendId;
     /** Transport rendezvous offering single copy: the address of the sender's buffer, else 0. */
     long remoteAddress;
+    /** Whether the message came streamed (STREAM frames): a receive must check {@link #stream} under the lock. */
+    boolean streamed;
+    /** A streamed message whose pieces are still coming into {@link #eager}, else null (guarded by the lock). */
+    IncomingStream stream;
     /** Links in the arrival-order list of all unexpected messages. */
     Unexpected prev;
     Unexpected next;
@@ -77,5 +81,14 @@ final class Unexpected {
         peer = -1;
         sendId = 0;
         remoteAddress = 0;
+        streamed = false;
+        stream = null;
+    }
+
+    /** Makes sure {@link #eager} holds {@link #bytes} bytes (for a streamed message, whose pieces are copied in). */
+    void reserve() {
+        if (eager == null || eager.byteSize() < bytes) {
+            eager = MemorySegment.ofArray(new byte[(int) bytes]);
+        }
     }
 }

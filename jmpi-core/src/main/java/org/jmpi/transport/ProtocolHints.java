@@ -17,4 +17,14 @@ public interface ProtocolHints {
 
     /** Rendezvous data to {@code peer} should travel in frames of at most this many payload bytes; -1: no opinion. */
     long chunkBytes(int peer);
+
+    /**
+     * Messages to {@code peer} above the eager limit and up to this many bytes, when the peer cannot read the sender's
+     * buffer itself (no single copy), should be streamed: sent at once, without a rendezvous handshake, in pieces of
+     * {@link #chunkBytes} that the receiver copies into its buffer as they arrive (or gathers, when no receive is
+     * posted yet). 0 or -1: never.
+     */
+    default long streamLimit(int peer) {
+        return -1;
+    }
 }

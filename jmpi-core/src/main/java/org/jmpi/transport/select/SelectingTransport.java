@@ -197,6 +197,11 @@ public final class SelectingTransport implements Transport, ProtocolHints, Singl
     }
 
     @Override
+    public long streamLimit(int peer) {
+        return route(peer) == SHM ? shm.streamLimit(peer) : -1;
+    }
+
+    @Override
     public boolean canReadFrom(int peer) {
         return route(peer) == SHM && shm.canReadFrom(peer);
     }

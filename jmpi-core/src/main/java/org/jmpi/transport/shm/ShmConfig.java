@@ -26,9 +26,12 @@ import java.util.function.UnaryOperator;
  *     true)
  * @param splitMin single-copy messages of at least this many bytes are copied by both processes at once, each one
  *     half ({@code jmpi.shm.split.min}, default 32 KiB; 0 turns splitting off)
+ * @param streamLimit messages above the eager limit and up to this many bytes whose send buffer the receiver cannot
+ *     read itself (Java arrays, packed datatypes, no single copy) go without a handshake, in pieces that the receiver
+ *     copies into its buffer as they arrive ({@code jmpi.shm.stream.limit}, default 256 KiB; 0 turns it off)
  */
 public record ShmConfig(String directory, long ringBytes, long segmentBudget, long eagerLimit, long chunkBytes,
-        boolean singleCopy, long splitMin) {
+        boolean singleCopy, long splitMin, long streamLimit) {
     static final String DIRECTORY = "jmpi.shm.dir";
     static final String RING_BYTES = "jmpi.shm.ring.bytes";
     static final String SEGMENT_BUDGET = "jmpi.shm.segment.budget";
@@ -36,6 +39,7 @@ public record ShmConfig(String directory, long ringBytes, long segmentBudget, lo
     static final String CHUNK_BYTES = "jmpi.shm.chunk.bytes";
     static final String SINGLE_COPY = "jmpi.shm.single.copy";
     static final String SPLIT_MIN = "jmpi.shm.split.min";
+    static final String STREAM_LIMIT = "jmpi.shm.stream.limit";
 
     static final long MIN_RING = 16 << 10;
     static final long MAX_RING = 64 << 20;
@@ -54,6 +58,7 @@ public record ShmConfig(String directory, long ringBytes, long segmentBudget, lo
         check(EAGER_LIMIT, eagerLimit, 0, 1 << 30);
         check(CHUNK_BYTES, chunkBytes, 1024, 1 << 30);
         check(SPLIT_MIN, splitMin, 0, 1L << 40);
+        check(STREAM_LIMIT, streamLimit, 0, 1 << 30);
     }
 
     private static void check(String name, long v, long min, long max) {
@@ -63,7 +68,7 @@ public record ShmConfig(String directory, long ringBytes, long segmentBudget, lo
     }
 
     public static ShmConfig defaults() {
-        return new ShmConfig("/dev/shm", 256 << 10, 16 << 20, 16 << 10, 64 << 10, true, 32 << 10);
+        return new ShmConfig("/dev/shm", 256 << 10, 16 << 20, 16 << 10, 64 << 10, true, 32 << 10, 256 << 10);
     }
 
     /** The configuration given by system properties and environment, on top of {@link #defaults()}. */
@@ -97,7 +102,8 @@ public record ShmConfig(String directory, long ringBytes, long segmentBudget, lo
                 size(raw, EAGER_LIMIT, d.eagerLimit),
                 size(raw, CHUNK_BYTES, d.chunkBytes),
                 single,
-                size(raw, SPLIT_MIN, d.splitMin));
+                size(raw, SPLIT_MIN, d.splitMin),
+                size(raw, STREAM_LIMIT, d.streamLimit));
     }
 
     private static long size(UnaryOperator<String> raw, String name, long dflt) {
@@ -138,6 +144,7 @@ public record ShmConfig(String directory, long ringBytes, long segmentBudget, lo
         m.put(CHUNK_BYTES, Long.toString(chunkBytes));
         m.put(SINGLE_COPY, Boolean.toString(singleCopy));
         m.put(SPLIT_MIN, Long.toString(splitMin));
+        m.put(STREAM_LIMIT, Long.toString(streamLimit));
         return m;
     }
 }

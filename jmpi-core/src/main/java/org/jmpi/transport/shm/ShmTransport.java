@@ -311,6 +311,11 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
         return chunk;
     }
 
+    @Override
+    public long streamLimit(int peer) {
+        return config.streamLimit();
+    }
+
     // ================================================================================================ sending
 
     @Override

@@ -31,7 +31,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(value = 60, unit = SECONDS)
 class ShmTransportTest {
     /** Rings of 16 KiB: records of up to 8 KiB, so frames above that are split, and rings fill and wrap often. */
-    static final ShmConfig SMALL = new ShmConfig("/dev/shm", 16 << 10, 16 << 20, 4 << 10, 4 << 10, true, 32 << 10);
+    static final ShmConfig SMALL = new ShmConfig("/dev/shm", 16 << 10, 16 << 20, 4 << 10, 4 << 10, true, 32 << 10,
+            256 << 10);
 
     // ------------------------------------------------------------------------------------------------- helpers
 
@@ -544,7 +545,8 @@ class ShmTransportTest {
 
     @Test
     void singleCopyCanBeSwitchedOff() throws Exception {
-        ShmConfig off = new ShmConfig("/dev/shm", 256 << 10, 16 << 20, 4 << 10, 16 << 10, false, 32 << 10);
+        ShmConfig off = new ShmConfig("/dev/shm", 256 << 10, 16 << 20, 4 << 10, 16 << 10, false, 32 << 10,
+                256 << 10);
         try (ShmCluster c = cluster(2, off)) {
             assertThat(c.node(1).transport.canReadFrom(0)).isFalse();
             assertThat(c.node(1).transport.read(0, 0, Arena.ofAuto().allocate(8))).isFalse();
@@ -558,7 +560,8 @@ class ShmTransportTest {
             assertThat(t.eagerLimit(1)).isEqualTo(4 << 10);
             assertThat(t.chunkBytes(1)).isEqualTo(4 << 10);
         }
-        ShmConfig bigChunks = new ShmConfig("/dev/shm", 16 << 10, 16 << 20, 4 << 10, 1 << 20, true, 32 << 10);
+        ShmConfig bigChunks = new ShmConfig("/dev/shm", 16 << 10, 16 << 20, 4 << 10, 1 << 20, true, 32 << 10,
+                256 << 10);
         try (ShmCluster c = cluster(2, bigChunks)) {
             long chunk = c.node(0).transport.chunkBytes(1);
             assertThat(chunk).isPositive().isLessThanOrEqualTo((8 << 10) - ShmLayout.PAYLOAD_OFFSET);
@@ -615,7 +618,8 @@ class ShmTransportTest {
 
     @Test
     void openRefusesWhenTheDirectoryIsMissing() {
-        ShmConfig nowhere = new ShmConfig("/no/such/dir", 256 << 10, 16 << 20, 4 << 10, 16 << 10, true, 32 << 10);
+        ShmConfig nowhere = new ShmConfig("/no/such/dir", 256 << 10, 16 << 20, 4 << 10, 16 << 10, true, 32 << 10,
+                256 << 10);
         ShmCluster.MemoryBootstrap b = new ShmCluster.MemoryBootstrap(0, 2, ShmCluster.newJobId(),
                 new java.util.concurrent.ConcurrentHashMap<>());
         assertThatThrownBy(() -> ShmTransport.open(b, null, nowhere, new int[] {0, 1}))

@@ -110,6 +110,49 @@ class SharedMemoryTest {
         return buf instanceof byte[] a ? a[i] : ((ByteBuffer) buf).get(i);
     }
 
+    /**
+     * Streamed arrays (above the eager limit, up to jmpi.shm.stream.limit) that nobody receives yet: more of them than
+     * the ring holds, so the receiver must gather them out of the ring while it waits for the one it wants (taken in
+     * reverse order, each checked). Every rank sends to every other, so the rings fill both ways at once.
+     */
+    @MpiTest(ranks = {2, 3}, modes = Mode.PROCESSES, timeoutSeconds = 120)
+    void unexpectedStreamedArraysAreGatheredWhileTheRingIsFull() throws MPIException {
+        Comm w = MPI.COMM_WORLD;
+        int rank = w.getRank();
+        int size = w.getSize();
+        int[] lengths = {20_000, 65_536, 100_003, 200_000, 262_144, 17_000};
+        java.util.List<Request> sends = new java.util.ArrayList<>();
+        for (int p = 0; p < size; p++) {
+            if (p == rank) {
+                continue;
+            }
+            for (int t = 0; t < lengths.length; t++) {
+                double[] out = new double[lengths[t] / 8];
+                for (int i = 0; i < out.length; i++) {
+                    out[i] = rank * 1e6 + t * 1e4 + i;
+                }
+                sends.add(w.iSend(out, out.length, MPI.DOUBLE, p, t));
+            }
+        }
+        for (int p = 0; p < size; p++) {
+            if (p == rank) {
+                continue;
+            }
+            for (int t = lengths.length - 1; t >= 0; t--) {
+                double[] in = new double[lengths[t] / 8 + 3];
+                Status st = w.recv(in, in.length, MPI.DOUBLE, p, t);
+                assertThat(st.getCount(MPI.DOUBLE)).isEqualTo(lengths[t] / 8);
+                for (int i = 0; i < lengths[t] / 8; i++) {
+                    if (in[i] != p * 1e6 + t * 1e4 + i) {
+                        throw new AssertionError("element " + i + " of tag " + t + " from rank " + p + " is wrong");
+                    }
+                }
+                assertThat(in[lengths[t] / 8]).as("past the message").isZero();
+            }
+        }
+        Request.waitAll(sends.toArray(new Request[0]));
+    }
+
     @MpiTest(ranks = {2}, modes = Mode.PROCESSES)
     void aLongMessageIntoAShortDirectBufferIsTruncated() throws MPIException {
         Comm w = MPI.COMM_WORLD;

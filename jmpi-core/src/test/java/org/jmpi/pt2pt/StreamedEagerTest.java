@@ -1,0 +1,349 @@
+package org.jmpi.pt2pt;
+
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import org.jmpi.datatype.BaseKind;
+import org.jmpi.datatype.BufferView;
+import org.jmpi.datatype.TypeDescriptor;
+import org.jmpi.runtime.Config;
+import org.jmpi.runtime.ErrorClass;
+import org.jmpi.runtime.Progress;
+import org.jmpi.transport.FrameLayout;
+import org.jmpi.transport.ProtocolHints;
+import org.jmpi.transport.SingleCopy;
+import org.jmpi.transport.Transport;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Streamed eager messages (STREAM and STREAM_DATA frames) between two engines of this JVM joined by a loopback whose
+ * frames the test delivers one at a time, so that a receive can be posted before the first piece, between any two
+ * pieces, or after the last; and the sender can fail or the context be revoked in the middle.
+ */
+@Timeout(value = 60, unit = SECONDS)
+class StreamedEagerTest {
+    static final int EAGER = 1024;
+    static final int CHUNK = 4096;
+    static final int LIMIT = 64 << 10;
+    static final int CONTEXT = 3;
+
+    /** Frames from one engine to the other, held until the test delivers them. */
+    @SuppressWarnings("restricted")
+    static final class Loopback implements Transport, ProtocolHints, SingleCopy {
+        final ArrayDeque<MemorySegment[]> inbox = new ArrayDeque<>();
+        final List<Integer> kinds = new ArrayList<>();
+        final boolean singleCopy;
+        Loopback peer;
+        Engine engine;
+        int peerRank;
+
+        Loopback(boolean singleCopy) {
+            this.singleCopy = singleCopy;
+        }
+
+        @Override
+        public String name() {
+            return "loopback";
+        }
+
+        @Override
+        public synchronized void send(int to, MemorySegment header, MemorySegment payload, Runnable onWritten) {
+            MemorySegment h = MemorySegment.ofArray(new byte[FrameLayout.HEADER_BYTES]);
+            MemorySegment.copy(header, 0, h, 0, FrameLayout.HEADER_BYTES);
+            MemorySegment p = MemorySegment.ofArray(new byte[FrameLayout.payloadLength(header)]);
+            if (payload != null) {
+                MemorySegment.copy(payload, 0, p, 0, p.byteSize());
+            }
+            kinds.add(FrameLayout.getInt(h, FrameLayout.KIND));
+            synchronized (peer) {
+                peer.inbox.add(new MemorySegment[] {h, p});
+            }
+            if (onWritten != null) {
+                onWritten.run();
+            }
+        }
+
+        /** Hands the next {@code n} frames (at most) to this side's engine; returns how many it handed. */
+        int deliver(int n) {
+            int k = 0;
+            while (k < n) {
+                MemorySegment[] f;
+                synchronized (this) {
+                    f = inbox.poll();
+                }
+                if (f == null) {
+                    break;
+                }
+                engine.onFrame(peerRank, f[0], f[1]);
+                k++;
+            }
+            return k;
+        }
+
+        synchronized int waiting() {
+            return inbox.size();
+        }
+
+        @Override
+        public boolean poll() {
+            return false; // the test delivers
+        }
+
+        @Override
+        public void await(long nanos) {}
+
+        @Override
+        public void wakeup() {}
+
+        @Override
+        public void close() {}
+
+        @Override
+        public long eagerLimit(int to) {
+            return EAGER;
+        }
+
+        @Override
+        public long chunkBytes(int to) {
+            return CHUNK;
+        }
+
+        @Override
+        public long streamLimit(int to) {
+            return LIMIT;
+        }
+
+        @Override
+        public boolean canReadFrom(int from) {
+            return singleCopy;
+        }
+
+        @Override
+        public boolean read(int from, long address, MemorySegment into) {
+            MemorySegment.copy(MemorySegment.ofAddress(address).reinterpret(into.byteSize()), 0, into, 0,
+                    into.byteSize());
+            return true;
+        }
+
+        @Override
+        public boolean write(int to, MemorySegment from, long address) {
+            return false;
+        }
+
+        @Override
+        public long splitMin(int to) {
+            return -1;
+        }
+    }
+
+    private static final TypeDescriptor BYTE = TypeDescriptor.primitive(BaseKind.BYTE);
+
+    Loopback t0;
+    Loopback t1;
+    Engine e0;
+    Engine e1;
+
+    @BeforeEach
+    void wire() {
+        wire(false);
+    }
+
+    private void wire(boolean singleCopy) {
+        t0 = new Loopback(singleCopy);
+        t1 = new Loopback(singleCopy);
+        t0.peer = t1;
+        t1.peer = t0;
+        Progress p0 = new Progress(null, 100, 10);
+        Progress p1 = new Progress(null, 100, 10);
+        e0 = new Engine(0, 2, p0, null, Config.defaults());
+        e1 = new Engine(1, 2, p1, null, Config.defaults());
+        t0.engine = e0;
+        t0.peerRank = 1;
+        t1.engine = e1;
+        t1.peerRank = 0;
+        e0.setTransport(t0);
+        p0.setTransport(t0);
+        e1.setTransport(t1);
+        p1.setTransport(t1);
+    }
+
+    private static byte[] pattern(int n, int seed) {
+        byte[] a = new byte[n];
+        for (int i = 0; i < n; i++) {
+            a[i] = (byte) (i * 31 + seed);
+        }
+        return a;
+    }
+
+    private SendRequest send(byte[] out, int tag) {
+        return e0.isend(BufferView.of(out, out.length, BYTE, false), 1, CONTEXT, 0, tag, SendMode.STANDARD);
+    }
+
+    private RecvRequest recv(byte[] in, int count, int tag) {
+        return e1.irecv(BufferView.of(in, count, BYTE, true), CONTEXT, 0, tag);
+    }
+
+    /** Pieces of a 20,000-byte message: the STREAM frame with the first, then STREAM_DATA frames. */
+    private static final int N = 20_000;
+
+    @ParameterizedTest(name = "receive posted after {0} frames")
+    @ValueSource(ints = {0, 1, 2, 3, 4, 5})
+    void aStreamedArrayArrivesWhereverTheReceiveIsPosted(int before) {
+        byte[] out = pattern(N, 5);
+        SendRequest s = send(out, 7);
+        assertThat(s.isDone()).as("a streamed send completes once written").isTrue();
+        assertThat(t0.kinds).as("no handshake: one STREAM frame, then pieces")
+                .startsWith(Protocol.STREAM).doesNotContain(Protocol.RTS, Protocol.EAGER, Protocol.DATA);
+        assertThat(t0.kinds.subList(1, t0.kinds.size())).containsOnly(Protocol.STREAM_DATA);
+        int frames = t1.waiting();
+        assertThat(frames).isEqualTo((N + CHUNK - 1) / CHUNK);
+        assertThat(t1.deliver(before)).isEqualTo(Math.min(before, frames));
+        byte[] in = new byte[N];
+        RecvRequest r = recv(in, N, 7);
+        t1.deliver(Integer.MAX_VALUE);
+        assertThat(r.isDone()).isTrue();
+        assertThat(r.error()).isZero();
+        assertThat(r.bytes()).isEqualTo(N);
+        assertThat(in).isEqualTo(out);
+        assertThat(e1.unexpectedMessages()).isZero();
+    }
+
+    @ParameterizedTest(name = "receive posted after {0} frames")
+    @ValueSource(ints = {0, 2, 5})
+    void aShortReceiveIsTruncatedAndNothingPastItIsWritten(int before) {
+        byte[] out = pattern(N, 9);
+        send(out, 1);
+        t1.deliver(before);
+        int want = 10_001; // ends inside a piece
+        byte[] in = new byte[N];
+        java.util.Arrays.fill(in, (byte) 0x5A);
+        RecvRequest r = recv(in, want, 1);
+        t1.deliver(Integer.MAX_VALUE);
+        assertThat(r.isDone()).isTrue();
+        assertThat(r.error()).isEqualTo(ErrorClass.ERR_TRUNCATE);
+        assertThat(r.bytes()).isEqualTo(want);
+        assertThat(java.util.Arrays.copyOf(in, want)).isEqualTo(java.util.Arrays.copyOf(out, want));
+        for (int i = want; i < N; i++) {
+            assertThat(in[i]).as("byte %d past the receive", i).isEqualTo((byte) 0x5A);
+        }
+    }
+
+    @Test
+    void streamsKeepTheirOrderAndMatchByTagWhileUnexpected() {
+        byte[] a = pattern(N, 1);
+        byte[] b = pattern(N + 17, 2);
+        byte[] c = pattern(300, 3); // eager, behind the two streams
+        send(a, 1);
+        send(b, 2);
+        send(c, 1);
+        t1.deliver(3); // a partly in
+        byte[] inB = new byte[N + 17];
+        RecvRequest rb = recv(inB, inB.length, 2); // overtakes a: another tag
+        t1.deliver(4);
+        byte[] inA = new byte[N];
+        RecvRequest ra = recv(inA, N, 1); // the first message of tag 1, not c
+        byte[] inC = new byte[300];
+        RecvRequest rc = recv(inC, 300, 1);
+        t1.deliver(Integer.MAX_VALUE);
+        assertThat(ra.isDone() && rb.isDone() && rc.isDone()).isTrue();
+        assertThat(inA).isEqualTo(a);
+        assertThat(inB).isEqualTo(b);
+        assertThat(inC).isEqualTo(c);
+        assertThat(rc.bytes()).isEqualTo(300);
+    }
+
+    @Test
+    void aMatchedProbeTakesAStreamStillComingIn() {
+        byte[] out = pattern(N, 4);
+        send(out, 3);
+        t1.deliver(2);
+        MatchedMessage m = e1.improbe(CONTEXT, Engine.ANY, Engine.ANY);
+        assertThat(m).isNotNull();
+        assertThat(e1.iprobe(CONTEXT, 0, 3)).as("taken off the queue").isNull();
+        t1.deliver(1);
+        byte[] in = new byte[N];
+        RecvRequest r = e1.mrecv(m, BufferView.of(in, N, BYTE, true));
+        assertThat(r.isDone()).isFalse();
+        t1.deliver(Integer.MAX_VALUE);
+        assertThat(r.isDone()).isTrue();
+        assertThat(r.tag()).isEqualTo(3);
+        assertThat(in).isEqualTo(out);
+    }
+
+    @Test
+    void aProbeSeesTheWholeLengthBeforeTheLastPiece() {
+        send(pattern(N, 4), 3);
+        t1.deliver(1);
+        var p = e1.iprobe(CONTEXT, 0, 3);
+        assertThat(p).isNotNull();
+        assertThat(p.bytes()).isEqualTo(N);
+    }
+
+    @Test
+    void aSenderThatFailsMidStreamFailsTheMatchedReceive() {
+        send(pattern(N, 6), 4);
+        byte[] in = new byte[N];
+        RecvRequest r = recv(in, N, 4);
+        t1.deliver(2);
+        assertThat(r.isDone()).isFalse();
+        e1.onPeerFailure(0, new java.io.IOException("killed"));
+        assertThat(r.isDone()).isTrue();
+        assertThat(r.error()).isEqualTo(ErrorClass.ERR_PROC_FAILED);
+    }
+
+    @Test
+    void aSenderThatFailsMidStreamFailsTheReceiveThatTakesTheRest() {
+        send(pattern(N, 6), 4);
+        t1.deliver(2);
+        MatchedMessage m = e1.improbe(CONTEXT, 0, 4);
+        e1.onPeerFailure(0, new java.io.IOException("killed"));
+        RecvRequest r = e1.mrecv(m, BufferView.of(new byte[N], N, BYTE, true));
+        assertThat(r.isDone()).isTrue();
+        assertThat(r.error()).isEqualTo(ErrorClass.ERR_PROC_FAILED);
+    }
+
+    @Test
+    void piecesOfAStreamOnARevokedContextAreDropped() {
+        send(pattern(N, 8), 5);
+        t1.deliver(2);
+        e1.poison(CONTEXT, ErrorClass.ERR_REVOKED);
+        t1.deliver(Integer.MAX_VALUE); // no exception: the rest is dropped
+        assertThat(e1.unexpectedMessages()).isZero();
+        e1.unpoison(CONTEXT);
+        byte[] out = pattern(N, 10);
+        send(out, 5);
+        byte[] in = new byte[N];
+        RecvRequest r = recv(in, N, 5);
+        t1.deliver(Integer.MAX_VALUE);
+        assertThat(r.isDone()).isTrue();
+        assertThat(in).isEqualTo(out);
+    }
+
+    @Test
+    void synchronousSendsAndLongerMessagesKeepTheRendezvous() {
+        byte[] out = pattern(LIMIT + 1, 2);
+        send(out, 1);
+        assertThat(t0.kinds).containsExactly(Protocol.RTS);
+        t0.kinds.clear();
+        e0.isend(BufferView.of(pattern(N, 1), N, BYTE, false), 1, CONTEXT, 0, 2, SendMode.SYNCHRONOUS);
+        assertThat(t0.kinds).containsExactly(Protocol.RTS);
+    }
+
+    @Test
+    void aBufferTheReceiverCanReadItselfKeepsTheSingleCopy() {
+        wire(true);
+        ByteBuffer out = ByteBuffer.allocateDirect(N);
+        out.put(pattern(N, 3)).flip();
+        e0.isend(BufferView.of(out, N, BYTE, false), 1, CONTEXT, 0, 1, SendMode.STANDARD);
+        assertThat(t0.kinds).containsExactly(Protocol.RTS);
+    }
+}

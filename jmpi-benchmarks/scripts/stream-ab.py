@@ -29,7 +29,7 @@ def main(raw):
                 for impl in ('mpich', 'stream', 'rdv')}
         unit = 'MB/s' if bench == 'bw' else 'us'
         print(f'\n{bench} ({unit}, median of rounds [runs]); ratio = jmpi / MPICH' +
-              (' (MPICH / jmpi for bandwidth)' if bench == 'bw' else ''))
+              (' (higher is better for bandwidth)' if bench == 'bw' else ''))
         for s in sizes:
             med = {}
             cells = []
@@ -44,7 +44,7 @@ def main(raw):
             if 'mpich' in med:
                 for impl in ('stream', 'rdv'):
                     if impl in med:
-                        r = med['mpich'] / med[impl] if bench == 'bw' else med[impl] / med['mpich']
+                        r = med[impl] / med['mpich']
                         ratio += f' {impl}/mpich {r:.2f}'
             print(f'  {s:>8}: ' + ' | '.join(cells) + ' |' + ratio)
 

@@ -340,12 +340,9 @@ public final class Engine implements InprocEndpoint, FrameSink {
         }
     }
 
-    /**
-     * A frame waiting for credit: its header (copied), payload, completion and charge. {@code piece} is 0 for one
-     * frame; for a streamed message it is the piece size, and {@code payload} is the whole message.
-     */
+    /** A frame waiting for credit: its header (copied), payload, completion and charge. */
     private record Pending(MemorySegment header, MemorySegment payload, Runnable onWritten, long cost,
-            SendRequest request, long piece) {}
+            SendRequest request) {}
 
     /**
      * For diagnostics (the JFR counters): {bytes sent to {@code peer} and not yet returned as credit, frames waiting
@@ -391,29 +388,36 @@ public final class Engine implements InprocEndpoint, FrameSink {
     /** Hands an EAGER or RTS frame to the transport if the peer has credit, else queues it (in order). */
     private void sendCharged(Transport t, int peer, MemorySegment h, MemorySegment payload, Runnable onWritten,
             long cost, SendRequest s) {
-        sendCharged(t, peer, h, payload, onWritten, cost, s, 0);
-    }
-
-    /**
-     * {@link #sendCharged} for one frame ({@code piece} 0) or for a whole streamed message (STREAM header, the
-     * message as {@code payload}, pieces of {@code piece} bytes).
-     */
-    private void sendCharged(Transport t, int peer, MemorySegment h, MemorySegment payload, Runnable onWritten,
-            long cost, SendRequest s, long piece) {
         PeerFlow f = flow(peer);
         synchronized (f) {
             if (f.queue.isEmpty() && f.credits >= cost) {
                 f.credits -= cost;
-                if (piece == 0) {
-                    t.send(peer, h, payload, onWritten);
-                } else {
-                    sendStream(t, peer, h, payload, piece, onWritten);
-                }
+                t.send(peer, h, payload, onWritten);
             } else {
                 MemorySegment copy = MemorySegment.ofArray(new byte[FrameLayout.HEADER_BYTES]);
                 MemorySegment.copy(h, 0, copy, 0, FrameLayout.HEADER_BYTES);
-                f.queue.add(new Pending(copy, payload, onWritten, cost, s, piece));
+                f.queue.add(new Pending(copy, payload, onWritten, cost, s));
             }
+        }
+    }
+
+    /**
+     * Sends a whole streamed message now if it leaves at least half the flow window to the peer free, else nothing
+     * (false: the caller uses the rendezvous). A streamed message holds its credit until the receiver matches it, so
+     * streams never wait for credit and never take the half of the window that eager messages rely on: a blocking
+     * small send must not queue behind unmatched streams whose receivers are themselves blocked sending (that hung
+     * an 8-thread-per-rank test), which a rendezvous, charged almost nothing, never caused.
+     */
+    private boolean trySendStream(Transport t, int peer, MemorySegment h, MemorySegment data, long piece,
+            Runnable onWritten, long cost) {
+        PeerFlow f = flow(peer);
+        synchronized (f) {
+            if (!f.queue.isEmpty() || f.credits - cost < flowWindow / 2) {
+                return false;
+            }
+            f.credits -= cost;
+            sendStream(t, peer, h, data, piece, onWritten);
+            return true;
         }
     }
 
@@ -448,11 +452,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             while ((p = f.queue.peek()) != null && f.credits >= p.cost) {
                 f.queue.poll();
                 f.credits -= p.cost;
-                if (p.piece == 0) {
-                    t.send(peer, p.header, p.payload, p.onWritten);
-                } else {
-                    sendStream(t, peer, p.header, p.payload, p.piece, p.onWritten);
-                }
+                t.send(peer, p.header, p.payload, p.onWritten);
             }
         }
     }
@@ -589,9 +589,11 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 FrameLayout.putLong(h, FrameLayout.SEND_ID, ids.getAndIncrement());
                 long piece = SingleCopyRendezvous.pipelinedChunk(
                         SingleCopyRendezvous.chunkBytes(t, worldDest, chunkBytes), bytes);
-                sendCharged(t, worldDest, h, contiguousOrPacked(data), s.written, bytes + Protocol.OVERHEAD, s,
-                        piece);
-                return s;
+                if (trySendStream(t, worldDest, h, contiguousOrPacked(data), piece, s.written,
+                        bytes + Protocol.OVERHEAD)) {
+                    return s;
+                }
+                FrameLayout.putInt(h, FrameLayout.FLAGS, 0); // not streamed now: rendezvous, as below
             }
             s.sendId = ids.getAndIncrement();
             rendezvousSends.put(s.sendId, s);

@@ -338,6 +338,42 @@ class StreamedEagerTest {
         assertThat(t0.kinds).containsExactly(Protocol.RTS);
     }
 
+    /**
+     * Unmatched streams hold their credit; once they would take more than half the flow window, further long messages
+     * use the rendezvous (charged almost nothing), so small eager messages never wait behind them. Everything arrives
+     * intact and in order once received.
+     */
+    @Test
+    void streamsLeaveHalfTheFlowWindowToEagerMessages() {
+        long window = Config.defaults().flowWindow();
+        int count = (int) (window / LIMIT); // together the whole window: more than half cannot be streamed
+        byte[][] out = new byte[count][];
+        for (int i = 0; i < count; i++) {
+            out[i] = pattern(LIMIT, i);
+            send(out[i], 9);
+        }
+        long streams = t0.kinds.stream().filter(k -> k == Protocol.STREAM).count();
+        long rts = t0.kinds.stream().filter(k -> k == Protocol.RTS).count();
+        assertThat(streams).as("streamed while half the window stays free").isPositive()
+                .isLessThanOrEqualTo(window / 2 / LIMIT);
+        assertThat(streams + rts).isEqualTo(count);
+        byte[] small = pattern(100, 77);
+        SendRequest eager = send(small, 10);
+        assertThat(eager.isDone()).as("a small eager send still goes at once").isTrue();
+        assertThat(t0.kinds.get(t0.kinds.size() - 1)).isEqualTo(Protocol.EAGER);
+        t1.deliver(Integer.MAX_VALUE);
+        for (int i = 0; i < count; i++) {
+            byte[] in = new byte[LIMIT];
+            RecvRequest r = recv(in, LIMIT, 9);
+            for (int k = 0; k < 50 && !r.isDone(); k++) { // rendezvous: CTS back, DATA forth
+                t0.deliver(Integer.MAX_VALUE);
+                t1.deliver(Integer.MAX_VALUE);
+            }
+            assertThat(r.isDone()).isTrue();
+            assertThat(in).as("message %d", i).isEqualTo(out[i]);
+        }
+    }
+
     @Test
     void aBufferTheReceiverCanReadItselfKeepsTheSingleCopy() {
         wire(true);

@@ -193,14 +193,27 @@ final class OutboundRing {
         return true;
     }
 
+    /**
+     * Writes a record's body. The payload beyond the record's first cache line goes first, and the first line (the
+     * marker's: header and the payload's first bytes) last, just before the marker: the consumer polls that line
+     * while it waits, so writing it early would pull it back and forth between the cores once more per record.
+     */
     private void writeFrame(MemorySegment header, MemorySegment payload, long length, long record) {
         long off = tail & mask;
+        long inFirstLine = Math.min(length, FIRST_LINE_PAYLOAD);
+        if (length > inFirstLine) {
+            FastCopy.copy(payload, inFirstLine, data, off + ShmLayout.PAYLOAD_OFFSET + inFirstLine,
+                    length - inFirstLine);
+        }
         ShmLayout.copyHeaderIn(header, data, off + ShmLayout.MARKER_BYTES);
-        if (length > 0) {
-            FastCopy.copy(payload, 0, data, off + ShmLayout.PAYLOAD_OFFSET, length);
+        if (inFirstLine > 0) {
+            FastCopy.copy(payload, 0, data, off + ShmLayout.PAYLOAD_OFFSET, inFirstLine);
         }
         publish(off, ShmLayout.TYPE_FRAME, record);
     }
+
+    /** Payload bytes that share a record's first cache line with its marker and header. */
+    private static final long FIRST_LINE_PAYLOAD = ShmLayout.ALIGN - ShmLayout.PAYLOAD_OFFSET;
 
     /** Zeroes the next record's marker, then releases this record's marker, and moves the tail past it. */
     private void publish(long off, int type, long record) {

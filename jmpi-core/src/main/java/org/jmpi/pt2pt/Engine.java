@@ -408,7 +408,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
      * small send must not queue behind unmatched streams whose receivers are themselves blocked sending (that hung
      * an 8-thread-per-rank test), which a rendezvous, charged almost nothing, never caused.
      */
-    private boolean trySendStream(Transport t, int peer, MemorySegment h, MemorySegment data, long piece,
+    private boolean trySendStream(Transport t, int peer, MemorySegment h, MessageData data, long piece,
             Runnable onWritten, long cost) {
         PeerFlow f = flow(peer);
         synchronized (f) {
@@ -416,7 +416,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 return false;
             }
             f.credits -= cost;
-            sendStream(t, peer, h, data, piece, onWritten);
+            // packed (a datatype with gaps) only now that it goes: the rendezvous packs chunk by chunk
+            sendStream(t, peer, h, contiguousOrPacked(data), piece, onWritten);
             return true;
         }
     }
@@ -589,8 +590,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 FrameLayout.putLong(h, FrameLayout.SEND_ID, ids.getAndIncrement());
                 long piece = SingleCopyRendezvous.pipelinedChunk(
                         SingleCopyRendezvous.chunkBytes(t, worldDest, chunkBytes), bytes);
-                if (trySendStream(t, worldDest, h, contiguousOrPacked(data), piece, s.written,
-                        bytes + Protocol.OVERHEAD)) {
+                if (trySendStream(t, worldDest, h, data, piece, s.written, bytes + Protocol.OVERHEAD)) {
                     return s;
                 }
                 FrameLayout.putInt(h, FrameLayout.FLAGS, 0); // not streamed now: rendezvous, as below

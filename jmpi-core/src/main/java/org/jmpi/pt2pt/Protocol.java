@@ -27,7 +27,8 @@ package org.jmpi.pt2pt;
  * copies every piece into the posted buffer as it comes, so that its copies overlap the sender's, and no RTS/CTS
  * round trip is paid. Unmatched, the pieces are gathered in the unexpected entry. It is charged to flow control like
  * an eager message of its length, and sent this way only when that leaves at least half the window free (else it
- * takes the rendezvous): streams never wait for credit, and small eager messages never wait behind them. The pieces of one message come in order, but may be interleaved with other frames.
+ * takes the rendezvous): streams never wait for credit, and small eager messages never wait behind them. The pieces
+ * of one message come in order, but may be interleaved with other frames.
  *
  * <p>Single copy ({@link SingleCopyRendezvous}): an RTS with {@link #FLAG_SINGLE_COPY} in FLAGS carries the address of
  * the sender's (native, contiguous) buffer in RECV_ID; the receiver may read it directly and answer DONE instead of

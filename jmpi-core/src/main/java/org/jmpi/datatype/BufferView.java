@@ -36,22 +36,31 @@ public final class BufferView {
 
     /**
      * The views this thread made last, so that a program calling again with the same buffer, count and type (the
-     * common case in loops) gets the same immutable {@link MessageData} without allocating. An entry is held
-     * through a weak reference, so the cache never keeps a user's buffer alive; after a garbage collection the view
-     * is made again. Threading: confined to its thread.
+     * common case in loops) gets the same immutable {@link MessageData} without allocating.
+     *
+     * <p>Entries are held through soft references: the collector clears them only when memory runs short (and before
+     * it throws OutOfMemoryError), so the cache never makes a program run out of memory, and a young collection does
+     * not empty it. It did with weak references: the first collection sent the next call of every cached loop down
+     * the path that makes a view again, which the compiled code of the hot callers ({@code Comm.send},
+     * {@code Comm.recv}, ...) had never taken, so all of them were deoptimised and compiled again while the program
+     * ran (stalls of 10-20 ms in a two-rank ping-pong on two cores). Views of more than {@link #MAX_BYTES} are not
+     * cached, so that a large array or direct buffer the program has dropped is not kept until memory runs short;
+     * making such a view costs nothing beside moving its data. Threading: confined to its thread.
      */
     private static final class ViewCache {
         static final int SIZE = 4;
+        /** Largest view cached (see above). */
+        static final long MAX_BYTES = 1 << 20;
 
         /** One cached view: the arguments it was made from, and the view. */
         record Entry(Object buf, int count, TypeDescriptor type, boolean forReceive, MessageData view) {}
 
         @SuppressWarnings({"unchecked", "rawtypes"})
-        final java.lang.ref.WeakReference<Entry>[] entries = new java.lang.ref.WeakReference[SIZE];
+        final java.lang.ref.SoftReference<Entry>[] entries = new java.lang.ref.SoftReference[SIZE];
         int next;
 
         MessageData find(Object buf, int count, TypeDescriptor type, boolean forReceive) {
-            for (java.lang.ref.WeakReference<Entry> ref : entries) {
+            for (java.lang.ref.SoftReference<Entry> ref : entries) {
                 Entry e = ref == null ? null : ref.get();
                 if (e != null && e.buf == buf && e.count == count && e.type == type && e.forReceive == forReceive) {
                     return e.view;
@@ -61,7 +70,7 @@ public final class BufferView {
         }
 
         void add(Object buf, int count, TypeDescriptor type, boolean forReceive, MessageData view) {
-            entries[next] = new java.lang.ref.WeakReference<>(new Entry(buf, count, type, forReceive, view));
+            entries[next] = new java.lang.ref.SoftReference<>(new Entry(buf, count, type, forReceive, view));
             next = (next + 1) % SIZE;
         }
     }
@@ -78,7 +87,7 @@ public final class BufferView {
             MessageData view = cache.find(buf, count, type, forReceive);
             if (view == null) {
                 view = make(buf, count, type, forReceive);
-                if (view != MessageData.EMPTY && !(buf instanceof boolean[])) {
+                if (view != MessageData.EMPTY && !(buf instanceof boolean[]) && view.bytes() <= ViewCache.MAX_BYTES) {
                     cache.add(buf, count, type, forReceive, view);
                 }
             }

@@ -28,6 +28,16 @@ public interface FrameSink {
         onFrame(peer, header, memory.asSlice(offset, length));
     }
 
+    /**
+     * Whether a frame handed over since the last call completed a receive, and forgets it. A transport that reads
+     * several frames per poll stops reading after such a frame, so that the caller that waits for the receive sees
+     * it done one read earlier: on shared memory the next read would miss in the cache, since the producer has just
+     * written that line. By default never.
+     */
+    default boolean takeCompletion() {
+        return false;
+    }
+
     /** The connection to {@code peer} broke or could not be made; pending traffic to it is lost. */
     void onPeerFailure(int peer, Throwable cause);
 }

@@ -84,6 +84,9 @@ final class InboundRing {
                     sink.onFrame(peer, header, data, off + ShmLayout.PAYLOAD_OFFSET, payload);
                     publishHead();
                     records++;
+                    if (sink.takeCompletion()) {
+                        return records; // a receive completed: let its waiter see it before reading on
+                    }
                 }
                 case ShmLayout.TYPE_WRAP -> {
                     consume(length);

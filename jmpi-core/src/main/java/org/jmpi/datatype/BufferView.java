@@ -40,10 +40,10 @@ public final class BufferView {
      *
      * <p>Entries are held through soft references: the collector clears them only when memory runs short (and before
      * it throws OutOfMemoryError), so the cache never makes a program run out of memory, and a young collection does
-     * not empty it. It did with weak references: the first collection sent the next call of every cached loop down
-     * the path that makes a view again, which the compiled code of the hot callers ({@code Comm.send},
-     * {@code Comm.recv}, ...) had never taken, so all of them were deoptimised and compiled again while the program
-     * ran (stalls of 10-20 ms in a two-rank ping-pong on two cores). Views of more than {@link #MAX_BYTES} are not
+     * not empty it. It did with weak references: every collection sent the next call of every cached loop down the
+     * path that makes a view again (the first time through code that the hot callers, {@code Comm.send},
+     * {@code Comm.recv}, ..., had compiled without it, so they were deoptimised and compiled again while the program
+     * ran). Views of more than {@link #MAX_BYTES} are not
      * cached, so that a large array or direct buffer the program has dropped is not kept until memory runs short;
      * making such a view costs nothing beside moving its data. Threading: confined to its thread.
      */

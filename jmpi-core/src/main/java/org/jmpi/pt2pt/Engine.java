@@ -342,7 +342,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
      * garbage collector. Other requests are ignored.
      */
     public void release(RequestImpl r) {
-        if (!r.settled()) {
+        if (!r.settled() && !awaitSettled(r)) {
             return;
         }
         if (r instanceof SendRequest s && s.engine == this) {
@@ -358,6 +358,29 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 p.recvs[p.recvCount++] = q;
             }
         }
+    }
+
+    /** Spins given to a completing thread to leave {@link RequestImpl#complete()} (see {@link #awaitSettled}). */
+    private static final int SETTLE_SPINS = 64;
+
+    /**
+     * Waits briefly for a done request to become settled: an owner that spun on its request sees {@code done} with
+     * the cache line that carries it and, one load later, still the old {@code settled} of that line while the
+     * completing thread (another rank's, in threads mode) is a few instructions from storing it. Dropping the request
+     * then cost a new one (and its callbacks) for every second 256 KiB message in threads mode. A completer that
+     * does not settle within the spins (descheduled) loses the request to the garbage collector, as before.
+     */
+    private static boolean awaitSettled(RequestImpl r) {
+        if (!r.isDone()) {
+            return false;
+        }
+        for (int i = 0; i < SETTLE_SPINS; i++) {
+            Thread.onSpinWait();
+            if (r.settled()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A frame waiting for credit: its header (copied), payload, completion and charge. */

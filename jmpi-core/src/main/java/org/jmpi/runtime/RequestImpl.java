@@ -17,10 +17,11 @@ import java.util.concurrent.locks.LockSupport;
 public abstract class RequestImpl {
     private volatile boolean done;
     /**
-     * Set by the completing thread as the last thing it does in {@link #complete()}: from then on no other thread
-     * touches this object for the activation that ended, so the owner may recycle it ({@link #recycle()}). Stored
-     * with release semantics (nothing is read after it, so it needs no full fence: on x86 a plain store instead of a
-     * locked instruction per completion); read as a volatile.
+     * Set by the completing thread once it is done with this object in {@link #complete()} (after the callback if
+     * there is one, else before the waiter's wake-up, which uses only values read earlier): from then on no other
+     * thread touches this object for the activation that ended, so the owner may recycle it ({@link #recycle()}).
+     * Stored with release semantics (no field of this object is read after it, so it needs no full fence: on x86 a
+     * plain store instead of a locked instruction per completion); read as a volatile.
      */
     private volatile boolean settled;
     private static final VarHandle SETTLED;
@@ -60,13 +61,23 @@ public abstract class RequestImpl {
     protected final void complete() {
         done = true;
         Thread w = waiter;
+        Runnable cb = whenDone;
+        if (cb == null) {
+            // nothing left that reads this object: settle before the wake-up, whose unpark (a mutex, maybe a system
+            // call) let the woken owner find the request done but not settled and drop it instead of reusing it
+            // (threads-mode rendezvous allocated a send request per message that way); an unpark that reaches a
+            // thread already gone on is a spurious wake-up, which every park loop tolerates
+            Progress p = progress;
+            SETTLED.setRelease(this, true);
+            if (w != null) {
+                p.wake(w);
+            }
+            return;
+        }
         if (w != null) {
             progress.wake(w);
         }
-        Runnable cb = whenDone;
-        if (cb != null) {
-            cb.run();
-        }
+        cb.run();
         SETTLED.setRelease(this, true);
     }
 

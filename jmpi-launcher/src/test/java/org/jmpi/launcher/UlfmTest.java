@@ -63,6 +63,7 @@ class UlfmTest {
                 .jvmArgs(LauncherTest.FAST_JVM)
                 .continueOnFailure(true)
                 .timeout(Duration.ofSeconds(90))
+                .dumpStacksOnTimeout(true) // a survivor that hangs shows where, in the assertion's lines
                 .notices(notes::add)
                 .output((rank, stderr, line) -> lines.add(rank + (stderr ? " err: " : " out: ") + line));
         if (twoHosts) {
@@ -157,6 +158,7 @@ class UlfmTest {
                 .jvmArgs(LauncherTest.FAST_JVM)
                 .continueOnFailure(true)
                 .timeout(Duration.ofSeconds(90))
+                .dumpStacksOnTimeout(true) // a survivor that hangs shows where, in the assertion's lines
                 .hosts(List.of(HostSpec.of("nodeA", 2), HostSpec.of("nodeB", 3)))
                 .launchAgent(fakeSsh.agent())
                 .tcpHost("lo")
@@ -172,7 +174,7 @@ class UlfmTest {
             long proxyB = fakeSsh.proxyPid("nodeB");
             ProcessHandle.of(proxyB).orElseThrow().destroyForcibly();
             LaunchResult r = job.await();
-            assertThat(r.summary()).as(r.summary()).contains("host nodeB was lost");
+            assertThat(r.summary()).as(r.summary() + " " + lines).contains("host nodeB was lost");
             for (int i = 0; i < 2; i++) {
                 String me = i + " out: rank " + i;
                 assertThat(lines).as(lines.toString()).contains(me + " iallreduce failed with error class 75",

@@ -63,16 +63,21 @@ class InboundRingCompletionTest {
         }
     }
 
+    /** A ring holding frames with tags 1 to 5, 8 payload bytes each, and its consumer's end. */
+    private static InboundRing ringWithFiveFrames(Arena arena) {
+        MemorySegment ring = arena.allocate(ShmLayout.ringBytes(DATA), 64);
+        MemorySegment bell = arena.allocate(64, 64);
+        OutboundRing out = new OutboundRing(1, ring, DATA, bell);
+        for (int tag = 1; tag <= 5; tag++) {
+            write(out, tag);
+        }
+        return new InboundRing(0, ring, DATA);
+    }
+
     @Test
     void aPollStopsAfterAFrameThatCompletedAReceive() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment ring = arena.allocate(ShmLayout.ringBytes(DATA), 64);
-            MemorySegment bell = arena.allocate(64, 64);
-            OutboundRing out = new OutboundRing(1, ring, DATA, bell);
-            InboundRing in = new InboundRing(0, ring, DATA);
-            for (int tag = 1; tag <= 5; tag++) {
-                write(out, tag);
-            }
+            InboundRing in = ringWithFiveFrames(arena);
             Sink sink = new Sink(List.of(2, 4));
             assertThat(in.poll(sink, 64)).isEqualTo(2);
             assertThat(sink.tags).containsExactly(1, 2);
@@ -87,13 +92,7 @@ class InboundRingCompletionTest {
     @Test
     void withoutCompletionsAPollReadsUpToItsBudget() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment ring = arena.allocate(ShmLayout.ringBytes(DATA), 64);
-            MemorySegment bell = arena.allocate(64, 64);
-            OutboundRing out = new OutboundRing(1, ring, DATA, bell);
-            InboundRing in = new InboundRing(0, ring, DATA);
-            for (int tag = 1; tag <= 5; tag++) {
-                write(out, tag);
-            }
+            InboundRing in = ringWithFiveFrames(arena);
             Sink sink = new Sink(List.of());
             assertThat(in.poll(sink, 3)).isEqualTo(3);
             assertThat(in.poll(sink, 3)).isEqualTo(2);

@@ -43,9 +43,9 @@ public final class BufferView {
      * not empty it. It did with weak references: every collection sent the next call of every cached loop down the
      * path that makes a view again (the first time through code that the hot callers, {@code Comm.send},
      * {@code Comm.recv}, ..., had compiled without it, so they were deoptimised and compiled again while the program
-     * ran). Views of more than {@link #MAX_BYTES} are not
-     * cached, so that a large array or direct buffer the program has dropped is not kept until memory runs short;
-     * making such a view costs nothing beside moving its data. Threading: confined to its thread.
+     * ran). Views of more than {@link #MAX_BYTES} are not cached, so that a large array or direct buffer the program
+     * has dropped is not kept until memory runs short; making such a view costs nothing beside moving its data.
+     * Threading: confined to its thread.
      */
     private static final class ViewCache {
         static final int SIZE = 4;

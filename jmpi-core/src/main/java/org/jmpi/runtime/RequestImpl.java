@@ -62,23 +62,21 @@ public abstract class RequestImpl {
         done = true;
         Thread w = waiter;
         Runnable cb = whenDone;
+        Progress p = progress;
         if (cb == null) {
             // nothing left that reads this object: settle before the wake-up, whose unpark (a mutex, maybe a system
             // call) let the woken owner find the request done but not settled and drop it instead of reusing it
             // (threads-mode rendezvous allocated a send request per message that way); an unpark that reaches a
             // thread already gone on is a spurious wake-up, which every park loop tolerates
-            Progress p = progress;
             SETTLED.setRelease(this, true);
-            if (w != null) {
-                p.wake(w);
-            }
-            return;
         }
         if (w != null) {
-            progress.wake(w);
+            p.wake(w);
         }
-        cb.run();
-        SETTLED.setRelease(this, true);
+        if (cb != null) {
+            cb.run();
+            SETTLED.setRelease(this, true);
+        }
     }
 
     /**

@@ -840,6 +840,12 @@ final class FrontEnd {
                                     h.send(new Signal(Signal.INT));
                                 }
                             }
+                            if (st.remaining > 0) {
+                                // as Hydra does: say that the first Ctrl-C arrived and what a second one does
+                                cfg.notices.accept("jmpirun: Ctrl-C passed on to the " + (st.remaining == 1
+                                        ? "1 rank" : st.remaining + " ranks") + " still running; Ctrl-C again"
+                                        + " kills them at once");
+                            }
                             st.teardown(now);
                         } else {
                             for (Host h : hosts) {

@@ -427,23 +427,46 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final Status recv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
+        // Small on purpose: compiled on its own it stays small, so C2 inlines it into the caller, and a Status the
+        // caller ignores (the usual case) is then never allocated (escape analysis). The work is in the two calls.
+        RecvRequest r = awaitReceiveOutOfLine(buf, count, type, source, tag);
+        if (r == null) {
+            return procNullStatus();
+        }
+        Status s = Status.of(r);
+        releaseReceiveOutOfLine(r, type);
+        return s;
+    }
+
+    /** MPI_Recv up to the data's arrival: the request, done and without error, or null for MPI.PROC_NULL. */
+    private RecvRequest awaitReceiveOutOfLine(Object buf, int count, Datatype type, int source, int tag)
+            throws MPIException {
         org.jmpi.runtime.events.PointToPointEvent ev = Jfr.p2p();
         try {
             RecvRequest r = startRecv(live(), buf, count, type, source, tag);
             if (r == null) {
-                return procNullStatus();
+                return null;
             }
             JmpiRuntime.get().progress().await(r);
-            Status s = Status.of(r);
             if (r.error() != 0) {
                 throw blockingReceiveError(r);
             }
-            JmpiRuntime.get().engine().release(r);
-            Jfr.p2pReceived(ev, "MPI_Recv", this, s, type);
-            return s;
+            r.apiEvent(ev);
+            return r;
         } catch (MpiError e) {
             throw fail("MPI_Recv", e);
         }
+    }
+
+    /** MPI_Recv after its Status was taken: the flight recorder's event, and the request back to the engine. */
+    private void releaseReceiveOutOfLine(RecvRequest r, Datatype type) {
+        Object ev = r.apiEvent();
+        if (ev != null) {
+            r.apiEvent(null);
+            Jfr.p2pReceived((org.jmpi.runtime.events.PointToPointEvent) ev, "MPI_Recv", this, r.source(), r.tag(),
+                    r.bytes(), type);
+        }
+        JmpiRuntime.get().engine().release(r);
     }
 
     public final Status sendRecv(Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag, Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag) throws MPIException {

@@ -50,6 +50,19 @@ final class Jfr {
     }
 
     /** A receive-side event: peer, tag and bytes from what arrived. */
+    static void p2pReceived(PointToPointEvent e, String call, Comm c, int source, int tag, long bytes,
+            Datatype type) {
+        if (e != null && e.shouldCommit()) {
+            e.call = call;
+            e.communicator = name(c);
+            e.peer = source;
+            e.tag = tag;
+            e.bytes = bytes;
+            e.datatype = name(type);
+            e.commit();
+        }
+    }
+
     static void p2pReceived(PointToPointEvent e, String call, Comm c, Status st, Datatype type) {
         if (e != null && e.shouldCommit()) {
             e.call = call;

@@ -48,9 +48,21 @@ public abstract class RequestImpl {
     /** Human-readable detail of {@link #error}. */
     protected String errorMessage;
     protected boolean cancelled;
+    /** The flight recorder's event of the API call waiting on this request, between its wait and its release. */
+    private Object apiEvent;
 
     protected RequestImpl(Progress progress) {
         this.progress = progress;
+    }
+
+    /** The flight recorder's event of the blocking API call that owns this request (owner thread only). */
+    public final Object apiEvent() {
+        return apiEvent;
+    }
+
+    /** Keeps {@code event} (null: none) until the owner releases the request (owner thread only). */
+    public final void apiEvent(Object event) {
+        apiEvent = event;
     }
 
     public final boolean isDone() {

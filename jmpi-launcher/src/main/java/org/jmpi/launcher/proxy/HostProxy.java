@@ -32,6 +32,7 @@ import org.jmpi.launcher.proxy.ControlMessage.Started;
 import org.jmpi.launcher.proxy.ControlMessage.Stdin;
 import org.jmpi.launcher.proxy.ControlMessage.StdinEof;
 import org.jmpi.launcher.proxy.ProxySpec.RankLaunch;
+import org.jmpi.runtime.JitHints;
 
 /**
  * jmpirun's agent on one host: starts that host's ranks, serves their PMI requests on loopback, pumps their output
@@ -201,13 +202,15 @@ public final class HostProxy implements AutoCloseable {
     }
 
     /**
-     * The command that starts rank {@code r}: its argv, with two adjustments for JVM ranks on a crowded host.
+     * The command that starts rank {@code r}: its argv, with three adjustments for JVM ranks.
      * <ul>
      * <li>When this host runs at least as many ranks as it has processors and the command is a {@code java} that
      * chooses no garbage collector, {@code -XX:+UseSerialGC} is added: each rank then has a core or less, which is
      * what the JVM itself treats as a machine for the serial collector, and G1's concurrent threads would only take
      * the core away from a rank's partner while it waits for a message (measured: 2-rank barrier and ping-pong times
      * scattered over 2-10x their best; a user's {@code -XX:+Use...GC} wins).</li>
+     * <li>When the command is a {@code java}, {@link JitHints#JVM_OPTIONS} come first (unless {@code
+     * JMPI_JIT_HINTS=0}): a {@code recv} whose Status the program ignores then allocates nothing.</li>
      * <li>With {@code JMPI_BIND_TO=core} (or {@code hwthread}; {@code jmpirun --bind-to core}) the command runs under
      * {@code taskset -c CPU}, the local rank's CPU in turn among those this proxy may use, so every thread of the JVM
      * stays on that CPU, as {@code mpiexec -bind-to core} does for native ranks.</li>
@@ -224,6 +227,9 @@ public final class HostProxy implements AutoCloseable {
         if (java && spec.ranks().size() >= cpus && argv.stream().noneMatch(a -> a.matches("-XX:[+-]Use\\w*GC"))
                 && !"0".equals(env.get("JMPI_SERIAL_GC"))) {
             argv.add(1, "-XX:+UseSerialGC");
+        }
+        if (java && !"0".equals(env.get("JMPI_JIT_HINTS"))) {
+            argv.addAll(1, JitHints.JVM_OPTIONS);
         }
         String bind = env.get("JMPI_BIND_TO");
         if (bind != null && (bind.equalsIgnoreCase("core") || bind.equalsIgnoreCase("hwthread"))) {

@@ -32,7 +32,7 @@ import org.jmpi.junit.MpiTest;
  */
 class ReductionTest {
 
-    @MpiTest(ranks = {1, 2, 3, 4, 5, 6, 7, 8, 9}, modes = Mode.THREADS, timeoutSeconds = 180)
+    @MpiTest(ranks = {1, 2, 3, 4, 5, 7, 8}, modes = Mode.THREADS, timeoutSeconds = 180)
     void threads() throws MPIException {
         all();
     }

@@ -11,12 +11,12 @@ import org.jmpi.launcher.JmpiRun;
 /**
  * The settings and checks both fault-injection tests share: a few runs of {@link CheckpointFaults} (the 100-run
  * series is jmpi-benchmarks/scripts/ckpt-faults.sh) with jmpirun from this JVM's class path, a 4-rank 128 x 128
- * Jacobi of 4,000 iterations checkpointing every 100, and 40% of the kills timed into a checkpoint write slowed to
+ * Jacobi of 2,000 iterations checkpointing every 100, and 40% of the kills timed into a checkpoint write slowed to
  * 200 ms.
  */
 final class FaultInjectionRuns {
     /** Runs of the driver per test. */
-    static final int RUNS = 5;
+    static final int RUNS = 4;
 
     private FaultInjectionRuns() {}
 
@@ -31,7 +31,7 @@ final class FaultInjectionRuns {
         options.put("runs", Integer.toString(RUNS));
         options.put("ranks", "4");
         options.put("size", "128");
-        options.put("iterations", "4000");
+        options.put("iterations", "2000");
         options.put("checkpoint-every", "100");
         options.put("during-write", "0.4");
         options.put("write-delay-ms", "200");

@@ -49,7 +49,7 @@ class WindowOperationsTest {
         }
     }
 
-    @MpiTest(ranks = {1, 2, 3, 4, 8}, timeoutSeconds = 120)
+    @MpiTest(ranks = {1, 2, 3, 4, 5}, timeoutSeconds = 120)
     void fencePutGetOverACreatedWindow() throws MPIException {
         for (int n : new int[] {1, 100, 5000, 300_000}) {
             IntBuffer mem = MPI.newIntBuffer(n);
@@ -109,7 +109,7 @@ class WindowOperationsTest {
         shared.free();
     }
 
-    @MpiTest(ranks = {1, 2, 3, 4, 8}, timeoutSeconds = 120)
+    @MpiTest(ranks = {1, 2, 3, 4, 5}, timeoutSeconds = 120)
     void everyPredefinedAccumulateOperation() throws MPIException {
         accumulateAll(false);
         accumulateAll(true);
@@ -231,7 +231,7 @@ class WindowOperationsTest {
         win.free();
     }
 
-    @MpiTest(ranks = {1, 2, 3, 4, 8}, timeoutSeconds = 120)
+    @MpiTest(ranks = {1, 2, 3, 4, 5}, timeoutSeconds = 120)
     void derivedDatatypesOnBothSides() throws MPIException {
         derived();
     }
@@ -296,7 +296,7 @@ class WindowOperationsTest {
         win.free();
     }
 
-    @MpiTest(ranks = {1, 2, 3, 4, 8}, timeoutSeconds = 120)
+    @MpiTest(ranks = {1, 2, 3, 4, 5}, timeoutSeconds = 120)
     void requestFormsAndFetchOperations() throws MPIException {
         requestsAndFetch(false);
         requestsAndFetch(true);
@@ -357,7 +357,7 @@ class WindowOperationsTest {
         win.free();
     }
 
-    @MpiTest(ranks = {1, 2, 3, 4, 8}, timeoutSeconds = 120)
+    @MpiTest(ranks = {1, 2, 3, 4, 5}, timeoutSeconds = 120)
     void postStartCompleteWait() throws MPIException {
         pscw();
     }
@@ -398,7 +398,7 @@ class WindowOperationsTest {
         win.free();
     }
 
-    @MpiTest(ranks = {1, 2, 3, 4, 8}, timeoutSeconds = 120)
+    @MpiTest(ranks = {1, 2, 3, 4, 5}, timeoutSeconds = 120)
     void exclusiveLocksSerialiseReadModifyWrite() throws MPIException {
         locks();
     }

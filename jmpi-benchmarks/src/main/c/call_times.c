@@ -4,8 +4,8 @@
  * Calls: allreduce (float SUM of BYTES/4 floats), barrier, pingpong (round trip between ranks 0 and 1), fence (an
  * empty fence epoch on a window over 8 bytes).
  * Build: mpicc.mpich -O2 -I ../shared/baseline -o call_times call_times.c
- * Usage: mpiexec.mpich -n 2 ./call_times CALL [calls=100000] [reps=5] [bytes=4]
- * Output, per repetition after one untimed one: rep avg_us p50_us p99_us p99.9_us max_us share_of_time_in_calls_over_20us */
+ * Usage: mpiexec.mpich -n 2 ./call_times CALL [calls=100000] [reps=5] [bytes=4] [warmups=2]
+ * Output, per repetition after WARMUPS untimed ones (two by default, as CallTimes, which needs the second): rep avg_us p50_us p99_us p99.9_us max_us share_of_time_in_calls_over_20us */
 #include "bench_common.h"
 #include <time.h>
 
@@ -26,6 +26,7 @@ int main(int argc, char **argv) {
     int calls = argc > 2 ? atoi(argv[2]) : 100000;
     int reps = argc > 3 ? atoi(argv[3]) : 5;
     int bytes = argc > 4 ? atoi(argv[4]) : 4;
+    int warmups = argc > 5 ? atoi(argv[5]) : 2;
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -43,7 +44,7 @@ int main(int argc, char **argv) {
     if (rank == 0)
         printf("# MPICH per-call times, %s of %d bytes, %d ranks: rep avg_us p50_us p99_us p99.9_us max_us "
                "share_of_time_in_calls_over_20us\n", call, bytes, size);
-    for (int rep = -1; rep < reps; rep++) {
+    for (int rep = -warmups; rep < reps; rep++) {
         MPI_Barrier(MPI_COMM_WORLD);
         for (int i = 0; i < calls; i++) {
             long t0 = now_ns();

@@ -14,8 +14,11 @@ import mpi.MPIException;
  *
  * <p>Options: {@code --bytes N} (default 4), {@code --calls N} (default 100000), {@code --reps N} (default 5),
  * {@code --pingpong}, {@code --call allreduce|barrier|fence|put} (an empty fence epoch on a window over 8 bytes; put:
- * rank 0 puts up to 8 bytes into rank 1's window and flushes, inside one lock epoch, while rank 1 waits in a barrier). Before
- * timing: one untimed repetition.
+ * rank 0 puts up to 8 bytes into rank 1's window and flushes, inside one lock epoch, while rank 1 waits in a barrier),
+ * {@code --warmups N} (default 2). Before timing: {@code --warmups} untimed repetitions. Two, because the barrier
+ * between repetitions takes paths that the repeated call does not (a message without payload), and the first barrier
+ * after the JIT has compiled the call's path makes it throw that code away and compile it again: with one warm-up
+ * repetition that recompilation fell into the first timed one and tripled its 99th percentile.
  */
 public final class CallTimes {
     private CallTimes() {}
@@ -25,6 +28,7 @@ public final class CallTimes {
         int bytes = 4;
         int calls = 100_000;
         int reps = 5;
+        int warmups = 2;
         boolean pingPong = false;
         String call = "allreduce";
         for (int i = 0; i < args.length; i++) {
@@ -32,6 +36,7 @@ public final class CallTimes {
                 case "--bytes" -> bytes = Bench.parseSize(args[++i]);
                 case "--calls" -> calls = Integer.parseInt(args[++i]);
                 case "--reps" -> reps = Integer.parseInt(args[++i]);
+                case "--warmups" -> warmups = Integer.parseInt(args[++i]);
                 case "--pingpong" -> {
                     pingPong = true;
                     call = "pingpong";
@@ -62,30 +67,9 @@ public final class CallTimes {
             win.lock(MPI.LOCK_SHARED, 1, 0);
         }
         long[] t = new long[calls];
-        for (int rep = -1; rep < reps; rep++) {
+        for (int rep = -warmups; rep < reps; rep++) {
             MPI.COMM_WORLD.barrier();
-            for (int i = 0; i < calls; i++) {
-                long t0 = System.nanoTime();
-                if (call.equals("barrier")) {
-                    MPI.COMM_WORLD.barrier();
-                } else if (put) {
-                    if (rank == 0) {
-                        win.put(ping, Math.min(bytes, 8), MPI.BYTE, 1, 0, Math.min(bytes, 8), MPI.BYTE);
-                        win.flush(1);
-                    }
-                } else if (win != null) {
-                    win.fence(0);
-                } else if (!pingPong) {
-                    MPI.COMM_WORLD.allReduce(send, recv, count, MPI.FLOAT, MPI.SUM);
-                } else if (rank == 0) {
-                    MPI.COMM_WORLD.send(ping, bytes, MPI.BYTE, 1, 3);
-                    MPI.COMM_WORLD.recv(ping, bytes, MPI.BYTE, 1, 3);
-                } else if (rank == 1) {
-                    MPI.COMM_WORLD.recv(ping, bytes, MPI.BYTE, 0, 3);
-                    MPI.COMM_WORLD.send(ping, bytes, MPI.BYTE, 0, 3);
-                }
-                t[i] = System.nanoTime() - t0;
-            }
+            timeCalls(t, call, put, win, pingPong, rank, ping, bytes, send, recv, count);
             if (rep < 0 || rank != 0) {
                 continue;
             }
@@ -113,5 +97,38 @@ public final class CallTimes {
             win.free();
         }
         MPI.Finalize();
+    }
+
+    /**
+     * One repetition: every call timed into {@code t}. A method of its own, so that the JIT compiles the timed loop as
+     * a whole method, not as an on-stack replacement of {@code main} that main's first printing repetition (a branch
+     * not taken before) throws away.
+     */
+    private static void timeCalls(long[] t, String call, boolean put, mpi.Win win, boolean pingPong, int rank,
+            java.nio.ByteBuffer ping, int bytes, java.nio.FloatBuffer send, java.nio.FloatBuffer recv, int count)
+            throws MPIException {
+        int calls = t.length;
+        for (int i = 0; i < calls; i++) {
+            long t0 = System.nanoTime();
+            if (call.equals("barrier")) {
+                MPI.COMM_WORLD.barrier();
+            } else if (put) {
+                if (rank == 0) {
+                    win.put(ping, Math.min(bytes, 8), MPI.BYTE, 1, 0, Math.min(bytes, 8), MPI.BYTE);
+                    win.flush(1);
+                }
+            } else if (win != null) {
+                win.fence(0);
+            } else if (!pingPong) {
+                MPI.COMM_WORLD.allReduce(send, recv, count, MPI.FLOAT, MPI.SUM);
+            } else if (rank == 0) {
+                MPI.COMM_WORLD.send(ping, bytes, MPI.BYTE, 1, 3);
+                MPI.COMM_WORLD.recv(ping, bytes, MPI.BYTE, 1, 3);
+            } else if (rank == 1) {
+                MPI.COMM_WORLD.recv(ping, bytes, MPI.BYTE, 0, 3);
+                MPI.COMM_WORLD.send(ping, bytes, MPI.BYTE, 0, 3);
+            }
+            t[i] = System.nanoTime() - t0;
+        }
     }
 }

@@ -190,10 +190,20 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
+    /**
+     * The non-blocking sends: small, so that C2 inlines them into the caller, where escape analysis can drop a
+     * {@code Request} that does not leave the caller (the work is in {@link #startSendOutOfLine}, which jmpirun's JIT
+     * hints keep out of line; see {@link #recv(Object, int, Datatype, int, int)}).
+     */
     private Request nonBlockingSend(String call, Object buf, int count, Datatype type, int dest, int tag, Mode mode)
             throws MPIException {
+        return Request.ofOwned(this, startSendOutOfLine(call, buf, count, type, dest, tag, mode), call);
+    }
+
+    private RequestImpl startSendOutOfLine(String call, Object buf, int count, Datatype type, int dest, int tag,
+            Mode mode) throws MPIException {
         try {
-            return Request.ofOwned(this, startSend(live(), buf, count, type, dest, tag, mode), call);
+            return startSend(live(), buf, count, type, dest, tag, mode);
         } catch (MpiError e) {
             throw fail(call, e);
         }
@@ -610,10 +620,15 @@ public class Comm implements Freeable, Cloneable {
         return nonBlockingRecv(buf, count, type, source, tag);
     }
 
+    /** Small, as {@link #nonBlockingSend}. */
     private Request nonBlockingRecv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
+        return Request.ofOwned(this, startRecvOutOfLine(buf, count, type, source, tag), "MPI_Irecv");
+    }
+
+    private RecvRequest startRecvOutOfLine(Object buf, int count, Datatype type, int source, int tag)
+            throws MPIException {
         try {
-            RecvRequest r = startRecv(live(), buf, count, type, source, tag);
-            return Request.ofOwned(this, r, "MPI_Irecv");
+            return startRecv(live(), buf, count, type, source, tag);
         } catch (MpiError e) {
             throw fail("MPI_Irecv", e);
         }

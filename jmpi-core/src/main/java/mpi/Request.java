@@ -97,13 +97,31 @@ public class Request implements Freeable {
             RequestImpl done = impl;
             if (done != null && recyclable) {
                 impl = null;
-                JmpiRuntime.get().engine().release(done);
+                releaseOutOfLine(done);
             }
         } else {
             inactive();
         }
     }
 
+
+    /**
+     * Hands a finished point-to-point request back to the engine. Out of line (jmpirun's JIT hints), as
+     * {@link #awaitOutOfLine} and {@link #pollOutOfLine}: {@link #waitFor()} and {@link #test()} stay small enough for
+     * C2 to inline them into the caller, so that a {@code Request} that never leaves the caller (started, waited on,
+     * dropped) is not allocated at all.
+     */
+    private static void releaseOutOfLine(RequestImpl done) {
+        JmpiRuntime.get().engine().release(done);
+    }
+
+    private static void awaitOutOfLine(RequestImpl r) {
+        JmpiRuntime.get().progress().await(r);
+    }
+
+    private static void pollOutOfLine() {
+        JmpiRuntime.get().progress().poll();
+    }
 
     /** Called when a persistent request's activation completes. */
     void inactive() {}
@@ -196,7 +214,7 @@ public class Request implements Freeable {
             if (!active()) {
                 return;
             }
-            JmpiRuntime.get().progress().await(impl);
+            awaitOutOfLine(impl);
             observeCompletion();
         } catch (MpiError e) {
             throw fail("MPI_Wait", e);
@@ -259,7 +277,7 @@ public class Request implements Freeable {
                 return true;
             }
             if (!impl.isDone()) {
-                JmpiRuntime.get().progress().poll();
+                pollOutOfLine();
                 if (!impl.isDone()) {
                     return false;
                 }

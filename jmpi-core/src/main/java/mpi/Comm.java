@@ -444,7 +444,7 @@ public class Comm implements Freeable, Cloneable {
             return procNullStatus();
         }
         Status s = Status.of(r);
-        releaseReceiveOutOfLine(r, type);
+        releaseReceiveOutOfLine(r, type, "MPI_Recv");
         return s;
     }
 
@@ -468,18 +468,38 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
-    /** MPI_Recv after its Status was taken: the flight recorder's event, and the request back to the engine. */
-    private void releaseReceiveOutOfLine(RecvRequest r, Datatype type) {
+    /**
+     * MPI_Recv or MPI_Sendrecv ({@code call}) after its Status was taken: the flight recorder's event, and the request
+     * back to the engine.
+     */
+    private void releaseReceiveOutOfLine(RecvRequest r, Datatype type, String call) {
         Object ev = r.apiEvent();
         if (ev != null) {
             r.apiEvent(null);
-            Jfr.p2pReceived((org.jmpi.runtime.events.PointToPointEvent) ev, "MPI_Recv", this, r.source(), r.tag(),
+            Jfr.p2pReceived((org.jmpi.runtime.events.PointToPointEvent) ev, call, this, r.source(), r.tag(),
                     r.bytes(), type);
         }
         JmpiRuntime.get().engine().release(r);
     }
 
     public final Status sendRecv(Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag, Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag) throws MPIException {
+        // Small, as recv: a Status the caller ignores is then never allocated
+        RecvRequest r = sendRecvOutOfLine(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
+                source, recvtag);
+        if (r == null) {
+            return procNullStatus();
+        }
+        Status st = Status.of(r);
+        releaseReceiveOutOfLine(r, recvtype, "MPI_Sendrecv");
+        return st;
+    }
+
+    /**
+     * MPI_Sendrecv up to the received data's arrival: the receive request, done and without error (the send's request
+     * already back to the engine), or null when the source is MPI.PROC_NULL.
+     */
+    private RecvRequest sendRecvOutOfLine(Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag,
+            Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag) throws MPIException {
         org.jmpi.runtime.events.PointToPointEvent ev = Jfr.p2p();
         try {
             Communicator c = live();
@@ -491,17 +511,17 @@ public class Comm implements Freeable, Cloneable {
             SendRequest s = startSend(c, sendbuf, sendcount, sendtype, dest, sendtag, SendMode.STANDARD);
             if (s != null) {
                 awaitOk(s);
+                JmpiRuntime.get().engine().release(s);
             }
             if (r == null) {
-                return procNullStatus();
+                return null;
             }
             JmpiRuntime.get().progress().await(r);
-            Status st = Status.of(r);
             if (r.error() != 0) {
                 throw blockingReceiveError(r);
             }
-            Jfr.p2pReceived(ev, "MPI_Sendrecv", this, st, recvtype);
-            return st;
+            r.apiEvent(ev);
+            return r;
         } catch (MpiError e) {
             throw fail("MPI_Sendrecv", e);
         }

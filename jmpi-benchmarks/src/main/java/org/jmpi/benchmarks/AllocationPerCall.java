@@ -43,6 +43,8 @@ public final class AllocationPerCall {
         ISEND_IRECV_WAIT_DIRECT_8B(8, false),
         /** iRecv, blocking send, then test() until the receive completes, 8 bytes in a byte[]. */
         IRECV_TEST_ARRAY_8B(8, true),
+        /** sendRecv of 8 bytes in byte[]s with the other rank, its Status ignored. */
+        SENDRECV_ARRAY_8B(8, true),
         /** Barrier. */
         BARRIER(0, false),
         /** Bcast of 8 bytes from rank 0, direct buffer. */
@@ -81,7 +83,7 @@ public final class AllocationPerCall {
         }
 
         boolean pointToPoint() {
-            return ordinal() <= IRECV_TEST_ARRAY_8B.ordinal();
+            return ordinal() <= SENDRECV_ARRAY_8B.ordinal();
         }
 
         /** One-sided families after the fence: rank 0 is the origin, rank 1 the target, the others stay out. */
@@ -221,6 +223,7 @@ public final class AllocationPerCall {
                     s.waitFor();
                     r.waitFor();
                 }
+                case SENDRECV_ARRAY_8B -> w.sendRecv(b.send, n, MPI.BYTE, peer, 4, b.recv, n, MPI.BYTE, peer, 4);
                 case IRECV_TEST_ARRAY_8B -> {
                     Request r = w.iRecv(b.recv, n, MPI.BYTE, peer, 3);
                     w.send(b.send, n, MPI.BYTE, peer, 3);

@@ -39,6 +39,7 @@ class AllocationPerCallTest {
     void blockingSendAndReceiveAllocateOnlyTheStatus() throws MPIException {
         check(Family.SEND_RECV_ARRAY_8B, STATUS_ONLY);
         check(Family.SEND_RECV_DIRECT_8B, STATUS_ONLY);
+        check(Family.SENDRECV_ARRAY_8B, STATUS_ONLY);
     }
 
     @MpiTest(ranks = 2, modes = org.jmpi.junit.Mode.THREADS, timeoutSeconds = 180)

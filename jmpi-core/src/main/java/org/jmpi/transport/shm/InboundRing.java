@@ -73,15 +73,22 @@ final class InboundRing {
                 return fail(sink, records, bad + " (marker 0x" + Long.toHexString(marker) + " at " + off + ")");
             }
             switch (type) {
-                case ShmLayout.TYPE_FRAME -> {
-                    ShmLayout.copyHeaderOut(data, off + ShmLayout.MARKER_BYTES, header);
+                case ShmLayout.TYPE_FRAME, ShmLayout.TYPE_SHORT -> {
+                    long at;
+                    if (type == ShmLayout.TYPE_SHORT) {
+                        ShmLayout.copyShortHeaderOut(data, off + ShmLayout.MARKER_BYTES, header);
+                        at = ShmLayout.SHORT_PAYLOAD_OFFSET;
+                    } else {
+                        ShmLayout.copyHeaderOut(data, off + ShmLayout.MARKER_BYTES, header);
+                        at = ShmLayout.PAYLOAD_OFFSET;
+                    }
                     int payload = FrameLayout.payloadLength(header);
-                    if (payload < 0 || ShmLayout.PAYLOAD_OFFSET + (long) payload > length) {
+                    if (payload < 0 || at + (long) payload > length) {
                         return fail(sink, records, "a frame of " + payload + " payload bytes in a record of "
                                 + length);
                     }
                     consume(length);
-                    sink.onFrame(peer, header, data, off + ShmLayout.PAYLOAD_OFFSET, payload);
+                    sink.onFrame(peer, header, data, off + at, payload);
                     publishHead();
                     records++;
                     if (sink.takeCompletion()) {
@@ -127,7 +134,7 @@ final class InboundRing {
                         sink.onFrame(peer, header, whole);
                     }
                 }
-                default -> throw new AssertionError(type); // checkRecord admits the four types only
+                default -> throw new AssertionError(type); // checkRecord admits the five types only
             }
         }
         return records;
@@ -152,7 +159,7 @@ final class InboundRing {
         return switch (type) {
             case ShmLayout.TYPE_WRAP -> off > 0 && off + length == size ? null
                     : "a wrap record that does not end the data area after a record";
-            case ShmLayout.TYPE_FRAME -> assembly != null ? "a frame inside a long frame"
+            case ShmLayout.TYPE_FRAME, ShmLayout.TYPE_SHORT -> assembly != null ? "a frame inside a long frame"
                     : length <= size / 2 ? null : "a record longer than half the ring";
             case ShmLayout.TYPE_FIRST -> assembly != null ? "a long frame inside another"
                     : length <= size / 2 ? null : "a record longer than half the ring";

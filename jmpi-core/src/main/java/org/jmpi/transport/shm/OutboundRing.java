@@ -78,10 +78,11 @@ final class OutboundRing {
         int length = FrameLayout.payloadLength(header);
         if (pending.isEmpty()) {
             long p = length;
-            long record = ShmLayout.frameRecordBytes(p);
+            boolean shortHeader = ShmLayout.shortHeader(header);
+            long record = shortHeader ? ShmLayout.shortRecordBytes(p) : ShmLayout.frameRecordBytes(p);
             if (record <= maxRecord) {
                 if (reserve(record)) {
-                    writeFrame(header, payload, p, record);
+                    writeFrame(header, payload, p, record, shortHeader);
                     return true;
                 }
             } else {
@@ -136,12 +137,13 @@ final class OutboundRing {
     /** Writes what fits of a queued frame; true when it is written completely. */
     private boolean advance(Pending q) {
         long length = FrameLayout.payloadLength(q.header);
-        long record = ShmLayout.frameRecordBytes(length);
+        boolean shortHeader = ShmLayout.shortHeader(q.header);
+        long record = shortHeader ? ShmLayout.shortRecordBytes(length) : ShmLayout.frameRecordBytes(length);
         if (record <= maxRecord) {
             if (!reserve(record)) {
                 return false;
             }
-            writeFrame(q.header, q.payload, length, record);
+            writeFrame(q.header, q.payload, length, record, shortHeader);
             q.started = true;
             q.written = length;
             return true;
@@ -196,24 +198,27 @@ final class OutboundRing {
     /**
      * Writes a record's body. The payload beyond the record's first cache line goes first, and the first line (the
      * marker's: header and the payload's first bytes) last, just before the marker: the consumer polls that line
-     * while it waits, so writing it early would pull it back and forth between the cores once more per record.
+     * while it waits, so writing it early would pull it back and forth between the cores once more per record. A
+     * SHORT record ({@code shortHeader}) carries the header's first 24 bytes only.
      */
-    private void writeFrame(MemorySegment header, MemorySegment payload, long length, long record) {
+    private void writeFrame(MemorySegment header, MemorySegment payload, long length, long record,
+            boolean shortHeader) {
         long off = tail & mask;
-        long inFirstLine = Math.min(length, FIRST_LINE_PAYLOAD);
+        long at = shortHeader ? ShmLayout.SHORT_PAYLOAD_OFFSET : ShmLayout.PAYLOAD_OFFSET;
+        long inFirstLine = Math.min(length, ShmLayout.ALIGN - at);
         if (length > inFirstLine) {
-            FastCopy.copy(payload, inFirstLine, data, off + ShmLayout.PAYLOAD_OFFSET + inFirstLine,
-                    length - inFirstLine);
+            FastCopy.copy(payload, inFirstLine, data, off + at + inFirstLine, length - inFirstLine);
         }
-        ShmLayout.copyHeaderIn(header, data, off + ShmLayout.MARKER_BYTES);
+        if (shortHeader) {
+            ShmLayout.copyShortHeaderIn(header, data, off + ShmLayout.MARKER_BYTES);
+        } else {
+            ShmLayout.copyHeaderIn(header, data, off + ShmLayout.MARKER_BYTES);
+        }
         if (inFirstLine > 0) {
-            FastCopy.copy(payload, 0, data, off + ShmLayout.PAYLOAD_OFFSET, inFirstLine);
+            FastCopy.copy(payload, 0, data, off + at, inFirstLine);
         }
-        publish(off, ShmLayout.TYPE_FRAME, record);
+        publish(off, shortHeader ? ShmLayout.TYPE_SHORT : ShmLayout.TYPE_FRAME, record);
     }
-
-    /** Payload bytes that share a record's first cache line with its marker and header. */
-    private static final long FIRST_LINE_PAYLOAD = ShmLayout.ALIGN - ShmLayout.PAYLOAD_OFFSET;
 
     /** Zeroes the next record's marker, then releases this record's marker, and moves the tail past it. */
     private void publish(long off, int type, long record) {

@@ -53,6 +53,8 @@ import org.jmpi.transport.FrameLayout;
  *  +-------+----------------------------------------+--------------------------+-----------+
  *  |marker | frame header (FrameLayout, 48 bytes)   | payload                  | padding   |  FRAME, FIRST
  *  +-------+----------------------------------------+--------------------------+-----------+
+ *  |marker | header's first 24 bytes | payload                                 | padding   |  SHORT
+ *  +-------+-------------------------+-----------------------------------------+-----------+
  *  |marker | piece of a long payload                                         | padding   |  MORE
  *  +-------+--------------------------------------------------------------------------------+
  *  |marker | (nothing: the rest of the data area is skipped; the next record is at offset 0) |  WRAP
@@ -60,10 +62,15 @@ import org.jmpi.transport.FrameLayout;
  *  marker (u64) = type &lt;&lt; 32 | record length in bytes (incl. marker and padding); 0 = nothing here yet
  * </pre>
  *
+ * <p><b>Short headers.</b> A frame whose header has no send and receive ids and whose total is its payload (an eager
+ * message, most control frames) travels as a SHORT record: the header's first 24 bytes (payload length, kind,
+ * context, source, tag, flags); the consumer restores the rest. Up to 32 payload bytes then share the record's first
+ * cache line with the marker (8 with the whole header), so a message of 9 to 32 bytes takes one line instead of two.
+ *
  * <p><b>Publication.</b> The producer writes a record's body, then zeroes the marker word where the <em>next</em>
  * record will start, then stores the marker with release semantics. The consumer loads the marker at its head with
  * acquire semantics: non-zero means the body is complete, and the word after it is zero or a later record's marker,
- * never stale bytes of an earlier lap. A message of up to 8 payload bytes is one 64-byte record: one cache line.
+ * never stale bytes of an earlier lap. A message of up to 32 payload bytes is one 64-byte record: one cache line.
  *
  * <p><b>Space.</b> Positions are absolute byte counts that never wrap (2^63 bytes are not reached). The producer may
  * write while {@code tail + needed + 64 <= head + data bytes} (the extra line is the zeroed next marker); it reads the
@@ -80,7 +87,7 @@ final class ShmLayout {
     private ShmLayout() {}
 
     static final long MAGIC = 0x314d_4853_4950_4d4aL; // "JMPISHM1" in little-endian byte order
-    static final int VERSION = 2;
+    static final int VERSION = 3;
 
     static final long SEGMENT_HEADER_BYTES = 4096;
     static final long MAGIC_OFFSET = 0;
@@ -111,6 +118,11 @@ final class ShmLayout {
     static final int TYPE_WRAP = 2;
     static final int TYPE_FIRST = 3;
     static final int TYPE_MORE = 4;
+    static final int TYPE_SHORT = 5;
+
+    /** Header bytes a SHORT record carries, and where its payload starts. */
+    static final int SHORT_HEADER_BYTES = 24;
+    static final long SHORT_PAYLOAD_OFFSET = MARKER_BYTES + SHORT_HEADER_BYTES;
 
     static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
     static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
@@ -136,6 +148,17 @@ final class ShmLayout {
     /** Record bytes for a frame with this payload length (FRAME type), 64-byte aligned. */
     static long frameRecordBytes(long payload) {
         return align(PAYLOAD_OFFSET + payload);
+    }
+
+    /** Whether {@code header} can travel as a SHORT record: no send or receive id, total equal to the payload. */
+    static boolean shortHeader(MemorySegment header) {
+        return FrameLayout.getLong(header, FrameLayout.SEND_ID) == 0 && FrameLayout.getLong(header, FrameLayout.RECV_ID) == 0
+                && FrameLayout.getLong(header, FrameLayout.TOTAL) == (FrameLayout.payloadLength(header) & 0xffff_ffffL);
+    }
+
+    /** Record bytes for a SHORT record with this payload length, 64-byte aligned. */
+    static long shortRecordBytes(long payload) {
+        return align(SHORT_PAYLOAD_OFFSET + payload);
     }
 
     static long align(long n) {
@@ -165,6 +188,23 @@ final class ShmLayout {
         for (long i = 0; i < FrameLayout.HEADER_BYTES; i += 8) {
             ring.set(LONG, offset + i, header.get(LONG_UNALIGNED, i));
         }
+    }
+
+    /** A SHORT record's header: the first 24 bytes of {@code header}, three long moves. */
+    static void copyShortHeaderIn(MemorySegment header, MemorySegment ring, long offset) {
+        for (long i = 0; i < SHORT_HEADER_BYTES; i += 8) {
+            ring.set(LONG, offset + i, header.get(LONG_UNALIGNED, i));
+        }
+    }
+
+    /** The reverse of {@link #copyShortHeaderIn}, restoring the rest: total = payload length, no ids. */
+    static void copyShortHeaderOut(MemorySegment ring, long offset, MemorySegment header) {
+        for (long i = 0; i < SHORT_HEADER_BYTES; i += 8) {
+            header.set(LONG_UNALIGNED, i, ring.get(LONG, offset + i));
+        }
+        FrameLayout.putLong(header, FrameLayout.TOTAL, FrameLayout.payloadLength(header) & 0xffff_ffffL);
+        FrameLayout.putLong(header, FrameLayout.SEND_ID, 0L);
+        FrameLayout.putLong(header, FrameLayout.RECV_ID, 0L);
     }
 
     /** The reverse of {@link #copyHeaderIn}: from the ring into {@code header}. */

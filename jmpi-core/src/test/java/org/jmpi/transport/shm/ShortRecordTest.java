@@ -1,0 +1,99 @@
+package org.jmpi.transport.shm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import org.jmpi.transport.FrameLayout;
+import org.jmpi.transport.FrameSink;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Frames through one ring, producer to consumer, in this thread: a frame without send and receive ids whose total is
+ * its payload travels as a SHORT record (one cache line up to 32 payload bytes), any other with its whole header; the
+ * consumer hands over the same header and payload either way.
+ */
+class ShortRecordTest {
+    private static final long DATA = ShmConfig.MIN_RING;
+
+    private record Got(byte[] header, byte[] payload) {}
+
+    private static MemorySegment header(int payload, int kind, long total, long sendId, long recvId) {
+        MemorySegment h = MemorySegment.ofArray(new byte[FrameLayout.HEADER_BYTES]);
+        FrameLayout.putInt(h, FrameLayout.PAYLOAD, payload);
+        FrameLayout.putInt(h, FrameLayout.KIND, kind);
+        FrameLayout.putInt(h, FrameLayout.CONTEXT, 7);
+        FrameLayout.putInt(h, FrameLayout.SOURCE, -3);
+        FrameLayout.putInt(h, FrameLayout.TAG, Integer.MAX_VALUE);
+        FrameLayout.putInt(h, FrameLayout.FLAGS, 0x55);
+        FrameLayout.putLong(h, FrameLayout.TOTAL, total);
+        FrameLayout.putLong(h, FrameLayout.SEND_ID, sendId);
+        FrameLayout.putLong(h, FrameLayout.RECV_ID, recvId);
+        return h;
+    }
+
+    private static MemorySegment payload(int n) {
+        byte[] b = new byte[n];
+        for (int i = 0; i < n; i++) {
+            b[i] = (byte) (i * 7 + 1);
+        }
+        return MemorySegment.ofArray(b);
+    }
+
+    /** Writes one frame, reads it back; returns the record's length (the head's advance). */
+    private static long roundTrip(MemorySegment header, MemorySegment payload, List<Got> got) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment ring = arena.allocate(ShmLayout.ringBytes(DATA), 64);
+            MemorySegment bell = arena.allocate(64, 64);
+            OutboundRing out = new OutboundRing(1, ring, DATA, bell);
+            out.lock.lock();
+            try {
+                assertThat(out.sendLocked(header, payload, null)).isTrue();
+            } finally {
+                out.lock.unlock();
+            }
+            InboundRing in = new InboundRing(0, ring, DATA);
+            assertThat(in.poll(new FrameSink() {
+                @Override
+                public void onFrame(int peer, MemorySegment h, MemorySegment p) {
+                    got.add(new Got(h.toArray(ValueLayout.JAVA_BYTE), p.toArray(ValueLayout.JAVA_BYTE)));
+                }
+
+                @Override
+                public void onPeerFailure(int peer, Throwable cause) {
+                    throw new AssertionError(cause);
+                }
+            }, 8)).isEqualTo(1);
+            return ring.get(ValueLayout.JAVA_LONG, ShmLayout.RING_HEAD);
+        }
+    }
+
+    @Test
+    void eagerFramesUpTo32BytesTakeOneCacheLine() {
+        for (int n : new int[] {0, 1, 8, 9, 31, 32, 33, 96, 97, 1000}) {
+            List<Got> got = new ArrayList<>();
+            MemorySegment h = header(n, 1, n, 0, 0);
+            long record = roundTrip(h, payload(n), got);
+            assertThat(record).as("record of a %d-byte eager frame", n).isEqualTo(ShmLayout.align(32 + n));
+            assertThat(got).hasSize(1);
+            assertThat(got.get(0).header()).isEqualTo(h.toArray(ValueLayout.JAVA_BYTE));
+            assertThat(got.get(0).payload()).isEqualTo(payload(n).toArray(ValueLayout.JAVA_BYTE));
+        }
+    }
+
+    @Test
+    void framesWithIdsOrAnotherTotalKeepTheirWholeHeader() {
+        MemorySegment[] headers = {header(16, 2, 16, 5, 0), header(16, 2, 16, 0, 9), header(16, 2, 1 << 20, 0, 0),
+            header(16, 2, -1L, 0, 0)};
+        for (MemorySegment h : headers) {
+            List<Got> got = new ArrayList<>();
+            long record = roundTrip(h, payload(16), got);
+            assertThat(record).isEqualTo(ShmLayout.align(ShmLayout.PAYLOAD_OFFSET + 16));
+            assertThat(got.get(0).header()).isEqualTo(h.toArray(ValueLayout.JAVA_BYTE));
+            assertThat(got.get(0).payload()).isEqualTo(payload(16).toArray(ValueLayout.JAVA_BYTE));
+        }
+    }
+}

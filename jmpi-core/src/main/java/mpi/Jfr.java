@@ -64,15 +64,7 @@ final class Jfr {
     }
 
     static void p2pReceived(PointToPointEvent e, String call, Comm c, Status st, Datatype type) {
-        if (e != null && e.shouldCommit()) {
-            e.call = call;
-            e.communicator = name(c);
-            e.peer = st == null ? -1 : st.source;
-            e.tag = st == null ? -1 : st.tag;
-            e.bytes = st == null ? 0 : st.bytes;
-            e.datatype = name(type);
-            e.commit();
-        }
+        p2pReceived(e, call, c, st == null ? -1 : st.source, st == null ? -1 : st.tag, st == null ? 0 : st.bytes, type);
     }
 
     static CollectiveEvent coll() {

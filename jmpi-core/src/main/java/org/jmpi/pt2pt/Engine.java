@@ -91,6 +91,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         }
         lock.lock();
     }
+
     /** Posted receives and unexpected messages, indexed by envelope; guarded by {@code lock}. */
     final MatchingQueues queues = new MatchingQueues();
     /** Used unexpected entries kept for reuse (linked through {@code next}); guarded by {@code lock}. */

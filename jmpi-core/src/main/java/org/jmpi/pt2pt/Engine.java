@@ -827,6 +827,16 @@ public final class Engine implements InprocEndpoint, FrameSink {
         try {
             u = queues.takeUnexpected(context, source, tag);
             if (u == null) {
+                if (anyPoisoned) {
+                    // again, under the lock: a poison() that ran between the check above and here scanned the posted
+                    // receives before this one was among them, and would leave it waiting for ever (a survivor hung in
+                    // a collective whose failure notice came while it posted its receive, seen by CI)
+                    int e = poisonOf(context);
+                    if (e != 0) {
+                        r.fail(e, poisonMessage(e));
+                        return r;
+                    }
+                }
                 if (anyFailed) {
                     if (source != ANY) {
                         int w = worldRankOf.applyAsInt(context, source);

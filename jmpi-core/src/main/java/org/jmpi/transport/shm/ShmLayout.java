@@ -185,23 +185,29 @@ final class ShmLayout {
      * may be any segment.
      */
     static void copyHeaderIn(MemorySegment header, MemorySegment ring, long offset) {
-        for (long i = 0; i < FrameLayout.HEADER_BYTES; i += 8) {
+        copyIn(header, ring, offset, FrameLayout.HEADER_BYTES);
+    }
+
+    private static void copyIn(MemorySegment header, MemorySegment ring, long offset, int bytes) {
+        for (long i = 0; i < bytes; i += 8) {
             ring.set(LONG, offset + i, header.get(LONG_UNALIGNED, i));
+        }
+    }
+
+    private static void copyOut(MemorySegment ring, long offset, MemorySegment header, int bytes) {
+        for (long i = 0; i < bytes; i += 8) {
+            header.set(LONG_UNALIGNED, i, ring.get(LONG, offset + i));
         }
     }
 
     /** A SHORT record's header: the first 24 bytes of {@code header}, three long moves. */
     static void copyShortHeaderIn(MemorySegment header, MemorySegment ring, long offset) {
-        for (long i = 0; i < SHORT_HEADER_BYTES; i += 8) {
-            ring.set(LONG, offset + i, header.get(LONG_UNALIGNED, i));
-        }
+        copyIn(header, ring, offset, SHORT_HEADER_BYTES);
     }
 
     /** The reverse of {@link #copyShortHeaderIn}, restoring the rest: total = payload length, no ids. */
     static void copyShortHeaderOut(MemorySegment ring, long offset, MemorySegment header) {
-        for (long i = 0; i < SHORT_HEADER_BYTES; i += 8) {
-            header.set(LONG_UNALIGNED, i, ring.get(LONG, offset + i));
-        }
+        copyOut(ring, offset, header, SHORT_HEADER_BYTES);
         FrameLayout.putLong(header, FrameLayout.TOTAL, FrameLayout.payloadLength(header) & 0xffff_ffffL);
         FrameLayout.putLong(header, FrameLayout.SEND_ID, 0L);
         FrameLayout.putLong(header, FrameLayout.RECV_ID, 0L);
@@ -209,9 +215,7 @@ final class ShmLayout {
 
     /** The reverse of {@link #copyHeaderIn}: from the ring into {@code header}. */
     static void copyHeaderOut(MemorySegment ring, long offset, MemorySegment header) {
-        for (long i = 0; i < FrameLayout.HEADER_BYTES; i += 8) {
-            header.set(LONG_UNALIGNED, i, ring.get(LONG, offset + i));
-        }
+        copyOut(ring, offset, header, FrameLayout.HEADER_BYTES);
     }
 
     static long getAcquire(MemorySegment s, long offset) {

@@ -68,7 +68,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
     /** Bytes (plus overhead) of in-JVM unexpected messages copied and held here; guarded by {@code lock}. */
     private long unexpectedCopied;
 
-    private final ReentrantLock lock = new ReentrantLock();
+    final ReentrantLock lock = new ReentrantLock(); // package-private for PoisonRaceTest
 
     /**
      * Takes {@link #lock}. Its critical sections are short (a match, a queue insertion), so a thread that finds it
@@ -254,6 +254,16 @@ public final class Engine implements InprocEndpoint, FrameSink {
         if (anyPoisoned) {
             poisoned.remove(context);
         }
+    }
+
+    /**
+     * Whether {@code context} is poisoned, asked under the matching lock by a message that found no posted receive and
+     * is about to become an unexpected entry. Its arrival checked before taking the lock; a {@link #poison} that ran
+     * in between has already purged the unexpected entries, and one added now would stay for ever, holding its
+     * sender's flow-control credit (or, for a rendezvous, leaving the sender waiting for an answer).
+     */
+    private boolean poisonedMeanwhile(int context) {
+        return anyPoisoned && poisonOf(context) != 0;
     }
 
     private static void refuseInproc(InprocMessage m, int errorClass) {
@@ -1097,10 +1107,12 @@ public final class Engine implements InprocEndpoint, FrameSink {
             }
         }
         RecvRequest r;
+        boolean refuse = false;
         lockMatching();
         try {
             r = queues.takePosted(m.context, m.source, m.tag);
-            if (r == null) {
+            refuse = r == null && poisonedMeanwhile(m.context);
+            if (r == null && !refuse) {
                 Unexpected u = newUnexpected(m.context, m.source, m.tag, m.bytes);
                 if (!m.synchronous && m.bytes <= eagerLimit
                         && unexpectedCopied + m.bytes + Protocol.OVERHEAD <= unexpectedLimit) {
@@ -1115,6 +1127,10 @@ public final class Engine implements InprocEndpoint, FrameSink {
             }
         } finally {
             lock.unlock();
+        }
+        if (refuse) { // the context was poisoned while this message was being matched
+            refuseInproc(m, poisonOf(m.context));
+            return true;
         }
         if (r != null) {
             long n = r.accept(m.source, m.tag, m.bytes);
@@ -1278,7 +1294,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         lockMatching();
         try {
             r = queues.takePosted(context, source, tag);
-            if (r == null) {
+            if (r == null && !poisonedMeanwhile(context)) {
                 Unexpected u = newUnexpected(context, source, tag, bytes);
                 u.copyFrom(payload, offset);
                 u.peer = peer;
@@ -1289,6 +1305,9 @@ public final class Engine implements InprocEndpoint, FrameSink {
             lock.unlock();
         }
         consumed(peer, bytes + Protocol.OVERHEAD);
+        if (r == null) { // dropped: the context was poisoned while this message was being matched
+            return;
+        }
         long n = r.accept(source, tag, bytes);
         r.data.unpackFrom(0, payload, offset, n);
         r.finish();
@@ -1324,7 +1343,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         lockMatching();
         try {
             r = queues.takePosted(context, source, tag);
-            if (r == null) {
+            if (r == null && !poisonedMeanwhile(context)) {
                 Unexpected u = newUnexpected(context, source, tag, bytes);
                 u.peer = peer;
                 u.sendId = sendId;
@@ -1336,6 +1355,10 @@ public final class Engine implements InprocEndpoint, FrameSink {
             lock.unlock();
         }
         consumed(peer, Protocol.OVERHEAD);
+        if (r == null) { // refused: the context was poisoned while this request was being matched
+            refuseRts(peer, sendId, poisonOf(context));
+            return;
+        }
         long n = r.accept(source, tag, bytes);
         startRendezvousReceive(r, peer, sendId, n, address);
     }
@@ -1357,6 +1380,10 @@ public final class Engine implements InprocEndpoint, FrameSink {
             st.received = length;
             if (!drop) {
                 r = queues.takePosted(context, source, tag);
+                // checked again, under the lock, before it can become an unexpected entry (see poisonedMeanwhile)
+                drop = r == null && poisonedMeanwhile(context);
+            }
+            if (!drop) {
                 if (r == null) {
                     Unexpected u = newUnexpected(context, source, tag, total);
                     u.peer = peer;

@@ -85,6 +85,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *   <li>{@code jmpi.junit.modes}: comma-separated list ({@code threads}, {@code processes}); invocations of other
  *       modes are not run (for quick local runs). A test none of whose modes is allowed shows as skipped.</li>
  *   <li>{@code jmpi.junit.timeoutFactor}: multiplies every {@link #timeoutSeconds()} (for slow machines).</li>
+ *   <li>{@code jmpi.junit.classCache}: {@code false} starts rank JVMs without a class cache. Otherwise, on JDK 25
+ *       and later, the first processes-mode invocation runs a short two-rank training job that makes a JDK class
+ *       cache ({@code -XX:AOTCache}) of the class path's jars, and every rank JVM after it starts with that cache,
+ *       in about half the CPU time, with the jars first on its class path and directories after them. Not when an
+ *       option of the rank JVMs rules a cache out (another cache, agents, module options and the like).</li>
  * </ul>
  * In processes mode, every {@code jmpi.*} system property of the test JVM (but {@code jmpi.junit.*}) is passed on to
  * the rank JVMs, and so are {@code -ea} when assertions are on and the options in {@link #jvmArgs()}.

@@ -38,12 +38,16 @@ final class ProcessesRunner {
         List<String> args = new ArrayList<>();
         args.add(Integer.toString(size));
         args.addAll(task.toArgs());
+        List<String> jvmArgs = jvmArgs(extraJvmArgs);
+        RankClassCache.Use cache = RankClassCache.forRanks(jvmArgs);
+        List<String> options = new ArrayList<>(jvmArgs);
+        options.addAll(cache.options());
         Launcher launcher = Launcher.builder()
                 .ranks(size)
-                .classpath(RankClassPath.forProcesses().stream().map(Path::of).toList())
+                .classpath(cache.classpath().stream().map(Path::of).toList())
                 .mainClass(RankMain.class.getName())
                 .args(args)
-                .jvmArgs(jvmArgs(extraJvmArgs))
+                .jvmArgs(options)
                 .timeout(Duration.ofNanos(timeoutNanos).plus(LAUNCHER_BACKSTOP))
                 .output(output::line)
                 .build();

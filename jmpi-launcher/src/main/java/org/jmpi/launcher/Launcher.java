@@ -134,6 +134,16 @@ public final class Launcher {
     }
 
     /**
+     * Whether a JDK class cache ({@code -XX:AOTCache}) may be given to a JVM started with {@code jvmOptions}: false when
+     * one of them makes the JVM refuse a cache or changes what it would hold (another cache or CDS setting, module
+     * options, agents, flight recording, ZGC, other object headers, a heap of 32 GiB or more). The rule the launcher
+     * applies to its distribution's rank cache, for callers that bring a cache of their own (jmpi-junit).
+     */
+    public static boolean classCacheCompatible(List<String> jvmOptions) {
+        return AotCache.compatible(jvmOptions);
+    }
+
+    /**
      * The class path entries a rank needs besides the user's classes: where jmpi-core was loaded from (its jar, or
      * its classes directory in a development build). This is what {@code jmpirun --classpath} prints.
      */

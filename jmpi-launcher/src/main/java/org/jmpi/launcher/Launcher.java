@@ -134,8 +134,8 @@ public final class Launcher {
     }
 
     /**
-     * Whether a JDK class cache ({@code -XX:AOTCache}) may be given to a JVM started with {@code jvmOptions}: false when
-     * one of them makes the JVM refuse a cache or changes what it would hold (another cache or CDS setting, module
+     * Whether a JDK class cache ({@code -XX:AOTCache}) may be given to a JVM started with {@code jvmOptions}: false
+     * when one of them makes the JVM refuse a cache or changes what it would hold (another cache or CDS setting, module
      * options, agents, flight recording, ZGC, other object headers, a heap of 32 GiB or more). The rule the launcher
      * applies to its distribution's rank cache, for callers that bring a cache of their own (jmpi-junit).
      */

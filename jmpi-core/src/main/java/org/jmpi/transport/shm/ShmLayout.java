@@ -152,7 +152,8 @@ final class ShmLayout {
 
     /** Whether {@code header} can travel as a SHORT record: no send or receive id, total equal to the payload. */
     static boolean shortHeader(MemorySegment header) {
-        return FrameLayout.getLong(header, FrameLayout.SEND_ID) == 0 && FrameLayout.getLong(header, FrameLayout.RECV_ID) == 0
+        return FrameLayout.getLong(header, FrameLayout.SEND_ID) == 0
+                && FrameLayout.getLong(header, FrameLayout.RECV_ID) == 0
                 && FrameLayout.getLong(header, FrameLayout.TOTAL) == (FrameLayout.payloadLength(header) & 0xffff_ffffL);
     }
 

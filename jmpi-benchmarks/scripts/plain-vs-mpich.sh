@@ -5,7 +5,9 @@
 #
 # Usage: jmpi-benchmarks/scripts/plain-vs-mpich.sh [OUTDIR] [ROUNDS=3] [SIZES="0 8 1024 65536 1048576 16777216"]
 # Needs: mpich + libmpich-dev, python3, a built tree (./mvnw -q package -DskipTests), JDK 25 at $JAVA_HOME.
-# Environment: BASELINE (default ../shared/baseline), MAXWAIT (seconds the gate waits for quiet, default 300).
+# Environment: BASELINE (default ../shared/baseline), MAXWAIT (seconds the gate waits for quiet, default 300),
+# ALT_DIST and ALT_JAR: a second jmpi distribution (its jmpi directory) and benchmark jar, run beside this tree's on
+# every kind and size (columns base-*), for an A/B of two commits in one sitting.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -32,6 +34,10 @@ for r in $(seq 1 "$ROUNDS"); do
         run "mpich.$s.$r" mpiexec.mpich -n 2 -bind-to core "$B/plain_pingpong" "$s"
         for k in bytes doubles direct; do
             run "jmpi-$k.$s.$r" "$JMPIRUN" -n 2 -cp "$JAR" org.jmpi.benchmarks.PlainPingPong "$k" "$s"
+            if [ -n "${ALT_DIST:-}" ]; then
+                run "base-$k.$s.$r" "$ALT_DIST/bin/jmpirun" -n 2 -cp "$ALT_JAR" org.jmpi.benchmarks.PlainPingPong \
+                    "$k" "$s"
+            fi
         done
     done
 done
@@ -52,6 +58,7 @@ for f in glob.glob(os.path.join(sys.argv[1], '*.txt')):
             vals[(impl, int(size))].append(float(m.group(3)))
 sizes = sorted({s for _, s in vals})
 impls = ['mpich', 'jmpi-bytes', 'jmpi-doubles', 'jmpi-direct']
+impls += [i for i in ['base-bytes', 'base-doubles', 'base-direct'] if any(k[0] == i for k in vals)]
 print('| size | ' + ' | '.join(f'{i} us (ratio)' for i in impls) + ' |')
 print('|---' * (len(impls) + 1) + '|')
 for s in sizes:

@@ -13,7 +13,9 @@ import java.util.Map;
  * @param chunkBytes size of the data frames of a rendezvous transfer over a transport
  * @param spinIterations polling iterations before a waiting thread starts to yield
  * @param yieldIterations yields before a waiting thread blocks
- * @param spinMicros a waiting thread spins for at least this long too, unless the host is oversubscribed
+ * @param spinMicros a waiting thread spins for at least this long too, unless the host is oversubscribed (500 us by
+ *     default: longer than a wake-up on a VM whose idle CPU halts, 100-300 us, and short enough to hand the core on
+ *     when the partner was preempted, e.g. by the JIT's compiler threads during a program's first second)
  * @param flowWindow bytes of eager messages (plus a fixed overhead each) a sender may have outstanding at one
  *     receiver over a transport before it waits for the receiver to consume some (credit-based flow control)
  * @param unexpectedLimit in threads mode, bytes of unexpected eager messages a rank copies and keeps before it
@@ -29,12 +31,12 @@ public record Config(long eagerLimit, long chunkBytes, int spinIterations, int y
                 (int) longParam("jmpi.yield.iterations", 50, 0, Integer.MAX_VALUE),
                 longParam("jmpi.flow.window", 4L << 20, 256 * 1024, 1L << 40),
                 longParam("jmpi.unexpected.limit", 64L << 20, 0, 1L << 40),
-                longParam("jmpi.spin.micros", 2000, 0, 10_000_000));
+                longParam("jmpi.spin.micros", 500, 0, 10_000_000));
     }
 
     /** Defaults, for tests. */
     public static Config defaults() {
-        return new Config(64 * 1024, 1 << 20, 4000, 50, 4L << 20, 64L << 20, 2000);
+        return new Config(64 * 1024, 1 << 20, 4000, 50, 4L << 20, 64L << 20, 500);
     }
 
     /** Every parameter with its value, for {@code jmpirun --info}. */

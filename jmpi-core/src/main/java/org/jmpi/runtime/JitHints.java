@@ -3,7 +3,8 @@ package org.jmpi.runtime;
 import java.util.List;
 
 /**
- * JVM options that keep C2 from inlining jmpi's out-of-line halves into the small API methods that call them.
+ * JVM options that keep C2 from inlining jmpi's out-of-line halves into the small API methods that call them, and
+ * that start C2 sooner.
  *
  * <p>Why: {@code Comm.recv} must return a new {@code Status}. When C2 inlines {@code recv} into the caller's loop and
  * the caller ignores the result (the usual case), escape analysis removes that allocation, and a ping-pong allocates
@@ -18,6 +19,25 @@ import java.util.List;
  * that a {@code Request} the program starts, waits on and drops is not allocated either (64 bytes per iSend + iRecv +
  * waitFor round trip without the hints, about 4 with them).
  *
+ * <p>The other options make the JIT compile the methods of jmpi's message path (the {@code mpi} facade, the
+ * runtime, point-to-point, transports, datatypes and copies) after 0.4 times the usual number of calls and loop
+ * iterations (C1's and C2's thresholds alike: C2 after 2,000 calls instead of 5,000, or 6,000 calls and iterations
+ * together instead of 15,000). A short program spends its first second in the JIT's warm-up. On a host with as many
+ * cores as ranks, the compiler threads then take the cores from ranks that spin for each other's messages, and the C1
+ * code with full profiling, which runs until C2 has compiled a method, is several times slower than C2's. Starting
+ * sooner on these methods ends that phase sooner, without compiling more of the program's and the JDK's methods:
+ * issue 16's plain ping-pong (200 + 200 round trips of 1 MiB on byte[], the program in the default package) took
+ * 79-447 us per message (median 96) with the hints against 760-984 without, five runs each (docs/benchmarks.md,
+ * "Starting the JIT sooner on the message path", has the gated figures). Measured and not taken:
+ * <ul>
+ * <li>the same thresholds for every method (global {@code -XX:Tier4...} options): 1 MiB gained half as much, and
+ * direct buffers got slower, because the JIT also compiled the JDK's methods that C2 inlines anyway;</li>
+ * <li>scaling all of {@code org.jmpi}: the collectives got slower for good (a 4-byte allreduce after the benchmark's
+ * long warm-up 1.1-2.1 us against 0.6-1.2), as C2 compiled their parts before their callers;</li>
+ * <li>scaling by 0.2 or 0.1 (compiled before the profiles were complete; small messages got slower) or 0.6 (little
+ * gain).</li>
+ * </ul>
+ *
  * <p>jmpirun adds these options to every Java rank it starts (and to its own JVM with {@code --threads}); under
  * another launcher a program adds them itself (docs/tuning.md). Without them everything works as before, with the
  * Status allocated.
@@ -27,5 +47,11 @@ public final class JitHints {
 
     /** The options, first {@code quiet} (else each JVM prints the command it was given on its standard output). */
     public static final List<String> JVM_OPTIONS = List.of("-XX:CompileCommand=quiet",
-            "-XX:CompileCommand=dontinline,mpi.*::*OutOfLine");
+            "-XX:CompileCommand=dontinline,mpi.*::*OutOfLine",
+            scaled("mpi"), scaled("org.jmpi.runtime"), scaled("org.jmpi.pt2pt"), scaled("org.jmpi.transport"),
+            scaled("org.jmpi.datatype"), scaled("org.jmpi.shared"));
+
+    private static String scaled(String pkg) {
+        return "-XX:CompileCommand=CompileThresholdScaling," + pkg + ".*::*,0.4";
+    }
 }

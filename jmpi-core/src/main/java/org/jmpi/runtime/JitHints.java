@@ -38,8 +38,10 @@ import java.util.List;
  * gain).</li>
  * </ul>
  *
- * <p>jmpirun adds these options to every Java rank it starts (and to its own JVM with {@code --threads}); under
- * another launcher a program adds them itself (docs/tuning.md). Without them everything works as before, with the
+ * <p>jmpirun's host proxy adds these options to every Java rank it starts. The distribution's scripts take the same
+ * list from {@code lib/jit-hints.sh}, which a test keeps equal to {@link #JVM_OPTIONS}: {@code bin/jmpirun} for its
+ * own JVM with {@code --threads}, and {@code bin/jmpi-java} for ranks that another launcher starts. A {@code java}
+ * command assembled by hand adds them itself (docs/launching.md). Without them everything works as before, with the
  * Status allocated.
  */
 public final class JitHints {

@@ -329,26 +329,11 @@ public final class Engine implements InprocEndpoint, FrameSink {
          * and taken atomically ({@link #CONSUMED}), one locked instruction per received message instead of a monitor.
          */
         volatile long consumed;
-        /**
-         * Consumed bytes at which credit goes back: {@link #FIRST_GRANT} at first, doubled at each grant up to a
-         * quarter of the window. Racy reads are harmless (a grant a little early or late).
-         */
-        long grantAt;
 
         PeerFlow(long window) {
             credits = window;
-            grantAt = Math.min(FIRST_GRANT, window / 4);
         }
     }
-
-    /**
-     * The first credit grant's threshold. Grants start small so that CREDIT frames flow during a program's first few
-     * thousand messages, while the JIT profiles the paths they take: with the first grant at a quarter of the window
-     * (about 10,000 messages of 8 bytes), it came just after C2 had compiled the receive and send paths without it,
-     * and its arrival threw away five or six compiled methods on each side (unstable_if), whose recompilation took
-     * the CPU from the ranks at the start of a short program's timed part.
-     */
-    static final long FIRST_GRANT = 4096;
 
     private static final VarHandle CONSUMED;
 
@@ -552,16 +537,12 @@ public final class Engine implements InprocEndpoint, FrameSink {
     /** This rank consumed {@code cost} bytes of a peer's messages: return credit once enough has built up. */
     private void consumed(int peer, long cost) {
         PeerFlow f = flow(peer);
-        long at = f.grantAt;
-        if ((long) CONSUMED.getAndAdd(f, cost) + cost < at) {
+        if ((long) CONSUMED.getAndAdd(f, cost) + cost < flowWindow / 4) {
             return;
         }
         long give = (long) CONSUMED.getAndSet(f, 0L); // another thread past the threshold may have taken it
         if (give <= 0) {
             return;
-        }
-        if (at < flowWindow / 4) {
-            f.grantAt = Math.min(2 * at, flowWindow / 4);
         }
         MemorySegment h = controlHeader(Protocol.CREDIT);
         FrameLayout.putLong(h, FrameLayout.TOTAL, give);

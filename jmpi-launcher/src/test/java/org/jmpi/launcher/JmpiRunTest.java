@@ -258,8 +258,8 @@ class JmpiRunTest {
     }
 
     /**
-     * JVM ranks get org.jmpi.runtime.JitHints (a recv whose Status is ignored allocates nothing; the message path compiles
-     * sooner); JMPI_JIT_HINTS=0.
+     * JVM ranks get org.jmpi.runtime.JitHints (a recv whose Status is ignored allocates nothing; the message path
+     * compiles sooner); JMPI_JIT_HINTS=0.
      */
     @Test
     void jvmRanksGetTheJitHintsUnlessTurnedOff() throws Exception {
@@ -267,8 +267,8 @@ class JmpiRunTest {
         assertThat(jmpirun(Map.of(), "--no-stdin", "-n", "2", "--exec", javaExe, "-XX:+PrintFlagsFinal", "-version"))
                 .as(err()).isZero();
         assertThat(out().lines().filter(l -> l.matches("\\s*ccstrlist CompileCommand\\s+= quiet\\s*"))).hasSize(2);
-        assertThat(out().lines().filter(l -> l.matches("\\s*CompileCommand\\s+\\+= dontinline,mpi\\.\\*::\\*OutOfLine(\\s.*)?")))
-                .hasSize(2);
+        assertThat(out().lines().filter(l -> l.matches(
+                "\\s*CompileCommand\\s+\\+= dontinline,mpi\\.\\*::\\*OutOfLine(\\s.*)?"))).hasSize(2);
         // and the message path compiles sooner: one line per rank and package
         assertThat(out().lines().filter(l -> l.matches(
                 "\\s*CompileCommand\\s+\\+= CompileThresholdScaling,org\\.jmpi\\.pt2pt\\.\\*::\\*,0\\.4(\\s.*)?")))

@@ -111,13 +111,8 @@ final class Bench {
      * nothing to warm up; the passes are extra, and the timed sweep that follows is the same as theirs.
      */
     void warmUntilQuiet(Call pass) throws MPIException {
-        // time()'s call site sees the warm-up's lambdas first and each timed loop's lambda (another class) only when
-        // the sweep starts: compiled for two receiver classes, it hit an uncommon trap there and the first size ran
-        // while C2 recompiled (allreduce 4 B at 1.5-1.9 us against 0.6 us at 8 B). Three more classes now make the
-        // site megamorphic before the passes, so the timed lambdas are called without a trap.
-        time(0, 1, () -> { });
-        time(0, 1, () -> Thread.onSpinWait());
-        time(0, 1, () -> Thread.yield());
+        // the passes and the timed sweep call time() with the same SizedCall object: its call site in repeat() sees one
+        // class, from the first warm-up call to the last timed one (see time())
         passUntilQuiet(pass);
         // the warm-up's garbage (the largest sizes make the most) is collected now rather than inside the first
         // timed loop, whose partner would wait out the pause: the first size of a sweep measured 3-10x the second.
@@ -230,18 +225,35 @@ final class Bench {
         }
     }
 
-    /** One timed loop of a collective: warm-up, barrier, {@code iterations} calls; microseconds per call. */
-    static double time(int warm, int iterations, Call call) throws MPIException {
+    /**
+     * One timed loop of a collective: {@code warm} untimed calls, a barrier, {@code iterations} timed calls of
+     * {@code call} for a message of {@code bytes}; returns microseconds per call. The warm-up passes and the timed
+     * sweep of a benchmark pass the same {@code SizedCall} object, which takes the size as an argument:
+     * {@link #repeat}'s call site then sees one class from start to end. With a fresh lambda per size (another class
+     * for the passes than for the sweep) and a loop for the untimed calls that the passes never entered, C2 compiled
+     * this method for what the passes did, and the first size of the sweep hit uncommon traps (an unstable branch, a
+     * profiled class check hoisted out of the loop) and ran while C2 recompiled it (seen in the deoptimisation log of
+     * OsuGather; earlier, allreduce 4 B at 1.5-1.9 us against 0.6 us at 8 B).
+     */
+    static double time(int warm, int iterations, SizedCall call, int bytes) throws MPIException {
         MPI.COMM_WORLD.barrier();
-        for (int i = 0; i < warm; i++) {
-            call.run();
-        }
+        repeat(warm, call, bytes);
         MPI.COMM_WORLD.barrier();
         double t0 = MPI.wtime();
-        for (int i = 0; i < iterations; i++) {
-            call.run();
-        }
+        repeat(iterations, call, bytes);
         return (MPI.wtime() - t0) * 1e6 / iterations;
+    }
+
+    private static void repeat(int n, SizedCall call, int bytes) throws MPIException {
+        for (int i = 0; i < n; i++) {
+            call.run(bytes);
+        }
+    }
+
+    /** One call of a benchmarked operation on messages of {@code bytes}. */
+    @FunctionalInterface
+    interface SizedCall {
+        void run(int bytes) throws MPIException;
     }
 
     @FunctionalInterface

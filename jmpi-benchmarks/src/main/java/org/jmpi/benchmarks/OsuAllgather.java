@@ -16,15 +16,15 @@ public final class OsuAllgather {
         Object send = b.bytes(b.max);
         Object recv = b.bytes(b.max * b.size);
         b.header("allgather", "bytes_per_rank  avg_us  max_us  iters");
+        Bench.SizedCall call = bytes -> MPI.COMM_WORLD.allGather(send, bytes, MPI.BYTE, recv, bytes, MPI.BYTE);
         b.warmUntilQuiet(() -> {
             for (int bytes : b.sizes()) {
-                Bench.time(0, b.warmupCalls(bytes), () -> MPI.COMM_WORLD.allGather(send, bytes, MPI.BYTE, recv, bytes, MPI.BYTE));
+                Bench.time(0, b.warmupCalls(bytes), call, bytes);
             }
         });
         for (int bytes : b.sizes()) {
             int iters = b.itersFor((long) bytes * b.size);
-            double us = Bench.time(Bench.warmupFor(iters), iters,
-                    () -> MPI.COMM_WORLD.allGather(send, bytes, MPI.BYTE, recv, bytes, MPI.BYTE));
+            double us = Bench.time(Bench.warmupFor(iters), iters, call, bytes);
             b.report(bytes, us, iters);
         }
         MPI.Finalize();

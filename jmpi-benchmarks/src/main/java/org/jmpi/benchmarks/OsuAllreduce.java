@@ -17,18 +17,16 @@ public final class OsuAllreduce {
         Object send = b.floats(b.max, 1 + b.rank);
         Object recv = b.floats(b.max, 0);
         b.header("allreduce float sum", "bytes  avg_us  max_us  iters");
-        Bench.time(0, 20_000, () -> MPI.COMM_WORLD.allReduce(send, recv, 1, MPI.FLOAT, MPI.SUM)); // JIT warm-up
+        Bench.SizedCall call = bytes -> MPI.COMM_WORLD.allReduce(send, recv, bytes / 4, MPI.FLOAT, MPI.SUM);
+        Bench.time(0, 20_000, call, 4); // JIT warm-up
         b.warmUntilQuiet(() -> {
             for (int bytes : b.sizes()) {
-                int count = bytes / 4;
-                Bench.time(0, b.warmupCalls(bytes), () -> MPI.COMM_WORLD.allReduce(send, recv, count, MPI.FLOAT, MPI.SUM));
+                Bench.time(0, b.warmupCalls(bytes), call, bytes);
             }
         });
         for (int bytes : b.sizes()) {
-            int count = bytes / 4;
             int iters = b.itersFor(bytes);
-            double us = Bench.time(Bench.warmupFor(iters), iters,
-                    () -> MPI.COMM_WORLD.allReduce(send, recv, count, MPI.FLOAT, MPI.SUM));
+            double us = Bench.time(Bench.warmupFor(iters), iters, call, bytes);
             b.report(bytes, us, iters);
         }
         MPI.Finalize();

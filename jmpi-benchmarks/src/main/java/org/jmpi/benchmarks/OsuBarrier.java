@@ -14,9 +14,10 @@ public final class OsuBarrier {
         MPI.Init(args);
         Bench b = new Bench(args, 0, 0);
         b.header("barrier", "0  avg_us  max_us  iters (five rounds)");
-        b.warmUntilQuiet(() -> Bench.time(0, b.warmupCalls(0), MPI.COMM_WORLD::barrier));
+        Bench.SizedCall call = bytes -> MPI.COMM_WORLD.barrier();
+        b.warmUntilQuiet(() -> Bench.time(0, b.warmupCalls(0), call, 0));
         for (int round = 0; round < 5; round++) {
-            double us = Bench.time(Bench.warmupFor(b.iters), b.iters, MPI.COMM_WORLD::barrier);
+            double us = Bench.time(Bench.warmupFor(b.iters), b.iters, call, 0);
             b.report(0, us, b.iters);
         }
         MPI.Finalize();

@@ -16,17 +16,15 @@ public final class OsuReduce {
         Object send = b.floats(b.max, 1 + b.rank);
         Object recv = b.floats(b.max, 0);
         b.header("reduce float sum to rank 0", "bytes  avg_us  max_us  iters");
+        Bench.SizedCall call = bytes -> MPI.COMM_WORLD.reduce(send, recv, bytes / 4, MPI.FLOAT, MPI.SUM, 0);
         b.warmUntilQuiet(() -> {
             for (int bytes : b.sizes()) {
-                int count = bytes / 4;
-                Bench.time(0, b.warmupCalls(bytes), () -> MPI.COMM_WORLD.reduce(send, recv, count, MPI.FLOAT, MPI.SUM, 0));
+                Bench.time(0, b.warmupCalls(bytes), call, bytes);
             }
         });
         for (int bytes : b.sizes()) {
-            int count = bytes / 4;
             int iters = b.itersFor(bytes);
-            double us = Bench.time(Bench.warmupFor(iters), iters,
-                    () -> MPI.COMM_WORLD.reduce(send, recv, count, MPI.FLOAT, MPI.SUM, 0));
+            double us = Bench.time(Bench.warmupFor(iters), iters, call, bytes);
             b.report(bytes, us, iters);
         }
         MPI.Finalize();

@@ -16,15 +16,15 @@ public final class OsuScatter {
         Object send = b.bytes(b.max * b.size);
         Object recv = b.bytes(b.max);
         b.header("scatter", "bytes_per_rank  avg_us  max_us  iters");
+        Bench.SizedCall call = bytes -> MPI.COMM_WORLD.scatter(send, bytes, MPI.BYTE, recv, bytes, MPI.BYTE, 0);
         b.warmUntilQuiet(() -> {
             for (int bytes : b.sizes()) {
-                Bench.time(0, b.warmupCalls(bytes), () -> MPI.COMM_WORLD.scatter(send, bytes, MPI.BYTE, recv, bytes, MPI.BYTE, 0));
+                Bench.time(0, b.warmupCalls(bytes), call, bytes);
             }
         });
         for (int bytes : b.sizes()) {
             int iters = b.itersFor((long) bytes * b.size);
-            double us = Bench.time(Bench.warmupFor(iters), iters,
-                    () -> MPI.COMM_WORLD.scatter(send, bytes, MPI.BYTE, recv, bytes, MPI.BYTE, 0));
+            double us = Bench.time(Bench.warmupFor(iters), iters, call, bytes);
             b.report(bytes, us, iters);
         }
         MPI.Finalize();

@@ -33,13 +33,17 @@ for f in glob.glob(os.path.join(out, 'raw', '*.txt')):
             v = float(p[2])
         data[(impl, bench, n)][size].append(v)
 
+LABELS = {'jmpi': 'jmpi (direct buffers)', 'jmpiarrays': 'jmpi (Java arrays)',
+          'jmpialt': 'jmpi, ALT_CP build (direct buffers)'}
+
+
 def med(impl, bench, n, size):
     v = data.get((impl, bench, n), {}).get(size)
     return statistics.median(v) if v else None
 
 benches = sorted({(b, n) for (_, b, n) in data})
 for bench, n in benches:
-    impls = [i for i in ('mpich', 'jmpi', 'jmpiarrays') if (i, bench, n) in data]
+    impls = [i for i in ('mpich', 'jmpi', 'jmpiarrays', 'jmpialt') if (i, bench, n) in data]
     if 'mpich' not in impls:
         continue
     all_sizes = sorted(data[('mpich', bench, n)])
@@ -47,7 +51,7 @@ for bench, n in benches:
     runs = {i: max(len(v) for v in data[(i, bench, n)].values()) for i in impls}
     print(f"\n### {bench}, {n} ranks\n")
     head = "| size | MPICH us |" + "".join(f" {lbl} us | ratio |" for lbl in
-                                        (('jmpi (direct buffers)' if i == 'jmpi' else 'jmpi (Java arrays)') for i in impls[1:]))
+                                        (LABELS[i] for i in impls[1:]))
     print(head)
     print("|---" * (2 + 2 * (len(impls) - 1)) + "|")
     for s in show:

@@ -17,6 +17,7 @@ import org.jmpi.shared.InprocMessage;
 import org.jmpi.shared.ThreadsJob;
 import org.jmpi.transport.FrameLayout;
 import org.jmpi.transport.FrameSink;
+import org.jmpi.transport.HeaderCopies;
 import org.jmpi.transport.Transport;
 
 /**
@@ -329,42 +330,11 @@ public final class Engine implements InprocEndpoint, FrameSink {
          * and taken atomically ({@link #CONSUMED}), one locked instruction per received message instead of a monitor.
          */
         volatile long consumed;
-        /** Native copies of headers, for frames that wait for credit; reused (see {@link #queuedHeader}). */
-        final java.util.ArrayDeque<MemorySegment> freeHeaders = new java.util.ArrayDeque<>();
+        /** Header copies of the frames in {@link #queue} (native, reused). */
+        final HeaderCopies headers = new HeaderCopies();
 
         PeerFlow(long window) {
             credits = window;
-        }
-    }
-
-    /** Header copies kept for reuse per peer, at most. */
-    private static final int FREE_HEADERS_MAX = 256;
-    /** Header copies allocated at once (one native allocation, sliced). */
-    private static final int HEADER_SLAB = 32;
-
-    /**
-     * A copy of {@code h} for a frame that waits for credit, in native memory like every header the engine writes: a
-     * heap copy made the header accessors and the transport's send see a second segment class when the first frame
-     * waited for credit, and C2 threw their compiled code away (class_check) in the middle of the traffic. Caller holds
-     * {@code f}'s monitor; the copy goes back with {@link #recycleHeader} once the transport has taken it.
-     */
-    private static MemorySegment queuedHeader(PeerFlow f, MemorySegment h) {
-        MemorySegment c = f.freeHeaders.poll();
-        if (c == null) {
-            MemorySegment slab = Arena.ofAuto().allocate((long) FrameLayout.HEADER_BYTES * HEADER_SLAB, 8);
-            for (int i = 1; i < HEADER_SLAB; i++) {
-                f.freeHeaders.add(slab.asSlice((long) i * FrameLayout.HEADER_BYTES, FrameLayout.HEADER_BYTES));
-            }
-            c = slab.asSlice(0, FrameLayout.HEADER_BYTES);
-        }
-        MemorySegment.copy(h, 0, c, 0, FrameLayout.HEADER_BYTES);
-        return c;
-    }
-
-    /** Gives a header copy back (the transport copies a header before its send returns). Caller holds the monitor. */
-    private static void recycleHeader(PeerFlow f, MemorySegment c) {
-        if (f.freeHeaders.size() < FREE_HEADERS_MAX) {
-            f.freeHeaders.add(c);
         }
     }
 
@@ -503,7 +473,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 f.credits -= cost;
                 t.send(peer, h, payload, onWritten);
             } else {
-                f.queue.add(new Pending(queuedHeader(f, h), payload, onWritten, cost, s));
+                f.queue.add(new Pending(f.headers.copyOf(h), payload, onWritten, cost, s));
             }
         }
     }
@@ -561,7 +531,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 f.queue.poll();
                 f.credits -= p.cost;
                 t.send(peer, p.header, p.payload, p.onWritten);
-                recycleHeader(f, p.header);
+                f.headers.giveBack(p.header);
             }
         }
     }

@@ -1,12 +1,12 @@
 package org.jmpi.transport.shm;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jmpi.transport.FrameLayout;
+import org.jmpi.transport.HeaderCopies;
 import org.jmpi.shared.FastCopy;
 
 /**
@@ -101,26 +101,11 @@ final class OutboundRing {
         return false;
     }
 
-    /** Native header copies of written frames, for reuse (under the lock). */
-    private final ArrayDeque<MemorySegment> freeHeaders = new ArrayDeque<>();
-    private static final int FREE_HEADERS_MAX = 256;
-    private static final int HEADER_SLAB = 32;
+    /** Header copies of the queued frames (native, reused; under the lock). */
+    private final HeaderCopies headers = new HeaderCopies();
 
-    /**
-     * Queues a frame, with a copy of its header in native memory, as the headers the engine hands over: a heap copy
-     * made the header accessors see a second segment class the first time the ring was full, and C2 threw their
-     * compiled code away (class_check) in the middle of the traffic. Copies are reused once their frame is written.
-     */
     private Pending queue(MemorySegment header, MemorySegment payload, Runnable onWritten) {
-        MemorySegment copy = freeHeaders.poll();
-        if (copy == null) {
-            MemorySegment slab = Arena.ofAuto().allocate((long) FrameLayout.HEADER_BYTES * HEADER_SLAB, 8);
-            for (int i = 1; i < HEADER_SLAB; i++) {
-                freeHeaders.add(slab.asSlice((long) i * FrameLayout.HEADER_BYTES, FrameLayout.HEADER_BYTES));
-            }
-            copy = slab.asSlice(0, FrameLayout.HEADER_BYTES);
-        }
-        MemorySegment.copy(header, 0, copy, 0, FrameLayout.HEADER_BYTES);
+        MemorySegment copy = headers.copyOf(header);
         Pending q = new Pending(copy, payload, onWritten);
         pending.add(q);
         hasPending = true;
@@ -156,9 +141,7 @@ final class OutboundRing {
 
     /** Gives the header copy of a frame written completely back for reuse. */
     private void recycle(Pending q) {
-        if (freeHeaders.size() < FREE_HEADERS_MAX) {
-            freeHeaders.add(q.header);
-        }
+        headers.giveBack(q.header);
     }
 
     /** Writes what fits of a queued frame; true when it is written completely. */

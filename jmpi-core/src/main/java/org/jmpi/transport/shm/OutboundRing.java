@@ -50,6 +50,8 @@ final class OutboundRing {
     private volatile boolean hasPending;
     private long tail;
     private long headCache;
+    /** Header copies of the queued frames (native, reused once a frame is written; under the lock). */
+    private final HeaderCopies headers = new HeaderCopies();
 
     OutboundRing(int peer, MemorySegment ring, long dataBytes, MemorySegment doorbell) {
         this.peer = peer;
@@ -90,7 +92,7 @@ final class OutboundRing {
                 Pending q = queue(header, payload, onWritten);
                 if (advance(q)) {
                     pending.poll();
-                    recycle(q);
+                    headers.giveBack(q.header);
                     hasPending = false;
                     return true;
                 }
@@ -100,9 +102,6 @@ final class OutboundRing {
         queue(header, payload, onWritten);
         return false;
     }
-
-    /** Header copies of the queued frames (native, reused; under the lock). */
-    private final HeaderCopies headers = new HeaderCopies();
 
     private Pending queue(MemorySegment header, MemorySegment payload, Runnable onWritten) {
         MemorySegment copy = headers.copyOf(header);
@@ -130,18 +129,13 @@ final class OutboundRing {
                 break;
             }
             pending.poll();
-            recycle(q);
+            headers.giveBack(q.header);
             if (q.onWritten != null) {
                 done.add(q.onWritten);
             }
         }
         hasPending = !pending.isEmpty();
         return any;
-    }
-
-    /** Gives the header copy of a frame written completely back for reuse. */
-    private void recycle(Pending q) {
-        headers.giveBack(q.header);
     }
 
     /** Writes what fits of a queued frame; true when it is written completely. */

@@ -2,6 +2,7 @@ package org.jmpi.coll;
 
 import java.lang.foreign.MemorySegment;
 import org.jmpi.datatype.MessageData;
+import org.jmpi.shared.FastCopy;
 
 /**
  * Views and copies of packed data: a byte range of a {@link MessageData}, a message over part of a Java array, and
@@ -61,7 +62,7 @@ public final class Blocks {
         MemorySegment s = src.contiguous();
         MemorySegment d = dst.contiguous();
         if (s != null && d != null) {
-            MemorySegment.copy(s, srcOffset, d, dstOffset, length);
+            FastCopy.copy(s, srcOffset, d, dstOffset, length);
         } else if (s != null) {
             dst.unpackFrom(dstOffset, s, srcOffset, length);
         } else if (d != null) {

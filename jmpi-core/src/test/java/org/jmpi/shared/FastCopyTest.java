@@ -59,6 +59,58 @@ class FastCopyTest {
         }
     }
 
+    /** Fresh segments of every kind FastCopy tells apart for small copies, each 96 bytes of the same pattern. */
+    private static java.util.List<MemorySegment> everyKind(Arena arena, long seed) {
+        byte[] pattern = random(96, seed);
+        java.util.List<MemorySegment> all = new java.util.ArrayList<>(java.util.List.of(
+                arena.allocate(96, 8),
+                MemorySegment.ofArray(new byte[96]),
+                MemorySegment.ofArray(new char[48]),
+                MemorySegment.ofArray(new short[48]),
+                MemorySegment.ofArray(new int[24]),
+                MemorySegment.ofArray(new long[12]),
+                MemorySegment.ofArray(new float[24]),
+                MemorySegment.ofArray(new double[12]),
+                MemorySegment.ofBuffer(java.nio.ByteBuffer.allocateDirect(96)),
+                MemorySegment.ofArray(new byte[200]).asSlice(50, 96)));
+        for (MemorySegment m : all) {
+            MemorySegment.copy(MemorySegment.ofArray(pattern), 0, m, 0, 96);
+        }
+        return all;
+    }
+
+    @Test
+    void smallCopiesBetweenEveryKindOfSegmentMatchTheJdk() {
+        // small copies pick a route by the classes of both segments: every pair, several lengths and offsets
+        try (Arena arena = Arena.ofConfined()) {
+            int kinds = everyKind(arena, 0).size();
+            for (int i = 0; i < kinds; i++) {
+                for (int j = 0; j < kinds; j++) {
+                    for (int[] c : new int[][] {{0, 0, 96}, {1, 7, 8}, {5, 64, 32}, {3, 2, 17}, {0, 95, 1}, {9, 9, 0}}) {
+                        MemorySegment src = everyKind(arena, 10 + i).get(i);
+                        MemorySegment ours = everyKind(arena, 20 + j).get(j);
+                        MemorySegment jdks = everyKind(arena, 20 + j).get(j);
+                        FastCopy.copy(src, c[0], ours, c[1], c[2]);
+                        MemorySegment.copy(src, c[0], jdks, c[1], c[2]);
+                        assertThat(ours.toArray(ValueLayout.JAVA_BYTE))
+                                .as("kind %d to kind %d, %d bytes from %d to %d", i, j, c[2], c[0], c[1])
+                                .isEqualTo(jdks.toArray(ValueLayout.JAVA_BYTE));
+                    }
+                    MemorySegment src = everyKind(arena, 30).get(i);
+                    MemorySegment dst = everyKind(arena, 31).get(j);
+                    byte[] before = dst.toArray(ValueLayout.JAVA_BYTE);
+                    assertThatThrownBy(() -> FastCopy.copy(src, 90, dst, 0, 8))
+                            .isInstanceOf(IndexOutOfBoundsException.class);
+                    assertThatThrownBy(() -> FastCopy.copy(src, 0, dst, 89, 8))
+                            .isInstanceOf(IndexOutOfBoundsException.class);
+                    assertThatThrownBy(() -> FastCopy.copy(src, 0, dst.asReadOnly(), 0, 8))
+                            .isInstanceOf(IllegalArgumentException.class);
+                    assertThat(dst.toArray(ValueLayout.JAVA_BYTE)).as("nothing written").isEqualTo(before);
+                }
+            }
+        }
+    }
+
     @Test
     void overlappingRangesBehaveAsMemmove() {
         byte[] a = random(BIG + 64, 2);

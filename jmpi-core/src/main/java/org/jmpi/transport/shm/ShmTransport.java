@@ -42,8 +42,9 @@ import org.jmpi.transport.Transport;
  * <p><b>Waiting.</b> {@link #await(long)} sleeps on the segment's doorbell, a futex word: the owner sets it to 1, checks
  * every inbound ring once more, and sleeps; a sender that has published a record reads the doorbell after a full
  * fence and, if it is 1, clears it and wakes the owner. Both sides order their store before their load (Dekker), so
- * a record published while the owner goes to sleep is never missed. A sender whose frames wait for room asks the
- * consumer (a flag in the ring) to ring its doorbell when it frees some. Linking futex costs about 100 ms of CPU, so
+ * a record published while the owner goes to sleep is never missed. A sender whose frames wait for room while a
+ * thread of its process sleeps on the doorbell (or is about to) asks the consumer (a flag in the ring) to ring it
+ * when it frees some; the owner asks the same itself before it sleeps. Linking futex costs about 100 ms of CPU, so
  * it happens in the background, only once a rank has slept {@link #SLEEPS_BEFORE_FUTEX} times (most short programs
  * never do); until then, and where there is no futex, the owner parks for 20 us, doubling up to 1 ms while nothing
  * arrives. A futex sleep lasts at most {@link #FUTEX_CAP_NANOS}, which bounds the wait for a peer whose own futex is
@@ -337,16 +338,19 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
         o.lock.lock();
         try {
             if (o.hasPending()) {
-                done = new ArrayDeque<>();
+                done = completions();
                 o.flushLocked(done);
             }
             written = o.sendLocked(header, payload, onWritten);
-            // Frames wait for room: ask the peer to ring our doorbell when it frees some, so that our progress owner,
-            // which may be asleep while this thread sends, comes back to write them. Room that appeared meanwhile is
-            // used at once.
-            while (o.hasPending() && o.armSpaceWakeupLocked()) {
+            // Frames wait for room. If a thread of ours sleeps on the doorbell (its progress owner, while this thread
+            // sends), ask the peer to ring it when it frees some, so that it comes back to write them; room that
+            // appeared meanwhile is used at once. If none does, nothing is asked: whoever polls next writes them, and
+            // a thread that goes to sleep later asks itself (await: the doorbell is set before it looks at the queues
+            // under this lock). Arming on every queued frame would cost both cores a cache-line exchange per message
+            // while a fast sender keeps the ring full.
+            while (o.hasPending() && ShmLayout.getIntVolatile(doorbell, 0) != 0 && o.armSpaceWakeupLocked()) {
                 if (done == null) {
-                    done = new ArrayDeque<>();
+                    done = completions();
                 }
                 if (!o.flushLocked(done)) {
                     break;
@@ -489,15 +493,18 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
      */
     private final ThreadLocal<ArrayDeque<Runnable>> flushCompletions = ThreadLocal.withInitial(ArrayDeque::new);
 
+    /** This thread's completion queue, or a fresh one when it is in use (a send or flush inside a completion). */
+    private ArrayDeque<Runnable> completions() {
+        ArrayDeque<Runnable> done = flushCompletions.get();
+        return done.isEmpty() ? done : new ArrayDeque<>();
+    }
+
     private boolean flush(OutboundRing o) {
         boolean wrote;
         if (!o.lock.tryLock()) {
             return false; // a sender is writing to this ring now; it flushes too
         }
-        ArrayDeque<Runnable> done = flushCompletions.get();
-        if (!done.isEmpty()) {
-            done = new ArrayDeque<>();
-        }
+        ArrayDeque<Runnable> done = completions();
         try {
             wrote = o.flushLocked(done);
         } finally {

@@ -20,21 +20,21 @@ import org.jmpi.shared.FastCopy;
  * semantics, pairing with its release store, so that the space it frees is no longer read when we overwrite it.
  */
 final class OutboundRing {
-    /** A frame that did not fit yet: its header (copied), its payload (by reference) and how far it got. */
+    /**
+     * A frame that did not fit yet: its header (copied), its payload (by reference) and how far it got. Reused once
+     * written (under the lock), so that a sender that keeps the ring full allocates nothing per frame.
+     */
     private static final class Pending {
-        final MemorySegment header;
-        final MemorySegment payload;
-        final Runnable onWritten;
+        MemorySegment header;
+        MemorySegment payload;
+        Runnable onWritten;
         /** Payload bytes already written (long frames are written piece by piece). */
         long written;
         boolean started;
-
-        Pending(MemorySegment header, MemorySegment payload, Runnable onWritten) {
-            this.header = header;
-            this.payload = payload;
-            this.onWritten = onWritten;
-        }
     }
+
+    /** Most written {@link Pending}s kept for reuse. */
+    private static final int SPARE_PENDING = 256;
 
     final int peer;
     /** The peer's doorbell (a futex word in its segment). */
@@ -47,6 +47,8 @@ final class OutboundRing {
     /** Largest record: half the data area. */
     private final long maxRecord;
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+    /** Written {@link Pending}s for reuse (under the lock). */
+    private final ArrayDeque<Pending> spare = new ArrayDeque<>();
     private volatile boolean hasPending;
     private long tail;
     private long headCache;
@@ -92,7 +94,7 @@ final class OutboundRing {
                 Pending q = queue(header, payload, onWritten);
                 if (advance(q)) {
                     pending.poll();
-                    headers.giveBack(q.header);
+                    recycle(q);
                     hasPending = false;
                     return true;
                 }
@@ -104,8 +106,15 @@ final class OutboundRing {
     }
 
     private Pending queue(MemorySegment header, MemorySegment payload, Runnable onWritten) {
-        MemorySegment copy = headers.copyOf(header);
-        Pending q = new Pending(copy, payload, onWritten);
+        Pending q = spare.poll();
+        if (q == null) {
+            q = new Pending();
+        }
+        q.header = headers.copyOf(header);
+        q.payload = payload;
+        q.onWritten = onWritten;
+        q.written = 0;
+        q.started = false;
         pending.add(q);
         hasPending = true;
         return q;
@@ -129,13 +138,24 @@ final class OutboundRing {
                 break;
             }
             pending.poll();
-            headers.giveBack(q.header);
             if (q.onWritten != null) {
                 done.add(q.onWritten);
             }
+            recycle(q);
         }
         hasPending = !pending.isEmpty();
         return any;
+    }
+
+    /** A written frame's header copy and its {@link Pending} go back for reuse; the payload is let go. */
+    private void recycle(Pending q) {
+        headers.giveBack(q.header);
+        q.header = null;
+        q.payload = null;
+        q.onWritten = null;
+        if (spare.size() < SPARE_PENDING) {
+            spare.add(q);
+        }
     }
 
     /** Writes what fits of a queued frame; true when it is written completely. */

@@ -65,6 +65,11 @@ public final class AllocationPerCall {
         GATHER_8B(8, false),
         /** Scatter of 8 bytes per rank from rank 0, direct buffer. */
         SCATTER_8B(8, false),
+        /**
+         * Scatter of 1 KiB per rank from rank 0, direct buffer: the root runs ahead of the other ranks until it has no
+         * credit left, and from then on its frames wait for credit.
+         */
+        SCATTER_1K(1024, false),
         /** An empty fence epoch (MPI_Win_fence) on a window over 8 bytes of a direct buffer. */
         WIN_FENCE(8, false),
         /** Rank 0 puts 8 bytes into rank 1's window and flushes, inside one lock epoch (rank 1 waits in a barrier). */
@@ -240,7 +245,7 @@ public final class AllocationPerCall {
                 case ALLGATHER_8B -> w.allGather(b.send, n, MPI.BYTE, b.allOut, n, MPI.BYTE);
                 case ALLTOALL_8B -> w.allToAll(b.all, n, MPI.BYTE, b.allOut, n, MPI.BYTE);
                 case GATHER_8B -> w.gather(b.send, n, MPI.BYTE, b.allOut, n, MPI.BYTE, 0);
-                case SCATTER_8B -> w.scatter(b.all, n, MPI.BYTE, b.recv, n, MPI.BYTE, 0);
+                case SCATTER_8B, SCATTER_1K -> w.scatter(b.all, n, MPI.BYTE, b.recv, n, MPI.BYTE, 0);
                 case WIN_FENCE -> b.win.fence(0);
                 default -> throw new IllegalStateException(f.name());
             }

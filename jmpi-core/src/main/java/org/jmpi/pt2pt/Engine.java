@@ -332,6 +332,34 @@ public final class Engine implements InprocEndpoint, FrameSink {
         volatile long consumed;
         /** Header copies of the frames in {@link #queue} (native, reused). */
         final HeaderCopies headers = new HeaderCopies();
+        /** Sent {@link Pending}s for reuse. */
+        final java.util.ArrayDeque<Pending> spare = new java.util.ArrayDeque<>();
+
+        /** A frame to queue for credit (a reused record when there is one). Caller holds the monitor. */
+        Pending pending(MemorySegment h, MemorySegment payload, Runnable onWritten, long cost, SendRequest s) {
+            Pending p = spare.poll();
+            if (p == null) {
+                p = new Pending();
+            }
+            p.header = headers.copyOf(h);
+            p.payload = payload;
+            p.onWritten = onWritten;
+            p.cost = cost;
+            p.request = s;
+            return p;
+        }
+
+        /** A sent frame's header copy and record go back for reuse. Caller holds the monitor. */
+        void recycle(Pending p) {
+            headers.giveBack(p.header);
+            p.header = null;
+            p.payload = null;
+            p.onWritten = null;
+            p.request = null;
+            if (spare.size() < SPARE_PENDING) {
+                spare.add(p);
+            }
+        }
 
         PeerFlow(long window) {
             credits = window;
@@ -419,9 +447,21 @@ public final class Engine implements InprocEndpoint, FrameSink {
         return false;
     }
 
-    /** A frame waiting for credit: its header (copied), payload, completion and charge. */
-    private record Pending(MemorySegment header, MemorySegment payload, Runnable onWritten, long cost,
-            SendRequest request) {}
+    /**
+     * A frame waiting for credit: its header (copied), payload, completion and charge. Reused once sent (under the
+     * peer's monitor), so that a rank that keeps running out of credit, e.g. the root of a loop of scatters, allocates
+     * nothing per frame.
+     */
+    private static final class Pending {
+        MemorySegment header;
+        MemorySegment payload;
+        Runnable onWritten;
+        long cost;
+        SendRequest request;
+    }
+
+    /** Most sent {@link Pending}s a peer's flow keeps for reuse. */
+    private static final int SPARE_PENDING = 256;
 
     /**
      * For diagnostics (the JFR counters): {bytes sent to {@code peer} and not yet returned as credit, frames waiting
@@ -473,7 +513,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 f.credits -= cost;
                 t.send(peer, h, payload, onWritten);
             } else {
-                f.queue.add(new Pending(f.headers.copyOf(h), payload, onWritten, cost, s));
+                f.queue.add(f.pending(h, payload, onWritten, cost, s));
             }
         }
     }
@@ -531,7 +571,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 f.queue.poll();
                 f.credits -= p.cost;
                 t.send(peer, p.header, p.payload, p.onWritten);
-                f.headers.giveBack(p.header);
+                f.recycle(p);
             }
         }
     }

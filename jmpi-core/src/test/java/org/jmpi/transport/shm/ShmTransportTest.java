@@ -266,6 +266,58 @@ class ShmTransportTest {
     }
 
     @Test
+    void framesQueuedForRoomAllocateNothingOnceWarm() throws Exception {
+        // the receiver holds its first frame of each burst, so the sender's frames queue behind a full 16 KiB ring
+        // (about 128 records of 128 bytes); a queued frame's record and header copy are reused once it is written
+        final int burst = 300;
+        final int bursts = 60;
+        MemorySegment payload = MemorySegment.ofArray(new byte[64]);
+        MemorySegment h = header(64, 0, 0, 0);
+        AtomicInteger received = new AtomicInteger();
+        AtomicInteger written = new AtomicInteger();
+        Runnable onWritten = written::incrementAndGet;
+        CountDownLatch[] hold = {new CountDownLatch(0)};
+        com.sun.management.ThreadMXBean mx =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        try (ShmCluster c = cluster(2, SMALL)) {
+            c.node(1).handler = (self, peer, hh, p) -> {
+                try {
+                    hold[0].await();
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+                received.incrementAndGet();
+            };
+            long allocated = 0;
+            for (int b = 0; b < bursts; b++) {
+                hold[0] = new CountDownLatch(1);
+                int writtenBefore = written.get();
+                long before = mx.getCurrentThreadAllocatedBytes();
+                for (int i = 0; i < burst; i++) {
+                    c.node(0).transport.send(1, h, payload, onWritten);
+                }
+                long after = mx.getCurrentThreadAllocatedBytes();
+                assertThat(written.get() - writtenBefore).as("frames written at once in burst %d", b)
+                        .isLessThan(burst);
+                if (b >= bursts / 2) {
+                    allocated += after - before;
+                }
+                hold[0].countDown();
+                int expected = (b + 1) * burst;
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (received.get() < expected || written.get() < expected) {
+                    assertThat(System.nanoTime()).as("burst %d delivered", b).isLessThan(deadline);
+                    Thread.onSpinWait();
+                }
+            }
+            double perFrame = (double) allocated / (bursts / 2 * burst);
+            assertThat(perFrame).as("bytes allocated per frame sent, half of them queued (a new record per queued"
+                    + " frame made it 23)").isLessThan(2.0);
+            c.assertHealthy();
+        }
+    }
+
+    @Test
     void sendsFromInsideOnFrameAndOnWrittenKeepOrder() throws Exception {
         // rank 1 echoes every frame from inside onFrame and sends a marker from inside each echo's onWritten
         final int frames = 2000;

@@ -34,7 +34,7 @@ for f in glob.glob(os.path.join(out, 'raw', '*.txt')):
         data[(impl, bench, n)][size].append(v)
 
 LABELS = {'jmpi': 'jmpi (direct buffers)', 'jmpiarrays': 'jmpi (Java arrays)',
-          'jmpialt': 'jmpi, ALT_CP build (direct buffers)'}
+          'jmpialt': 'jmpi, ALT build (direct buffers)', 'jmpialtarrays': 'jmpi, ALT build (Java arrays)'}
 
 
 def med(impl, bench, n, size):
@@ -43,7 +43,7 @@ def med(impl, bench, n, size):
 
 benches = sorted({(b, n) for (_, b, n) in data})
 for bench, n in benches:
-    impls = [i for i in ('mpich', 'jmpi', 'jmpiarrays', 'jmpialt') if (i, bench, n) in data]
+    impls = [i for i in ('mpich', 'jmpi', 'jmpiarrays', 'jmpialt', 'jmpialtarrays') if (i, bench, n) in data]
     if 'mpich' not in impls:
         continue
     all_sizes = sorted(data[('mpich', bench, n)])

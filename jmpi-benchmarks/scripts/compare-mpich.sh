@@ -11,7 +11,9 @@
 # MAXBYTES (e.g. 1024) stops the SET=more collectives at that size, jmpi's and MPICH's alike (the small-collective
 # rows of issue 16 at 4 and 8 ranks; the allreduce and bcast C programs always run every size).
 # ALT_CP (a class path of another build's benchmark classes, e.g. an older jmpi-benchmarks jar) runs the SET=more
-# collectives of that build as well, as "jmpialt", right after this build's: an A/B in the same sitting.
+# collectives of that build as well, as "jmpialt", right after this build's: an A/B in the same sitting. With
+# ALT_DIST (that build's jmpi-dist/target/jmpi) as well, those runs use its jmpirun and so its library too.
+# ARRAYS=1 runs the SET=more collectives on Java arrays as well ("jmpiarrays", and "jmpialtarrays" with ALT_CP).
 # Needs: mpich + libmpich-dev, a built tree (./mvnw install -DskipTests), ../shared/baseline next to the repository.
 # Then: python3 jmpi-benchmarks/scripts/aggregate.py OUTDIR
 set -euo pipefail
@@ -59,8 +61,18 @@ for r in $(seq 1 "$ROUNDS"); do
       run "mpich.$c" "$n" $MPICH "$n" "$B/mpi_coll" "$c" "$it" ${MAXBYTES:+"$MAXBYTES"}
       J=$(case $c in reduce) echo OsuReduce;; allgather) echo OsuAllgather;; alltoall) echo OsuAlltoall;; gather) echo OsuGather;; scatter) echo OsuScatter;; barrier) echo OsuBarrier;; esac)
       run "jmpi.$c" "$n" "$JMPIRUN" -n "$n" -cp "$CP" "org.jmpi.benchmarks.$J" --iters "$it" ${MAXBYTES:+--max "$MAXBYTES"}
+      if [ "${ARRAYS:-0}" = 1 ] && [ "$c" != barrier ]; then
+        run "jmpiarrays.$c" "$n" "$JMPIRUN" -n "$n" -cp "$CP" "org.jmpi.benchmarks.$J" --arrays --iters "$it" \
+          ${MAXBYTES:+--max "$MAXBYTES"}
+      fi
       if [ -n "${ALT_CP:-}" ]; then
-        run "jmpialt.$c" "$n" "$JMPIRUN" -n "$n" -cp "$ALT_CP" "org.jmpi.benchmarks.$J" --iters "$it" ${MAXBYTES:+--max "$MAXBYTES"}
+        ALTRUN="${ALT_DIST:+$ALT_DIST/bin/jmpirun}"
+        ALTRUN="${ALTRUN:-$JMPIRUN}"
+        run "jmpialt.$c" "$n" "$ALTRUN" -n "$n" -cp "$ALT_CP" "org.jmpi.benchmarks.$J" --iters "$it" ${MAXBYTES:+--max "$MAXBYTES"}
+        if [ "${ARRAYS:-0}" = 1 ] && [ "$c" != barrier ]; then
+          run "jmpialtarrays.$c" "$n" "$ALTRUN" -n "$n" -cp "$ALT_CP" "org.jmpi.benchmarks.$J" --arrays --iters "$it" \
+            ${MAXBYTES:+--max "$MAXBYTES"}
+        fi
       fi
     done
   done

@@ -112,6 +112,29 @@ class FastCopyTest {
     }
 
     @Test
+    void copiesAtShortDistancesModulo4KiBAreExact() {
+        // destinations 1-63 bytes after the source modulo 4 KiB take the JDK's copy instead of memmove (slow there):
+        // same bytes, between arrays, native memory and both, overlapping or not
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment nat = arena.allocate(4 * BIG, 4096);
+            byte[] heap = new byte[4 * BIG];
+            for (int d : new int[] {1, 8, 16, 31, 48, 63, 64, 4096 + 16, 4095}) {
+                for (MemorySegment area : new MemorySegment[] {nat, MemorySegment.ofArray(heap)}) {
+                    byte[] data = random(BIG, d);
+                    MemorySegment.copy(MemorySegment.ofArray(data), 0, area, 0, BIG);
+                    FastCopy.copy(area, 0, area, d, BIG); // overlapping, destination d bytes after the source
+                    assertThat(area.asSlice(d, BIG).toArray(ValueLayout.JAVA_BYTE)).as("shift by %d", d)
+                            .isEqualTo(data);
+                    MemorySegment.copy(MemorySegment.ofArray(data), 0, area, 0, BIG);
+                    MemorySegment other = area == nat ? MemorySegment.ofArray(heap) : nat;
+                    FastCopy.copy(area, 0, other, 2L * BIG + d, BIG);
+                    assertThat(other.asSlice(2L * BIG + d, BIG).toArray(ValueLayout.JAVA_BYTE)).isEqualTo(data);
+                }
+            }
+        }
+    }
+
+    @Test
     void overlappingRangesBehaveAsMemmove() {
         byte[] a = random(BIG + 64, 2);
         byte[] b = a.clone();

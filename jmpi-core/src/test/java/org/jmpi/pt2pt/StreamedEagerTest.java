@@ -41,6 +41,7 @@ class StreamedEagerTest {
     static final class Loopback implements Transport, ProtocolHints, SingleCopy {
         final ArrayDeque<MemorySegment[]> inbox = new ArrayDeque<>();
         final List<Integer> kinds = new ArrayList<>();
+        final List<Integer> flags = new ArrayList<>();
         final boolean singleCopy;
         Loopback peer;
         Engine engine;
@@ -64,6 +65,7 @@ class StreamedEagerTest {
                 MemorySegment.copy(payload, 0, p, 0, p.byteSize());
             }
             kinds.add(FrameLayout.getInt(h, FrameLayout.KIND));
+            flags.add(FrameLayout.getInt(h, FrameLayout.FLAGS));
             synchronized (peer) {
                 peer.inbox.add(new MemorySegment[] {h, p});
             }
@@ -375,11 +377,20 @@ class StreamedEagerTest {
     }
 
     @Test
-    void aBufferTheReceiverCanReadItselfKeepsTheSingleCopy() {
+    void aBufferTheReceiverCanReadItselfIsStreamedUpToTheLimitAndReadAbove() {
+        // up to the stream limit streaming beats the single copy's handshake (docs/transports.md); above it, and for
+        // synchronous sends, the receiver reads the sender's buffer itself
         wire(true);
-        ByteBuffer out = ByteBuffer.allocateDirect(N);
-        out.put(pattern(N, 3)).flip();
+        ByteBuffer out = ByteBuffer.allocateDirect(LIMIT + 1);
+        out.put(pattern(LIMIT + 1, 3)).flip();
         e0.isend(BufferView.of(out, N, BYTE, false), 1, CONTEXT, 0, 1, SendMode.STANDARD);
+        assertThat(t0.kinds).startsWith(Protocol.STREAM).doesNotContain(Protocol.RTS);
+        t0.kinds.clear();
+        e0.isend(BufferView.of(out, LIMIT + 1, BYTE, false), 1, CONTEXT, 0, 2, SendMode.STANDARD);
+        assertThat(t0.kinds).containsExactly(Protocol.RTS);
+        assertThat(t0.flags).as("single copy offered").contains(Protocol.FLAG_SINGLE_COPY);
+        t0.kinds.clear();
+        e0.isend(BufferView.of(out, N, BYTE, false), 1, CONTEXT, 0, 3, SendMode.SYNCHRONOUS);
         assertThat(t0.kinds).containsExactly(Protocol.RTS);
     }
 }

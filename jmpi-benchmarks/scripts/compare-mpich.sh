@@ -11,7 +11,8 @@
 # MAXBYTES (e.g. 1024) stops the SET=more collectives at that size, jmpi's and MPICH's alike (the small-collective
 # rows of issue 16 at 4 and 8 ranks; the allreduce and bcast C programs always run every size).
 # ALT_CP (a class path of another build's benchmark classes, e.g. an older jmpi-benchmarks jar) runs the SET=more
-# collectives of that build as well, as "jmpialt", right after this build's: an A/B in the same sitting. With
+# collectives (and with SET=core the ping-pong, allreduce and bcast) of that build as well, as "jmpialt", right after
+# this build's: an A/B in the same sitting. With
 # ALT_DIST (that build's jmpi-dist/target/jmpi) as well, those runs use its jmpirun and so its library too.
 # ARRAYS=1 runs the SET=more collectives on Java arrays as well ("jmpiarrays", and "jmpialtarrays" with ALT_CP).
 # Needs: mpich + libmpich-dev, a built tree (./mvnw install -DskipTests), ../shared/baseline next to the repository.
@@ -40,10 +41,15 @@ run() { # name n command...
   $GATE "$f" -- "$@" || true
 }
 SET=${SET:-all}
+ALTRUN="${ALT_DIST:+$ALT_DIST/bin/jmpirun}"
+ALTRUN="${ALTRUN:-$JMPIRUN}"
 for r in $(seq 1 "$ROUNDS"); do
   if [ "$SET" != more ]; then
   run mpich.latency 2 $MPICH 2 "$B/mpi_pingpong"
   run jmpi.latency 2 "$JMPIRUN" -n 2 -cp "$CP" org.jmpi.benchmarks.OsuLatency
+  if [ -n "${ALT_CP:-}" ]; then
+    run jmpialt.latency 2 "$ALTRUN" -n 2 -cp "$ALT_CP" org.jmpi.benchmarks.OsuLatency
+  fi
   fi
   for n in $RANKS; do
     it=${ITERS:-10000}
@@ -52,9 +58,18 @@ for r in $(seq 1 "$ROUNDS"); do
     run mpich.allreduce "$n" $MPICH "$n" "$B/mpi_allreduce" "$it"
     run jmpi.allreduce "$n" "$JMPIRUN" -n "$n" -cp "$CP" org.jmpi.benchmarks.OsuAllreduce --iters "$it"
     run jmpiarrays.allreduce "$n" "$JMPIRUN" -n "$n" -cp "$CP" org.jmpi.benchmarks.OsuAllreduce --arrays --iters "$it"
+    if [ -n "${ALT_CP:-}" ]; then
+      run jmpialt.allreduce "$n" "$ALTRUN" -n "$n" -cp "$ALT_CP" org.jmpi.benchmarks.OsuAllreduce --iters "$it"
+      run jmpialtarrays.allreduce "$n" "$ALTRUN" -n "$n" -cp "$ALT_CP" org.jmpi.benchmarks.OsuAllreduce --arrays \
+        --iters "$it"
+    fi
     run mpich.bcast "$n" $MPICH "$n" "$B/mpi_bcast" "$it"
     run jmpi.bcast "$n" "$JMPIRUN" -n "$n" -cp "$CP" org.jmpi.benchmarks.OsuBcast --iters "$it"
     run jmpiarrays.bcast "$n" "$JMPIRUN" -n "$n" -cp "$CP" org.jmpi.benchmarks.OsuBcast --arrays --iters "$it"
+    if [ -n "${ALT_CP:-}" ]; then
+      run jmpialt.bcast "$n" "$ALTRUN" -n "$n" -cp "$ALT_CP" org.jmpi.benchmarks.OsuBcast --iters "$it"
+      run jmpialtarrays.bcast "$n" "$ALTRUN" -n "$n" -cp "$ALT_CP" org.jmpi.benchmarks.OsuBcast --arrays --iters "$it"
+    fi
     fi
     [ "$SET" = core ] && continue
     for c in ${COLLS:-reduce allgather alltoall barrier}; do
@@ -66,8 +81,6 @@ for r in $(seq 1 "$ROUNDS"); do
           ${MAXBYTES:+--max "$MAXBYTES"}
       fi
       if [ -n "${ALT_CP:-}" ]; then
-        ALTRUN="${ALT_DIST:+$ALT_DIST/bin/jmpirun}"
-        ALTRUN="${ALTRUN:-$JMPIRUN}"
         run "jmpialt.$c" "$n" "$ALTRUN" -n "$n" -cp "$ALT_CP" "org.jmpi.benchmarks.$J" --iters "$it" ${MAXBYTES:+--max "$MAXBYTES"}
         if [ "${ARRAYS:-0}" = 1 ] && [ "$c" != barrier ]; then
           run "jmpialtarrays.$c" "$n" "$ALTRUN" -n "$n" -cp "$ALT_CP" "org.jmpi.benchmarks.$J" --arrays --iters "$it" \

@@ -48,8 +48,10 @@ public record CollConfig(
 
     /** The defaults, measured on the project's 2-core development machine (docs/tuning.md). */
     public static CollConfig defaults() {
+        // allreduce.short 32 KiB (16 KiB until 2026-11-24): a 2-rank allreduce of 16 KiB took 6.6-8.3 us with
+        // Rabenseifner's two rounds of 8 KiB halves and 3.5-3.7 us with one exchange (docs/tuning.md)
         return new CollConfig(Map.of(), 256 * 1024, 1L << 62, 128 * 1024, 16 * 1024, 64 * 1024, 256, 32 * 1024,
-                16 * 1024, 1 << 20, 256 * 1024, 512 * 1024, 512 * 1024);
+                32 * 1024, 1 << 20, 256 * 1024, 512 * 1024, 512 * 1024);
     }
 
     /** Reads every parameter; unset ones keep their defaults. */

@@ -11,8 +11,8 @@ import org.jmpi.junit.MpiTestContext;
 
 /**
  * Bytes allocated per operation in steady state, per call family (a count, not a timing): the regression test of
- * "no garbage per message". Each family runs 20,000 warm-up operations, then 20,000 counted ones (2,000 and 2,000
- * for 256 KiB messages) ({@link AllocationPerCall#measure}). The limits are what the API itself makes the call return: {@code recv} a new
+ * "no garbage per message". Each family runs 20,000 warm-up operations, then two windows of 20,000 counted ones, and
+ * the lower count is taken (2,000 each for 256 KiB messages) ({@link AllocationPerCall#measure}). The limits are what the API itself makes the call return: {@code recv} a new
  * {@code Status} (48 bytes with compressed class pointers), {@code iSend}/{@code iRecv} a new {@code Request} each
  * (32 bytes). On top of that each limit leaves 48 bytes for what depends on the JIT's progress (escape analysis of
  * short-lived objects in code not yet compiled by C2 when the rank JVM is busy) and for rare amortised work (credit
@@ -29,7 +29,10 @@ class AllocationPerCallTest {
 
     private static void check(Family f, double limit) throws MPIException {
         int ops = f.name().endsWith("256K") ? OPS / 10 : OPS; // 256 KiB messages: fewer, the copies dominate the time
-        double perOp = AllocationPerCall.measure(f, ops, ops);
+        // two counted windows back to back, the lower one taken: on a loaded host C2 may not have compiled the path
+        // yet in the first one (a clean-clone CI run once saw 111 bytes per 4-byte allreduce at 3 ranks, where
+        // escape analysis had not run yet); garbage the calls make per message shows in both windows
+        double perOp = Math.min(AllocationPerCall.measure(f, ops, ops), AllocationPerCall.measure(f, 0, ops));
         double[] max = {perOp};
         MPI.COMM_WORLD.allReduce(max, 1, MPI.DOUBLE, MPI.MAX);
         assertThat(max[0]).as("bytes allocated per %s operation (max over ranks)", f).isLessThanOrEqualTo(limit);

@@ -109,7 +109,7 @@ public final class FastCopy {
                 link();
             }
         }
-        copySmall(src, srcOffset, dst, dstOffset, length);
+        copyByClass(src, srcOffset, dst, dstOffset, length);
     }
 
     /** Distances (destination minus source, modulo 4 KiB) at which memmove is slow: 1 to this minus 1. */
@@ -128,7 +128,8 @@ public final class FastCopy {
         return distance != 0 && distance < SHORT_DISTANCE;
     }
 
-    // Small copies by segment class (see the class comment, "Small copies"). The classes are the JDK's own, found
+    // The JDK's copy by segment class: small copies, and large ones that memmove should not take (see the class
+    // comment, "Small copies" and "Short distances"). The classes are the JDK's own, found
     // from segments of each kind; Class.cast with a constant class tells C2 the exact class of its result.
     private static final Class<?> NATIVE = MemorySegment.NULL.getClass();
     private static final Class<?> BYTES = MemorySegment.ofArray(new byte[0]).getClass();
@@ -139,7 +140,7 @@ public final class FastCopy {
     private static final Class<?> CHARS = MemorySegment.ofArray(new char[0]).getClass();
     private static final Class<?> SHORTS = MemorySegment.ofArray(new short[0]).getClass();
 
-    private static void copySmall(MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset, long length) {
+    private static void copyByClass(MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset, long length) {
         Class<?> s = src.getClass();
         Class<?> d = dst.getClass();
         if (s == NATIVE) {
@@ -214,8 +215,8 @@ public final class FastCopy {
             MemorySegment.copy((MemorySegment) FLOATS.cast(src), srcOffset, (MemorySegment) FLOATS.cast(dst), dstOffset,
                     length);
         } else if (c == DOUBLES) {
-            MemorySegment.copy((MemorySegment) DOUBLES.cast(src), srcOffset, (MemorySegment) DOUBLES.cast(dst), dstOffset,
-                    length);
+            MemorySegment.copy((MemorySegment) DOUBLES.cast(src), srcOffset, (MemorySegment) DOUBLES.cast(dst),
+                    dstOffset, length);
         } else if (c == INTS) {
             MemorySegment.copy((MemorySegment) INTS.cast(src), srcOffset, (MemorySegment) INTS.cast(dst), dstOffset,
                     length);

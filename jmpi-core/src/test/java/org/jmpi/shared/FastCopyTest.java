@@ -86,7 +86,8 @@ class FastCopyTest {
             int kinds = everyKind(arena, 0).size();
             for (int i = 0; i < kinds; i++) {
                 for (int j = 0; j < kinds; j++) {
-                    for (int[] c : new int[][] {{0, 0, 96}, {1, 7, 8}, {5, 64, 32}, {3, 2, 17}, {0, 95, 1}, {9, 9, 0}}) {
+                    int[][] cases = {{0, 0, 96}, {1, 7, 8}, {5, 64, 32}, {3, 2, 17}, {0, 95, 1}, {9, 9, 0}};
+                    for (int[] c : cases) {
                         MemorySegment src = everyKind(arena, 10 + i).get(i);
                         MemorySegment ours = everyKind(arena, 20 + j).get(j);
                         MemorySegment jdks = everyKind(arena, 20 + j).get(j);

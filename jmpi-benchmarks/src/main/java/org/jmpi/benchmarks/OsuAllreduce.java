@@ -26,7 +26,7 @@ public final class OsuAllreduce {
         });
         for (int bytes : b.sizes()) {
             int iters = b.itersFor(bytes);
-            double us = Bench.time(Bench.warmupFor(iters), iters, call, bytes);
+            double us = b.timeSettled(iters, call, bytes);
             b.report(bytes, us, iters);
         }
         MPI.Finalize();

@@ -24,7 +24,7 @@ public final class OsuAlltoall {
         });
         for (int bytes : b.sizes()) {
             int iters = b.itersFor((long) bytes * b.size);
-            double us = Bench.time(Bench.warmupFor(iters), iters, call, bytes);
+            double us = b.timeSettled(iters, call, bytes);
             b.report(bytes, us, iters);
         }
         MPI.Finalize();

@@ -17,7 +17,7 @@ public final class OsuBarrier {
         Bench.SizedCall call = bytes -> MPI.COMM_WORLD.barrier();
         b.warmUntilQuiet(() -> Bench.time(0, b.warmupCalls(0), call, 0));
         for (int round = 0; round < 5; round++) {
-            double us = Bench.time(Bench.warmupFor(b.iters), b.iters, call, 0);
+            double us = b.timeSettled(b.iters, call, 0);
             b.report(0, us, b.iters);
         }
         MPI.Finalize();

@@ -561,17 +561,46 @@ class ShmTransportTest {
             ShmTransport t = c.node(1).transport;
             assumeTrue(LinuxCalls.prepareNow().processVm, "process_vm_readv is available");
             assertThat(t.canReadFrom(0)).as("the probe succeeds within one process").isTrue();
-            MemorySegment src = arena.allocate(1 << 20);
+            MemorySegment src = arena.allocate(1 << 20, 4096);
             for (long i = 0; i < src.byteSize(); i += 8) {
                 src.set(ValueLayout.JAVA_LONG, i, i * 31);
             }
-            MemorySegment dst = arena.allocate(1 << 20);
+            MemorySegment dst = arena.allocate(1 << 20, 4096);
             assertThat(t.read(0, src.address() + 8, dst.asSlice(0, (1 << 20) - 8))).isTrue();
             assertThat(dst.asSlice(0, (1 << 20) - 8).mismatch(src.asSlice(8))).isEqualTo(-1);
             assertThat(t.read(0, src.address(), MemorySegment.ofArray(new byte[8]))).as("heap target").isFalse();
             assertThat(t.canReadFrom(0)).as("a heap target does not turn it off").isTrue();
             assertThat(t.read(0, 8, dst.asSlice(0, 64))).as("an unmapped address fails").isFalse();
             assertThat(t.canReadFrom(0)).as("a failure turns it off for that peer").isFalse();
+        }
+    }
+
+    @Test
+    void singleCopyIsRefusedAtTheDistancesWhereTheKernelCopiesSlowly() throws Exception {
+        assertThat(ShmTransport.slowDistance(4096 + 1, 0, 1 << 20)).isTrue();
+        assertThat(ShmTransport.slowDistance(16, 0, 1 << 20)).isTrue();
+        assertThat(ShmTransport.slowDistance(8192 + 31, 4096, 1 << 20)).isTrue();
+        assertThat(ShmTransport.slowDistance(0, 4096 - 16, 1 << 20)).as("wraps modulo 4 KiB").isTrue();
+        assertThat(ShmTransport.slowDistance(4096, 0, 1 << 20)).as("same offset in the page").isFalse();
+        assertThat(ShmTransport.slowDistance(32, 0, 1 << 20)).isFalse();
+        assertThat(ShmTransport.slowDistance(0, 16, 1 << 20)).as("destination before the source").isFalse();
+        assertThat(ShmTransport.slowDistance(16, 0, 4095)).as("short copies are not refused").isFalse();
+        try (ShmCluster c = cluster(2, ShmConfig.defaults()); Arena arena = Arena.ofShared()) {
+            ShmTransport t = c.node(1).transport;
+            assumeTrue(LinuxCalls.prepareNow().processVm, "process_vm_readv is available");
+            assertThat(t.canReadFrom(0)).isTrue();
+            MemorySegment src = arena.allocate(1 << 20, 4096);
+            src.fill((byte) 7);
+            MemorySegment dst = arena.allocate(1 << 20, 4096);
+            long n = 256 << 10;
+            assertThat(t.read(0, src.address(), dst.asSlice(16, n))).as("read 16 bytes after").isFalse();
+            assertThat(t.write(0, src.asSlice(0, n), dst.address() + 16)).as("write 16 bytes after").isFalse();
+            assertThat(dst.asSlice(16, n).mismatch(src.asSlice(0, n))).as("nothing was copied").isZero();
+            assertThat(t.canReadFrom(0)).as("a refusal does not turn single copy off").isTrue();
+            assertThat(t.read(0, src.address(), dst.asSlice(32, n))).as("read 32 bytes after").isTrue();
+            assertThat(dst.asSlice(32, n).mismatch(src.asSlice(0, n))).isEqualTo(-1);
+            assertThat(t.write(0, src.asSlice(16, n), dst.address())).as("write 16 bytes before").isTrue();
+            assertThat(t.read(0, src.address(), dst.asSlice(16, 64))).as("64 bytes 16 bytes after").isTrue();
         }
     }
 

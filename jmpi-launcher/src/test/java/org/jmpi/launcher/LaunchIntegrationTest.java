@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
@@ -53,6 +54,18 @@ class LaunchIntegrationTest {
             fail("launch-integration test needs " + what + " (JMPI_REQUIRE_INTEGRATION=1)");
         }
         assumeTrue(ok, "skipped: needs " + what);
+    }
+
+    /** Removes a test's temporary directory and everything under it, once its daemons are down. */
+    static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
     }
 
     static boolean isRoot() {
@@ -216,9 +229,8 @@ class LaunchIntegrationTest {
         }
 
         @Test
-        void anMpichCProgramRunsUnderJmpirunsPmiServer() throws Exception {
+        void anMpichCProgramRunsUnderJmpirunsPmiServer(@TempDir Path dir) throws Exception {
             installDeps();
-            Path dir = Files.createTempDirectory("jmpi-c");
             Path src = dir.resolve("hello.c");
             try (InputStream in = getClass().getResourceAsStream("/interop/mpich_hello.c")) {
                 Files.copy(in, src);
@@ -259,6 +271,7 @@ class LaunchIntegrationTest {
             if (dir != null) {
                 run(List.of("bash", SCRIPTS.resolve("slurm-local.sh").toString(), "down", dir.toString()), Map.of(),
                         Duration.ofSeconds(60));
+                deleteTree(dir);
             }
         }
 
@@ -372,6 +385,7 @@ class LaunchIntegrationTest {
             if (dir != null) {
                 run(List.of("bash", SCRIPTS.resolve("netns-hosts.sh").toString(), "down", dir.toString()),
                         Map.of(), Duration.ofSeconds(60));
+                deleteTree(dir);
             }
         }
 

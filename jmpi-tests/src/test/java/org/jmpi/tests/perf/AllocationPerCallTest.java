@@ -78,23 +78,55 @@ class AllocationPerCallTest {
      * 600-1,500 bytes). Processes only: in threads mode a bcast root that runs ahead leaves unexpected messages whose
      * entries the receiver's pool cannot always absorb.
      *
-     * <p>At 3 ranks the limit is wider. The allreduce's rank 1 folds rank 0's vector in, exchanges with rank 2 and
-     * sends the result back. In 3 of 13 local runs of this test, and in two clean-clone CI runs, that rank
-     * allocated 62-114 bytes per call in every counted window (one run measured three: 110, 105, 114), the other
-     * ranks nothing; once the alltoall (Bruck's algorithm at 3 ranks) allocated 85. A class histogram of everything
-     * allocated in one allreduce window showed 56,896 new {@code NativeMemorySegmentImpl} objects for 20,000 calls:
-     * segment views that C2's escape analysis removes in most compilations and keeps in some (it depends on which
-     * methods were compiled first). Until those views are gone from the path, the 3-rank limit is 160 bytes, which
-     * still catches a schedule per call (600-1,500 bytes).
+     * <p>At 3 ranks on this 2-core host the ranks sleep on their doorbells between messages, so every call also wakes
+     * a peer with {@code futex}. That downcall captured {@code errno}, and the JDK slices the capture segment on each
+     * call: an object that escape analysis removed in most rank JVMs and kept in some (62-121 bytes per call on one
+     * rank, in about one whole-class run in three; the limit here was 160 bytes until it was found). The futex call
+     * no longer captures anything; {@link #withoutEscapeAnalysisOnlyWhatTheApiReturnsIsAllocated} pins that the path
+     * needs no escape analysis at all.
      */
     @MpiTest(ranks = {2, 3}, modes = org.jmpi.junit.Mode.PROCESSES, timeoutSeconds = 180)
     void smallBlockingCollectivesAllocateNothing() throws MPIException {
-        double limit = MPI.COMM_WORLD.getSize() == 2 ? 48 : 160;
+        double limit = 48;
         check(Family.BCAST_8B, limit);
         check(Family.BCAST_ARRAY_8B, limit);
         check(Family.ALLREDUCE_4B, limit);
         check(Family.ALLREDUCE_ARRAY_4B, limit);
         check(Family.ALLTOALL_8B, limit); // at 3 ranks 8-byte blocks take Bruck's algorithm, also on the immediate path
+    }
+
+    /**
+     * With C2's escape analysis turned off, every object the path makes is allocated, so the count no longer depends
+     * on which methods the JIT happened to inline (the source of the 3-rank lottery above): the point-to-point calls
+     * allocate exactly what the API returns ({@code Status} 48 bytes, {@code Request} 32), and the small collectives
+     * nothing. The slack is 8 bytes per call, less than the smallest object, so one object per call more fails.
+     *
+     * <p>Not at 3 ranks: reduce and gather. Their non-root ranks run ahead of the root by up to a flow window of
+     * 4-byte messages (about 40,000 per peer), more than the receiver keeps pooled unexpected entries for (2,048),
+     * so the root allocates entries while the backlog swings (about 240 bytes per call measured; 0 at 2 ranks).
+     */
+    @MpiTest(ranks = {2, 3}, modes = org.jmpi.junit.Mode.PROCESSES, timeoutSeconds = 240,
+            jvmArgs = "-XX:-DoEscapeAnalysis")
+    void withoutEscapeAnalysisOnlyWhatTheApiReturnsIsAllocated() throws MPIException {
+        double slack = 8;
+        check(Family.SEND_RECV_ARRAY_8B, 48 + slack);
+        check(Family.SEND_RECV_DIRECT_8B, 48 + slack);
+        check(Family.SENDRECV_ARRAY_8B, 48 + slack);
+        check(Family.ISEND_IRECV_WAIT_ARRAY_8B, 64 + slack);
+        check(Family.ISEND_IRECV_WAIT_DIRECT_8B, 64 + slack);
+        check(Family.IRECV_TEST_ARRAY_8B, 32 + slack);
+        check(Family.BARRIER, slack);
+        check(Family.BCAST_8B, slack);
+        check(Family.BCAST_ARRAY_8B, slack);
+        check(Family.ALLREDUCE_4B, slack);
+        check(Family.ALLREDUCE_ARRAY_4B, slack);
+        check(Family.ALLGATHER_8B, slack);
+        check(Family.ALLTOALL_8B, slack);
+        check(Family.SCATTER_8B, slack);
+        if (MPI.COMM_WORLD.getSize() == 2) {
+            check(Family.REDUCE_4B, slack);
+            check(Family.GATHER_8B, slack);
+        }
     }
 
     /**

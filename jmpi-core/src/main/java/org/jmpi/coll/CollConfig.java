@@ -30,6 +30,9 @@ import org.jmpi.runtime.MpiError;
  * @param reduceLong reductions of at least this many bytes use Rabenseifner's algorithm (commutative operations)
  * @param reduceScatterLong reduce-scatters of at least this many (total) bytes use the ring, smaller ones recursive
  *     halving (commutative operations)
+ * @param pace every this many collective calls on a communicator, the small messages of a rooted collective (bcast,
+ *     reduce, gather, scatter without a schedule) are sent paced, so that a sender stays at most two such paces ahead
+ *     of each rank it sends to (see {@link Immediate}); 0 never
  */
 public record CollConfig(
         Map<Collective, Algorithm> forced,
@@ -44,14 +47,22 @@ public record CollConfig(
         long allreduceLong,
         long allreduceSegment,
         long reduceLong,
-        long reduceScatterLong) {
+        long reduceScatterLong,
+        long pace) {
+
+    /**
+     * The default of {@code jmpi.coll.pace}: 128 calls. A rank then holds at most about 256 unexpected messages per
+     * rank sending to it in a loop of rooted collectives, which for the 8 children of a 256-rank binomial root stays
+     * inside the engine's pool of 2,048 unexpected entries; the paced message costs its receiver one small answer.
+     */
+    public static final long DEFAULT_PACE = 128;
 
     /** The defaults, measured on the project's 2-core development machine (docs/tuning.md). */
     public static CollConfig defaults() {
         // allreduce.short 32 KiB (16 KiB until 2026-11-24): a 2-rank allreduce of 16 KiB took 6.6-8.3 us with
         // Rabenseifner's two rounds of 8 KiB halves and 3.5-3.7 us with one exchange (docs/tuning.md)
         return new CollConfig(Map.of(), 256 * 1024, 1L << 62, 128 * 1024, 16 * 1024, 64 * 1024, 256, 32 * 1024,
-                32 * 1024, 1 << 20, 256 * 1024, 512 * 1024, 512 * 1024);
+                32 * 1024, 1 << 20, 256 * 1024, 512 * 1024, 512 * 1024, DEFAULT_PACE);
     }
 
     /** Reads every parameter; unset ones keep their defaults. */
@@ -87,7 +98,8 @@ public record CollConfig(
                 size("jmpi.coll.allreduce.long", d.allreduceLong),
                 Math.max(1, size("jmpi.coll.allreduce.segment", d.allreduceSegment)),
                 size("jmpi.coll.reduce.long", d.reduceLong),
-                size("jmpi.coll.reduce_scatter.long", d.reduceScatterLong));
+                size("jmpi.coll.reduce_scatter.long", d.reduceScatterLong),
+                size("jmpi.coll.pace", d.pace));
     }
 
     /** Every parameter with its value, for {@code jmpirun --info}. */
@@ -109,6 +121,7 @@ public record CollConfig(
         m.put("jmpi.coll.allreduce.segment", Long.toString(allreduceSegment));
         m.put("jmpi.coll.reduce.long", Long.toString(reduceLong));
         m.put("jmpi.coll.reduce_scatter.long", Long.toString(reduceScatterLong));
+        m.put("jmpi.coll.pace", Long.toString(pace));
         return m;
     }
 

@@ -2,6 +2,8 @@ package org.jmpi.coll;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.Map;
+import java.util.WeakHashMap;
 import org.jmpi.datatype.MessageData;
 import org.jmpi.op.PredefinedReduction;
 import org.jmpi.op.Reduction;
@@ -30,13 +32,116 @@ import org.jmpi.runtime.Progress;
  * <p>Working buffers are native: the input is copied in, combined with {@link Reduction#applyNative}, and the result
  * copied out. For the sizes taken here (at most {@link #LIMIT} bytes) the copies cost less than one message.
  *
- * <p>Threading: every method runs in the calling thread and touches only that thread's scratch.
+ * <p><b>Pacing.</b> In the rooted collectives (bcast, reduce, gather, scatter) data flows one way, and a sender's
+ * small messages are eager: it returns as soon as they are written, so a loop of such calls lets the senders run
+ * ahead of their receivers, up to a whole flow window (4 MiB, some 40,000 messages of 4 bytes) per sender, which the
+ * receiver holds as unexpected messages, more than the engine pools (the root of a 3-rank reduce or gather allocated
+ * 210-235 bytes per call that way; with many senders the backlog would be megabytes per sender). So every
+ * {@code jmpi.coll.pace}-th call on a communicator ({@link CollConfig#pace()}; 0 turns pacing off) sends its small
+ * messages ({@link #PACED_MAX} bytes at most) from a private copy as {@link SendMode#EAGER_SYNCHRONOUS}: the data
+ * goes at once, the receiver answers when it has matched it, and this rank does not wait for that answer in the
+ * call but before its next paced message to the same rank. A sender thus stays at most two paces ahead of each rank
+ * it sends to, and never waits when it is not that far ahead: no extra round trip in the call, nothing the receiver
+ * must do (any receive answers, so ranks that build a schedule for the same call still match), and a program that
+ * relies on a collective not synchronising (erroneous, but common) only blocks where it relies on two paces of
+ * buffering. The same idea as Open MPI's optional "sync" collective component, which inserts a barrier every N
+ * calls, without the barrier.
+ *
+ * <p>Threading: every method runs in the calling thread and touches only that thread's scratch, and for a paced call
+ * the communicator's pacing state (a rank does not run two collectives on one communicator at once).
  */
 public final class Immediate {
     /** Largest reduction (bytes of one rank's data) done here; larger ones build a schedule. */
     public static final long LIMIT = 32 << 10;
 
     private Immediate() {}
+
+    /** Largest message sent paced; larger ones are few enough per flow window to need no pacing. */
+    static final long PACED_MAX = 16 << 10;
+
+    /** Whether call {@code sequence}'s messages of {@code bytes} are sent paced: see "Pacing" above. */
+    private static boolean paced(int sequence, long bytes) {
+        long pace = Tuning.config().pace();
+        return pace > 0 && bytes <= PACED_MAX && Integer.toUnsignedLong(sequence) % pace == pace - 1;
+    }
+
+    /**
+     * A communicator's pacing state, per comm rank sent to: the last paced send (not yet known to be matched) and the
+     * private copy it was sent from.
+     */
+    private static final class Pace {
+        final SendRequest[] pending;
+        final MemorySegment[] copies;
+        /** The copy's first {@code bytes} as message data, kept while the size stays the same. */
+        final MessageData[] views;
+
+        Pace(int size) {
+            pending = new SendRequest[size];
+            copies = new MemorySegment[size];
+            views = new MessageData[size];
+        }
+    }
+
+    /** Pacing state by communicator, looked up on paced calls only; an entry goes with its communicator. */
+    private static final Map<Communicator, Pace> PACES = new WeakHashMap<>();
+
+    /**
+     * Sends {@code out} to comm rank {@code to} as this call's paced message: first waits for the previous paced
+     * message to {@code to} to be matched (at once unless this rank is a whole pace ahead of {@code to}), then sends
+     * a copy of {@code out} eager synchronous and returns without waiting for it.
+     */
+    private static void sendPaced(Engine engine, Progress progress, Communicator c, int context, int tag, int to,
+            MessageData out, String call) {
+        Pace pace;
+        synchronized (PACES) {
+            pace = PACES.computeIfAbsent(c, k -> new Pace(k.size()));
+        }
+        SendRequest previous;
+        synchronized (pace) {
+            previous = pace.pending[to];
+            pace.pending[to] = null;
+        }
+        if (previous != null) {
+            progress.await(previous);
+            int error = previous.error();
+            String message = previous.errorMessage();
+            engine.release(previous);
+            if (error != 0) {
+                throw new MpiError(error, call + ": " + message);
+            }
+        }
+        long n = out.bytes();
+        MessageData data;
+        synchronized (pace) {
+            MemorySegment copy = pace.copies[to];
+            if (copy == null || copy.byteSize() < n) {
+                copy = Arena.ofAuto().allocate(Math.max(n, 64), 64);
+                pace.copies[to] = copy;
+                pace.views[to] = null;
+            }
+            data = pace.views[to];
+            if (data == null || data.bytes() != n) {
+                data = new MessageData.SegmentData(copy.asSlice(0, n));
+                pace.views[to] = data;
+            }
+        }
+        Blocks.copy(out, 0, data, 0, n);
+        SendRequest s;
+        try {
+            s = engine.isend(data, c.worldRank(to), context, c.rank(), tag, SendMode.EAGER_SYNCHRONOUS);
+        } catch (MpiError e) {
+            throw new MpiError(e.errorClass(), call + ": " + e.getMessage());
+        }
+        if (s.isDone() && s.error() != 0) {
+            int error = s.error();
+            String message = s.errorMessage();
+            engine.release(s);
+            throw new MpiError(error, call + ": " + message);
+        }
+        synchronized (pace) {
+            pace.pending[to] = s;
+        }
+    }
 
     /** The calling thread's working memory: two {@link #LIMIT}-byte segments and views of them. */
     private static final class Scratch {
@@ -135,6 +240,14 @@ public final class Immediate {
                 // the children wait for data that will not come; as a schedule, stop at the first failed step
                 throw new MpiError(error, call + ": " + message);
             }
+        }
+        if (paced(sequence, buf.bytes())) {
+            for (int mask = top >> 1; mask > 0; mask >>= 1) {
+                if (rel + mask < p) {
+                    sendPaced(engine, progress, c, context, tag, Binomial.abs(rel + mask, root, p), buf, call);
+                }
+            }
+            return true;
         }
         SendRequest[] sends = SCRATCH.get().sends;
         int n = 0;
@@ -279,7 +392,7 @@ public final class Immediate {
         if (rel + 1 >= p || top == 1) {
             // no children
             if (rel != 0) {
-                exchange(engine, progress, c, context, tag, parent, input, null, call);
+                send(engine, progress, c, context, sequence, parent, input, call);
             } else {
                 Blocks.copy(input, 0, accData, 0, bytes);
                 holds = true;
@@ -303,14 +416,14 @@ public final class Immediate {
                 }
             }
             if (rel != 0) {
-                exchange(engine, progress, c, context, tag, parent, accData, null, call);
+                send(engine, progress, c, context, sequence, parent, accData, call);
             } else {
                 holds = true;
             }
         }
         if (treeRoot != root) {
             if (r == treeRoot) {
-                exchange(engine, progress, c, context, tag, root, accData, null, call);
+                send(engine, progress, c, context, sequence, root, accData, call);
                 return true;
             }
             if (r == root) {
@@ -344,8 +457,8 @@ public final class Immediate {
         if (size == 1) {
             if (rel != 0) {
                 JmpiRuntime rt = JmpiRuntime.get();
-                exchange(rt.engine(), rt.progress(), c, c.collectiveContext(), sequence & Integer.MAX_VALUE,
-                        Binomial.abs(rel - top, root, p), send, null, call);
+                send(rt.engine(), rt.progress(), c, c.collectiveContext(), sequence, Binomial.abs(rel - top, root, p),
+                        send, call);
             } else if (send != null) {
                 Blocks.copy(send, 0, recv, 0, block); // p == 1
             }
@@ -372,7 +485,7 @@ public final class Immediate {
         }
         awaitAll(engine, progress, in, n, call);
         if (rel != 0) {
-            exchange(engine, progress, c, context, tag, Binomial.abs(rel - top, root, p), tmp, null, call);
+            send(engine, progress, c, context, sequence, Binomial.abs(rel - top, root, p), tmp, call);
         } else {
             for (int i = 0; i < p; i++) {
                 Blocks.copy(tmp, i * block, recv, Binomial.abs(i, root, p) * block, block);
@@ -424,6 +537,16 @@ public final class Immediate {
         }
         if (recv != null) {
             Blocks.copy(tmp, 0, recv, 0, block);
+        }
+        if (paced(sequence, size * block)) { // this rank's subtree: no message to a child is larger
+            for (int mask = top >> 1; mask > 0; mask >>= 1) {
+                int child = rel + mask;
+                if (child < p) {
+                    sendPaced(engine, progress, c, context, tag, Binomial.abs(child, root, p),
+                            sc.view(0, mask * block, Binomial.subtreeSize(child, p) * block), call);
+                }
+            }
+            return true;
         }
         SendRequest[] out = sc.sends;
         int n = 0;
@@ -639,6 +762,20 @@ public final class Immediate {
     private static void exchange(Engine engine, Progress progress, Communicator c, int context, int tag, int peer,
             MessageData out, MessageData in, String call) {
         exchange(engine, progress, c, context, tag, peer, out, peer, in, call);
+    }
+
+    /**
+     * Sends {@code out} to comm rank {@code to}, a rooted collective's message in call {@code sequence} (tagged with
+     * it): paced on a paced call (see "Pacing" above), else sent and waited for.
+     */
+    private static void send(Engine engine, Progress progress, Communicator c, int context, int sequence, int to,
+            MessageData out, String call) {
+        int tag = sequence & Integer.MAX_VALUE;
+        if (paced(sequence, out.bytes())) {
+            sendPaced(engine, progress, c, context, tag, to, out, call);
+        } else {
+            exchange(engine, progress, c, context, tag, to, out, to, null, call);
+        }
     }
 
     /** Sends {@code out} to comm rank {@code to} and receives {@code in} from {@code from}, as above. */

@@ -238,8 +238,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
             if (u.inproc != null) {
                 refuseInproc(u.inproc, errorClass);
             } else if (u.peer >= 0) {
-                if (u.sendId != 0) {
-                    refuseRts(u.peer, u.sendId, errorClass);
+                if (u.sendId != 0 || u.syncId != 0) {
+                    refuseRts(u.peer, u.sendId != 0 ? u.sendId : u.syncId, errorClass);
                 }
                 consumed(u.peer, charge(u));
             }
@@ -270,6 +270,13 @@ public final class Engine implements InprocEndpoint, FrameSink {
     private static void refuseInproc(InprocMessage m, int errorClass) {
         m.refusal = errorClass;
         m.onConsumed.accept(Boolean.FALSE);
+    }
+
+    /** Tells the sender of an eager synchronous message that a receive has matched it (DONE). */
+    private void matchedSynchronous(int peer, long syncId) {
+        MemorySegment h = controlHeader(Protocol.DONE);
+        FrameLayout.putLong(h, FrameLayout.SEND_ID, syncId);
+        transport.send(peer, h, null, null);
     }
 
     /** Tells the sender of an unmatched RTS that its message is refused (a CANCELLED frame with the error class). */
@@ -666,7 +673,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             m.data = contiguous;
             // a derived datatype: the receiver packs straight from this rank's memory (no packed copy here)
             m.layout = contiguous != null ? null : data::packTo;
-            m.synchronous = mode == SendMode.SYNCHRONOUS;
+            m.synchronous = mode == SendMode.SYNCHRONOUS || mode == SendMode.EAGER_SYNCHRONOUS;
             m.crossJob = crossJob;
             m.onConsumed = s.consumed;
             m.refusal = 0;
@@ -694,8 +701,15 @@ public final class Engine implements InprocEndpoint, FrameSink {
         if (mode != SendMode.SYNCHRONOUS && bytes <= SingleCopyRendezvous.eagerLimit(t, worldDest, eagerLimit)) {
             FrameLayout.putInt(h, FrameLayout.KIND, Protocol.EAGER);
             FrameLayout.putInt(h, FrameLayout.PAYLOAD, (int) bytes);
-            FrameLayout.putLong(h, FrameLayout.SEND_ID, 0);
-            sendCharged(t, worldDest, h, bytes == 0 ? null : contiguousOrPacked(data), s.written,
+            Runnable onWritten = s.written;
+            if (mode == SendMode.EAGER_SYNCHRONOUS) {
+                // completes on the receiver's DONE (which comes after the frame is written), not when written
+                s.sendId = ids.getAndIncrement();
+                rendezvousSends.put(s.sendId, s);
+                onWritten = null;
+            }
+            FrameLayout.putLong(h, FrameLayout.SEND_ID, s.sendId);
+            sendCharged(t, worldDest, h, bytes == 0 ? null : contiguousOrPacked(data), onWritten,
                     bytes + Protocol.OVERHEAD, s);
         } else {
             // Up to the stream limit a message is streamed (two copies, pipelined, no handshake) whatever its
@@ -703,7 +717,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             // page pinning there (64 KiB allreduce of direct buffers 26 -> 14 us, ping-pong 5.2 -> 3.9-4.1 us;
             // docs/benchmarks.md, "Direct buffers up to 256 KiB are streamed"). Larger ones, and those the flow
             // window cannot take now, get the rendezvous, with the single copy where the transport offers it.
-            if (mode != SendMode.SYNCHRONOUS && context >= 0 && worldDest < streams.length
+            if ((mode == SendMode.STANDARD || mode == SendMode.READY) && context >= 0 && worldDest < streams.length
                     && bytes <= SingleCopyRendezvous.streamLimit(t, worldDest)) {
                 // streamed eager: no handshake, the pieces go into the posted buffer as they come
                 FrameLayout.putInt(h, FrameLayout.KIND, Protocol.STREAM);
@@ -960,6 +974,9 @@ public final class Engine implements InprocEndpoint, FrameSink {
             receiveStreaming(r, u, n);
         } else if (u.copied) {
             r.data.unpackFrom(0, u.eager, 0, n);
+            if (u.syncId != 0) {
+                matchedSynchronous(u.peer, u.syncId);
+            }
             r.finish();
         } else if (u.inproc != null) {
             copyInproc(u.inproc, r.data, n);
@@ -1326,14 +1343,19 @@ public final class Engine implements InprocEndpoint, FrameSink {
         int source = FrameLayout.getInt(header, FrameLayout.SOURCE);
         int tag = FrameLayout.getInt(header, FrameLayout.TAG);
         long bytes = FrameLayout.getLong(header, FrameLayout.TOTAL);
+        long syncId = FrameLayout.getLong(header, FrameLayout.SEND_ID); // an eager synchronous send: answer DONE
         if (context < 0 || anyPoisoned) {
             if (context < 0) {
                 consumed(peer, bytes + Protocol.OVERHEAD);
                 onControl(context, source, tag, payload.asSlice(offset, bytes));
                 return;
             }
-            if (poisonOf(context) != 0) { // dropped: nobody may receive it any more
+            int e = poisonOf(context);
+            if (e != 0) { // dropped: nobody may receive it any more
                 consumed(peer, bytes + Protocol.OVERHEAD);
+                if (syncId != 0) {
+                    refuseRts(peer, syncId, e);
+                }
                 return;
             }
         }
@@ -1345,6 +1367,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 Unexpected u = newUnexpected(context, source, tag, bytes);
                 u.copyFrom(payload, offset);
                 u.peer = peer;
+                u.syncId = syncId;
                 queues.addUnexpected(u);
                 return;
             }
@@ -1353,10 +1376,16 @@ public final class Engine implements InprocEndpoint, FrameSink {
         }
         consumed(peer, bytes + Protocol.OVERHEAD);
         if (r == null) { // dropped: the context was poisoned while this message was being matched
+            if (syncId != 0) {
+                refuseRts(peer, syncId, poisonOf(context));
+            }
             return;
         }
         long n = r.accept(source, tag, bytes);
         r.data.unpackFrom(0, payload, offset, n);
+        if (syncId != 0) {
+            matchedSynchronous(peer, syncId);
+        }
         r.finish();
         completedInPoll = true;
     }

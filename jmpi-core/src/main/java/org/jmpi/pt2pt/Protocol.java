@@ -6,6 +6,7 @@ package org.jmpi.pt2pt;
  *
  * <pre>
  * EAGER  context, source, tag, TOTAL=bytes              payload = the whole message
+ *        SEND_ID=0, or the send id of an eager synchronous send: the receiver answers DONE once it is matched
  * RTS    context, source, tag, TOTAL=bytes, SEND_ID      (rendezvous request: no payload)
  * CTS    SEND_ID, RECV_ID, TOTAL=bytes wanted            (clear to send; wanted &lt; bytes on truncation)
  * DATA   RECV_ID, TOTAL=offset of this chunk             payload = a chunk of the message
@@ -13,7 +14,8 @@ package org.jmpi.pt2pt;
  * CANCEL SEND_ID                                          (the sender wants to withdraw an unmatched RTS)
  * CANCELLED SEND_ID, FLAGS=1 if withdrawn, 0 if too late, 2 if refused (TOTAL = MPI error class: the
  *                                                        receiver's context was revoked or its collectives failed)
- * DONE   SEND_ID                                         (single copy: the receiver read the data itself)
+ * DONE   SEND_ID                                         (single copy: the receiver read the data itself; or an
+ *                                                        eager synchronous message was matched)
  * SPLIT  SEND_ID, RECV_ID, TOTAL=k   payload = receiver's buffer address, bytes wanted (two longs)
  *                                                        (split single copy: the sender writes [k, wanted) itself)
  * WROTE  RECV_ID, TOTAL=bytes the sender wrote into the receiver's buffer

@@ -27,6 +27,8 @@ final class Unexpected {
     int peer = -1;
     /** Transport rendezvous: the sender's request id (0 for eager messages). */
     long sendId;
+    /** The send id of an eager synchronous message (answered with DONE once matched), else 0. */
+    long syncId;
     /** Transport rendezvous offering single copy: the address of the sender's buffer, else 0. */
     long remoteAddress;
     /** Whether the message came streamed (STREAM frames): a receive must check {@link #stream} under the lock. */
@@ -80,6 +82,7 @@ final class Unexpected {
         inproc = null;
         peer = -1;
         sendId = 0;
+        syncId = 0;
         remoteAddress = 0;
         streamed = false;
         stream = null;

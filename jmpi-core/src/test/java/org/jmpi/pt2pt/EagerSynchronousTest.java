@@ -1,0 +1,158 @@
+package org.jmpi.pt2pt;
+
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.jmpi.datatype.BaseKind;
+import org.jmpi.datatype.BufferView;
+import org.jmpi.datatype.TypeDescriptor;
+import org.jmpi.pt2pt.StreamedEagerTest.Loopback;
+import org.jmpi.runtime.Config;
+import org.jmpi.runtime.ErrorClass;
+import org.jmpi.runtime.Progress;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@link SendMode#EAGER_SYNCHRONOUS} (the collectives' pacing) between two engines joined by a loopback whose frames
+ * the test delivers: the data goes at once in an EAGER frame, and the send completes only when the receiver has
+ * matched it (its DONE), whether the receive was posted first or came later; a receiver that may no longer take the
+ * message, or that fails, ends the send with an error instead of leaving it waiting.
+ */
+@Timeout(value = 60, unit = SECONDS)
+class EagerSynchronousTest {
+    private static final TypeDescriptor BYTE = TypeDescriptor.primitive(BaseKind.BYTE);
+    private static final int CONTEXT = StreamedEagerTest.CONTEXT;
+
+    Loopback t0;
+    Loopback t1;
+    Engine e0;
+    Engine e1;
+
+    @BeforeEach
+    void wire() {
+        t0 = new Loopback(false);
+        t1 = new Loopback(false);
+        t0.peer = t1;
+        t1.peer = t0;
+        Progress p0 = new Progress(null, 100, 10);
+        Progress p1 = new Progress(null, 100, 10);
+        e0 = new Engine(0, 2, p0, null, Config.defaults());
+        e1 = new Engine(1, 2, p1, null, Config.defaults());
+        t0.engine = e0;
+        t0.peerRank = 1;
+        t1.engine = e1;
+        t1.peerRank = 0;
+        e0.setTransport(t0);
+        p0.setTransport(t0);
+        e1.setTransport(t1);
+        p1.setTransport(t1);
+    }
+
+    private SendRequest send(byte[] out, int tag) {
+        return e0.isend(BufferView.of(out, out.length, BYTE, false), 1, CONTEXT, 0, tag, SendMode.EAGER_SYNCHRONOUS);
+    }
+
+    private RecvRequest recv(byte[] in, int tag) {
+        return e1.irecv(BufferView.of(in, in.length, BYTE, true), CONTEXT, 0, tag);
+    }
+
+    private static byte[] pattern(int n, int seed) {
+        byte[] a = new byte[n];
+        for (int i = 0; i < n; i++) {
+            a[i] = (byte) (i * 7 + seed);
+        }
+        return a;
+    }
+
+    @Test
+    void aPostedReceiveGetsTheDataAtOnceAndTheSendCompletesOnItsAnswer() {
+        byte[] in = new byte[100];
+        RecvRequest r = recv(in, 4);
+        byte[] out = pattern(100, 3);
+        SendRequest s = send(out, 4);
+        assertThat(t0.kinds).as("the data goes at once, no handshake").containsExactly(Protocol.EAGER);
+        assertThat(s.isDone()).as("written is not enough").isFalse();
+        t1.deliver(Integer.MAX_VALUE);
+        assertThat(r.isDone()).isTrue();
+        assertThat(in).isEqualTo(out);
+        assertThat(t1.kinds).as("the receiver's answer").containsExactly(Protocol.DONE);
+        assertThat(s.isDone()).isFalse();
+        t0.deliver(Integer.MAX_VALUE);
+        assertThat(s.isDone()).isTrue();
+        assertThat(s.error()).isZero();
+    }
+
+    @Test
+    void anUnexpectedMessageCompletesItsSendOnlyWhenAReceiveTakesIt() {
+        byte[] out = pattern(40, 1);
+        SendRequest s = send(out, 9);
+        SendRequest plain = e0.isend(BufferView.of(pattern(8, 2), 8, BYTE, false), 1, CONTEXT, 0, 9,
+                SendMode.STANDARD);
+        assertThat(plain.isDone()).as("a standard eager send completes when written").isTrue();
+        t1.deliver(Integer.MAX_VALUE);
+        assertThat(e1.unexpectedMessages()).isEqualTo(2);
+        assertThat(t1.kinds).as("nothing answered while unmatched").isEmpty();
+        t0.deliver(Integer.MAX_VALUE);
+        assertThat(s.isDone()).isFalse();
+        byte[] in = new byte[40];
+        RecvRequest r = recv(in, 9);
+        assertThat(r.isDone()).isTrue();
+        assertThat(in).isEqualTo(out);
+        byte[] second = new byte[8];
+        assertThat(recv(second, 9).isDone()).as("the standard message, after it in order").isTrue();
+        assertThat(t1.kinds).containsExactly(Protocol.DONE);
+        t0.deliver(Integer.MAX_VALUE);
+        assertThat(s.isDone()).isTrue();
+        assertThat(s.error()).isZero();
+    }
+
+    @Test
+    void aLargeMessageTakesTheRendezvousAndStillCompletesWhenMatched() {
+        byte[] out = pattern(3 * StreamedEagerTest.EAGER, 5); // above the eager limit: synchronous rendezvous
+        SendRequest s = send(out, 2);
+        assertThat(t0.kinds).containsExactly(Protocol.RTS);
+        t1.deliver(Integer.MAX_VALUE);
+        byte[] in = new byte[out.length];
+        RecvRequest r = recv(in, 2);
+        for (int i = 0; i < 10 && !(r.isDone() && s.isDone()); i++) {
+            t0.deliver(Integer.MAX_VALUE);
+            t1.deliver(Integer.MAX_VALUE);
+        }
+        assertThat(r.isDone()).isTrue();
+        assertThat(in).isEqualTo(out);
+        assertThat(s.isDone()).isTrue();
+        assertThat(s.error()).isZero();
+    }
+
+    @Test
+    void aRevokedReceiverRefusesTheMessageAndTheSendFails() {
+        SendRequest s = send(pattern(16, 0), 1);
+        t1.deliver(Integer.MAX_VALUE);
+        e1.poison(CONTEXT, ErrorClass.ERR_REVOKED);
+        assertThat(e1.unexpectedMessages()).isZero();
+        t0.deliver(Integer.MAX_VALUE);
+        assertThat(s.isDone()).isTrue();
+        assertThat(s.error()).isEqualTo(ErrorClass.ERR_REVOKED);
+    }
+
+    @Test
+    void aMessageArrivingAtARevokedContextIsRefusedToo() {
+        e1.poison(CONTEXT, ErrorClass.ERR_REVOKED);
+        SendRequest s = send(pattern(16, 0), 1);
+        t1.deliver(Integer.MAX_VALUE);
+        t0.deliver(Integer.MAX_VALUE);
+        assertThat(s.isDone()).isTrue();
+        assertThat(s.error()).isEqualTo(ErrorClass.ERR_REVOKED);
+    }
+
+    @Test
+    void theSendFailsWhenTheReceiverFails() {
+        SendRequest s = send(pattern(16, 0), 1);
+        t1.deliver(Integer.MAX_VALUE);
+        e0.onPeerFailure(1, new java.io.IOException("killed"));
+        assertThat(s.isDone()).isTrue();
+        assertThat(s.error()).isEqualTo(ErrorClass.ERR_PROC_FAILED);
+    }
+}

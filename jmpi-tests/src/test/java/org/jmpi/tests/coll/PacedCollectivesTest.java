@@ -105,6 +105,20 @@ class PacedCollectivesTest {
     }
 
     /**
+     * {@link ImmediateCollectivesTest}'s comparison of blocking and non-blocking calls (a datatype with holes, every
+     * root, in place and not) with every other call paced: a paced message is a packed copy of the sender's data.
+     */
+    @MpiTest(ranks = {3, 4}, timeoutSeconds = 240)
+    void pacedCallsAgreeWithTheScheduleOnDatatypesWithHoles() throws MPIException {
+        pace(2);
+        try {
+            new ImmediateCollectivesTest().blockingAndNonBlockingAgree();
+        } finally {
+            Tuning.useConfig(null);
+        }
+    }
+
+    /**
      * Gathers of 4 bytes to a root that does some work in each call: the senders are faster and would run ahead by a
      * flow window. With the default pace the root never holds more than two paces of messages per sender (and a few
      * others: the barrier's).

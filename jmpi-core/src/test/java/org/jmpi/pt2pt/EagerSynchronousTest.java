@@ -7,9 +7,7 @@ import org.jmpi.datatype.BaseKind;
 import org.jmpi.datatype.BufferView;
 import org.jmpi.datatype.TypeDescriptor;
 import org.jmpi.pt2pt.StreamedEagerTest.Loopback;
-import org.jmpi.runtime.Config;
 import org.jmpi.runtime.ErrorClass;
-import org.jmpi.runtime.Progress;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -34,20 +32,9 @@ class EagerSynchronousTest {
     void wire() {
         t0 = new Loopback(false);
         t1 = new Loopback(false);
-        t0.peer = t1;
-        t1.peer = t0;
-        Progress p0 = new Progress(null, 100, 10);
-        Progress p1 = new Progress(null, 100, 10);
-        e0 = new Engine(0, 2, p0, null, Config.defaults());
-        e1 = new Engine(1, 2, p1, null, Config.defaults());
-        t0.engine = e0;
-        t0.peerRank = 1;
-        t1.engine = e1;
-        t1.peerRank = 0;
-        e0.setTransport(t0);
-        p0.setTransport(t0);
-        e1.setTransport(t1);
-        p1.setTransport(t1);
+        StreamedEagerTest.join(t0, t1);
+        e0 = t0.engine;
+        e1 = t1.engine;
     }
 
     private SendRequest send(byte[] out, int tag) {

@@ -162,19 +162,24 @@ class StreamedEagerTest {
     private void wire(boolean singleCopy) {
         t0 = new Loopback(singleCopy);
         t1 = new Loopback(singleCopy);
+        join(t0, t1);
+        e0 = t0.engine;
+        e1 = t1.engine;
+    }
+
+    /** Two engines, world ranks 0 and 1, joined by this loopback pair ({@link Loopback#engine} set on each side). */
+    static void join(Loopback t0, Loopback t1) {
         t0.peer = t1;
         t1.peer = t0;
         Progress p0 = new Progress(null, 100, 10);
         Progress p1 = new Progress(null, 100, 10);
-        e0 = new Engine(0, 2, p0, null, Config.defaults());
-        e1 = new Engine(1, 2, p1, null, Config.defaults());
-        t0.engine = e0;
+        t0.engine = new Engine(0, 2, p0, null, Config.defaults());
+        t1.engine = new Engine(1, 2, p1, null, Config.defaults());
         t0.peerRank = 1;
-        t1.engine = e1;
         t1.peerRank = 0;
-        e0.setTransport(t0);
+        t0.engine.setTransport(t0);
         p0.setTransport(t0);
-        e1.setTransport(t1);
+        t1.engine.setTransport(t1);
         p1.setTransport(t1);
     }
 

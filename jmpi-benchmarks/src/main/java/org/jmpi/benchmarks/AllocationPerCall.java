@@ -33,6 +33,8 @@ public final class AllocationPerCall {
         SEND_RECV_ARRAY_8B(8, true),
         /** Blocking send and recv of 8 bytes in a direct buffer (eager). */
         SEND_RECV_DIRECT_8B(8, false),
+        /** Blocking send and recv of no data (count 0) with a direct buffer: the message a program signals with. */
+        SEND_RECV_DIRECT_0B(0, false),
         /** Blocking send and recv of 256 KiB in a byte[] (rendezvous). */
         SEND_RECV_ARRAY_256K(256 << 10, true),
         /** Blocking send and recv of 256 KiB in a direct buffer (rendezvous, single copy where allowed). */
@@ -211,7 +213,8 @@ public final class AllocationPerCall {
         int n = f.bytes;
         for (int i = 0; i < ops; i++) {
             switch (f) {
-                case SEND_RECV_ARRAY_8B, SEND_RECV_DIRECT_8B, SEND_RECV_ARRAY_256K, SEND_RECV_DIRECT_256K -> {
+                case SEND_RECV_ARRAY_8B, SEND_RECV_DIRECT_8B, SEND_RECV_DIRECT_0B, SEND_RECV_ARRAY_256K,
+                        SEND_RECV_DIRECT_256K -> {
                     if (rank == 0) {
                         w.send(b.send, n, MPI.BYTE, peer, 1);
                         w.recv(b.recv, n, MPI.BYTE, peer, 1);

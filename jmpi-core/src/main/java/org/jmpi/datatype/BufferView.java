@@ -217,9 +217,16 @@ public final class BufferView {
         };
     }
 
+    /**
+     * The check of a buffer that an empty message never touches: its kind only. A type test, not {@link #segmentOf}:
+     * a view of a direct buffer costs a duplicate, a segment and a scope, and a program that sends zero-byte messages
+     * paid them twice per message (a 0-byte ping-pong took 1.0 us one-way against 0.6 at 1 byte).
+     */
     private static void checkSupported(Object buf) {
-        if (!(buf instanceof boolean[])) {
-            segmentOf(buf);
+        if (!(buf instanceof Buffer || buf instanceof byte[] || buf instanceof char[] || buf instanceof short[]
+                || buf instanceof int[] || buf instanceof long[] || buf instanceof float[] || buf instanceof double[]
+                || buf instanceof boolean[])) {
+            throw unsupported(buf);
         }
     }
 

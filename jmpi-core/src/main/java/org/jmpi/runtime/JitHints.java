@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * JVM options that keep C2 from inlining jmpi's out-of-line halves into the small API methods that call them, and
- * that start C2 sooner.
+ * that start C2 sooner and make it compile jmpi's methods while their caller waits.
  *
  * <p>Why: {@code Comm.recv} must return a new {@code Status}. When C2 inlines {@code recv} into the caller's loop and
  * the caller ignores the result (the usual case), escape analysis removes that allocation, and a ping-pong allocates
@@ -19,7 +19,7 @@ import java.util.List;
  * that a {@code Request} the program starts, waits on and drops is not allocated either (64 bytes per iSend + iRecv +
  * waitFor round trip without the hints, about 4 with them).
  *
- * <p>The other options make the JIT compile the methods of jmpi's message path (the {@code mpi} facade, the
+ * <p>The next six options make the JIT compile the methods of jmpi's message path (the {@code mpi} facade, the
  * runtime, point-to-point, transports, datatypes and copies) after 0.4 times the usual number of calls and loop
  * iterations (C1's and C2's thresholds alike: C2 after 2,000 calls instead of 5,000, or 6,000 calls and iterations
  * together instead of 15,000). A short program spends its first second in the JIT's warm-up. On a host with as many
@@ -38,6 +38,25 @@ import java.util.List;
  * gain).</li>
  * </ul>
  *
+ * <p>Three classes whose small methods every message calls a fixed number of times, whatever its size (the frame
+ * header's and the shared-memory record's accessors, a receive's reset), compile after 0.1 times the usual count. A
+ * program of 200 + 200 round trips of 1 MiB makes too few calls for them to reach 0.4 times it before its second
+ * half, and their C2 compilations (25-50 ms each: every FFM access they make inlines some 30 methods) then fell into
+ * it.
+ *
+ * <p>The last options make the compilations of the message path's methods (the packages above, {@code coll} and
+ * {@code op}) blocking ({@code BackgroundCompilation} false for them): the thread that asked for one waits until the
+ * code is installed, instead of running on in the interpreter or in C1's profiling code while a compiler thread
+ * works. On a host with as many cores as ranks that is the cheaper way: the waiting rank leaves its core to the
+ * compiler thread instead of spinning against it, so the compilation ends sooner, and a short program leaves its
+ * first phase with the message path compiled. Its partner waits for the message meanwhile, as it would for a rank the
+ * scheduler had taken off its core. The JDK's methods, the program's own and jmpi's start-up code still compile in
+ * the background (with all of {@code org.jmpi} blocking, start-up took about 4 % longer). Issue 16's plain ping-pong
+ * in one gated sitting, before and after these two changes (medians of four runs, one-way): 8 B 0.69 / 2.02 / 0.92
+ * us -> 0.62 / 0.69 / 0.62 us on byte[] / double[] / direct buffers (runs of 2-6 us before, none above 1 us after),
+ * 1 MiB 203 / 232 / 627 us -> 141 / 240 / 161 us; 64 KiB and 16 MiB unchanged (docs/benchmarks.md, "Blocking
+ * compilations of the message path").
+ *
  * <p>jmpirun's host proxy adds these options to every Java rank it starts. The distribution's scripts take the same
  * list from {@code lib/jit-hints.sh}, which a test keeps equal to {@link #JVM_OPTIONS}: {@code bin/jmpirun} for its
  * own JVM with {@code --threads}, and {@code bin/jmpi-java} for ranks that another launcher starts. A {@code java}
@@ -51,7 +70,19 @@ public final class JitHints {
     public static final List<String> JVM_OPTIONS = List.of("-XX:CompileCommand=quiet",
             "-XX:CompileCommand=dontinline,mpi.*::*OutOfLine",
             scaled("mpi"), scaled("org.jmpi.runtime"), scaled("org.jmpi.pt2pt"), scaled("org.jmpi.transport"),
-            scaled("org.jmpi.datatype"), scaled("org.jmpi.shared"));
+            scaled("org.jmpi.datatype"), scaled("org.jmpi.shared"), early("org.jmpi.transport.FrameLayout"),
+            early("org.jmpi.transport.shm.ShmLayout"), early("org.jmpi.pt2pt.RecvRequest"), inForeground("mpi"),
+            inForeground("org.jmpi.runtime"), inForeground("org.jmpi.pt2pt"), inForeground("org.jmpi.transport"),
+            inForeground("org.jmpi.datatype"), inForeground("org.jmpi.shared"), inForeground("org.jmpi.coll"),
+            inForeground("org.jmpi.op"));
+
+    private static String inForeground(String pkg) {
+        return "-XX:CompileCommand=BackgroundCompilation," + pkg + ".*::*,false";
+    }
+
+    private static String early(String cls) {
+        return "-XX:CompileCommand=CompileThresholdScaling," + cls + "::*,0.1";
+    }
 
     private static String scaled(String pkg) {
         return "-XX:CompileCommand=CompileThresholdScaling," + pkg + ".*::*,0.4";

@@ -42,6 +42,7 @@ class AllocationPerCallTest {
     void blockingSendAndReceiveAllocateOnlyTheStatus() throws MPIException {
         check(Family.SEND_RECV_ARRAY_8B, STATUS_ONLY);
         check(Family.SEND_RECV_DIRECT_8B, STATUS_ONLY);
+        check(Family.SEND_RECV_DIRECT_0B, STATUS_ONLY);
         check(Family.SENDRECV_ARRAY_8B, STATUS_ONLY);
     }
 

@@ -392,16 +392,42 @@ public final class CheckpointFaults {
     private static List<ProcessHandle> ranks(String marker) {
         String option = "-D" + marker;
         try (Stream<ProcessHandle> all = ProcessHandle.allProcesses()) {
-            return all.filter(h -> h.info().arguments().map(a -> {
-                List<String> args = List.of(a);
+            return all.filter(h -> {
+                List<String> args = arguments(h);
                 return args.contains(option) && !args.contains("--jvm-arg");
-            }).orElse(false)).toList();
+            }).toList();
         }
     }
 
     private static List<ProcessHandle> withMarker(String marker) {
         try (Stream<ProcessHandle> all = ProcessHandle.allProcesses()) {
-            return all.filter(h -> h.info().commandLine().map(c -> c.contains(marker)).orElse(false)).toList();
+            return all.filter(h -> arguments(h).stream().anyMatch(a -> a.contains(marker))).toList();
+        }
+    }
+
+    /**
+     * A process's whole command line, from {@code /proc/PID/cmdline}; empty when it cannot be read (gone, or
+     * another user's). Not {@code ProcessHandle.Info}: on Linux the JDK reads only the first 4,096 bytes, and past
+     * them gives no arguments at all and a cut command line; a rank's JVM options and class path are longer than that
+     * under the test harness (the JIT hints added some 700 bytes, and the runs stopped finding their ranks).
+     */
+    private static List<String> arguments(ProcessHandle h) {
+        try {
+            byte[] raw = Files.readAllBytes(Path.of("/proc", Long.toString(h.pid()), "cmdline"));
+            List<String> args = new ArrayList<>();
+            int start = 0;
+            for (int i = 0; i < raw.length; i++) {
+                if (raw[i] == 0) {
+                    args.add(new String(raw, start, i - start, StandardCharsets.UTF_8));
+                    start = i + 1;
+                }
+            }
+            if (start < raw.length) {
+                args.add(new String(raw, start, raw.length - start, StandardCharsets.UTF_8));
+            }
+            return args;
+        } catch (IOException | RuntimeException e) {
+            return List.of();
         }
     }
 

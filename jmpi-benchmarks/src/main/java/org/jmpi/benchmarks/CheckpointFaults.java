@@ -414,18 +414,7 @@ public final class CheckpointFaults {
     private static List<String> arguments(ProcessHandle h) {
         try {
             byte[] raw = Files.readAllBytes(Path.of("/proc", Long.toString(h.pid()), "cmdline"));
-            List<String> args = new ArrayList<>();
-            int start = 0;
-            for (int i = 0; i < raw.length; i++) {
-                if (raw[i] == 0) {
-                    args.add(new String(raw, start, i - start, StandardCharsets.UTF_8));
-                    start = i + 1;
-                }
-            }
-            if (start < raw.length) {
-                args.add(new String(raw, start, raw.length - start, StandardCharsets.UTF_8));
-            }
-            return args;
+            return List.of(new String(raw, StandardCharsets.UTF_8).split("\0"));
         } catch (IOException | RuntimeException e) {
             return List.of();
         }

@@ -16,12 +16,4 @@ jmpi_jit_hints=(
   '-XX:CompileCommand=CompileThresholdScaling,org.jmpi.transport.FrameLayout::*,0.1'
   '-XX:CompileCommand=CompileThresholdScaling,org.jmpi.transport.shm.ShmLayout::*,0.1'
   '-XX:CompileCommand=CompileThresholdScaling,org.jmpi.pt2pt.RecvRequest::*,0.1'
-  '-XX:CompileCommand=BackgroundCompilation,mpi.*::*,false'
-  '-XX:CompileCommand=BackgroundCompilation,org.jmpi.runtime.*::*,false'
-  '-XX:CompileCommand=BackgroundCompilation,org.jmpi.pt2pt.*::*,false'
-  '-XX:CompileCommand=BackgroundCompilation,org.jmpi.transport.*::*,false'
-  '-XX:CompileCommand=BackgroundCompilation,org.jmpi.datatype.*::*,false'
-  '-XX:CompileCommand=BackgroundCompilation,org.jmpi.shared.*::*,false'
-  '-XX:CompileCommand=BackgroundCompilation,org.jmpi.coll.*::*,false'
-  '-XX:CompileCommand=BackgroundCompilation,org.jmpi.op.*::*,false'
 )

@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * JVM options that keep C2 from inlining jmpi's out-of-line halves into the small API methods that call them, and
- * that start C2 sooner and make it compile jmpi's methods while their caller waits.
+ * that start the JIT sooner on jmpi's message path.
  *
  * <p>Why: {@code Comm.recv} must return a new {@code Status}. When C2 inlines {@code recv} into the caller's loop and
  * the caller ignores the result (the usual case), escape analysis removes that allocation, and a ping-pong allocates
@@ -44,18 +44,17 @@ import java.util.List;
  * half, and their C2 compilations (25-50 ms each: every FFM access they make inlines some 30 methods) then fell into
  * it.
  *
- * <p>The last options make the compilations of the message path's methods (the packages above, {@code coll} and
- * {@code op}) blocking ({@code BackgroundCompilation} false for them): the thread that asked for one waits until the
- * code is installed, instead of running on in the interpreter or in C1's profiling code while a compiler thread
- * works. On a host with as many cores as ranks that is the cheaper way: the waiting rank leaves its core to the
- * compiler thread instead of spinning against it, so the compilation ends sooner, and a short program leaves its
- * first phase with the message path compiled. Its partner waits for the message meanwhile, as it would for a rank the
- * scheduler had taken off its core. The JDK's methods, the program's own and jmpi's start-up code still compile in
- * the background (with all of {@code org.jmpi} blocking, start-up took about 4 % longer). Issue 16's plain ping-pong
- * in one gated sitting, before and after these two changes (medians of four runs, one-way): 8 B 0.69 / 2.02 / 0.92
- * us -> 0.62 / 0.69 / 0.62 us on byte[] / double[] / direct buffers (runs of 2-6 us before, none above 1 us after),
- * 1 MiB 203 / 232 / 627 us -> 141 / 240 / 161 us; 64 KiB and 16 MiB unchanged (docs/benchmarks.md, "Blocking
- * compilations of the message path").
+ * <p>Measured and taken out again: making the compilations of the message path's methods blocking
+ * ({@code BackgroundCompilation} false for {@code mpi}, runtime, pt2pt, transport, datatype, shared, coll and op), so
+ * that the thread that asks for one waits until the code is installed. It moved the JIT's work out of the timed half
+ * of issue 16's plain ping-pong (8 B on double[] 2.02 -> 0.69 us, 1 MiB on direct buffers 627 -> 161 us), but it made
+ * every job longer: a rank waits for each C2 compilation of its hot methods (the wait loop's own among them, tens of
+ * milliseconds each), also for code that would never have paid its compilation back in a short run. The plain
+ * program's own processes ran 0.1-0.3 s longer with it, a 2-rank program of 80 small collectives took 0.70-0.83 s
+ * instead of 0.40-0.45 s in its loop, and the test suite 2.5-3 minutes longer (docs/benchmarks.md, "Blocking
+ * compilations, taken out again"). Blocking C1 alone kept most of the gain at no cost, but only a compiler directives
+ * file can say that, and the JVM announces such a file on standard output. A benchmark that wants the JIT's work done
+ * before its timed part can still ask for it (docs/launching.md, "Per-call latency and the heap").
  *
  * <p>jmpirun's host proxy adds these options to every Java rank it starts. The distribution's scripts take the same
  * list from {@code lib/jit-hints.sh}, which a test keeps equal to {@link #JVM_OPTIONS}: {@code bin/jmpirun} for its
@@ -71,14 +70,7 @@ public final class JitHints {
             "-XX:CompileCommand=dontinline,mpi.*::*OutOfLine",
             scaled("mpi"), scaled("org.jmpi.runtime"), scaled("org.jmpi.pt2pt"), scaled("org.jmpi.transport"),
             scaled("org.jmpi.datatype"), scaled("org.jmpi.shared"), early("org.jmpi.transport.FrameLayout"),
-            early("org.jmpi.transport.shm.ShmLayout"), early("org.jmpi.pt2pt.RecvRequest"), inForeground("mpi"),
-            inForeground("org.jmpi.runtime"), inForeground("org.jmpi.pt2pt"), inForeground("org.jmpi.transport"),
-            inForeground("org.jmpi.datatype"), inForeground("org.jmpi.shared"), inForeground("org.jmpi.coll"),
-            inForeground("org.jmpi.op"));
-
-    private static String inForeground(String pkg) {
-        return "-XX:CompileCommand=BackgroundCompilation," + pkg + ".*::*,false";
-    }
+            early("org.jmpi.transport.shm.ShmLayout"), early("org.jmpi.pt2pt.RecvRequest"));
 
     private static String early(String cls) {
         return "-XX:CompileCommand=CompileThresholdScaling," + cls + "::*,0.1";

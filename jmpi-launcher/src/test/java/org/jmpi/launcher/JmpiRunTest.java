@@ -273,6 +273,8 @@ class JmpiRunTest {
         assertThat(out().lines().filter(l -> l.matches(
                 "\\s*CompileCommand\\s+\\+= CompileThresholdScaling,org\\.jmpi\\.pt2pt\\.\\*::\\*,0\\.4(\\s.*)?")))
                 .hasSize(2);
+        // but its compilations stay in the background: blocking ones made every job longer (JitHints)
+        assertThat(out().lines().filter(l -> l.contains("BackgroundCompilation,"))).isEmpty();
         out.reset();
         assertThat(jmpirun(Map.of(), "--no-stdin", "-x", "JMPI_JIT_HINTS=0", "-n", "2", "--exec", javaExe,
                 "-XX:+PrintFlagsFinal", "-version")).as(err()).isZero();

@@ -7,7 +7,8 @@
 # Needs: mpich + libmpich-dev, python3, a built tree (./mvnw -q package -DskipTests), JDK 25 at $JAVA_HOME.
 # Environment: BASELINE (default ../shared/baseline), MAXWAIT (seconds the gate waits for quiet, default 300),
 # ALT_DIST and ALT_JAR: a second jmpi distribution (its jmpi directory) and benchmark jar, run beside this tree's on
-# every kind and size (columns base-*), for an A/B of two commits in one sitting.
+# every kind and size (columns base-*), for an A/B of two commits in one sitting; ALT2_DIST and ALT2_JAR a third
+# (columns alt2-*).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -38,6 +39,10 @@ for r in $(seq 1 "$ROUNDS"); do
                 run "base-$k.$s.$r" "$ALT_DIST/bin/jmpirun" -n 2 -cp "$ALT_JAR" org.jmpi.benchmarks.PlainPingPong \
                     "$k" "$s"
             fi
+            if [ -n "${ALT2_DIST:-}" ]; then
+                run "alt2-$k.$s.$r" "$ALT2_DIST/bin/jmpirun" -n 2 -cp "$ALT2_JAR" org.jmpi.benchmarks.PlainPingPong \
+                    "$k" "$s"
+            fi
         done
     done
 done
@@ -58,7 +63,8 @@ for f in glob.glob(os.path.join(sys.argv[1], '*.txt')):
             vals[(impl, int(size))].append(float(m.group(3)))
 sizes = sorted({s for _, s in vals})
 impls = ['mpich', 'jmpi-bytes', 'jmpi-doubles', 'jmpi-direct']
-impls += [i for i in ['base-bytes', 'base-doubles', 'base-direct'] if any(k[0] == i for k in vals)]
+impls += [i for i in ['base-bytes', 'base-doubles', 'base-direct', 'alt2-bytes', 'alt2-doubles', 'alt2-direct']
+          if any(k[0] == i for k in vals)]
 print('| size | ' + ' | '.join(f'{i} us (ratio)' for i in impls) + ' |')
 print('|---' * (len(impls) + 1) + '|')
 for s in sizes:

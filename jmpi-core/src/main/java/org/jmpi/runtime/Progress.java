@@ -11,8 +11,8 @@ import org.jmpi.transport.Transport;
  * The progress engine of one rank: makes waiting threads drive the transports, and decides how they wait. There
  * is no progress thread: progress happens in the threads that call MPI.
  *
- * <p>Waiting goes in three phases: spin (polling the transports, {@link Thread#onSpinWait()}), then yield, then
- * block. Blocking means: the thread that owns the progress lock sleeps in the transport's {@code await} (a
+ * <p>Waiting goes in three phases: spin (polling the transports, {@link Thread#onSpinWait()}, or yielding while the
+ * JIT's compiler threads are at work, see {@link JitWatch}), then yield, then block. Blocking means: the thread that owns the progress lock sleeps in the transport's {@code await} (a
  * select), every other thread parks with a short timeout. Completing a request unparks its waiter and, when a
  * thread may be asleep in {@code await}, wakes the transport.
  *
@@ -20,9 +20,13 @@ import org.jmpi.transport.Transport;
  * {@code poll}/{@code await} single-threaded as the transport SPI requires. {@code selecting} is a volatile hint.
  */
 public final class Progress {
+    /** Spins of one wait before it may yield to the JIT's compiler threads (a few microseconds of polling). */
+    static final int JIT_YIELD_AFTER = 100;
     private final int spinIterations;
     private final long spinNanos;
     private final int yieldIterations;
+    /** The JIT's compiler threads, while they still have a program's first compilations to do (else null). */
+    private final JitWatch jitWatch;
     private final ReentrantLock progressLock = new ReentrantLock();
     private volatile Transport transport;
     private volatile boolean selecting;
@@ -77,6 +81,7 @@ public final class Progress {
         this.spinIterations = spinIterations;
         this.spinNanos = TimeUnit.MICROSECONDS.toNanos(spinMicros);
         this.yieldIterations = yieldIterations;
+        this.jitWatch = JitWatch.instance();
     }
 
     public void setTransport(Transport t) {
@@ -299,13 +304,13 @@ public final class Progress {
             }
             if (idle < spinIterations) {
                 idle++;
-                Thread.onSpinWait();
+                spinPause(idle);
             } else if (spinNanos > 0 && (spinStart == 0 || stillSpinning(spinStart))) {
                 // the time floor of the spin phase: see stillSpinning()
                 if (spinStart == 0) {
                     spinStart = System.nanoTime();
                 }
-                Thread.onSpinWait();
+                spinPause(idle);
             } else if (idle < spinIterations + yieldIterations) {
                 idle++;
                 Thread.yield();
@@ -320,6 +325,22 @@ public final class Progress {
                 block(condition, request, parkNanos);
                 parkNanos = Math.min(parkNanos * 2, TimeUnit.MILLISECONDS.toNanos(1));
             }
+        }
+    }
+
+    /**
+     * One pause of the spin phase: a spin-wait hint, or, once the wait has spun {@link #JIT_YIELD_AFTER} times, a
+     * yield while the JIT's compiler threads are at work (a program's first second; see {@link JitWatch}), so that
+     * they get the core that this thread would spin on. The first spins stay spins: most waits of a busy exchange end
+     * within them, and a yield with nothing else to run on this core costs a system call's time, which a message
+     * arriving meanwhile would wait for.
+     */
+    private void spinPause(int spins) {
+        JitWatch w = jitWatch;
+        if (spins > JIT_YIELD_AFTER && w != null && w.busy()) {
+            Thread.yield();
+        } else {
+            Thread.onSpinWait();
         }
     }
 

@@ -50,8 +50,9 @@ import java.util.List;
  * of issue 16's plain ping-pong (8 B on double[] 2.02 -> 0.69 us, 1 MiB on direct buffers 627 -> 161 us), but it made
  * every job longer: a rank waits for each C2 compilation of its hot methods (the wait loop's own among them, tens of
  * milliseconds each), also for code that would never have paid its compilation back in a short run. The plain
- * program's own processes ran 0.1-0.3 s longer with it, a 2-rank program of 80 small collectives took 0.70-0.83 s
- * instead of 0.40-0.45 s in its loop, and the test suite 2.5-3 minutes longer (docs/benchmarks.md, "Blocking
+ * program's own processes ran up to 0.3 s longer with it (4 % over a sitting's 60 runs), a 2-rank program of 80
+ * small collectives ({@code ShortJob}) took 0.73-0.88 s instead of 0.36-0.54 s in its loop, and one collectives test
+ * class 66-76 s instead of 42-44 (docs/benchmarks.md, "Blocking
  * compilations, taken out again; waits that yield to the JIT"). Blocking C1 alone kept most of the gain at no cost,
  * but only a compiler directives file can say that, and the JVM announces such a file on standard output. What
  * replaced it: a waiting rank yields its core while the compiler threads are at work ({@link JitWatch}). A benchmark

@@ -20,7 +20,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * ranks the compiler threads then compete with ranks that spin for each other's messages. A spinning rank keeps its
  * core until the scheduler takes it away, so the compilations take longer, and a rank whose partner was taken off its
  * core spins for the rest of that scheduler slice (milliseconds, where a message takes a microsecond). A rank that
- * yields while a compiler thread has work lets it finish, and wakes again as soon as it is done. Once the compiler
+ * yields while a compiler thread has work lets it run, and gets the core back when that thread waits for more work or
+ * its slice ends. Once the compiler
  * threads have been idle for {@link #QUIET_NANOS}, watching ends for good and waiting threads spin as before (later
  * compilations, of a program's next phase, run in the background as they always did).
  *
@@ -41,6 +42,7 @@ final class JitWatch {
 
     private static final Object LOCK = new Object();
     private static JitWatch instance;
+    private static boolean opened;
 
     private final FileChannel[] counters;
     private final long[] last;
@@ -51,7 +53,8 @@ final class JitWatch {
     private volatile boolean ended;
     private volatile boolean busy;
     private volatile long nextCheck;
-    /** When the reads first found the compiler threads idle, since they were last busy (0: not idle). */
+    /** Whether the last read found the compiler threads idle, and since when (the read that first found them so). */
+    private boolean quiet;
     private long quietSince;
 
     private JitWatch(FileChannel[] counters, long checkNanos, long quietNanos) {
@@ -69,7 +72,8 @@ final class JitWatch {
     /** The JVM's watch (made on first use), or null: turned off, not Linux, or no compiler thread found. */
     static JitWatch instance() {
         synchronized (LOCK) {
-            if (instance == null && !"0".equals(Config.raw("jmpi.jit.yield"))) {
+            if (!opened && !"0".equals(Config.raw("jmpi.jit.yield"))) {
+                opened = true; // once per JVM: the ranks of threads mode share it
                 instance = open(Path.of("/proc/self/task"), CHECK_NANOS, QUIET_NANOS);
             }
             return instance;
@@ -98,8 +102,16 @@ final class JitWatch {
                     }
                 }
             }
-        } catch (IOException | UnsupportedOperationException e) {
-            // not Linux
+        } catch (IOException | UnsupportedOperationException | java.nio.file.DirectoryIteratorException e) {
+            // not Linux, or the listing failed: watch nothing
+            for (FileChannel c : found) {
+                try {
+                    c.close();
+                } catch (IOException ignored) {
+                    // nothing to do
+                }
+            }
+            return null;
         }
         if (found.isEmpty()) {
             return null;
@@ -140,8 +152,9 @@ final class JitWatch {
                 }
             }
             if (grew) {
-                quietSince = 0;
-            } else if (quietSince == 0) {
+                quiet = false;
+            } else if (!quiet) {
+                quiet = true;
                 quietSince = now;
             } else if (now - quietSince >= quietNanos) {
                 end();

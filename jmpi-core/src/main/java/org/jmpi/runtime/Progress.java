@@ -12,9 +12,10 @@ import org.jmpi.transport.Transport;
  * is no progress thread: progress happens in the threads that call MPI.
  *
  * <p>Waiting goes in three phases: spin (polling the transports, {@link Thread#onSpinWait()}, or yielding while the
- * JIT's compiler threads are at work, see {@link JitWatch}), then yield, then block. Blocking means: the thread that owns the progress lock sleeps in the transport's {@code await} (a
- * select), every other thread parks with a short timeout. Completing a request unparks its waiter and, when a
- * thread may be asleep in {@code await}, wakes the transport.
+ * JIT's compiler threads are at work, see {@link JitWatch}), then yield, then block. Blocking means: the thread that
+ * owns the progress lock sleeps in the transport's {@code await} (a select), every other thread parks with a short
+ * timeout. Completing a request unparks its waiter and, when a thread may be asleep in {@code await}, wakes the
+ * transport.
  *
  * <p>Threading: {@code transports} is written once before the runtime is published. The progress lock makes
  * {@code poll}/{@code await} single-threaded as the transport SPI requires. {@code selecting} is a volatile hint.

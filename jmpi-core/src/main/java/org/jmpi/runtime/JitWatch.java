@@ -21,9 +21,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * core until the scheduler takes it away, so the compilations take longer, and a rank whose partner was taken off its
  * core spins for the rest of that scheduler slice (milliseconds, where a message takes a microsecond). A rank that
  * yields while a compiler thread has work lets it run, and gets the core back when that thread waits for more work or
- * its slice ends. Once the compiler
- * threads have been idle for {@link #QUIET_NANOS}, watching ends for good and waiting threads spin as before (later
- * compilations, of a program's next phase, run in the background as they always did).
+ * its slice ends. Once the compiler threads have been idle for {@link #QUIET_NANOS}, watching ends for good and
+ * waiting threads spin as before (later compilations, of a program's next phase, run in the background as they always
+ * did).
  *
  * <p>How: on Linux, each thread's {@code /proc/self/task/TID/schedstat} has the time it has run and the time it has
  * waited for a core. The compiler threads are those named {@code C1 CompilerThre...} and {@code C2 CompilerThre...}

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
+import org.jmpi.shared.Syscall;
 
 /**
  * Ends a rank whose launcher is gone, so that nothing of a job outlives it. Two independent signals, armed by
@@ -26,8 +27,8 @@ import java.util.concurrent.locks.LockSupport;
  *       {@code org.jmpi.launcher.proxy.RankForker}). The signal is armed a second after start-up (see
  *       {@link #DEFAULT_ARM_DELAY_MILLIS}: short jobs never pay for it), so the parent may be gone already:
  *       jmpirun passes its pid as {@value #PARENT_PID_VARIABLE}, and when the parent process no longer is that one
- *       after the {@code prctl}, the rank ends at once if that process is dead. (If it is alive, a wrapper such as a shell sits between them, and the rank relies on the second
- *       signal.)</li>
+ *       after the {@code prctl}, the rank ends at once if that process is dead. (If it is alive, a wrapper such as
+ *       a shell sits between them, and the rank relies on the second signal.)</li>
  *   <li><b>End of the PMI connection.</b> The bootstrap's connection to its process manager (jmpirun's host
  *       proxy, Hydra's {@code PMI_FD}, Slurm's PMI-2 descriptor, the rendezvous server) is watched; when the other
  *       side closes it before this rank said {@code finalize}, the process manager is gone and
@@ -97,10 +98,12 @@ public final class Lifeline {
 
     /**
      * How long after {@link #watchParent} the parent-death signal is armed, in milliseconds
-     * ({@code jmpi.lifeline.delay.millis}, default {@value #DEFAULT_ARM_DELAY_MILLIS}). Linking the native call costs
+     * ({@code jmpi.lifeline.delay.millis}, default {@value #DEFAULT_ARM_DELAY_MILLIS}). Linking a native call costs
      * a rank 30-40 ms of CPU time (the JDK generates the downcall's code), which on a host with as many ranks as cores
-     * is taken from the ranks still starting: a job that ends sooner never pays it, and until then the end of the
-     * PMI connection (the second signal) ends a rank whose launcher is gone.
+     * would be taken from the ranks still starting. By the time the delay is over, the shared-memory transport has
+     * usually linked the downcall this call shares ({@link #armParentDeathSignal}), so arming costs nothing more; a
+     * rank without it (a job of one, TCP only) links its own, and a job that ends sooner never pays for that. Until
+     * then the end of the PMI connection (the second signal) ends a rank whose launcher is gone.
      */
     static final long DEFAULT_ARM_DELAY_MILLIS = 1000;
 
@@ -123,10 +126,7 @@ public final class Lifeline {
                 LockSupport.parkNanos(left); // not a synchronisation: the arming is deferred on purpose
             }
             try {
-                Linker linker = Linker.nativeLinker();
-                MethodHandle prctl = linker.downcallHandle(linker.defaultLookup().find("prctl").orElseThrow(),
-                        FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG), Linker.Option.firstVariadicArg(1));
-                int rc = (int) prctl.invokeExact(PR_SET_PDEATHSIG, (long) SIGKILL);
+                int rc = armParentDeathSignal(SIGKILL);
                 long parent = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
                 if (rc == 0 && expected > 0 && parent != expected && !alive(expected)) {
                     launcherLost("the launcher (pid " + expected + ") ended before this rank armed its parent-death "
@@ -140,6 +140,26 @@ public final class Lifeline {
                 LockSupport.park(); // the kernel forgets the setting when this thread ends
             }
         });
+    }
+
+    /**
+     * {@code prctl(PR_SET_PDEATHSIG, signal)} for the calling thread (0 disarms). Through the C library's
+     * {@code syscall} ({@link Syscall}), whose downcall the shared-memory transport has usually linked already for
+     * {@code futex}: a downcall of its own would cost 30-40 ms of CPU time to link, a second into the program. Where
+     * the system call's number is not known, through the C library's {@code prctl}.
+     *
+     * @return 0, or -1 when the kernel refused
+     */
+    static int armParentDeathSignal(int signal) throws Throwable {
+        MethodHandle syscall = Syscall.PRCTL > 0 ? Syscall.handle() : null;
+        if (syscall != null) {
+            return (int) (long) syscall.invokeExact(Syscall.PRCTL, (long) PR_SET_PDEATHSIG, (long) signal, 0L, 0L, 0L,
+                    0L);
+        }
+        Linker linker = Linker.nativeLinker();
+        MethodHandle prctl = linker.downcallHandle(linker.defaultLookup().find("prctl").orElseThrow(),
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG), Linker.Option.firstVariadicArg(1));
+        return (int) prctl.invokeExact(PR_SET_PDEATHSIG, (long) signal);
     }
 
     /** {@code jmpi.lifeline.delay.millis} from the system properties or the environment, else the default. */

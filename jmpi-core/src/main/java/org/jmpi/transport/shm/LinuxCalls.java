@@ -14,6 +14,7 @@ import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.jmpi.shared.Syscall;
 
 /**
  * The Linux system calls the shared-memory transport wants and the JDK does not offer, called through
@@ -37,8 +38,8 @@ final class LinuxCalls {
 
     static final int EINTR = 4;
     static final int EFAULT = 14;
-    private static final int FUTEX_WAIT = 0;
-    private static final int FUTEX_WAKE = 1;
+    private static final long FUTEX_WAIT = 0;
+    private static final long FUTEX_WAKE = 1;
 
     private static final AtomicBoolean STARTED = new AtomicBoolean();
     private static volatile Calls calls;
@@ -93,9 +94,7 @@ final class LinuxCalls {
 
         static Calls link() {
             String os = System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT);
-            String arch = System.getProperty("os.arch", "");
-            long nr = arch.equals("amd64") || arch.equals("x86_64") ? 202
-                    : arch.equals("aarch64") || arch.equals("riscv64") ? 98 : -1;
+            long nr = Syscall.FUTEX;
             if (!os.contains("linux")) {
                 return new Calls(nr, null, null, null);
             }
@@ -106,17 +105,13 @@ final class LinuxCalls {
                 Linker linker = Linker.nativeLinker();
                 SymbolLookup libc = linker.defaultLookup();
                 Linker.Option errno = Linker.Option.captureCallState("errno");
-                if (nr > 0) {
-                    // long syscall(long number, ...): futex(uaddr, op, val, timeout, uaddr2, val3)
-                    // no errno capture: every outcome of a wait (woken, EAGAIN, ETIMEDOUT, EINTR) means "look
-                    // again", and a capturing call slices its state segment on every call, an object that escape
-                    // analysis keeps when C2 does not inline the call into its caller (measured: 2-3 per 4-byte
-                    // allreduce on a rank that sleeps between messages, 3 ranks on 2 cores)
-                    futex = libc.find("syscall").map(s -> linker.downcallHandle(s,
-                            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS,
-                                    JAVA_INT),
-                            Linker.Option.firstVariadicArg(1))).orElse(null);
-                }
+                // futex(uaddr, op, val, timeout, uaddr2, val3) through syscall(), shared with the other system
+                // calls jmpi makes (org.jmpi.shared.Syscall). No errno capture: every outcome of a wait (woken,
+                // EAGAIN, ETIMEDOUT, EINTR) means "look again", and a capturing call slices its state segment on
+                // every call, an object that escape analysis keeps when C2 does not inline the call into its
+                // caller (measured: 2-3 per 4-byte allreduce on a rank that sleeps between messages, 3 ranks on
+                // 2 cores)
+                futex = nr > 0 ? Syscall.handle() : null;
                 FunctionDescriptor vm =
                         FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_LONG);
                 readv = libc.find("process_vm_readv").map(s -> linker.downcallHandle(s, vm, errno)).orElse(null);
@@ -158,8 +153,8 @@ final class LinuxCalls {
             s.timespec.set(JAVA_LONG, 0, timeoutNanos / 1_000_000_000L);
             s.timespec.set(JAVA_LONG, 8, timeoutNanos % 1_000_000_000L);
             try {
-                long ignored = (long) syscallFutex.invokeExact(futexNumber, word, FUTEX_WAIT, expected, s.timespec,
-                        MemorySegment.NULL, 0);
+                long ignored = (long) syscallFutex.invokeExact(futexNumber, word.address(), FUTEX_WAIT,
+                        (long) expected, s.timespec.address(), 0L, 0L);
             } catch (RuntimeException | Error e) {
                 throw e;
             } catch (Throwable t) {
@@ -170,8 +165,8 @@ final class LinuxCalls {
         /** Wakes at most {@code count} threads (in any process) sleeping on the int at {@code word}. */
         void futexWake(MemorySegment word, int count) {
             try {
-                long ignored = (long) syscallFutex.invokeExact(futexNumber, word, FUTEX_WAKE, count,
-                        MemorySegment.NULL, MemorySegment.NULL, 0);
+                long ignored = (long) syscallFutex.invokeExact(futexNumber, word.address(), FUTEX_WAKE,
+                        (long) count, 0L, 0L, 0L);
             } catch (RuntimeException | Error e) {
                 throw e;
             } catch (Throwable t) {

@@ -478,12 +478,15 @@ class LaunchIntegrationTest {
             assertThat(bad.out).contains("cannot read the hostfile");
         }
 
+        /**
+         * A rank killed by a signal, one that calls abort and one that exits without finalizing, on a remote host:
+         * each reaches jmpirun by its own way (the proxy's exit report, the PMI abort, the missing finalize). A plain
+         * exit code travels as the signal's does; MultiHostTest runs those two cases too, on hosts in one machine.
+         */
         @Test
         void faultsOnARemoteHostEndTheWholeJob() throws Exception {
             record Case(String mode, int code, String words) {}
-            for (Case c : List.of(new Case("exit3", 3, "exited with code 3"),
-                    new Case("sigkill", 137, "killed by signal 9"),
-                    new Case("halt", 5, "exited with code 5"),
+            for (Case c : List.of(new Case("sigkill", 137, "killed by signal 9"),
                     new Case("abort7", 7, "called abort with exit code 7"),
                     new Case("nofinalize", 1, "without finalizing"))) {
                 Result r = run(jmpirun("--no-stdin", "-n", "4", "-H", A + ":2," + B + ":2", "--launcher-exec", ssh(),

@@ -16,4 +16,5 @@ jmpi_jit_hints=(
   '-XX:CompileCommand=CompileThresholdScaling,org.jmpi.transport.FrameLayout::*,0.1'
   '-XX:CompileCommand=CompileThresholdScaling,org.jmpi.transport.shm.ShmLayout::*,0.1'
   '-XX:CompileCommand=CompileThresholdScaling,org.jmpi.pt2pt.RecvRequest::*,0.1'
+  '-XX:CompileCommand=CompileThresholdScaling,jdk.internal.classfile.*::*,10.0'
 )

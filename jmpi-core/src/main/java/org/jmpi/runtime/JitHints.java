@@ -67,12 +67,20 @@ import java.util.List;
 public final class JitHints {
     private JitHints() {}
 
-    /** The options, first {@code quiet} (else each JVM prints the command it was given on its standard output). */
+    /**
+     * The options, first {@code quiet} (else each JVM prints the command it was given on its standard output). The
+     * last one makes C1 and C2 wait ten times longer before they compile the JDK's class-file library
+     * ({@code jdk.internal.classfile}). The JDK uses that library when it generates classes at run time: some 60 in a
+     * rank's first second (method handle forms, and the code of each native downcall, which jmpi links in the
+     * background during {@code MPI_Init}). That made about 200 of the library's methods hot enough for C1, a fifth
+     * of a rank's C1 compilations, for work that is over within that second.
+     */
     public static final List<String> JVM_OPTIONS = List.of("-XX:CompileCommand=quiet",
             "-XX:CompileCommand=dontinline,mpi.*::*OutOfLine",
             scaled("mpi"), scaled("org.jmpi.runtime"), scaled("org.jmpi.pt2pt"), scaled("org.jmpi.transport"),
             scaled("org.jmpi.datatype"), scaled("org.jmpi.shared"), early("org.jmpi.transport.FrameLayout"),
-            early("org.jmpi.transport.shm.ShmLayout"), early("org.jmpi.pt2pt.RecvRequest"));
+            early("org.jmpi.transport.shm.ShmLayout"), early("org.jmpi.pt2pt.RecvRequest"),
+            "-XX:CompileCommand=CompileThresholdScaling,jdk.internal.classfile.*::*,10.0");
 
     private static String early(String cls) {
         return "-XX:CompileCommand=CompileThresholdScaling," + cls + "::*,0.1";

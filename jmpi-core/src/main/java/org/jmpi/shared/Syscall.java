@@ -9,13 +9,14 @@ import java.lang.invoke.MethodHandle;
 /**
  * The C library's generic system call entry, {@code long syscall(long number, ...)}, as one downcall with six
  * {@code long} arguments: every Linux system call jmpi makes through it (the shared-memory transport's
- * {@code futex}, the rank's {@code prctl(PR_SET_PDEATHSIG)}) shares one downcall stub. Pointers are passed as their
- * addresses ({@code MemorySegment.address()}).
+ * {@code futex} and {@code process_vm_readv}/{@code writev}, the rank's {@code prctl(PR_SET_PDEATHSIG)}) shares one
+ * downcall stub. Pointers are passed as their addresses ({@code MemorySegment.address()}).
  *
  * <p>Why one stub: the JDK generates the code of each downcall when it is linked, spinning some fifteen classes
  * through its class-file library, 30-40 ms of CPU time in a rank's first second. A call linked later, such as the
- * parent-death signal armed a second after start-up, took that time from whatever the program was doing then. With
- * one entry for every system call, the first call pays for the link and the others find it ready.
+ * parent-death signal armed a second after start-up, took that time from whatever the program was doing then, and
+ * each further downcall linked during {@code MPI_Init} took it from the ranks' start. With one entry for every system
+ * call, the first call pays for the link and the others find it ready.
  *
  * <p>The arguments are 64-bit on purpose: {@code syscall} reads each of its variadic arguments as a {@code long},
  * and a caller that passed an {@code int} would leave the upper half of the register undefined.
@@ -31,6 +32,10 @@ public final class Syscall {
     public static final long FUTEX = number(202, 98);
     /** The architecture's number of {@code prctl}, or -1 where jmpi does not know it. */
     public static final long PRCTL = number(157, 167);
+    /** The architecture's number of {@code process_vm_readv}, or -1 where jmpi does not know it. */
+    public static final long PROCESS_VM_READV = number(310, 270);
+    /** The architecture's number of {@code process_vm_writev}, or -1 where jmpi does not know it. */
+    public static final long PROCESS_VM_WRITEV = number(311, 271);
 
     /**
      * The downcall {@code (long number, long a1, long a2, long a3, long a4, long a5, long a6) -> long}, linked on the

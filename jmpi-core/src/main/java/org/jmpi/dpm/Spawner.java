@@ -2,7 +2,6 @@ package org.jmpi.dpm;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -424,16 +423,14 @@ final class Spawner {
             return given;
         }
         try {
-            var src = JmpiRuntime.class.getProtectionDomain().getCodeSource();
-            if (src != null) {
-                Path core = Path.of(src.getLocation().toURI());
-                Path lib = core.getParent();
-                if (lib != null && Files.isRegularFile(lib.resolve("jmpi-launcher.jar"))) {
-                    return lib.resolve("jmpi-launcher.jar") + File.pathSeparator + core + File.pathSeparator
-                            + lib.resolve("picocli.jar");
-                }
+            // the class path's jar, not a class cache's record of where it was when the cache was made
+            Path core = org.jmpi.shared.CodeLocation.of(JmpiRuntime.class);
+            Path lib = core.getParent();
+            if (lib != null && Files.isRegularFile(lib.resolve("jmpi-launcher.jar"))) {
+                return lib.resolve("jmpi-launcher.jar") + File.pathSeparator + core + File.pathSeparator
+                        + lib.resolve("picocli.jar");
             }
-        } catch (URISyntaxException | SecurityException | IllegalArgumentException e) {
+        } catch (IllegalStateException | SecurityException e) {
             // try the class path
         }
         if (ClassLoader.getSystemClassLoader().getResource("org/jmpi/launcher/JmpiRun.class") != null) {

@@ -114,6 +114,12 @@ class ClassCacheTest {
         Run moved = jmpirun(copy, Map.of(), "-n", "2", "org.jmpi.examples.Hello");
         assertHello(moved, 2);
         assertThat(moved.cachesUsed()).as(moved.output()).isEqualTo(3);
+        // the copy's ranks run the copy's jmpi, not the jars of the place where the caches were made (a class from a
+        // cache keeps the code source it had there; once that place was gone, jmpirun could not start at all)
+        Run classPath = jmpirun(copy, Map.of(), "--classpath");
+        assertThat(classPath.exit()).as(classPath.output()).isZero();
+        assertThat(classPath.output().lines().filter(l -> l.endsWith(".jar")).toList()).as(classPath.output())
+                .containsExactly(copy.resolve("lib/jmpi-core.jar").toString());
 
         Path core = copy.resolve("lib/jmpi-core.jar");
         Files.setLastModifiedTime(core, FileTime.fromMillis(Files.getLastModifiedTime(core).toMillis() + 5000));

@@ -2,10 +2,8 @@ package org.jmpi.junit;
 
 import java.io.File;
 import java.net.MalformedURLException;
-import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.file.Path;
-import java.security.CodeSource;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -56,13 +54,9 @@ final class RankClassPath {
 
     /** The jar or directory jmpi-junit was loaded from, or null if that cannot be told. */
     static Path ownLocation() {
-        CodeSource cs = RankClassPath.class.getProtectionDomain().getCodeSource();
-        if (cs == null || cs.getLocation() == null) {
-            return null;
-        }
         try {
-            return Path.of(cs.getLocation().toURI()).toAbsolutePath().normalize();
-        } catch (URISyntaxException | IllegalArgumentException e) {
+            return org.jmpi.shared.CodeLocation.of(RankClassPath.class).toAbsolutePath().normalize();
+        } catch (IllegalStateException e) {
             return null;
         }
     }

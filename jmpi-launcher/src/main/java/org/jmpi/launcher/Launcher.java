@@ -3,9 +3,7 @@ package org.jmpi.launcher;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.URISyntaxException;
 import java.nio.file.Path;
-import java.security.CodeSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -163,17 +161,9 @@ public final class Launcher {
         return cp;
     }
 
+    /** Where {@code c} was loaded from, as this JVM's class path says (not a class cache's record of it). */
     private static Path codeLocation(Class<?> c) {
-        CodeSource cs = c.getProtectionDomain().getCodeSource();
-        if (cs == null || cs.getLocation() == null) {
-            throw new IllegalStateException("cannot tell where " + c.getName() + " was loaded from");
-        }
-        try {
-            return Path.of(cs.getLocation().toURI());
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException("cannot tell where " + c.getName() + " was loaded from: "
-                    + cs.getLocation(), e);
-        }
+        return org.jmpi.shared.CodeLocation.of(c);
     }
 
     /** The full class path of a rank of the first application: its entries, then {@link #jmpiClassPath()}. */

@@ -14,6 +14,9 @@
 # collectives (and with SET=core the ping-pong, allreduce and bcast) of that build as well, as "jmpialt", right after
 # this build's: an A/B in the same sitting. With
 # ALT_DIST (that build's jmpi-dist/target/jmpi) as well, those runs use its jmpirun and so its library too.
+# A build older than 6027d07 must run where it was built (a git worktree of its own): a copy of its distribution
+# gives its ranks the jars and class cache of the place where it was made (docs/benchmarks.md, "A copy of the
+# distribution ran the original's jars").
 # ARRAYS=1 runs the SET=more collectives on Java arrays as well ("jmpiarrays", and "jmpialtarrays" with ALT_CP).
 # Needs: mpich + libmpich-dev, a built tree (./mvnw install -DskipTests), ../shared/baseline next to the repository.
 # Then: python3 jmpi-benchmarks/scripts/aggregate.py OUTDIR

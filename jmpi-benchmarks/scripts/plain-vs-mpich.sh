@@ -9,6 +9,9 @@
 # ALT_DIST and ALT_JAR: a second jmpi distribution (its jmpi directory) and benchmark jar, run beside this tree's on
 # every kind and size (columns base-*), for an A/B of two commits in one sitting; ALT2_DIST and ALT2_JAR a third
 # (columns alt2-*).
+# A build older than 6027d07 must run where it was built (a git worktree of its own): a copy of its distribution
+# gives its ranks the jars and class cache of the place where it was made (docs/benchmarks.md, "A copy of the
+# distribution ran the original's jars").
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)

@@ -5,6 +5,9 @@
 #
 # Usage: jmpi-benchmarks/scripts/shortjob-ab.sh [OUTDIR] [ROUNDS=5] [RANKS="2 3"]
 # Environment: BASELINE (default ../shared/baseline), MAXWAIT (default 300), ALT_DIST (its jmpi directory), ALT_JAR.
+# A build older than 6027d07 must run where it was built (a git worktree of its own): a copy of its distribution
+# gives its ranks the jars and class cache of the place where it was made (docs/benchmarks.md, "A copy of the
+# distribution ran the original's jars").
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)

@@ -45,6 +45,11 @@ public final class AllocationPerCall {
         ISEND_IRECV_WAIT_DIRECT_8B(8, false),
         /** iRecv, blocking send, then test() until the receive completes, 8 bytes in a byte[]. */
         IRECV_TEST_ARRAY_8B(8, true),
+        /**
+         * Blocking send and recv of 8 bytes, each call on the next of {@value #ROTATION} byte[]s to send and as many
+         * to receive into (a program with one buffer per neighbour or per slot of a window).
+         */
+        SEND_RECV_ROTATING_ARRAYS_8B(8, true),
         /** sendRecv of 8 bytes in byte[]s with the other rank, its Status ignored. */
         SENDRECV_ARRAY_8B(8, true),
         /** Barrier. */
@@ -80,6 +85,9 @@ public final class AllocationPerCall {
         WIN_GET_FLUSH_8B(8, false),
         /** Rank 0's fetchAndOp (SUM of one long) on rank 1, inside one lock epoch, on an allocated window. */
         WIN_FETCH_AND_OP(8, false);
+
+        /** Buffers per direction of {@link #SEND_RECV_ROTATING_ARRAYS_8B}. */
+        static final int ROTATION = 6;
 
         final int bytes;
         final boolean arrays;
@@ -169,6 +177,8 @@ public final class AllocationPerCall {
     private static final class Buffers {
         final Object send;
         final Object recv;
+        final byte[][] sendRotation = new byte[Family.ROTATION][8];
+        final byte[][] recvRotation = new byte[Family.ROTATION][8];
         final Object all;
         final Object allOut;
         final float[] oneFloat = {1f};
@@ -221,6 +231,17 @@ public final class AllocationPerCall {
                     } else {
                         w.recv(b.recv, n, MPI.BYTE, peer, 1);
                         w.send(b.send, n, MPI.BYTE, peer, 1);
+                    }
+                }
+                case SEND_RECV_ROTATING_ARRAYS_8B -> {
+                    byte[] out = b.sendRotation[i % Family.ROTATION];
+                    byte[] in = b.recvRotation[i % Family.ROTATION];
+                    if (rank == 0) {
+                        w.send(out, n, MPI.BYTE, peer, 5);
+                        w.recv(in, n, MPI.BYTE, peer, 5);
+                    } else {
+                        w.recv(in, n, MPI.BYTE, peer, 5);
+                        w.send(out, n, MPI.BYTE, peer, 5);
                     }
                 }
                 case ISEND_IRECV_WAIT_ARRAY_8B, ISEND_IRECV_WAIT_DIRECT_8B -> {

@@ -48,7 +48,11 @@ public final class BufferView {
      * Threading: confined to its thread.
      */
     private static final class ViewCache {
-        static final int SIZE = 4;
+        /**
+         * Views kept (a power of two). Programs rotate through several buffers (a window of non-blocking calls, one
+         * buffer per neighbour); with 4 entries a window of 64 messages made a new view per call.
+         */
+        static final int SIZE = 16;
         /** Largest view cached (see above). */
         static final long MAX_BYTES = 1 << 20;
 
@@ -59,8 +63,10 @@ public final class BufferView {
         final java.lang.ref.SoftReference<Entry>[] entries = new java.lang.ref.SoftReference[SIZE];
         int next;
 
+        /** Newest first: a loop over one or two buffers finds them at the first probes. */
         MessageData find(Object buf, int count, TypeDescriptor type, boolean forReceive) {
-            for (java.lang.ref.SoftReference<Entry> ref : entries) {
+            for (int i = 1; i <= SIZE; i++) {
+                java.lang.ref.SoftReference<Entry> ref = entries[(next - i) & (SIZE - 1)];
                 Entry e = ref == null ? null : ref.get();
                 if (e != null && e.buf == buf && e.count == count && e.type == type && e.forReceive == forReceive) {
                     return e.view;
@@ -71,7 +77,7 @@ public final class BufferView {
 
         void add(Object buf, int count, TypeDescriptor type, boolean forReceive, MessageData view) {
             entries[next] = new java.lang.ref.SoftReference<>(new Entry(buf, count, type, forReceive, view));
-            next = (next + 1) % SIZE;
+            next = (next + 1) & (SIZE - 1);
         }
     }
 

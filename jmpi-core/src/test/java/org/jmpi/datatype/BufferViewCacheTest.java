@@ -39,6 +39,27 @@ class BufferViewCacheTest {
     }
 
     @Test
+    void sixteenBuffersInRotationKeepTheirViewsAndASeventeenthEvictsTheOldest() {
+        ByteBuffer[] window = new ByteBuffer[17];
+        MessageData[] views = new MessageData[window.length];
+        for (int i = 0; i < 16; i++) {
+            window[i] = ByteBuffer.allocateDirect(8);
+            views[i] = BufferView.of(window[i], 8, BYTE, false);
+        }
+        for (int round = 0; round < 3; round++) {
+            for (int i = 0; i < 16; i++) {
+                assertThat(BufferView.of(window[i], 8, BYTE, false)).as("buffer %d, round %d", i, round)
+                        .isSameAs(views[i]);
+            }
+        }
+        window[16] = ByteBuffer.allocateDirect(8);
+        views[16] = BufferView.of(window[16], 8, BYTE, false);
+        assertThat(BufferView.of(window[16], 8, BYTE, false)).isSameAs(views[16]);
+        assertThat(BufferView.of(window[0], 8, BYTE, false)).isNotSameAs(views[0]);
+        assertThat(BufferView.of(window[2], 8, BYTE, false)).isSameAs(views[2]);
+    }
+
+    @Test
     void viewsOfMoreThanAMebibyteAreNotCached() {
         byte[] large = new byte[(1 << 20) + 1];
         MessageData first = BufferView.of(large, large.length, BYTE, false);

@@ -44,6 +44,8 @@ class AllocationPerCallTest {
         check(Family.SEND_RECV_DIRECT_8B, STATUS_ONLY);
         check(Family.SEND_RECV_DIRECT_0B, STATUS_ONLY);
         check(Family.SENDRECV_ARRAY_8B, STATUS_ONLY);
+        // twelve buffers in turn: each call made a new buffer view while the per-thread cache kept four
+        check(Family.SEND_RECV_ROTATING_ARRAYS_8B, STATUS_ONLY);
     }
 
     @MpiTest(ranks = 2, modes = org.jmpi.junit.Mode.THREADS, timeoutSeconds = 180)
@@ -119,6 +121,7 @@ class AllocationPerCallTest {
         check(Family.SEND_RECV_ARRAY_8B, 48 + slack);
         check(Family.SEND_RECV_DIRECT_8B, 48 + slack);
         check(Family.SENDRECV_ARRAY_8B, 48 + slack);
+        check(Family.SEND_RECV_ROTATING_ARRAYS_8B, 48 + slack);
         check(Family.ISEND_IRECV_WAIT_ARRAY_8B, 64 + slack);
         check(Family.ISEND_IRECV_WAIT_DIRECT_8B, 64 + slack);
         check(Family.IRECV_TEST_ARRAY_8B, 32 + slack);

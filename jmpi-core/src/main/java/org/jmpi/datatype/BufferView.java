@@ -49,8 +49,10 @@ public final class BufferView {
      */
     private static final class ViewCache {
         /**
-         * Views kept (a power of two). Programs rotate through several buffers (a window of non-blocking calls, one
-         * buffer per neighbour); with 4 entries a window of 64 messages made a new view per call.
+         * Views kept (a power of two). Programs turn through several buffers (one per neighbour, a window of
+         * non-blocking calls); with 4 entries one that used more made a new view on every call. 16 cover eight buffers
+         * each way; a window of 64 distinct buffers still makes one per call. The entries are soft references, so
+         * the views (at most {@link #MAX_BYTES} each) cost no memory the collector needs.
          */
         static final int SIZE = 16;
         /** Largest view cached (see above). */

@@ -17,9 +17,11 @@ import java.nio.file.StandardOpenOption;
  * polled with acquire semantics; no lock, no fence, no request, no matching. As in MessageRate, the producer writes a
  * window of records (default 64) of one payload byte each, then waits for the consumer's acknowledgement.
  *
- * <p>Usage: {@code java -cp jmpi-benchmarks.jar org.jmpi.benchmarks.RingRate c /dev/shm/ringrate &} then
- * {@code java -cp jmpi-benchmarks.jar org.jmpi.benchmarks.RingRate p /dev/shm/ringrate [WINDOW]}; the producer
- * prints messages per second for each of six rounds of 20,000 windows and deletes the file.
+ * <p>Usage: {@code rm -f /dev/shm/ringrate; java -cp jmpi-benchmarks.jar org.jmpi.benchmarks.RingRate c
+ * /dev/shm/ringrate &} then {@code java -cp jmpi-benchmarks.jar org.jmpi.benchmarks.RingRate p /dev/shm/ringrate
+ * [WINDOW]}; the producer prints messages per second for each of six rounds of 20,000 windows and deletes the file.
+ * Start from no file: a file left by an interrupted run still holds the consumer's ready flag, which a producer
+ * started first would take for the new consumer's (then both wait for ever).
  */
 public final class RingRate {
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();

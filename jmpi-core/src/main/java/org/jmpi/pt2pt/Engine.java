@@ -387,9 +387,13 @@ public final class Engine implements InprocEndpoint, FrameSink {
      * Settled requests of one thread, ready for reuse: a blocking call or a completed non-blocking one gives its
      * request back ({@link #release}) and the thread's next call takes it, so steady-state traffic allocates no
      * request objects. Threading: confined to its thread.
+     *
+     * <p>{@link #CAPACITY} covers a window of 64 non-blocking calls (OSU's bandwidth and message-rate windows): with 8,
+     * each window of 64 made 56 new requests of each kind, every one with its callbacks and in-JVM message. A pooled
+     * request is some 200 bytes, so a thread keeps at most about 26 KiB.
      */
     private static final class RequestPool {
-        static final int CAPACITY = 8;
+        static final int CAPACITY = 64;
         final SendRequest[] sends = new SendRequest[CAPACITY];
         int sendCount;
         final RecvRequest[] recvs = new RecvRequest[CAPACITY];
@@ -511,17 +515,30 @@ public final class Engine implements InprocEndpoint, FrameSink {
         return f;
     }
 
-    /** Hands an EAGER or RTS frame to the transport if the peer has credit, else queues it (in order). */
+    /**
+     * Hands an EAGER or RTS frame to the transport if the peer has credit, else queues it (in order).
+     *
+     * <p>The frame is handed over after the peer's monitor is released: the release is a locked instruction, which
+     * right after the transport's store of a record (a cache line the receiver polls) would wait, once per message,
+     * until that line is back at this core. Order is kept: a frame goes at once only when nothing of this peer waits
+     * for credit, and queued frames are handed over under the monitor ({@link #onCredit}), so every earlier frame of
+     * this thread has reached the transport when a later one finds the queue empty. Frames of different threads have
+     * no order to keep.
+     */
     private void sendCharged(Transport t, int peer, MemorySegment h, MemorySegment payload, Runnable onWritten,
             long cost, SendRequest s) {
         PeerFlow f = flow(peer);
+        boolean now;
         synchronized (f) {
-            if (f.queue.isEmpty() && f.credits >= cost) {
+            now = f.queue.isEmpty() && f.credits >= cost;
+            if (now) {
                 f.credits -= cost;
-                t.send(peer, h, payload, onWritten);
             } else {
                 f.queue.add(f.pending(h, payload, onWritten, cost, s));
             }
+        }
+        if (now) {
+            t.send(peer, h, payload, onWritten);
         }
     }
 
@@ -650,6 +667,16 @@ public final class Engine implements InprocEndpoint, FrameSink {
      */
     public SendRequest isend(MessageData data, int worldDest, int context, int source, int tag, SendMode mode) {
         SendRequest s = newSend().start(data, worldDest, tag);
+        s.initiator = Thread.currentThread(); // completions inside this call need no fence (SendRequest.finish)
+        try {
+            return isend(s, data, worldDest, context, source, tag, mode);
+        } finally {
+            s.initiator = null;
+        }
+    }
+
+    private SendRequest isend(SendRequest s, MessageData data, int worldDest, int context, int source, int tag,
+            SendMode mode) {
         if (anyPoisoned && context >= 0) {
             int e = poisonOf(context);
             if (e != 0) {

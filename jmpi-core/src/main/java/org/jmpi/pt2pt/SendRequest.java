@@ -22,6 +22,12 @@ public final class SendRequest extends RequestImpl {
     volatile InprocMessage inproc;
     long sendId;
     /**
+     * The thread inside {@link Engine#isend} for this request, null once that call has returned. A completion in
+     * that thread during the call ({@link #finish()}) comes before any other thread can know the request. Plain:
+     * another thread reads null or a thread that is not its own, either way not itself.
+     */
+    Thread initiator;
+    /**
      * Split single copy: parts still to finish (our write, the receiver's DONE); 0 when the send is not split.
      * Guarded by this request's monitor.
      */
@@ -59,7 +65,9 @@ public final class SendRequest extends RequestImpl {
     void clear() {
         recycle();
         data = null;
-        inproc = null;
+        if (inproc != null) {
+            inproc = null; // a volatile store only where there is something to clear (threads mode, self)
+        }
         sendId = 0;
         splitParts = 0;
         message.data = null;
@@ -71,7 +79,11 @@ public final class SendRequest extends RequestImpl {
     }
 
     void finish() {
-        complete();
+        if (initiator == Thread.currentThread()) {
+            completeUnseen(); // written at once: nobody can wait for this request yet
+        } else {
+            complete();
+        }
     }
 
     void fail(int errorClass, String message) {

@@ -2,7 +2,6 @@ package org.jmpi.runtime;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import org.jmpi.shared.ThreadsJob;
 import org.jmpi.transport.Transport;
@@ -28,7 +27,11 @@ public final class Progress {
     private final int yieldIterations;
     /** The JIT's compiler threads, while they still have a program's first compilations to do (else null). */
     private final JitWatch jitWatch;
-    private final ReentrantLock progressLock = new ReentrantLock();
+    /**
+     * Held by the thread that polls the transport or sleeps in it; only ever tried, never waited for, so its release
+     * can be a plain store (a poll per spin of every waiting thread took and released it).
+     */
+    private final org.jmpi.shared.LightLock progressLock = new org.jmpi.shared.LightLock();
     private volatile Transport transport;
     private volatile boolean selecting;
     private final ThreadsJob job;

@@ -4,7 +4,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
-import java.util.concurrent.locks.ReentrantLock;
 import org.jmpi.transport.FrameLayout;
 import org.jmpi.transport.HeaderCopies;
 import org.jmpi.shared.FastCopy;
@@ -14,7 +13,7 @@ import org.jmpi.shared.FastCopy;
  * those that do not fit yet and writes them, in order, as the peer makes room.
  *
  * <p>Threading: every method runs under {@link #lock} (any thread may send), except {@link #hasPending()} (a volatile
- * hint). {@code tail} and {@code headCache} are this process's private copies. The record body is written with plain
+ * hint) and {@link #peerSleepsWithBarrier()}. {@code tail} and {@code headCache} are this process's private copies. The record body is written with plain
  * stores, the next record's marker is zeroed, and then the record's marker is stored with release semantics, which
  * pairs with the consumer's acquire load of it ({@link InboundRing}). The consumer's {@code head} is read with acquire
  * semantics, pairing with its release store, so that the space it frees is no longer read when we overwrite it.
@@ -39,7 +38,9 @@ final class OutboundRing {
     final int peer;
     /** The peer's doorbell (a futex word in its segment). */
     final MemorySegment doorbell;
-    final ReentrantLock lock = new ReentrantLock();
+    final org.jmpi.shared.LightLock lock = new org.jmpi.shared.LightLock();
+    /** The peer's segment header (its {@link ShmLayout#OWNER_SLEEPS_WITH_BARRIER} word). */
+    private final MemorySegment peerHeader;
     private final MemorySegment ring;
     private final MemorySegment data;
     private final long size;
@@ -52,12 +53,18 @@ final class OutboundRing {
     private volatile boolean hasPending;
     private long tail;
     private long headCache;
+    /** Records after which a ring of a process that has not slept checks the doorbell without a fence. */
+    static final int SKIP_AFTER_SENDS = 256;
+    /** Whether the ring's "skips fence" word is set; and records since this process last slept (under the lock). */
+    private boolean skipping;
+    private int streak;
     /** Header copies of the queued frames (native, reused once a frame is written; under the lock). */
     private final HeaderCopies headers = new HeaderCopies();
 
-    OutboundRing(int peer, MemorySegment ring, long dataBytes, MemorySegment doorbell) {
+    OutboundRing(int peer, MemorySegment ring, long dataBytes, MemorySegment doorbell, MemorySegment peerHeader) {
         this.peer = peer;
         this.doorbell = doorbell;
+        this.peerHeader = peerHeader;
         this.ring = ring;
         this.data = ring.asSlice(ShmLayout.RING_HEADER_BYTES, dataBytes);
         this.size = dataBytes;
@@ -67,6 +74,54 @@ final class OutboundRing {
         this.tail = ShmLayout.getAcquire(ring, ShmLayout.RING_HEAD);
         this.headCache = tail;
         ring.set(ValueLayout.JAVA_LONG, ShmLayout.RING_ATTACHED_PID, ProcessHandle.current().pid());
+        ShmLayout.setIntVolatile(ring, ShmLayout.RING_PRODUCER_SKIPS_FENCE, 0);
+    }
+
+    /**
+     * Whether the peer's process runs the global memory barrier in every futex sleep, between arming its doorbell and
+     * its last look at its rings (it set {@link ShmLayout#OWNER_SLEEPS_WITH_BARRIER}, which is never cleared). Any
+     * thread; one load of a line the peer writes once.
+     */
+    boolean peerSleepsWithBarrier() {
+        return ShmLayout.getIntVolatile(peerHeader, ShmLayout.OWNER_SLEEPS_WITH_BARRIER) != 0;
+    }
+
+    /**
+     * Before a record is published (caller holds {@link #lock}): whether the doorbell check after it may do without a
+     * fence. Yes once this process is {@code registered} for the global barrier, the peer's sleeps run it
+     * ({@link #peerSleepsWithBarrier()}), and this ring has carried {@link #SKIP_AFTER_SENDS} records since this
+     * process last slept: a rank that streams messages. The ring's "skips fence" word is then set, with a full fence,
+     * before the first record that relies on it, so that a peer that goes to sleep either sees the word (and runs the
+     * barrier) or has armed its doorbell early enough for our checks to see it.
+     */
+    boolean skipFenceLocked(boolean registered) {
+        if (skipping) {
+            return true;
+        }
+        if (!registered || ++streak < SKIP_AFTER_SENDS || !peerSleepsWithBarrier()) {
+            return false;
+        }
+        ShmLayout.setIntVolatile(ring, ShmLayout.RING_PRODUCER_SKIPS_FENCE, 1);
+        skipping = true;
+        return true;
+    }
+
+    /**
+     * This process is going to sleep (caller holds {@link #lock}): back to a fence per record, so that the peer's
+     * sleeps need no barrier for this ring. The release store comes after every record written without a fence
+     * (this thread's, or another's seen through the lock), so a peer that reads the word as 0 also sees them.
+     */
+    void stopSkippingLocked() {
+        streak = 0;
+        if (skipping) {
+            ShmLayout.setIntRelease(ring, ShmLayout.RING_PRODUCER_SKIPS_FENCE, 0);
+            skipping = false;
+        }
+    }
+
+    /** Whether the ring's "skips fence" word is set (tests: a racy read unless by the last sending thread). */
+    boolean skipping() {
+        return skipping;
     }
 
     /** Whether frames wait for room (a hint; read without the lock). */

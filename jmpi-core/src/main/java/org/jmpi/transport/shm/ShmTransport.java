@@ -40,9 +40,17 @@ import org.jmpi.transport.Transport;
  * sink into the user's buffer.
  *
  * <p><b>Waiting.</b> {@link #await(long)} sleeps on the segment's doorbell, a futex word: the owner sets it to 1, checks
- * every inbound ring once more, and sleeps; a sender that has published a record reads the doorbell after a full
- * fence and, if it is 1, clears it and wakes the owner. Both sides order their store before their load (Dekker), so
- * a record published while the owner goes to sleep is never missed. A sender whose frames wait for room while a
+ * every inbound ring once more, and sleeps; a sender that has published a record reads the doorbell and, if it is 1,
+ * clears it and wakes the owner. Both sides order their store before their load (Dekker), so a record published
+ * while the owner goes to sleep is never missed. The sender's order normally costs a full fence per message, which
+ * on x86 waits until the line just written (the one the owner polls) is back at the sender's core. Once a rank's
+ * system calls are linked and the kernel offers {@code membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED)}, the rank
+ * registers for it and says so in its segment header; each of its futex sleeps then runs that barrier between
+ * arming the doorbell and its last look, which makes every running thread of every registered rank pass a full
+ * barrier. A sender whose process is registered skips its own fence towards such a receiver: either its record was
+ * stored before its core passed the barrier, and the owner's last look sees it, or its load of the doorbell comes
+ * after that barrier and sees the 1. The sleeper pays about a microsecond per sleep instead of the sender a fence
+ * per message. Calls are linked after {@link #LINK_AFTER_RECORDS} records, besides the other occasions below. A sender whose frames wait for room while a
  * thread of its process sleeps on the doorbell (or is about to) asks the consumer (a flag in the ring) to ring it
  * when it frees some; the owner asks the same itself before it sleeps. Linking futex costs about 100 ms of CPU, so
  * it happens in the background, only once a rank has slept {@link #SLEEPS_BEFORE_FUTEX} times (most short programs
@@ -57,8 +65,9 @@ import org.jmpi.transport.Transport;
  * that peer. The first question about a peer starts linking the call in the background and answers no: the first
  * large messages take the two-copy path, none waits for the linker.
  *
- * <p><b>Threading.</b> {@link #send} may be called by any thread: each outbound ring has a lock, held while writing
- * and never while calling out (completions run after it is released). {@link #poll()} and {@link #await(long)} are
+ * <p><b>Threading.</b> {@link #send} may be called by any thread: each outbound ring has a lock ({@link org.jmpi.shared.LightLock},
+ * released with a plain store), held while writing and never while calling out (completions run after it is
+ * released). {@link #poll()} and {@link #await(long)} are
  * called by one thread at a time (the progress owner); a nested {@code poll} from inside the sink returns at once.
  * {@code outbound}, {@code peerSegments} and {@code pids} are filled lazily under the transport's monitor; a thread
  * that reads an {@code outbound} entry without it sees either null (and takes the monitor) or a ring whose fields
@@ -82,6 +91,12 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
     static final int SLEEPS_BEFORE_FUTEX = 32;
     /** Records taken from one ring per poll pass, so one busy peer cannot starve the others. */
     private static final int BUDGET = 64;
+    /**
+     * Records after which the system calls are linked (in the background) even if this rank never sleeps: their
+     * global memory barrier saves the senders of a busy rank a fence per message (see {@link #ringDoorbell}). Linking
+     * costs up to some 40 ms of CPU, which a short program does not pay (20,000 round trips are 80,000 records).
+     */
+    static final int LINK_AFTER_RECORDS = 1 << 18;
     private static final byte UNKNOWN = 0;
     private static final byte YES = 1;
     private static final byte NO = 2;
@@ -109,6 +124,19 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
     private boolean polling;
     /** The thread parked in {@link #await} without futex, for {@link #wakeup()}. */
     private volatile Thread sleeper;
+    /**
+     * Records sent and received (approximate: senders of several threads may race on it), for
+     * {@link #LINK_AFTER_RECORDS}.
+     */
+    private int traffic;
+    /**
+     * Whether this process's system calls are linked with the global memory barrier ({@link LinuxCalls.Calls#membarrier}),
+     * so that its sleeps run it and its threads execute it whenever another rank of the host sleeps. Plain: set once
+     * by {@link #checkBarrier()}, read by senders; a sender that still sees false only fences.
+     */
+    private boolean barrierReady;
+    /** Whether {@link #checkBarrier()} has found the calls linked (progress owner only). */
+    private boolean barrierChecked;
     /** Without futex: how long the next park lasts; and how often this rank slept (progress owner only). */
     private long parkNanos = PARK_MIN_NANOS;
     private int sleeps;
@@ -335,8 +363,10 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
         }
         ArrayDeque<Runnable> done = null;
         boolean written;
+        boolean skipFence;
         o.lock.lock();
         try {
+            skipFence = o.skipFenceLocked(barrierReady);
             if (o.hasPending()) {
                 done = completions();
                 o.flushLocked(done);
@@ -359,7 +389,8 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
         } finally {
             o.lock.unlock();
         }
-        ringDoorbell(o.doorbell);
+        ringDoorbell(o, skipFence);
+        count(1);
         if (written && onWritten != null) {
             onWritten.run();
         }
@@ -375,12 +406,57 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
         }
     }
 
-    /** Wakes a peer if it sleeps on its doorbell. The full fence orders our record before the load. */
-    private static void ringDoorbell(MemorySegment bell) {
-        VarHandle.fullFence();
-        if (bell.get(ValueLayout.JAVA_INT, 0) != 0) {
+    /**
+     * Wakes a peer if it sleeps on its doorbell, after a record was published to it. The record's store must come
+     * before the doorbell's load (Dekker, see "Waiting" above). Where the peer's process runs the global memory
+     * barrier before it sleeps and ours is registered for it ({@link #barrierReady}), that barrier gives the order and
+     * the load needs no fence here: on x86 a full fence right after the record's store waits for the cache line the
+     * receiver is polling to come back to this core, once per message. Otherwise a full fence orders them.
+     */
+    private static void ringDoorbell(OutboundRing o, boolean skipFence) {
+        MemorySegment bell = o.doorbell;
+        if (doorbellArmed(bell, skipFence)) {
             wake(bell);
         }
+    }
+
+    /**
+     * The sender's half of the doorbell protocol, after a record's release store: whether the receiver's doorbell is
+     * armed. {@code skipFence}: the ring's "skips fence" word is set ({@link OutboundRing#skipFenceLocked}), so a
+     * receiver that goes to sleep runs the global barrier after arming ({@link #armDoorbell}) and no fence is needed
+     * here for the processor. The acquire fence then emits no instruction on x86 (a load-load barrier on ARM); it is
+     * there for the compiler: in HotSpot every fence orders all memory accesses around it, so the load is not moved
+     * above the record's store (the Java memory model alone would allow that).
+     */
+    static boolean doorbellArmed(MemorySegment bell, boolean skipFence) {
+        if (skipFence) {
+            VarHandle.acquireFence();
+        } else {
+            VarHandle.fullFence();
+        }
+        return bell.get(ValueLayout.JAVA_INT, 0) != 0;
+    }
+
+    /**
+     * The sleeper's half: arms {@code bell}; then, if the producer of one of {@code rings} checks the doorbell without
+     * a fence, runs the global barrier, after which a record such a producer published without seeing the doorbell
+     * armed is visible to the caller's last look at its rings. Producers whose word reads 0 fence: either their word
+     * was set after our arming (a full fence each side: they then see the doorbell armed), or it was cleared after
+     * their last unfenced record, which is then visible too.
+     *
+     * @return false if the kernel refused the barrier this time (the caller must then sleep only briefly)
+     */
+    static boolean armDoorbell(MemorySegment bell, LinuxCalls.Calls c, InboundRing[] rings) {
+        ShmLayout.setIntVolatile(bell, 0, 1);
+        if (!c.membarrier) {
+            return true;
+        }
+        for (InboundRing in : rings) {
+            if (in.producerSkipsFence()) {
+                return c.membarrierAll();
+            }
+        }
+        return true;
     }
 
     /**
@@ -409,7 +485,8 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
             }
             try {
                 ShmSegment seg = peerSegment(peer);
-                o = new OutboundRing(peer, seg.ring(localIndex[rank]), seg.ringDataBytes, seg.doorbell());
+                o = new OutboundRing(peer, seg.ring(localIndex[rank]), seg.ringDataBytes, seg.doorbell(),
+                        seg.memory);
             } catch (IOException | RuntimeException e) {
                 sink.onPeerFailure(peer, e);
                 return null;
@@ -470,9 +547,14 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
                     any |= flush(o);
                 }
             }
+            if (!barrierChecked) {
+                checkBarrier();
+            }
             for (InboundRing in : inbound) {
-                if (in.poll(sink, BUDGET) > 0) {
+                int records = in.poll(sink, BUDGET);
+                if (records > 0) {
                     any = true;
+                    count(records);
                     parkNanos = PARK_MIN_NANOS;
                     VarHandle.fullFence(); // our new head before the producer's flag (Dekker)
                     if (in.takeProducerWaiting()) {
@@ -511,7 +593,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
             o.lock.unlock();
         }
         if (wrote) {
-            ringDoorbell(o.doorbell);
+            ringDoorbell(o, false);
         }
         runAll(done);
         return wrote;
@@ -528,6 +610,65 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
         wake(bell);
     }
 
+    /**
+     * Once the system calls are linked: if every futex sleep of this process runs the global barrier, says so in this
+     * rank's segment header, for the senders of the host ({@link ShmLayout#OWNER_SLEEPS_WITH_BARRIER}), and lets
+     * this process's senders skip their fence where the receiver says the same. Safe at any moment: sleeping on the
+     * futex needs the linked calls, and with them every sleep runs the barrier. Progress owner only.
+     */
+    private void checkBarrier() {
+        LinuxCalls.Calls c = LinuxCalls.get();
+        if (c == null) {
+            return;
+        }
+        barrierChecked = true;
+        if (c.membarrier && !closed) {
+            ShmLayout.setIntVolatile(own.memory, ShmLayout.OWNER_SLEEPS_WITH_BARRIER, 1);
+            barrierReady = true;
+        }
+    }
+
+    /**
+     * This process is about to sleep: its rings go back to a fence per record (see {@link OutboundRing#skipFenceLocked}),
+     * so that their receivers' sleeps need no barrier for them. A ring whose lock another thread holds is left as it is.
+     */
+    private void stopSkipping() {
+        for (OutboundRing o : attached) {
+            if (o.lock.tryLock()) {
+                try {
+                    o.stopSkippingLocked();
+                } finally {
+                    o.lock.unlock();
+                }
+            }
+        }
+    }
+
+    /** Counts records for {@link #LINK_AFTER_RECORDS}. */
+    private void count(int records) {
+        int before = traffic;
+        traffic = before + records;
+        if (before < LINK_AFTER_RECORDS && before + records >= LINK_AFTER_RECORDS) {
+            LinuxCalls.prepare();
+        }
+    }
+
+    /** Whether senders of this rank check a doorbell without a fence where the receiver allows it (tests). */
+    boolean barrierReady() {
+        return barrierReady;
+    }
+
+    /** Whether frames to {@code peer} are checking its doorbell without a fence now (tests; the sending thread). */
+    boolean skipsFenceTowards(int peer) {
+        OutboundRing o = outbound[peer];
+        return o != null && o.skipping();
+    }
+
+    /** This rank's doorbell word: 1 while its progress owner sleeps on it or is about to (tests). */
+    int doorbellWord() {
+        return ShmLayout.getIntVolatile(doorbell, 0);
+    }
+
     @Override
     public void await(long nanos) {
         if (closed || nanos <= 0) {
@@ -542,12 +683,20 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
             parkWithBackoff(nanos, c == null);
             return;
         }
-        ShmLayout.setIntVolatile(doorbell, 0, 1);
+        if (!barrierChecked) {
+            checkBarrier();
+        }
+        stopSkipping();
+        boolean barrier = armDoorbell(doorbell, c, inbound);
         try {
+            // Senders that skip their fence (ringDoorbell) rely on the barrier: a record they published without
+            // seeing the doorbell armed is visible to the look below. Should the kernel refuse it once, sleep only
+            // briefly.
+            long cap = barrier ? futexCapNanos : PARK_MIN_NANOS;
             if (mustNotSleep()) {
                 return;
             }
-            c.futexWait(doorbell, 1, Math.min(nanos, futexCapNanos));
+            c.futexWait(doorbell, 1, Math.min(nanos, cap));
         } finally {
             ShmLayout.setIntVolatile(doorbell, 0, 0);
         }

@@ -379,6 +379,67 @@ class ShmTransportTest {
         }
     }
 
+    /**
+     * With the global memory barrier (membarrier) a sender that streams checks the doorbell without a fence of its
+     * own; the receiver's barrier between arming and its last look must still make every wake-up arrive. Each frame
+     * is sent just as the receiver arms its doorbell (the narrowest window) or a little later; a lost wake-up would
+     * leave the receiver asleep for its 30 s. The sending rank's poller never sleeps (a sleep sends its rings back to
+     * fences).
+     */
+    @Test
+    void noWakeUpIsLostWhenSendersSkipTheirFence() throws Exception {
+        futexSleepsOnly();
+        assumeTrue(LinuxCalls.prepareNow().membarrier, "membarrier(GLOBAL_EXPEDITED) is available");
+        final int frames = 2_000;
+        try (ShmCluster c = cluster(2, ShmConfig.defaults())) {
+            c.node(0).awaitNanos = 0;
+            c.node(1).awaitNanos = TimeUnit.SECONDS.toNanos(30);
+            java.util.concurrent.atomic.AtomicLong got = new java.util.concurrent.atomic.AtomicLong();
+            c.node(1).handler = (self, peer, h, p) -> got.incrementAndGet();
+            ShmTransport sender = c.node(0).transport;
+            ShmTransport receiver = c.node(1).transport;
+            // the pollers have seen the linked calls once they poll; rank 1 then advertises its barrier, and rank 0
+            // skips its fence once it has sent SKIP_AFTER_SENDS frames
+            int warm = OutboundRing.SKIP_AFTER_SENDS + 1;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (!receiver.barrierReady() || !sender.barrierReady()) {
+                assertThat(System.nanoTime()).as("both ranks see the barrier").isLessThan(deadline);
+                Thread.onSpinWait();
+            }
+            for (int i = 0; i < warm; i++) {
+                sender.send(1, header(8, 0, 0, i), MemorySegment.ofArray(new byte[8]), null);
+            }
+            assertThat(sender.skipsFenceTowards(1)).as("rank 0 skips its fence towards rank 1").isTrue();
+            while (got.get() < warm) {
+                assertThat(System.nanoTime()).as("the first frames arrive").isLessThan(deadline);
+                Thread.onSpinWait();
+            }
+            java.util.SplittableRandom random = new java.util.SplittableRandom(42);
+            long start = System.nanoTime();
+            for (int i = warm; i < frames; i++) {
+                long armed = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (receiver.doorbellWord() == 0) { // wait until rank 1 arms its doorbell to sleep
+                    assertThat(System.nanoTime()).as("rank 1 sleeps between frames").isLessThan(armed);
+                    Thread.onSpinWait();
+                }
+                for (int spin = random.nextInt(4) == 0 ? random.nextInt(2_000) : 0; spin > 0; spin--) {
+                    Thread.onSpinWait();
+                }
+                sender.send(1, header(8, 0, 0, i), MemorySegment.ofArray(new byte[8]), null);
+                assertThat(sender.skipsFenceTowards(1)).isTrue();
+                long arrived = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (got.get() <= i) {
+                    assertThat(System.nanoTime()).as("frame %d woke rank 1 (not its 30 s timeout)", i)
+                            .isLessThan(arrived);
+                    Thread.onSpinWait();
+                }
+            }
+            assertThat(System.nanoTime() - start).isLessThan(TimeUnit.SECONDS.toNanos(60));
+            assertThat(got.get()).isEqualTo(frames);
+            c.assertHealthy();
+        }
+    }
+
     @Test
     void wakeupEndsAnAwait() throws Exception {
         try (ShmCluster c = cluster(2, ShmConfig.defaults())) {

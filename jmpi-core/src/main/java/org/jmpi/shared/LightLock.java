@@ -1,0 +1,83 @@
+package org.jmpi.shared;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A lock taken with a compare-and-set and given back with a release store. Unlike
+ * {@link java.util.concurrent.locks.ReentrantLock}, whose release is a volatile store (a locked instruction on x86),
+ * giving it back does not wait for this core's earlier stores to reach the other cores. Used on the paths of every
+ * message: the shared-memory transport's outbound rings, where the release came right after the store of a record
+ * that the receiver polls, and waited for that cache line (41 % of a sending rank's samples in a profile of 1-byte
+ * messages, docs/benchmarks.md); and the progress engine's lock, taken by every poll.
+ *
+ * <p>The price is that a release cannot wake a thread that waits: a thread that finds the lock taken in
+ * {@link #lock()} spins, then yields, then parks for short, growing intervals and tries again. So it suits locks that
+ * are held briefly, never while calling out or blocking, and that are rarely contended, or taken only with
+ * {@link #tryLock()}. Not reentrant.
+ */
+public final class LightLock {
+    /** Spins before a waiter yields, and yields before it parks. */
+    private static final int SPINS = 128;
+    private static final int YIELDS = 64;
+    /** A waiter's parks start at this and double up to {@link #PARK_MAX_NANOS}. */
+    private static final long PARK_MIN_NANOS = 1_000;
+    private static final long PARK_MAX_NANOS = 200_000;
+
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(LightLock.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** 0 free, 1 held. */
+    @SuppressWarnings("unused") // through STATE
+    private volatile int state;
+
+    /** Takes the lock if it is free; never waits. */
+    public boolean tryLock() {
+        return (int) STATE.getOpaque(this) == 0 && STATE.compareAndSet(this, 0, 1);
+    }
+
+    /** Takes the lock, waiting as long as it takes. */
+    public void lock() {
+        if (!STATE.compareAndSet(this, 0, 1)) {
+            lockContended();
+        }
+    }
+
+    private void lockContended() {
+        long park = PARK_MIN_NANOS;
+        for (int i = 0; ; i++) {
+            if (tryLock()) {
+                return;
+            }
+            if (i < SPINS) {
+                Thread.onSpinWait();
+            } else if (i < SPINS + YIELDS) {
+                Thread.yield();
+            } else {
+                LockSupport.parkNanos(this, park); // no one unparks: the holder's release is a plain store
+                park = Math.min(park * 2, PARK_MAX_NANOS);
+            }
+        }
+    }
+
+    /**
+     * Gives the lock back: a release store, so that everything written under the lock is seen by the next holder
+     * (whose compare-and-set has acquire semantics). Only the holder may call it.
+     */
+    public void unlock() {
+        STATE.setRelease(this, 0);
+    }
+
+    /** Whether the lock is held by some thread now (a snapshot, for tests and assertions). */
+    public boolean isLocked() {
+        return (int) STATE.getVolatile(this) != 0;
+    }
+}

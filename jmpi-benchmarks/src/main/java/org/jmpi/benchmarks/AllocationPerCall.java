@@ -50,6 +50,12 @@ public final class AllocationPerCall {
          * to receive into (a program with one buffer per neighbour or per slot of a window).
          */
         SEND_RECV_ROTATING_ARRAYS_8B(8, true),
+        /**
+         * One window (OSU's bandwidth and message rate): rank 0 posts {@value #WINDOW} iSends of 8 bytes from one direct
+         * buffer, rank 1 as many iRecvs into one, both waitAll, then rank 1 acknowledges with a blocking 4-byte send.
+         * One operation is the whole window.
+         */
+        ISEND_WINDOW_WAITALL_DIRECT_8B(8, false),
         /** sendRecv of 8 bytes in byte[]s with the other rank, its Status ignored. */
         SENDRECV_ARRAY_8B(8, true),
         /** Barrier. */
@@ -88,6 +94,8 @@ public final class AllocationPerCall {
 
         /** Buffers per direction of {@link #SEND_RECV_ROTATING_ARRAYS_8B}. */
         static final int ROTATION = 6;
+        /** Requests per window of {@link #ISEND_WINDOW_WAITALL_DIRECT_8B}. */
+        public static final int WINDOW = 64;
 
         final int bytes;
         final boolean arrays;
@@ -179,6 +187,7 @@ public final class AllocationPerCall {
         final Object recv;
         final byte[][] sendRotation = new byte[Family.ROTATION][8];
         final byte[][] recvRotation = new byte[Family.ROTATION][8];
+        final Request[] window = new Request[Family.WINDOW];
         final Object all;
         final Object allOut;
         final float[] oneFloat = {1f};
@@ -242,6 +251,18 @@ public final class AllocationPerCall {
                     } else {
                         w.recv(in, n, MPI.BYTE, peer, 5);
                         w.send(out, n, MPI.BYTE, peer, 5);
+                    }
+                }
+                case ISEND_WINDOW_WAITALL_DIRECT_8B -> {
+                    for (int k = 0; k < Family.WINDOW; k++) {
+                        b.window[k] = rank == 0 ? w.iSend((ByteBuffer) b.send, n, MPI.BYTE, peer, 6)
+                                : w.iRecv((ByteBuffer) b.recv, n, MPI.BYTE, peer, 6);
+                    }
+                    Request.waitAll(b.window);
+                    if (rank == 0) {
+                        w.recv(b.recv, 4, MPI.BYTE, peer, 7);
+                    } else {
+                        w.send(b.send, 4, MPI.BYTE, peer, 7);
                     }
                 }
                 case ISEND_IRECV_WAIT_ARRAY_8B, ISEND_IRECV_WAIT_DIRECT_8B -> {

@@ -26,6 +26,8 @@ class AllocationPerCallTest {
     private static final double STATUS_ONLY = 48 + 48;
     /** Two Requests per round trip and rank, plus slack. */
     private static final double TWO_REQUESTS = 64 + 48;
+    /** A window's Requests (32 bytes each) and the acknowledgement's Status, plus slack. */
+    private static final double WINDOW_OF_REQUESTS = Family.WINDOW * 32 + 48 + 48;
 
     private static void check(Family f, double limit) throws MPIException {
         int ops = f.name().endsWith("256K") ? OPS / 10 : OPS; // 256 KiB messages: fewer, the copies dominate the time
@@ -59,6 +61,9 @@ class AllocationPerCallTest {
         check(Family.ISEND_IRECV_WAIT_ARRAY_8B, TWO_REQUESTS);
         check(Family.ISEND_IRECV_WAIT_DIRECT_8B, TWO_REQUESTS);
         check(Family.IRECV_TEST_ARRAY_8B, STATUS_ONLY);
+        // a window of 64: each rank's pool kept 8 requests, so 56 were made new per window, and waitAll made a status
+        // per request and two arrays (about 18,000 bytes per window)
+        check(Family.ISEND_WINDOW_WAITALL_DIRECT_8B, WINDOW_OF_REQUESTS);
     }
 
     /**
@@ -124,6 +129,7 @@ class AllocationPerCallTest {
         check(Family.SEND_RECV_ROTATING_ARRAYS_8B, 48 + slack);
         check(Family.ISEND_IRECV_WAIT_ARRAY_8B, 64 + slack);
         check(Family.ISEND_IRECV_WAIT_DIRECT_8B, 64 + slack);
+        check(Family.ISEND_WINDOW_WAITALL_DIRECT_8B, Family.WINDOW * 32 + 48 + slack);
         check(Family.IRECV_TEST_ARRAY_8B, 32 + slack);
         check(Family.BARRIER, slack);
         check(Family.BCAST_8B, slack);

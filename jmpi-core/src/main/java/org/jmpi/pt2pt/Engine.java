@@ -6,7 +6,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 import org.jmpi.datatype.MessageData;
 import org.jmpi.runtime.Config;
 import org.jmpi.runtime.ErrorClass;
@@ -69,7 +68,12 @@ public final class Engine implements InprocEndpoint, FrameSink {
     /** Bytes (plus overhead) of in-JVM unexpected messages copied and held here; guarded by {@code lock}. */
     private long unexpectedCopied;
 
-    final ReentrantLock lock = new ReentrantLock(); // package-private for PoisonRaceTest
+    /**
+     * Biased ({@link org.jmpi.shared.BiasedLock}): in a rank whose messages are matched by one thread (processes mode,
+     * one thread calling MPI) it is taken per message without an atomic instruction. In threads mode the ranks'
+     * threads meet here and the first of them revokes the bias. Package-private for PoisonRaceTest.
+     */
+    final org.jmpi.shared.BiasedLock lock = new org.jmpi.shared.BiasedLock();
 
     /**
      * Takes {@link #lock}. Its critical sections are short (a match, a queue insertion), so a thread that finds it
@@ -323,18 +327,23 @@ public final class Engine implements InprocEndpoint, FrameSink {
     }
 
     /**
-     * Credit-based flow control towards one peer over a transport. Threading: every field is guarded by the
-     * object's monitor, and frames of EAGER and RTS kind to this peer are handed to the transport only while
-     * holding it, so that queued frames never overtake each other.
+     * Credit-based flow control towards one peer over a transport. Threading: every field is guarded by
+     * {@link #lock}, and queued frames of EAGER and RTS kind to this peer are handed to the transport only while
+     * holding it, so that they never overtake each other (see {@link Engine#sendCharged}).
      */
     private static final class PeerFlow {
+        /**
+         * Guards the fields below. Biased ({@link org.jmpi.shared.BiasedLock}): a rank that sends from one thread takes
+         * it per message without an atomic instruction.
+         */
+        final org.jmpi.shared.BiasedLock lock = new org.jmpi.shared.BiasedLock();
         /** Bytes this rank may still send to the peer. */
         long credits;
         /** Frames waiting for credit, in send order. */
         final java.util.ArrayDeque<Pending> queue = new java.util.ArrayDeque<>();
         /**
-         * Bytes consumed from the peer's messages and not yet returned as credit. Not guarded by the monitor: added to
-         * and taken atomically ({@link #CONSUMED}), one locked instruction per received message instead of a monitor.
+         * Bytes consumed from the peer's messages and not yet returned as credit. Not guarded by the lock: added to
+         * and taken atomically ({@link #CONSUMED}), one locked instruction per received message instead of the lock.
          */
         volatile long consumed;
         /** Header copies of the frames in {@link #queue} (native, reused). */
@@ -342,7 +351,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         /** Sent {@link Pending}s for reuse. */
         final java.util.ArrayDeque<Pending> spare = new java.util.ArrayDeque<>();
 
-        /** A frame to queue for credit (a reused record when there is one). Caller holds the monitor. */
+        /** A frame to queue for credit (a reused record when there is one). Caller holds the lock. */
         Pending pending(MemorySegment h, MemorySegment payload, Runnable onWritten, long cost, SendRequest s) {
             Pending p = spare.poll();
             if (p == null) {
@@ -356,7 +365,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             return p;
         }
 
-        /** A sent frame's header copy and record go back for reuse. Caller holds the monitor. */
+        /** A sent frame's header copy and record go back for reuse. Caller holds the lock. */
         void recycle(Pending p) {
             headers.giveBack(p.header);
             p.header = null;
@@ -460,7 +469,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
 
     /**
      * A frame waiting for credit: its header (copied), payload, completion and charge. Reused once sent (under the
-     * peer's monitor), so that a rank that keeps running out of credit, e.g. the root of a loop of scatters, allocates
+     * peer's lock), so that a rank that keeps running out of credit, e.g. the root of a loop of scatters, allocates
      * nothing per frame.
      */
     private static final class Pending {
@@ -483,8 +492,11 @@ public final class Engine implements InprocEndpoint, FrameSink {
         if (f == null) {
             return new long[2];
         }
-        synchronized (f) {
+        f.lock.lock();
+        try {
             return new long[] {flowWindow - f.credits, f.queue.size()};
+        } finally {
+            f.lock.unlock();
         }
     }
 
@@ -518,24 +530,27 @@ public final class Engine implements InprocEndpoint, FrameSink {
     /**
      * Hands an EAGER or RTS frame to the transport if the peer has credit, else queues it (in order).
      *
-     * <p>The frame is handed over after the peer's monitor is released: the release is a locked instruction, which
-     * right after the transport's store of a record (a cache line the receiver polls) would wait, once per message,
-     * until that line is back at this core. Order is kept: a frame goes at once only when nothing of this peer waits
-     * for credit, and queued frames are handed over under the monitor ({@link #onCredit}), so every earlier frame of
-     * this thread has reached the transport when a later one finds the queue empty. Frames of different threads have
-     * no order to keep.
+     * <p>The frame is handed over after the peer's lock is released: where the lock is not biased its release is a
+     * locked instruction, which right after the transport's store of a record (a cache line the receiver polls) would
+     * wait, once per message, until that line is back at this core. Order is kept: a frame goes at once only when
+     * nothing of this peer waits for credit, and queued frames are handed over under the lock ({@link #onCredit}), so
+     * every earlier frame of this thread has reached the transport when a later one finds the queue empty. Frames of
+     * different threads have no order to keep.
      */
     private void sendCharged(Transport t, int peer, MemorySegment h, MemorySegment payload, Runnable onWritten,
             long cost, SendRequest s) {
         PeerFlow f = flow(peer);
         boolean now;
-        synchronized (f) {
+        f.lock.lock();
+        try {
             now = f.queue.isEmpty() && f.credits >= cost;
             if (now) {
                 f.credits -= cost;
             } else {
                 f.queue.add(f.pending(h, payload, onWritten, cost, s));
             }
+        } finally {
+            f.lock.unlock();
         }
         if (now) {
             t.send(peer, h, payload, onWritten);
@@ -552,7 +567,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
     private boolean trySendStream(Transport t, int peer, MemorySegment h, MessageData data, long piece,
             Runnable onWritten, long cost) {
         PeerFlow f = flow(peer);
-        synchronized (f) {
+        f.lock.lock();
+        try {
             if (!f.queue.isEmpty() || f.credits - cost < flowWindow / 2) {
                 return false;
             }
@@ -560,13 +576,15 @@ public final class Engine implements InprocEndpoint, FrameSink {
             // packed (a datatype with gaps) only now that it goes: the rendezvous packs chunk by chunk
             sendStream(t, peer, h, contiguousOrPacked(data), piece, onWritten);
             return true;
+        } finally {
+            f.lock.unlock();
         }
     }
 
     /**
      * Writes a streamed message: the STREAM frame {@code h} (envelope, length and id filled in) with the first piece,
      * then the rest as STREAM_DATA frames. {@code onWritten} runs once the last piece is written. Called with the
-     * peer's flow monitor held, so the pieces of one message are handed to the transport in order.
+     * peer's flow lock held, so the pieces of one message are handed to the transport in order.
      */
     private static void sendStream(Transport t, int peer, MemorySegment h, MemorySegment data, long piece,
             Runnable onWritten) {
@@ -588,7 +606,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
         long amount = FrameLayout.getLong(header, FrameLayout.TOTAL);
         Transport t = transport;
         PeerFlow f = flow(peer);
-        synchronized (f) {
+        f.lock.lock();
+        try {
             f.credits += amount;
             Pending p;
             while ((p = f.queue.peek()) != null && f.credits >= p.cost) {
@@ -597,6 +616,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 t.send(peer, p.header, p.payload, p.onWritten);
                 f.recycle(p);
             }
+        } finally {
+            f.lock.unlock();
         }
     }
 
@@ -812,7 +833,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
             return false;
         }
         PeerFlow f = flow(s.worldDest);
-        synchronized (f) {
+        f.lock.lock();
+        try {
             for (java.util.Iterator<Pending> it = f.queue.iterator(); it.hasNext(); ) {
                 Pending p = it.next();
                 if (p.request == s) {
@@ -823,6 +845,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
                     return true;
                 }
             }
+        } finally {
+            f.lock.unlock();
         }
         MemorySegment h = controlHeader(Protocol.CANCEL);
         FrameLayout.putLong(h, FrameLayout.SEND_ID, s.sendId);
@@ -1748,9 +1772,12 @@ public final class Engine implements InprocEndpoint, FrameSink {
         PeerFlow f = peer < flows.length ? flows[peer] : foreignFlows.get(peer);
         if (f != null) {
             java.util.List<Pending> dropped;
-            synchronized (f) {
+            f.lock.lock();
+            try {
                 dropped = new java.util.ArrayList<>(f.queue);
                 f.queue.clear();
+            } finally {
+                f.lock.unlock();
             }
             for (Pending p : dropped) {
                 if (p.request != null && p.request.sendId == 0) {

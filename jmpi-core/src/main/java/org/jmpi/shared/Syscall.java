@@ -8,9 +8,9 @@ import java.lang.invoke.MethodHandle;
 
 /**
  * The C library's generic system call entry, {@code long syscall(long number, ...)}, as one downcall with six
- * {@code long} arguments: every Linux system call jmpi makes through it (the shared-memory transport's
- * {@code futex}, {@code membarrier} and {@code process_vm_readv}/{@code writev}, the rank's {@code prctl(PR_SET_PDEATHSIG)}) shares one
- * downcall stub. Pointers are passed as their addresses ({@code MemorySegment.address()}).
+ * {@code long} arguments: every Linux system call jmpi makes through it (the shared-memory transport's {@code futex},
+ * {@code membarrier} and {@code process_vm_readv}/{@code writev}, the rank's {@code prctl(PR_SET_PDEATHSIG)})
+ * shares one downcall stub. Pointers are passed as their addresses ({@code MemorySegment.address()}).
  *
  * <p>Why one stub: the JDK generates the code of each downcall when it is linked, spinning some fifteen classes
  * through its class-file library, 30-40 ms of CPU time in a rank's first second. A call linked later, such as the
@@ -48,6 +48,13 @@ public final class Syscall {
         return Holder.HANDLE;
     }
 
+    /** Whether {@link #handle()} has been linked already (by any caller), so that a call to it costs nothing more. */
+    public static boolean linked() {
+        return linked;
+    }
+
+    private static volatile boolean linked;
+
     private static long number(long x86, long generic) {
         if (!System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux")) {
             return -1;
@@ -59,6 +66,10 @@ public final class Syscall {
 
     private static final class Holder {
         static final MethodHandle HANDLE = link();
+
+        static {
+            linked = true;
+        }
 
         private static MethodHandle link() {
             if (FUTEX < 0) {

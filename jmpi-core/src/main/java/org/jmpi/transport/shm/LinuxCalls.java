@@ -11,10 +11,10 @@ import org.jmpi.shared.Syscall;
 /**
  * The Linux system calls the shared-memory transport wants and the JDK does not offer, called through
  * {@code java.lang.foreign} (no JNI): {@code futex} (sleep on a word of shared memory, and wake a process sleeping on
- * one), {@code membarrier} (make every running thread of the host's ranks pass a memory barrier, so that senders need
- * none of their own before they look at a doorbell) and {@code process_vm_readv} / {@code process_vm_writev} (read or write another process's memory: the
- * single-copy path). All of them go through one downcall, the C library's {@code syscall} ({@link Syscall}): each
- * downcall of its own would cost its link again.
+ * one), {@code membarrier} (make every running thread of the host's ranks pass a memory barrier, so that senders
+ * need none of their own before they look at a doorbell) and {@code process_vm_readv} / {@code process_vm_writev}
+ * (read or write another process's memory: the single-copy path). All of them go through one downcall, the C
+ * library's {@code syscall} ({@link Syscall}): each downcall of its own would cost its link again.
  *
  * <p><b>Linked in the background, on demand.</b> Linking a downcall costs some 30-100 ms of CPU (the JDK generates its
  * code), too much for MPI_Init on a small machine where the start-up of every rank counts. So nothing is linked until
@@ -88,7 +88,11 @@ final class LinuxCalls {
             this.syscall = syscall;
             this.futex = syscall != null && Syscall.FUTEX > 0;
             this.processVm = syscall != null && Syscall.PROCESS_VM_READV > 0 && Syscall.PROCESS_VM_WRITEV > 0;
-            this.membarrier = futex && membarrierWanted() && registerMembarrier(syscall);
+            boolean wanted = syscall != null && membarrierWanted();
+            this.membarrier = futex && wanted && registerMembarrier(syscall);
+            if (wanted) {
+                org.jmpi.shared.Membarrier.registerPrivate(syscall); // lets the rings' and flows' locks be biased
+            }
         }
 
         private static boolean membarrierWanted() {

@@ -13,10 +13,11 @@ import org.jmpi.shared.FastCopy;
  * those that do not fit yet and writes them, in order, as the peer makes room.
  *
  * <p>Threading: every method runs under {@link #lock} (any thread may send), except {@link #hasPending()} (a volatile
- * hint) and {@link #peerSleepsWithBarrier()}. {@code tail} and {@code headCache} are this process's private copies. The record body is written with plain
- * stores, the next record's marker is zeroed, and then the record's marker is stored with release semantics, which
- * pairs with the consumer's acquire load of it ({@link InboundRing}). The consumer's {@code head} is read with acquire
- * semantics, pairing with its release store, so that the space it frees is no longer read when we overwrite it.
+ * hint) and {@link #peerSleepsWithBarrier()}. {@code tail} and {@code headCache} are this process's private copies.
+ * The record body is written with plain stores, the next record's marker is zeroed, and then the record's marker is
+ * stored with release semantics, which pairs with the consumer's acquire load of it ({@link InboundRing}). The
+ * consumer's {@code head} is read with acquire semantics, pairing with its release store, so that the space it frees
+ * is no longer read when we overwrite it.
  */
 final class OutboundRing {
     /**
@@ -38,7 +39,7 @@ final class OutboundRing {
     final int peer;
     /** The peer's doorbell (a futex word in its segment). */
     final MemorySegment doorbell;
-    final org.jmpi.shared.LightLock lock = new org.jmpi.shared.LightLock();
+    final org.jmpi.shared.BiasedLock lock = new org.jmpi.shared.BiasedLock();
     /** The peer's segment header (its {@link ShmLayout#OWNER_SLEEPS_WITH_BARRIER} word). */
     private final MemorySegment peerHeader;
     private final MemorySegment ring;

@@ -39,20 +39,20 @@ import org.jmpi.transport.Transport;
  * <p><b>Receiving</b> hands each frame to the sink in place: the payload is a slice of the ring, copied once by the
  * sink into the user's buffer.
  *
- * <p><b>Waiting.</b> {@link #await(long)} sleeps on the segment's doorbell, a futex word: the owner sets it to 1, checks
- * every inbound ring once more, and sleeps; a sender that has published a record reads the doorbell and, if it is 1,
- * clears it and wakes the owner. Both sides order their store before their load (Dekker), so a record published
- * while the owner goes to sleep is never missed. The sender's order normally costs a full fence per message, which
- * on x86 waits until the line just written (the one the owner polls) is back at the sender's core. Once a rank's
- * system calls are linked and the kernel offers {@code membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED)}, the rank
- * registers for it and says so in its segment header; each of its futex sleeps then runs that barrier between
- * arming the doorbell and its last look, which makes every running thread of every registered rank pass a full
- * barrier. A sender whose process is registered skips its own fence towards such a receiver: either its record was
- * stored before its core passed the barrier, and the owner's last look sees it, or its load of the doorbell comes
- * after that barrier and sees the 1. The sleeper pays about a microsecond per sleep instead of the sender a fence
- * per message. Calls are linked after {@link #LINK_AFTER_RECORDS} records, besides the other occasions below. A sender whose frames wait for room while a
- * thread of its process sleeps on the doorbell (or is about to) asks the consumer (a flag in the ring) to ring it
- * when it frees some; the owner asks the same itself before it sleeps. Linking futex costs about 100 ms of CPU, so
+ * <p><b>Waiting.</b> {@link #await(long)} sleeps on the segment's doorbell, a futex word: the owner sets it to 1,
+ * checks every inbound ring once more, and sleeps; a sender that has published a record reads the doorbell and, if it
+ * is 1, clears it and wakes the owner. Both sides order their store before their load (Dekker), so a record published
+ * while the owner goes to sleep is never missed. The sender's order normally costs a full fence per message, which on
+ * x86 waits until the line just written (the one the owner polls) is back at the sender's core. Once a rank's system
+ * calls are linked and the kernel offers {@code membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED)}, the rank registers for
+ * it and says so in its segment header; each of its futex sleeps then runs that barrier between arming the doorbell
+ * and its last look, which makes every running thread of every registered rank pass a full barrier. A sender whose
+ * process is registered skips its own fence towards such a receiver: either its record was stored before its core
+ * passed the barrier, and the owner's last look sees it, or its load of the doorbell comes after that barrier and sees
+ * the 1. The sleeper pays about a microsecond per sleep instead of the sender a fence per message. Calls are linked
+ * after {@link #LINK_AFTER_RECORDS} records, besides the other occasions below. A sender whose frames wait for room
+ * while a thread of its process sleeps on the doorbell (or is about to) asks the consumer (a flag in the ring) to ring
+ * it when it frees some; the owner asks the same itself before it sleeps. Linking futex costs about 100 ms of CPU, so
  * it happens in the background, only once a rank has slept {@link #SLEEPS_BEFORE_FUTEX} times (most short programs
  * never do); until then, and where there is no futex, the owner parks for 20 us, doubling up to 1 ms while nothing
  * arrives. A futex sleep lasts at most {@link #FUTEX_CAP_NANOS}, which bounds the wait for a peer whose own futex is
@@ -65,9 +65,9 @@ import org.jmpi.transport.Transport;
  * that peer. The first question about a peer starts linking the call in the background and answers no: the first
  * large messages take the two-copy path, none waits for the linker.
  *
- * <p><b>Threading.</b> {@link #send} may be called by any thread: each outbound ring has a lock ({@link org.jmpi.shared.LightLock},
- * released with a plain store), held while writing and never while calling out (completions run after it is
- * released). {@link #poll()} and {@link #await(long)} are
+ * <p><b>Threading.</b> {@link #send} may be called by any thread: each outbound ring has a lock
+ * ({@link org.jmpi.shared.BiasedLock}: no atomic instruction while only one thread sends), held while writing and
+ * never while calling out (completions run after it is released). {@link #poll()} and {@link #await(long)} are
  * called by one thread at a time (the progress owner); a nested {@code poll} from inside the sink returns at once.
  * {@code outbound}, {@code peerSegments} and {@code pids} are filled lazily under the transport's monitor; a thread
  * that reads an {@code outbound} entry without it sees either null (and takes the monitor) or a ring whose fields
@@ -97,6 +97,8 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
      * costs up to some 40 ms of CPU, which a short program does not pay (20,000 round trips are 80,000 records).
      */
     static final int LINK_AFTER_RECORDS = 1 << 18;
+    /** Records between two looks at whether the system-call downcall is linked already (see {@link #count}). */
+    static final int LINK_CHECK_RECORDS = 1 << 14;
     private static final byte UNKNOWN = 0;
     private static final byte YES = 1;
     private static final byte NO = 2;
@@ -130,9 +132,10 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
      */
     private int traffic;
     /**
-     * Whether this process's system calls are linked with the global memory barrier ({@link LinuxCalls.Calls#membarrier}),
-     * so that its sleeps run it and its threads execute it whenever another rank of the host sleeps. Plain: set once
-     * by {@link #checkBarrier()}, read by senders; a sender that still sees false only fences.
+     * Whether this process's system calls are linked with the global memory barrier
+     * ({@link LinuxCalls.Calls#membarrier}), so that its sleeps run it and its threads execute it whenever another
+     * rank of the host sleeps. Plain: set once by {@link #checkBarrier()}, read by senders; a sender that still sees
+     * false only fences.
      */
     private boolean barrierReady;
     /** Whether {@link #checkBarrier()} has found the calls linked (progress owner only). */
@@ -629,8 +632,9 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
     }
 
     /**
-     * This process is about to sleep: its rings go back to a fence per record (see {@link OutboundRing#skipFenceLocked}),
-     * so that their receivers' sleeps need no barrier for them. A ring whose lock another thread holds is left as it is.
+     * This process is about to sleep: its rings go back to a fence per record (see
+     * {@link OutboundRing#skipFenceLocked}), so that their receivers' sleeps need no barrier for them. A ring whose
+     * lock another thread holds is left as it is.
      */
     private void stopSkipping() {
         for (OutboundRing o : attached) {
@@ -644,11 +648,17 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
         }
     }
 
-    /** Counts records for {@link #LINK_AFTER_RECORDS}. */
+    /**
+     * Counts records: every {@link #LINK_CHECK_RECORDS} of them the system calls are linked if the downcall they
+     * share is linked already (a rank's parent-death signal links it a second after start-up), so that linking them
+     * costs next to nothing; after {@link #LINK_AFTER_RECORDS} they are linked in any case.
+     */
     private void count(int records) {
         int before = traffic;
-        traffic = before + records;
-        if (before < LINK_AFTER_RECORDS && before + records >= LINK_AFTER_RECORDS) {
+        int after = before + records;
+        traffic = after;
+        if (before / LINK_CHECK_RECORDS != after / LINK_CHECK_RECORDS
+                && (org.jmpi.shared.Syscall.linked() || after >= LINK_AFTER_RECORDS)) {
             LinuxCalls.prepare();
         }
     }

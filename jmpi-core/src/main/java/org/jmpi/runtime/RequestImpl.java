@@ -135,12 +135,7 @@ public abstract class RequestImpl {
         WHEN_DONE.set(this, null);
         SETTLED.set(this, false);
         DONE.set(this, false);
-        source = -1;
-        tag = -1;
-        bytes = 0;
-        error = 0;
-        errorMessage = null;
-        cancelled = false;
+        clearStatus();
     }
 
     /**
@@ -162,6 +157,10 @@ public abstract class RequestImpl {
     protected final void reset() {
         done = false;
         settled = false;
+        clearStatus();
+    }
+
+    private void clearStatus() {
         source = -1;
         tag = -1;
         bytes = 0;

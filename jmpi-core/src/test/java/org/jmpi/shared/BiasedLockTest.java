@@ -51,32 +51,10 @@ class BiasedLockTest {
         List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
         // the biased owner keeps taking it while two other threads (one with tryLock, as the progress owner's flush)
         // come in: the first of them revokes the bias while the owner may be inside
-        List<Thread> others = new ArrayList<>();
-        for (int t = 0; t < 2; t++) {
-            boolean trying = t == 0;
-            others.add(Thread.ofPlatform().start(() -> {
-                try {
-                    go.await();
-                    for (int i = 0; i < rounds; i++) {
-                        if (trying) {
-                            while (!lock.tryLock()) {
-                                Thread.onSpinWait();
-                            }
-                        } else {
-                            lock.lock();
-                        }
-                        try {
-                            counter++;
-                            other++;
-                        } finally {
-                            lock.unlock();
-                        }
-                    }
-                } catch (Throwable e) {
-                    errors.add(e);
-                }
-            }));
-        }
+        List<Thread> others = LockContention.start(2, rounds, lock::tryLock, lock::lock, lock::unlock, () -> {
+            counter++;
+            other++;
+        }, go, errors);
         go.countDown();
         takeAlone(lock, rounds);
         for (Thread t : others) {

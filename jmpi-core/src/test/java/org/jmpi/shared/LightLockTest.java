@@ -20,32 +20,9 @@ class LightLockTest {
         int threads = 4;
         int rounds = 200_000;
         CountDownLatch go = new CountDownLatch(1);
-        List<Thread> all = new ArrayList<>();
         List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
-        for (int t = 0; t < threads; t++) {
-            boolean trying = t % 2 == 0; // half take the lock with tryLock in a loop, as the progress owner's flush
-            all.add(Thread.ofPlatform().start(() -> {
-                try {
-                    go.await();
-                    for (int i = 0; i < rounds; i++) {
-                        if (trying) {
-                            while (!lock.tryLock()) {
-                                Thread.onSpinWait();
-                            }
-                        } else {
-                            lock.lock();
-                        }
-                        try {
-                            counter++;
-                        } finally {
-                            lock.unlock();
-                        }
-                    }
-                } catch (Throwable e) {
-                    errors.add(e);
-                }
-            }));
-        }
+        List<Thread> all = LockContention.start(threads, rounds, lock::tryLock, lock::lock, lock::unlock,
+                () -> counter++, go, errors);
         go.countDown();
         for (Thread t : all) {
             t.join();

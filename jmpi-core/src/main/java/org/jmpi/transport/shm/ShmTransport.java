@@ -45,12 +45,16 @@ import org.jmpi.transport.Transport;
  * while the owner goes to sleep is never missed. The sender's order normally costs a full fence per message, which on
  * x86 waits until the line just written (the one the owner polls) is back at the sender's core. Once a rank's system
  * calls are linked and the kernel offers {@code membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED)}, the rank registers for
- * it and says so in its segment header; each of its futex sleeps then runs that barrier between arming the doorbell
- * and its last look, which makes every running thread of every registered rank pass a full barrier. A sender whose
- * process is registered skips its own fence towards such a receiver: either its record was stored before its core
- * passed the barrier, and the owner's last look sees it, or its load of the doorbell comes after that barrier and sees
- * the 1. The sleeper pays about a microsecond per sleep instead of the sender a fence per message. Calls are linked
- * after {@link #LINK_AFTER_RECORDS} records, besides the other occasions below. A sender whose frames wait for room
+ * it and says so in its segment header. A registered sender that has written {@link OutboundRing#SKIP_AFTER_SENDS}
+ * records to such a receiver since its own process last slept sets its ring's "skips fence" word (with one fence)
+ * and from then on checks the doorbell without a fence. A receiver that goes to sleep arms its doorbell and, if one
+ * of its producers' words is set, runs the barrier before its last look, which makes every running thread of every
+ * registered rank pass a full barrier: either the record was stored before the sender's core passed it, and the last
+ * look sees it, or the sender's load of the doorbell comes after it and sees the 1. The barrier costs the sleeper about
+ * a microsecond, some 50 us on a virtual machine while another registered rank runs (an inter-processor interrupt),
+ * hence only while a producer streams; a producer clears its word when its own process sleeps. Calls are linked after
+ * {@link #LINK_AFTER_RECORDS} records, or every {@link #LINK_CHECK_RECORDS} once the shared downcall is linked anyway,
+ * besides the other occasions below. A sender whose frames wait for room
  * while a thread of its process sleeps on the doorbell (or is about to) asks the consumer (a flag in the ring) to ring
  * it when it frees some; the owner asks the same itself before it sleeps. Linking futex costs about 100 ms of CPU, so
  * it happens in the background, only once a rank has slept {@link #SLEEPS_BEFORE_FUTEX} times (most short programs
@@ -411,10 +415,10 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
 
     /**
      * Wakes a peer if it sleeps on its doorbell, after a record was published to it. The record's store must come
-     * before the doorbell's load (Dekker, see "Waiting" above). Where the peer's process runs the global memory
-     * barrier before it sleeps and ours is registered for it ({@link #barrierReady}), that barrier gives the order and
-     * the load needs no fence here: on x86 a full fence right after the record's store waits for the cache line the
-     * receiver is polling to come back to this core, once per message. Otherwise a full fence orders them.
+     * before the doorbell's load (Dekker, see "Waiting" above). With {@code skipFence} (the ring's "skips fence" word
+     * is set) the peer's sleep runs the global barrier, which gives the order, and the load needs no fence here: on
+     * x86 a full fence right after the record's store waits for the cache line the receiver is polling to come back to
+     * this core, once per message. Otherwise a full fence orders them.
      */
     private static void ringDoorbell(OutboundRing o, boolean skipFence) {
         MemorySegment bell = o.doorbell;

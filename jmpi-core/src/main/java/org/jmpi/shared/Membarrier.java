@@ -3,27 +3,32 @@ package org.jmpi.shared;
 import java.lang.invoke.MethodHandle;
 
 /**
- * {@code membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED)}: makes every running thread of this process execute a full
- * memory barrier before the call returns. It lets a thread that runs a path many times (the owner of a
- * {@link BiasedLock}) do without a barrier of its own, while a thread that runs the other side rarely (a revoker) pays
- * for both: about a microsecond with no other thread of the process running, some 50 us on the project's virtual
- * machine when one runs on the other core (the inter-processor interrupt).
+ * The Linux {@code membarrier} system call, in its two expedited forms: the call returns once every running thread of
+ * this process ({@link #privateBarrier()}) or of every registered process of the host ({@link #globalBarrier()}) has
+ * executed a full memory barrier; threads not running pass one when they are scheduled again. It lets a thread that
+ * runs a path many times (the owner of a {@link BiasedLock}, a shared-memory sender that streams) do without a barrier
+ * of its own, while the thread that runs the other side rarely (a revoker, a rank going to sleep) pays for both:
+ * about a microsecond with nothing else running, some 50 us on the project's virtual machine while a thread of a
+ * registered process runs on the other core (the inter-processor interrupt).
  *
- * <p>The process must register once before it may call it. Registration goes through the one system-call downcall
- * ({@link Syscall}) and is made by whoever links that downcall in the background (the shared-memory transport's
- * system calls): nothing here links anything, so until then {@link #privateReady()} is false and callers keep their
- * own barriers.
+ * <p>A process must register for each form once before it may use it. Registration goes through the one system-call
+ * downcall ({@link Syscall}) and is made by whoever links that downcall in the background (the shared-memory
+ * transport's system calls): nothing here links anything, so until then {@link #privateReady()} and
+ * {@link #globalReady()} are false and callers keep their own barriers.
  *
- * <p>Threading: the handle is published through a volatile field once registration succeeded.
+ * <p>Threading: each form's handle is published through a volatile field once its registration succeeded.
  */
 public final class Membarrier {
     private Membarrier() {}
 
     private static final long CMD_QUERY = 0;
+    private static final long CMD_GLOBAL_EXPEDITED = 1 << 1;
+    private static final long CMD_REGISTER_GLOBAL_EXPEDITED = 1 << 2;
     private static final long CMD_PRIVATE_EXPEDITED = 1 << 3;
     private static final long CMD_REGISTER_PRIVATE_EXPEDITED = 1 << 4;
 
-    private static volatile MethodHandle registered;
+    private static volatile MethodHandle privateForm;
+    private static volatile MethodHandle globalForm;
 
     /**
      * Registers this process for private expedited barriers, calling the kernel through {@code syscall} (the
@@ -32,49 +37,76 @@ public final class Membarrier {
      * @return whether {@link #privateBarrier()} may be used from now on
      */
     public static synchronized boolean registerPrivate(MethodHandle syscall) {
-        if (registered != null) {
-            return true;
+        if (privateForm == null && register(syscall, CMD_PRIVATE_EXPEDITED, CMD_REGISTER_PRIVATE_EXPEDITED)) {
+            privateForm = syscall;
         }
+        return privateForm != null;
+    }
+
+    /**
+     * Registers this process for global expedited barriers: from then on its running threads execute one whenever a
+     * process of the host calls {@link #globalBarrier()}.
+     *
+     * @return whether {@link #globalBarrier()} may be used from now on
+     */
+    public static synchronized boolean registerGlobal(MethodHandle syscall) {
+        if (globalForm == null && register(syscall, CMD_GLOBAL_EXPEDITED, CMD_REGISTER_GLOBAL_EXPEDITED)) {
+            globalForm = syscall;
+        }
+        return globalForm != null;
+    }
+
+    /** Asks whether {@code command} is offered, registers with {@code registration}, and tries the command once. */
+    private static boolean register(MethodHandle syscall, long command, long registration) {
         if (syscall == null || Syscall.MEMBARRIER < 0) {
             return false;
         }
         try {
             long offered = (long) syscall.invokeExact(Syscall.MEMBARRIER, CMD_QUERY, 0L, 0L, 0L, 0L, 0L);
-            long both = CMD_PRIVATE_EXPEDITED | CMD_REGISTER_PRIVATE_EXPEDITED;
-            if (offered < 0 || (offered & both) != both) {
+            if (offered < 0 || (offered & (command | registration)) != (command | registration)) {
                 return false;
             }
-            long r = (long) syscall.invokeExact(Syscall.MEMBARRIER, CMD_REGISTER_PRIVATE_EXPEDITED, 0L, 0L, 0L, 0L,
-                    0L);
-            long tried = (long) syscall.invokeExact(Syscall.MEMBARRIER, CMD_PRIVATE_EXPEDITED, 0L, 0L, 0L, 0L, 0L);
-            if (r == 0 && tried == 0) {
-                registered = syscall;
-                return true;
-            }
+            long registered = (long) syscall.invokeExact(Syscall.MEMBARRIER, registration, 0L, 0L, 0L, 0L, 0L);
+            return registered == 0 && call(syscall, command);
         } catch (Throwable t) {
-            // no such call, or refused: callers keep their barriers
+            return false; // no such call, or refused (an old kernel, a seccomp filter): callers keep their barriers
         }
-        return false;
     }
 
     /** Whether this process is registered, so that {@link #privateBarrier()} works. */
     public static boolean privateReady() {
-        return registered != null;
+        return privateForm != null;
+    }
+
+    /** Whether this process is registered, so that {@link #globalBarrier()} works. */
+    public static boolean globalReady() {
+        return globalForm != null;
     }
 
     /**
-     * Returns once every thread of this process that runs now has executed a full memory barrier (the others pass one
-     * when they are scheduled again).
+     * Returns once every thread of this process that runs now has executed a full memory barrier.
      *
      * @return false if not registered or the kernel refused this time
      */
     public static boolean privateBarrier() {
-        MethodHandle h = registered;
-        if (h == null) {
-            return false;
-        }
+        MethodHandle h = privateForm;
+        return h != null && call(h, CMD_PRIVATE_EXPEDITED);
+    }
+
+    /**
+     * Returns once every thread that runs now in a process registered for it (every jmpi rank of the host whose
+     * system calls are linked) has executed a full memory barrier.
+     *
+     * @return false if not registered or the kernel refused this time
+     */
+    public static boolean globalBarrier() {
+        MethodHandle h = globalForm;
+        return h != null && call(h, CMD_GLOBAL_EXPEDITED);
+    }
+
+    private static boolean call(MethodHandle syscall, long command) {
         try {
-            return (long) h.invokeExact(Syscall.MEMBARRIER, CMD_PRIVATE_EXPEDITED, 0L, 0L, 0L, 0L, 0L) == 0;
+            return (long) syscall.invokeExact(Syscall.MEMBARRIER, command, 0L, 0L, 0L, 0L, 0L) == 0;
         } catch (Throwable t) {
             return false;
         }

@@ -33,9 +33,6 @@ final class LinuxCalls {
     static final int FAILED = -1;
     private static final long FUTEX_WAIT = 0;
     private static final long FUTEX_WAKE = 1;
-    private static final long MEMBARRIER_CMD_QUERY = 0;
-    private static final long MEMBARRIER_CMD_GLOBAL_EXPEDITED = 1 << 1;
-    private static final long MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED = 1 << 2;
     /**
      * Whether {@link Calls#membarrierAll} may be used ({@code jmpi.shm.membarrier}, or {@code JMPI_SHM_MEMBARRIER};
      * default true): false keeps a full fence on every doorbell check, as before (for comparisons, or a kernel that
@@ -78,7 +75,7 @@ final class LinuxCalls {
         /**
          * Whether {@link #membarrierAll()} works and this process is registered for it: every running thread of this
          * process then executes a full memory barrier whenever a process of the host calls it (see
-         * {@link ShmTransport}, "Waiting").
+         * {@link ShmTransport}, "Waiting"; {@link org.jmpi.shared.Membarrier}).
          */
         final boolean membarrier;
         private final MethodHandle syscall;
@@ -89,7 +86,7 @@ final class LinuxCalls {
             this.futex = syscall != null && Syscall.FUTEX > 0;
             this.processVm = syscall != null && Syscall.PROCESS_VM_READV > 0 && Syscall.PROCESS_VM_WRITEV > 0;
             boolean wanted = syscall != null && membarrierWanted();
-            this.membarrier = futex && wanted && registerMembarrier(syscall);
+            this.membarrier = futex && wanted && org.jmpi.shared.Membarrier.registerGlobal(syscall);
             if (wanted) {
                 org.jmpi.shared.Membarrier.registerPrivate(syscall); // lets the rings' and flows' locks be biased
             }
@@ -104,48 +101,13 @@ final class LinuxCalls {
         }
 
         /**
-         * Asks the kernel whether {@code membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED)} is offered, registers this
-         * process as its target, and tries it once. False when any step fails (an old kernel, a seccomp filter that
-         * refuses the call, an architecture whose number jmpi does not know).
-         */
-        private static boolean registerMembarrier(MethodHandle syscall) {
-            if (Syscall.MEMBARRIER < 0) {
-                return false;
-            }
-            try {
-                long offered = (long) syscall.invokeExact(Syscall.MEMBARRIER, MEMBARRIER_CMD_QUERY, 0L, 0L, 0L, 0L,
-                        0L);
-                long both = MEMBARRIER_CMD_GLOBAL_EXPEDITED | MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED;
-                if (offered < 0 || (offered & both) != both) {
-                    return false;
-                }
-                long registered = (long) syscall.invokeExact(Syscall.MEMBARRIER,
-                        MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED, 0L, 0L, 0L, 0L, 0L);
-                long tried = (long) syscall.invokeExact(Syscall.MEMBARRIER, MEMBARRIER_CMD_GLOBAL_EXPEDITED, 0L, 0L,
-                        0L, 0L, 0L);
-                return registered == 0 && tried == 0;
-            } catch (Throwable t) {
-                return false;
-            }
-        }
-
-        /**
-         * {@code membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED)}: returns once every thread that runs now in a process
-         * registered for it (every jmpi rank of the host whose calls are linked) has executed a full memory barrier;
-         * threads not running pass one when they are scheduled again. About a microsecond on the project's machine.
+         * {@code membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED)} ({@link org.jmpi.shared.Membarrier#globalBarrier()}).
          * Only when {@link #membarrier} is true.
          *
          * @return false if the kernel refused this time (the caller must then not rely on the barrier)
          */
         boolean membarrierAll() {
-            try {
-                return (long) syscall.invokeExact(Syscall.MEMBARRIER, MEMBARRIER_CMD_GLOBAL_EXPEDITED, 0L, 0L, 0L,
-                        0L, 0L) == 0;
-            } catch (RuntimeException | Error e) {
-                throw e;
-            } catch (Throwable t) {
-                throw new IllegalStateException(t);
-            }
+            return org.jmpi.shared.Membarrier.globalBarrier();
         }
 
         static Calls link() {

@@ -739,16 +739,18 @@ public final class Engine implements InprocEndpoint, FrameSink {
             return s;
         }
         long bytes = data.bytes();
+        // this thread's header, filled for every send: fields that hold the value already are not stored again
+        // (FrameLayout.update), so a stream of like messages costs loads here, not stores
         MemorySegment h = headers.get();
-        FrameLayout.putInt(h, FrameLayout.CONTEXT, context);
-        FrameLayout.putInt(h, FrameLayout.SOURCE, source);
-        FrameLayout.putInt(h, FrameLayout.TAG, tag);
-        FrameLayout.putInt(h, FrameLayout.FLAGS, 0);
-        FrameLayout.putLong(h, FrameLayout.TOTAL, bytes);
-        FrameLayout.putLong(h, FrameLayout.RECV_ID, 0);
+        FrameLayout.update(h, FrameLayout.CONTEXT, context);
+        FrameLayout.update(h, FrameLayout.SOURCE, source);
+        FrameLayout.update(h, FrameLayout.TAG, tag);
+        FrameLayout.update(h, FrameLayout.FLAGS, 0);
+        FrameLayout.update(h, FrameLayout.TOTAL, bytes);
+        FrameLayout.update(h, FrameLayout.RECV_ID, 0L);
         if (mode != SendMode.SYNCHRONOUS && bytes <= SingleCopyRendezvous.eagerLimit(t, worldDest, eagerLimit)) {
-            FrameLayout.putInt(h, FrameLayout.KIND, Protocol.EAGER);
-            FrameLayout.putInt(h, FrameLayout.PAYLOAD, (int) bytes);
+            FrameLayout.update(h, FrameLayout.KIND, Protocol.EAGER);
+            FrameLayout.update(h, FrameLayout.PAYLOAD, (int) bytes);
             Runnable onWritten = s.written;
             if (mode == SendMode.EAGER_SYNCHRONOUS) {
                 // completes on the receiver's DONE (which comes after the frame is written), not when written
@@ -756,7 +758,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 rendezvousSends.put(s.sendId, s);
                 onWritten = null;
             }
-            FrameLayout.putLong(h, FrameLayout.SEND_ID, s.sendId);
+            FrameLayout.update(h, FrameLayout.SEND_ID, s.sendId);
             sendCharged(t, worldDest, h, bytes == 0 ? null : contiguousOrPacked(data), onWritten,
                     bytes + Protocol.OVERHEAD, s);
         } else {

@@ -54,24 +54,43 @@ public final class SendRequest extends RequestImpl {
 
     /** Arms the request for a new send (a fresh or recycled object). */
     SendRequest start(MessageData data, int worldDest, int tag) {
-        this.data = data;
-        this.worldDest = worldDest;
-        this.tag = tag;
-        this.bytes = data.bytes();
+        // a value already in place is not stored again (see RequestImpl.recycle)
+        if (this.data != data) {
+            this.data = data;
+        }
+        if (this.worldDest != worldDest) {
+            this.worldDest = worldDest;
+        }
+        if (this.tag != tag) {
+            this.tag = tag;
+        }
+        long b = data.bytes();
+        if (this.bytes != b) {
+            this.bytes = b;
+        }
         return this;
     }
 
     /** Clears what one activation left behind, before the request goes back to the pool. */
     void clear() {
-        recycle();
+        recycle(false); // start() sets the tag and the byte count again
         data = null;
         if (inproc != null) {
             inproc = null; // a volatile store only where there is something to clear (threads mode, self)
         }
-        sendId = 0;
-        splitParts = 0;
-        message.data = null;
-        message.layout = null;
+        if (sendId != 0) {
+            sendId = 0;
+        }
+        if (splitParts != 0) {
+            splitParts = 0;
+        }
+        InprocMessage m = message;
+        if (m.data != null) {
+            m.data = null;
+        }
+        if (m.layout != null) {
+            m.layout = null;
+        }
     }
 
     private Engine engine() {

@@ -128,14 +128,29 @@ public abstract class RequestImpl {
      * clears completion, waiter, callback and status.
      */
     protected final void recycle() {
+        recycle(true);
+    }
+
+    /**
+     * {@link #recycle()}; with {@code tagAndBytes} false the status's tag and byte count are left as they are, for a
+     * request whose next start sets them in any case (a send).
+     */
+    protected final void recycle(boolean tagAndBytes) {
         // Plain stores: the owner holds the only reference and the completer is settled (no thread reads this object
         // until the owner starts it again and hands it over, through a lock or a queue, which orders these stores
-        // first). Volatile ones would each be a locked instruction on x86, five per message.
-        WAITER.set(this, null);
-        WHEN_DONE.set(this, null);
+        // first). Volatile ones would each be a locked instruction on x86, five per message. And a field that holds
+        // its reset value already is not stored again: a sender's stores wait in order behind its last record's,
+        // whose cache line the receiver polls, and a load takes no place in that queue (docs/benchmarks.md, "Stores
+        // behind a record").
+        if (WAITER.get(this) != null) {
+            WAITER.set(this, null);
+        }
+        if (WHEN_DONE.get(this) != null) {
+            WHEN_DONE.set(this, null);
+        }
         SETTLED.set(this, false);
         DONE.set(this, false);
-        clearStatus();
+        clearStatus(tagAndBytes);
     }
 
     /**
@@ -157,16 +172,31 @@ public abstract class RequestImpl {
     protected final void reset() {
         done = false;
         settled = false;
-        clearStatus();
+        clearStatus(true);
     }
 
-    private void clearStatus() {
-        source = -1;
-        tag = -1;
-        bytes = 0;
-        error = 0;
-        errorMessage = null;
-        cancelled = false;
+    /** Resets the status fields, storing only those that differ from their reset value (see {@link #recycle}). */
+    private void clearStatus(boolean tagAndBytes) {
+        if (source != -1) {
+            source = -1;
+        }
+        if (tagAndBytes) {
+            if (tag != -1) {
+                tag = -1;
+            }
+            if (bytes != 0) {
+                bytes = 0;
+            }
+        }
+        if (error != 0) {
+            error = 0;
+        }
+        if (errorMessage != null) {
+            errorMessage = null;
+        }
+        if (cancelled) {
+            cancelled = false;
+        }
     }
 
     final void setWaiter(Thread t) {

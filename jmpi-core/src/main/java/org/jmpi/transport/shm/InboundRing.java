@@ -27,6 +27,8 @@ final class InboundRing {
     final MemorySegment ring;
     private final MemorySegment data;
     private final long mask;
+    /** log2 of the data area's size (a position's lap is {@code position >>> lapShift}). */
+    private final int lapShift;
     private final MemorySegment header;
     private long head;
     /** A long frame being reassembled from FIRST and MORE records (grown as they come), or null. */
@@ -41,6 +43,7 @@ final class InboundRing {
         this.ring = ring;
         this.data = ring.asSlice(ShmLayout.RING_HEADER_BYTES, dataBytes);
         this.mask = dataBytes - 1;
+        this.lapShift = Long.numberOfTrailingZeros(dataBytes);
         this.header = Arena.ofAuto().allocate(FrameLayout.HEADER_BYTES, 8);
         this.head = ShmLayout.getAcquire(ring, ShmLayout.RING_HEAD);
     }
@@ -52,7 +55,7 @@ final class InboundRing {
 
     /** Whether a record is waiting (one acquire load). */
     boolean ready() {
-        return ShmLayout.getAcquire(data, head & mask) != 0;
+        return ShmLayout.isOfLap(ShmLayout.getAcquire(data, head & mask), ShmLayout.lapTag(head, lapShift));
     }
 
     /**
@@ -68,8 +71,8 @@ final class InboundRing {
         while (records < budget) {
             long off = head & mask;
             long marker = ShmLayout.getAcquire(data, off);
-            if (marker == 0) {
-                break;
+            if (!ShmLayout.isOfLap(marker, ShmLayout.lapTag(head, lapShift))) {
+                break; // zero or the previous lap's record: nothing here yet
             }
             long length = ShmLayout.markerLength(marker);
             int type = ShmLayout.markerType(marker);

@@ -54,6 +54,15 @@ final class OutboundRing {
     private volatile boolean hasPending;
     private long tail;
     private long headCache;
+    private static final int LINE_SHIFT = 6; // 64-byte lines (ShmLayout.ALIGN)
+    /** log2 of the data area's size: a position's lap is {@code position >>> lapShift}. */
+    private final int lapShift;
+    /**
+     * A bit per line of the data area: set where a record started in the lap the tail is in or, for lines the tail
+     * has not reached in this lap, in the lap before; such a line's first word holds that record's marker, which
+     * the consumer does not take for a record of a later lap.
+     */
+    private final long[] starts;
     /** Records after which a ring of a process that has not slept checks the doorbell without a fence. */
     static final int SKIP_AFTER_SENDS = 256;
     /** Whether the ring's "skips fence" word is set; and records since this process last slept (under the lock). */
@@ -71,6 +80,8 @@ final class OutboundRing {
         this.size = dataBytes;
         this.mask = dataBytes - 1;
         this.maxRecord = dataBytes / 2;
+        this.lapShift = Long.numberOfTrailingZeros(dataBytes);
+        this.starts = new long[(int) Math.max(1, (dataBytes >>> LINE_SHIFT) / 64)];
         // The consumer starts at 0, and so does a fresh ring; a ring whose producer restarted is not supported.
         this.tail = ShmLayout.getAcquire(ring, ShmLayout.RING_HEAD);
         this.headCache = tail;
@@ -300,11 +311,57 @@ final class OutboundRing {
         publish(off, shortHeader ? ShmLayout.TYPE_SHORT : ShmLayout.TYPE_FRAME, record);
     }
 
-    /** Zeroes the next record's marker, then releases this record's marker, and moves the tail past it. */
+    /**
+     * Makes the next record's marker word safe (zeroes it unless a record of the last lap started there, see
+     * {@link ShmLayout}, "Publication"), notes this record's lines in {@link #starts}, then releases this record's
+     * marker and moves the tail past it.
+     */
     private void publish(long off, int type, long record) {
-        data.set(ValueLayout.JAVA_LONG, (off + record) & mask, 0L);
-        ShmLayout.setRelease(data, off, ShmLayout.marker(type, record));
+        long next = (off + record) & mask;
+        int nextLine = (int) (next >>> LINE_SHIFT);
+        if ((starts[nextLine >>> 6] & 1L << nextLine) == 0) {
+            data.set(ValueLayout.JAVA_LONG, next, 0L);
+        }
+        noteRecord((int) (off >>> LINE_SHIFT), (int) (record >>> LINE_SHIFT));
+        ShmLayout.setRelease(data, off, ShmLayout.marker(type, record, ShmLayout.lapTag(tail, lapShift)));
         tail += record;
+    }
+
+    /**
+     * In {@link #starts}: a record starts at line {@code first} and covers {@code lines} lines (the others now hold
+     * payload or, under a WRAP, whatever an older lap left). Stores only words that change: in a stream of
+     * like records nothing here changes from lap to lap.
+     */
+    private void noteRecord(int first, int lines) {
+        int w = first >>> 6;
+        long bit = 1L << first;
+        long word = starts[w];
+        long updated = word | bit;
+        if (lines > 1) {
+            // clear the bits of lines first+1 .. first+lines-1 (never past the end of the data area)
+            int end = first + lines; // exclusive
+            int endWord = (end - 1) >>> 6;
+            long fromNext = -1L << first << 1; // bits above first in word w (none when first is its bit 63)
+            if (endWord == w) {
+                long upTo = end % 64 == 0 ? -1L : (1L << end) - 1; // bits below end in word w
+                updated &= ~(fromNext & upTo);
+            } else {
+                updated &= ~fromNext;
+                for (int i = w + 1; i < endWord; i++) {
+                    if (starts[i] != 0) {
+                        starts[i] = 0;
+                    }
+                }
+                long upTo = end % 64 == 0 ? -1L : (1L << end) - 1;
+                long last = starts[endWord] & ~upTo;
+                if (last != starts[endWord]) {
+                    starts[endWord] = last;
+                }
+            }
+        }
+        if (updated != word) {
+            starts[w] = updated;
+        }
     }
 
     /**

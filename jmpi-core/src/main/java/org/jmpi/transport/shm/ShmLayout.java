@@ -66,7 +66,8 @@ import org.jmpi.transport.FrameLayout;
  *  +-------+--------------------------------------------------------------------------------+
  *  |marker | (nothing: the rest of the data area is skipped; the next record is at offset 0) |  WRAP
  *  +-------+--------------------------------------------------------------------------------+
- *  marker (u64) = type &lt;&lt; 32 | record length in bytes (incl. marker and padding); 0 = nothing here yet
+ *  marker (u64) = lap tag &lt;&lt; 40 | type &lt;&lt; 32 | record length in bytes (incl. marker and padding)
+ *  lap tag (24 bits) = (absolute position / data bytes) mod 2^23, plus 2^23 (never 0)
  * </pre>
  *
  * <p><b>Short headers.</b> A frame whose header has no send and receive ids and whose total is its payload (an eager
@@ -74,10 +75,16 @@ import org.jmpi.transport.FrameLayout;
  * context, source, tag, flags); the consumer restores the rest. Up to 32 payload bytes then share the record's first
  * cache line with the marker (8 with the whole header), so a message of 9 to 32 bytes takes one line instead of two.
  *
- * <p><b>Publication.</b> The producer writes a record's body, then zeroes the marker word where the <em>next</em>
- * record will start, then stores the marker with release semantics. The consumer loads the marker at its head with
- * acquire semantics: non-zero means the body is complete, and the word after it is zero or a later record's marker,
- * never stale bytes of an earlier lap. A message of up to 32 payload bytes is one 64-byte record: one cache line.
+ * <p><b>Publication.</b> The producer writes a record's body, then makes sure that the word where the <em>next</em>
+ * record will start cannot be taken for a record of the next record's lap, then stores the marker with release
+ * semantics. The consumer loads the marker at its head with acquire semantics: a marker with the lap tag of its head
+ * means the body is complete; anything else (zero, a marker of the previous lap) means nothing is there yet. The word
+ * at the next record's start holds either a marker the producer wrote there one lap before (a record started there:
+ * its tag is the previous lap's, and the producer remembers such places in a bitmap of the last lap's record starts)
+ * or something else (payload of a longer record, an untouched line under a WRAP): only then is it zeroed. So a stream
+ * of records of one size, where every place is a record start lap after lap, stores to no line but the records' own,
+ * and the line the waiting consumer polls is written once per record, not twice. A message of up to 32 payload
+ * bytes is one 64-byte record: one cache line. (Version 3 zeroed the next marker word for every record.)
  *
  * <p><b>Space.</b> Positions are absolute byte counts that never wrap (2^63 bytes are not reached). The producer may
  * write while {@code tail + needed + 64 <= head + data bytes} (the extra line is the zeroed next marker); it reads the
@@ -94,7 +101,7 @@ final class ShmLayout {
     private ShmLayout() {}
 
     static final long MAGIC = 0x314d_4853_4950_4d4aL; // "JMPISHM1" in little-endian byte order
-    static final int VERSION = 3;
+    static final int VERSION = 4;
 
     static final long SEGMENT_HEADER_BYTES = 4096;
     static final long MAGIC_OFFSET = 0;
@@ -175,12 +182,25 @@ final class ShmLayout {
         return (n + ALIGN - 1) & -ALIGN;
     }
 
-    static long marker(int type, long length) {
-        return (long) type << 32 | length;
+    /**
+     * The lap tag of a record at absolute position {@code position} in a data area of {@code 1 << shift} bytes: the
+     * lap's low 23 bits with bit 23 set, so that no tag is 0 and a zeroed marker word never matches one.
+     */
+    static long lapTag(long position, int shift) {
+        return (position >>> shift) & 0x7f_ffffL | 0x80_0000L;
+    }
+
+    static long marker(int type, long length, long lapTag) {
+        return lapTag << 40 | (long) type << 32 | length;
+    }
+
+    /** Whether {@code marker} is a record's of the lap whose tag is {@code lapTag} (else nothing is there yet). */
+    static boolean isOfLap(long marker, long lapTag) {
+        return marker >>> 40 == lapTag;
     }
 
     static int markerType(long marker) {
-        return (int) (marker >>> 32);
+        return (int) (marker >>> 32) & 0xff;
     }
 
     static long markerLength(long marker) {

@@ -242,13 +242,15 @@ public abstract class RequestImpl {
     /**
      * After a registration's volatile store, before the registering thread looks at {@code done}: a thread other
      * than the owner runs the process-wide barrier when the owner may be completing without a fence (see
-     * {@link #complete()}). The owner checks {@link Membarrier#privateReady()} before its store of {@code done}
-     * and this thread after its own store, so if this thread finds it not ready, the owner's check came later and
+     * {@link #complete()}; a request without an owner, such as a collective's schedule, always completes with a
+     * fence). The owner checks {@link Membarrier#privateReady()} before its store of {@code done} and this thread
+     * after its own store, so if this thread finds it not ready, the owner's check came later and
      * the owner's load of the waiter or callback sees this store. A refused barrier (not seen: registration tried
      * the call once) is replaced by a grace period in which the owner's store leaves its core.
      */
     private void registered() {
-        if (Membarrier.privateReady() && Thread.currentThread() != owner && !Membarrier.privateBarrier()) {
+        Thread o = owner;
+        if (o != null && o != Thread.currentThread() && Membarrier.privateReady() && !Membarrier.privateBarrier()) {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
         }
     }

@@ -346,6 +346,12 @@ public final class Engine implements InprocEndpoint, FrameSink {
          * and taken atomically ({@link #CONSUMED}), one locked instruction per received message instead of the lock.
          */
         volatile long consumed;
+        /**
+         * {@link #consumed} at which the next credit goes back: {@link #FIRST_CREDIT} at first, doubled after each
+         * credit up to a quarter of the window (see {@link Engine#consumed}). Raised only; a lost update between two
+         * receiving threads costs one more early credit.
+         */
+        volatile long creditAt = FIRST_CREDIT;
         /** Header copies of the frames in {@link #queue} (native, reused). */
         final HeaderCopies headers = new HeaderCopies();
         /** Sent {@link Pending}s for reuse. */
@@ -383,6 +389,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
     }
 
     private static final VarHandle CONSUMED;
+    /** Consumed bytes after which a peer's first credit goes back (see {@link #consumed}). */
+    static final long FIRST_CREDIT = 1 << 10;
 
     static {
         try {
@@ -621,11 +629,23 @@ public final class Engine implements InprocEndpoint, FrameSink {
         }
     }
 
-    /** This rank consumed {@code cost} bytes of a peer's messages: return credit once enough has built up. */
+    /**
+     * This rank consumed {@code cost} bytes of a peer's messages: return credit once enough has built up, a quarter of
+     * the window in steady state. The first credits go back sooner, after {@link #FIRST_CREDIT} bytes and then after
+     * twice as much each time: the credit is a path that a steady stream takes only every ten thousand small messages
+     * or so (on both sides: the control frame's send, a record that is not short, the peer's handling of it), and
+     * when its first use came after the JIT had compiled the message path without it, the compiled code was thrown
+     * away and compiled again on both ranks (some 100 ms on two cores) in the middle of the program's first seconds.
+     * Taken at exponentially spaced points from the first messages, it is in every profile the JIT compiles from.
+     */
     private void consumed(int peer, long cost) {
         PeerFlow f = flow(peer);
-        if ((long) CONSUMED.getAndAdd(f, cost) + cost < flowWindow / 4) {
+        long at = f.creditAt;
+        if ((long) CONSUMED.getAndAdd(f, cost) + cost < at) {
             return;
+        }
+        if (at < flowWindow / 4) {
+            f.creditAt = Math.min(at * 2, flowWindow / 4);
         }
         long give = (long) CONSUMED.getAndSet(f, 0L); // another thread past the threshold may have taken it
         if (give <= 0) {

@@ -134,7 +134,13 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
      * Records sent and received (approximate: senders of several threads may race on it), for
      * {@link #LINK_AFTER_RECORDS}.
      */
-    private int traffic;
+    private long traffic;
+    /**
+     * {@link #traffic} at which {@link #count} next looks at linking (none once linking has started), and the
+     * records until the look after it.
+     */
+    private long nextLinkCheck = 64;
+    private long linkCheckStep = 64;
     /**
      * Whether this process's system calls are linked with the global memory barrier
      * ({@link LinuxCalls.Calls#membarrier}), so that its sleeps run it and its threads execute it whenever another
@@ -653,17 +659,31 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
     }
 
     /**
-     * Counts records: every {@link #LINK_CHECK_RECORDS} of them the system calls are linked if the downcall they
-     * share is linked already (a rank's parent-death signal links it a second after start-up), so that linking them
+     * Counts records: every {@link #LINK_CHECK_RECORDS} of them (more often at first) the system calls are linked if
+     * the downcall they share is linked already (a rank's parent-death signal links it a second after start-up), so that linking them
      * costs next to nothing; after {@link #LINK_AFTER_RECORDS} they are linked in any case.
      */
     private void count(int records) {
-        int before = traffic;
-        int after = before + records;
+        long after = traffic + records;
         traffic = after;
-        if (before / LINK_CHECK_RECORDS != after / LINK_CHECK_RECORDS
-                && (org.jmpi.shared.Syscall.linked() || after >= LINK_AFTER_RECORDS)) {
+        if (after >= nextLinkCheck) {
+            linkCheck(after);
+        }
+    }
+
+    /**
+     * A look at whether to link, at exponentially spaced counts at first ({@link #nextLinkCheck}): the branch to here
+     * is then taken in a rank's first messages, while the JIT still profiles the message path, and the compiled
+     * path keeps it instead of being thrown away and compiled again when a look first comes, in the middle of the
+     * first seconds.
+     */
+    private void linkCheck(long after) {
+        if (org.jmpi.shared.Syscall.linked() || after >= LINK_AFTER_RECORDS) {
             LinuxCalls.prepare();
+            nextLinkCheck = Long.MAX_VALUE;
+        } else {
+            linkCheckStep = Math.min(linkCheckStep * 2, LINK_CHECK_RECORDS);
+            nextLinkCheck = after + linkCheckStep;
         }
     }
 

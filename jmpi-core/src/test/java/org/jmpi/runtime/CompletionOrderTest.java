@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import org.jmpi.shared.LitmusRounds;
 import org.jmpi.shared.Membarrier;
 import org.jmpi.shared.Syscall;
 import org.junit.jupiter.api.Test;
@@ -42,35 +42,24 @@ class CompletionOrderTest {
 
     private static int lostCallbacks(int rounds) throws InterruptedException {
         Owned request = new Owned();
-        AtomicInteger start = new AtomicInteger();
-        AtomicInteger finished = new AtomicInteger();
+        LitmusRounds litmus = new LitmusRounds();
         int[] ran = new int[rounds];
         Thread owner = Thread.ofPlatform().start(() -> {
             request.arm();
             SplittableRandom random = new SplittableRandom(7);
             for (int r = 0; r < rounds; r++) {
-                while (start.get() <= r) {
-                    Thread.onSpinWait();
-                }
-                for (int spin = random.nextInt(16); spin > 0; spin--) {
-                    Thread.onSpinWait();
-                }
+                litmus.partnerBegins(r, random);
                 request.finish();
-                finished.incrementAndGet();
+                litmus.partnerEnds();
             }
         });
         SplittableRandom random = new SplittableRandom(11);
         int lost = 0;
         for (int r = 0; r < rounds; r++) {
             int round = r;
-            start.incrementAndGet();
-            for (int spin = random.nextInt(16); spin > 0; spin--) {
-                Thread.onSpinWait();
-            }
+            litmus.begin(random);
             request.whenDone(() -> ran[round]++); // runs it here if it sees the request done
-            while (finished.get() <= r) {
-                Thread.onSpinWait();
-            }
+            litmus.awaitPartner(r);
             if (ran[r] == 0) {
                 lost++;
             }

@@ -7,7 +7,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import org.jmpi.shared.LitmusRounds;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -37,40 +37,29 @@ class DoorbellOrderTest {
         MemorySegment shared = ring.asSlice(ShmLayout.RING_HEADER_BYTES);
         InboundRing[] rings = {new InboundRing(0, ring, DATA)};
         ShmLayout.setIntVolatile(ring, ShmLayout.RING_PRODUCER_SKIPS_FENCE, skipFence ? 1 : 0);
-        AtomicInteger start = new AtomicInteger();
-        AtomicInteger finished = new AtomicInteger();
+        LitmusRounds litmus = new LitmusRounds();
         boolean[] senderSawBell = new boolean[rounds];
         Thread sender = Thread.ofPlatform().start(() -> {
             SplittableRandom random = new SplittableRandom(7);
             for (int r = 0; r < rounds; r++) {
-                while (start.get() <= r) {
-                    Thread.onSpinWait();
-                }
-                for (int spin = random.nextInt(16); spin > 0; spin--) {
-                    Thread.onSpinWait();
-                }
+                litmus.partnerBegins(r, random);
                 ShmLayout.setRelease(shared, MARKER, r + 1L);
                 senderSawBell[r] = ShmTransport.doorbellArmed(bell, skipFence);
-                finished.incrementAndGet();
+                litmus.partnerEnds();
             }
         });
         SplittableRandom random = new SplittableRandom(11);
         int lost = 0;
         for (int r = 0; r < rounds; r++) {
             ShmLayout.setIntVolatile(bell, 0, 0);
-            start.incrementAndGet();
-            for (int spin = random.nextInt(16); spin > 0; spin--) {
-                Thread.onSpinWait();
-            }
+            litmus.begin(random);
             if (calls != null) {
                 ShmTransport.armDoorbell(bell, calls, rings);
             } else {
                 ShmLayout.setIntVolatile(bell, 0, 1);
             }
             boolean sleeperSawRecord = ShmLayout.getAcquire(shared, MARKER) == r + 1L;
-            while (finished.get() <= r) {
-                Thread.onSpinWait();
-            }
+            litmus.awaitPartner(r);
             if (!senderSawBell[r] && !sleeperSawRecord) {
                 lost++;
             }

@@ -51,7 +51,8 @@ class CreditScheduleTest {
         long cost = BYTES + Protocol.OVERHEAD;
         long quarter = Config.defaults().flowWindow() / 4;
         assertThat(creditsAfter).as("credits").isNotEmpty();
-        assertThat(creditsAfter.get(0)).as("the first credit").isEqualTo((int) ((Engine.FIRST_CREDIT + cost - 1) / cost));
+        assertThat(creditsAfter.get(0)).as("the first credit")
+                .isEqualTo((int) ((Engine.FIRST_CREDIT + cost - 1) / cost));
         List<Integer> gaps = new ArrayList<>();
         for (int k = 1; k < creditsAfter.size(); k++) {
             gaps.add(creditsAfter.get(k) - creditsAfter.get(k - 1));

@@ -660,8 +660,8 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
 
     /**
      * Counts records: every {@link #LINK_CHECK_RECORDS} of them (more often at first) the system calls are linked if
-     * the downcall they share is linked already (a rank's parent-death signal links it a second after start-up), so that linking them
-     * costs next to nothing; after {@link #LINK_AFTER_RECORDS} they are linked in any case.
+     * the downcall they share is linked already (a rank's parent-death signal links it a second after start-up), so
+     * that linking them costs next to nothing; after {@link #LINK_AFTER_RECORDS} they are linked in any case.
      */
     private void count(int records) {
         long after = traffic + records;

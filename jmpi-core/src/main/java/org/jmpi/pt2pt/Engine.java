@@ -593,17 +593,34 @@ public final class Engine implements InprocEndpoint, FrameSink {
      * Writes a streamed message: the STREAM frame {@code h} (envelope, length and id filled in) with the first piece,
      * then the rest as STREAM_DATA frames. {@code onWritten} runs once the last piece is written. Called with the
      * peer's flow lock held, so the pieces of one message are handed to the transport in order.
+     * <p>
+     * Each piece's header is written whole: a transport's send may run the completions of earlier frames before it
+     * returns, and what they start on this thread (a non-blocking collective's next send, a receive that returns flow
+     * credit) fills this thread's header {@code h} for its own frames. Pieces sent with what was left there went out
+     * as parts of an unknown message (a 4-rank non-blocking collective test, once in CI).
      */
     private static void sendStream(Transport t, int peer, MemorySegment h, MemorySegment data, long piece,
             Runnable onWritten) {
+        int context = FrameLayout.getInt(h, FrameLayout.CONTEXT);
+        int source = FrameLayout.getInt(h, FrameLayout.SOURCE);
+        int tag = FrameLayout.getInt(h, FrameLayout.TAG);
+        int flags = FrameLayout.getInt(h, FrameLayout.FLAGS);
+        long id = FrameLayout.getLong(h, FrameLayout.SEND_ID);
+        long recvId = FrameLayout.getLong(h, FrameLayout.RECV_ID);
         long total = data.byteSize();
         long len = Math.min(piece, total);
         FrameLayout.putInt(h, FrameLayout.PAYLOAD, (int) len);
         t.send(peer, h, data.asSlice(0, len), len == total ? onWritten : null);
-        FrameLayout.putInt(h, FrameLayout.KIND, Protocol.STREAM_DATA);
         for (long off = len; off < total; off += len) {
             len = Math.min(piece, total - off);
+            FrameLayout.putInt(h, FrameLayout.KIND, Protocol.STREAM_DATA);
+            FrameLayout.putInt(h, FrameLayout.CONTEXT, context);
+            FrameLayout.putInt(h, FrameLayout.SOURCE, source);
+            FrameLayout.putInt(h, FrameLayout.TAG, tag);
+            FrameLayout.putInt(h, FrameLayout.FLAGS, flags);
             FrameLayout.putInt(h, FrameLayout.PAYLOAD, (int) len);
+            FrameLayout.putLong(h, FrameLayout.SEND_ID, id);
+            FrameLayout.putLong(h, FrameLayout.RECV_ID, recvId);
             FrameLayout.putLong(h, FrameLayout.TOTAL, off);
             t.send(peer, h, data.asSlice(off, len), off + len == total ? onWritten : null);
         }
@@ -1708,10 +1725,6 @@ public final class Engine implements InprocEndpoint, FrameSink {
         MemorySegment contiguous = s.data.contiguous();
         long chunkBytes = SingleCopyRendezvous.pipelinedChunk(
                 SingleCopyRendezvous.chunkBytes(transport, peer, this.chunkBytes), to - from);
-        MemorySegment h = headers.get();
-        FrameLayout.putInt(h, FrameLayout.KIND, Protocol.DATA);
-        FrameLayout.putLong(h, FrameLayout.RECV_ID, recvId);
-        FrameLayout.putLong(h, FrameLayout.SEND_ID, s.sendId);
         long wanted = to;
         for (long off = from; off < wanted; off += chunkBytes) {
             long len = Math.min(chunkBytes, wanted - off);
@@ -1722,6 +1735,11 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 chunk = MemorySegment.ofArray(new byte[(int) len]);
                 s.data.packTo(off, chunk, 0, len);
             }
+            // the whole header for each chunk: what the transport's send runs inside (see sendStream) may have used
+            // this thread's header for its own frames
+            MemorySegment h = controlHeader(Protocol.DATA);
+            FrameLayout.putLong(h, FrameLayout.RECV_ID, recvId);
+            FrameLayout.putLong(h, FrameLayout.SEND_ID, s.sendId);
             FrameLayout.putInt(h, FrameLayout.PAYLOAD, (int) len);
             FrameLayout.putLong(h, FrameLayout.TOTAL, off);
             boolean isLast = off + len >= wanted;
@@ -1863,9 +1881,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         r.splitOffer.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, 1, wanted);
         t.send(peer, h, r.splitOffer, null);
         if (SingleCopyRendezvous.read(t, peer, remoteAddress, into.asSlice(0, k))) {
-            h = headers.get();
-            FrameLayout.putInt(h, FrameLayout.PAYLOAD, 0);
-            FrameLayout.putInt(h, FrameLayout.KIND, Protocol.DONE);
+            h = controlHeader(Protocol.DONE); // whole: the send above may have used this thread's header meanwhile
             FrameLayout.putLong(h, FrameLayout.SEND_ID, sendId);
             t.send(peer, h, null, null);
             if (r.addArrived(k)) {

@@ -46,6 +46,11 @@ class StreamedEagerTest {
         Loopback peer;
         Engine engine;
         int peerRank;
+        /**
+         * Runs once inside the next send, after its frame is taken and on the sending thread, as a transport runs the
+         * completions of earlier frames before its send returns (what they start may send frames of its own).
+         */
+        Runnable duringNextSend;
 
         Loopback(boolean singleCopy) {
             this.singleCopy = singleCopy;
@@ -68,6 +73,11 @@ class StreamedEagerTest {
             flags.add(FrameLayout.getInt(h, FrameLayout.FLAGS));
             synchronized (peer) {
                 peer.inbox.add(new MemorySegment[] {h, p});
+            }
+            Runnable during = duringNextSend;
+            if (during != null) {
+                duringNextSend = null;
+                during.run();
             }
             if (onWritten != null) {
                 onWritten.run();
@@ -241,6 +251,84 @@ class StreamedEagerTest {
         assertThat(java.util.Arrays.copyOf(in, want)).isEqualTo(java.util.Arrays.copyOf(out, want));
         for (int i = want; i < N; i++) {
             assertThat(in[i]).as("byte %d past the receive", i).isEqualTo((byte) 0x5A);
+        }
+    }
+
+    /**
+     * What a transport's send runs before it returns (earlier frames' completions: a collective's next step) may send
+     * on the same thread: an eager message, or flow credit for an unexpected message it receives. The pieces of a
+     * stream, and the chunks of a rendezvous, sent after it still carry their own message's header.
+     */
+    @ParameterizedTest(name = "{0} inside the transport's send")
+    @ValueSource(strings = {"eager send", "credit"})
+    void framesSentInsideTheTransportsSendLeaveAStreamsPiecesIntact(String inside) {
+        Runnable other = otherFramesFromTheSendingThread(inside);
+        byte[] out = pattern(N, 11);
+        t0.duringNextSend = other;
+        send(out, 7);
+        assertThat(t0.duringNextSend).as("ran inside the STREAM frame's send").isNull();
+        byte[] in = new byte[N];
+        RecvRequest r = recv(in, N, 7);
+        t1.deliver(Integer.MAX_VALUE);
+        assertThat(r.isDone()).isTrue();
+        assertThat(r.error()).isZero();
+        assertThat(in).isEqualTo(out);
+        receiveTheOtherFrames(inside);
+    }
+
+    @ParameterizedTest(name = "{0} inside the transport's send")
+    @ValueSource(strings = {"eager send", "credit"})
+    void framesSentInsideTheTransportsSendLeaveARendezvousChunksIntact(String inside) {
+        Runnable other = otherFramesFromTheSendingThread(inside);
+        int n = LIMIT + 3 * CHUNK + 5; // past the stream limit: RTS, CTS, then DATA chunks
+        byte[] out = pattern(n, 13);
+        SendRequest s = send(out, 8);
+        byte[] in = new byte[n];
+        RecvRequest r = recv(in, n, 8);
+        t1.deliver(Integer.MAX_VALUE); // the RTS; the CTS goes back
+        assertThat(t1.kinds).contains(Protocol.CTS);
+        t0.duringNextSend = other; // inside the first DATA chunk's send
+        t0.deliver(Integer.MAX_VALUE);
+        assertThat(t0.duringNextSend).as("ran inside a DATA frame's send").isNull();
+        t1.deliver(Integer.MAX_VALUE);
+        assertThat(s.isDone()).isTrue();
+        assertThat(r.isDone()).isTrue();
+        assertThat(r.error()).isZero();
+        assertThat(in).isEqualTo(out);
+        receiveTheOtherFrames(inside);
+    }
+
+    private static final int OTHER = 1000; // eager; with its overhead past the first credit's threshold
+
+    /**
+     * Frames rank 0 sends from inside its transport's send: a small eager message, or flow credit that receiving an
+     * unexpected message from rank 1 returns (rank 1 sends it now).
+     */
+    private Runnable otherFramesFromTheSendingThread(String inside) {
+        byte[] other = pattern(OTHER, 17);
+        if (inside.equals("eager send")) {
+            return () -> send(other, 9);
+        }
+        assertThat(OTHER + Protocol.OVERHEAD).isGreaterThanOrEqualTo((int) Engine.FIRST_CREDIT);
+        e1.isend(BufferView.of(other, OTHER, BYTE, false), 0, CONTEXT, 1, 9, SendMode.STANDARD);
+        t0.deliver(Integer.MAX_VALUE); // unexpected at rank 0
+        t1.kinds.clear();
+        byte[] in = new byte[OTHER];
+        return () -> {
+            RecvRequest r = e0.irecv(BufferView.of(in, OTHER, BYTE, true), CONTEXT, 1, 9);
+            assertThat(r.isDone()).isTrue();
+            assertThat(in).isEqualTo(other);
+        };
+    }
+
+    private void receiveTheOtherFrames(String inside) {
+        if (inside.equals("eager send")) {
+            byte[] in = new byte[OTHER];
+            RecvRequest r = recv(in, OTHER, 9);
+            assertThat(r.isDone()).isTrue();
+            assertThat(in).isEqualTo(pattern(OTHER, 17));
+        } else {
+            assertThat(t0.kinds).as("rank 0 returned credit").contains(Protocol.CREDIT);
         }
     }
 

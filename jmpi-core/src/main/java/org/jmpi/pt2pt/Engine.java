@@ -799,13 +799,17 @@ public final class Engine implements InprocEndpoint, FrameSink {
             sendCharged(t, worldDest, h, bytes == 0 ? null : contiguousOrPacked(data), onWritten,
                     bytes + Protocol.OVERHEAD, s);
         } else {
-            // Up to the stream limit a message is streamed (two copies, pipelined, no handshake) whatever its
-            // buffer, direct buffers included: measured on 2 ranks, streaming beat the single copy's handshake and
-            // page pinning there (64 KiB allreduce of direct buffers 26 -> 14 us, ping-pong 5.2 -> 3.9-4.1 us;
-            // docs/benchmarks.md, "Direct buffers up to 256 KiB are streamed"). Larger ones, and those the flow
-            // window cannot take now, get the rendezvous, with the single copy where the transport offers it.
+            // Up to the stream limit a message is streamed (two copies, pipelined, no handshake) unless the
+            // receiver can read the buffer itself (native memory, single copy to that peer) and this rank has no
+            // receive posted: a message that goes one way takes the single copy (2-3x faster at 32-256 KiB on
+            // 2026-11-25), while in an exchange, where both ranks send with their receives posted (sendrecv, a
+            // collective's step), the handshakes cost more than the second copy (2-rank allreduce of 64 KiB: 15-17 us
+            // streamed, 24-25 single copy; docs/benchmarks.md, "Streamed or single copy for direct buffers"). Larger
+            // ones, and those the flow window cannot take now, get the rendezvous, with the single copy if offered.
+            long address = SingleCopyRendezvous.offer(t, worldDest, data); // single copy: offer our buffer
             if ((mode == SendMode.STANDARD || mode == SendMode.READY) && context >= 0 && worldDest < streams.length
-                    && bytes <= SingleCopyRendezvous.streamLimit(t, worldDest)) {
+                    && bytes <= SingleCopyRendezvous.streamLimit(t, worldDest)
+                    && (address == 0 || queues.anyPosted())) {
                 // streamed eager: no handshake, the pieces go into the posted buffer as they come
                 FrameLayout.putInt(h, FrameLayout.KIND, Protocol.STREAM);
                 FrameLayout.putLong(h, FrameLayout.SEND_ID, ids.getAndIncrement());
@@ -816,7 +820,6 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 }
                 FrameLayout.putInt(h, FrameLayout.FLAGS, 0); // not streamed now: rendezvous, as below
             }
-            long address = SingleCopyRendezvous.offer(t, worldDest, data); // single copy: offer our buffer
             s.sendId = ids.getAndIncrement();
             rendezvousSends.put(s.sendId, s);
             FrameLayout.putInt(h, FrameLayout.KIND, Protocol.RTS);

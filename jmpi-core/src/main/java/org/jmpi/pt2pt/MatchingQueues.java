@@ -179,6 +179,14 @@ final class MatchingQueues {
 
     // ------------------------------------------------------------------ posted receives
 
+    /**
+     * Whether any receive is posted and not yet matched. Read without the engine's lock by a sender choosing how to
+     * send (see {@code Engine.isend}): a hint, which a receive posted or matched meanwhile may make stale.
+     */
+    boolean anyPosted() {
+        return postedCount > 0;
+    }
+
     /** Appends a posted receive. */
     void post(RecvRequest r) {
         r.queued = true;

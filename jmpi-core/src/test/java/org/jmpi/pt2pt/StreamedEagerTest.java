@@ -470,20 +470,46 @@ class StreamedEagerTest {
     }
 
     @Test
-    void aBufferTheReceiverCanReadItselfIsStreamedUpToTheLimitAndReadAbove() {
-        // up to the stream limit streaming beats the single copy's handshake (docs/transports.md); above it, and for
-        // synchronous sends, the receiver reads the sender's buffer itself
+    void aBufferTheReceiverCanReadItselfIsReadUnlessTheSenderHasAReceivePosted() {
+        // one way, the receiver reads the sender's buffer itself (single copy); in an exchange (the sender has a
+        // receive posted) streaming beats the handshakes, up to the stream limit (docs/transports.md); above it, and
+        // for synchronous sends, always the single copy
         wire(true);
         ByteBuffer out = ByteBuffer.allocateDirect(LIMIT + 1);
         out.put(pattern(LIMIT + 1, 3)).flip();
         e0.isend(BufferView.of(out, N, BYTE, false), 1, CONTEXT, 0, 1, SendMode.STANDARD);
-        assertThat(t0.kinds).startsWith(Protocol.STREAM).doesNotContain(Protocol.RTS);
-        t0.kinds.clear();
-        e0.isend(BufferView.of(out, LIMIT + 1, BYTE, false), 1, CONTEXT, 0, 2, SendMode.STANDARD);
-        assertThat(t0.kinds).containsExactly(Protocol.RTS);
+        assertThat(t0.kinds).as("one way").containsExactly(Protocol.RTS);
         assertThat(t0.flags).as("single copy offered").contains(Protocol.FLAG_SINGLE_COPY);
         t0.kinds.clear();
-        e0.isend(BufferView.of(out, N, BYTE, false), 1, CONTEXT, 0, 3, SendMode.SYNCHRONOUS);
-        assertThat(t0.kinds).containsExactly(Protocol.RTS);
+        t0.flags.clear();
+        byte[] back = new byte[8];
+        RecvRequest posted = e0.irecv(BufferView.of(back, 8, BYTE, true), CONTEXT, 1, 5);
+        e0.isend(BufferView.of(out, N, BYTE, false), 1, CONTEXT, 0, 2, SendMode.STANDARD);
+        assertThat(t0.kinds).as("an exchange").startsWith(Protocol.STREAM).doesNotContain(Protocol.RTS);
+        t0.kinds.clear();
+        e0.isend(BufferView.of(out, LIMIT + 1, BYTE, false), 1, CONTEXT, 0, 3, SendMode.STANDARD);
+        assertThat(t0.kinds).as("above the limit").containsExactly(Protocol.RTS);
+        t0.kinds.clear();
+        e0.isend(BufferView.of(out, N, BYTE, false), 1, CONTEXT, 0, 4, SendMode.SYNCHRONOUS);
+        assertThat(t0.kinds).as("synchronous").containsExactly(Protocol.RTS);
+        // every message arrives whole, whichever route it took
+        byte[] expected = pattern(LIMIT + 1, 3);
+        int[] sizes = {N, N, LIMIT + 1, N};
+        for (int tag = 1; tag <= 4; tag++) {
+            ByteBuffer in = ByteBuffer.allocateDirect(sizes[tag - 1]);
+            RecvRequest r = e1.irecv(BufferView.of(in, sizes[tag - 1], BYTE, true), CONTEXT, 0, tag);
+            for (int k = 0; k < 50 && !r.isDone(); k++) {
+                t1.deliver(Integer.MAX_VALUE);
+                t0.deliver(Integer.MAX_VALUE);
+            }
+            assertThat(r.isDone()).as("message %d", tag).isTrue();
+            assertThat(r.error()).isZero();
+            byte[] got = new byte[sizes[tag - 1]];
+            in.get(0, got);
+            assertThat(got).as("message %d", tag).isEqualTo(java.util.Arrays.copyOf(expected, sizes[tag - 1]));
+        }
+        e1.isend(BufferView.of(new byte[8], 8, BYTE, false), 0, CONTEXT, 1, 5, SendMode.STANDARD);
+        t0.deliver(Integer.MAX_VALUE);
+        assertThat(posted.isDone()).isTrue();
     }
 }

@@ -24,8 +24,9 @@ import org.jmpi.shared.Syscall;
  *       own that then parks for the life of the JVM (the thread that called {@code MPI_Init} may end long before the
  *       rank does). Likewise the "parent" the kernel watches is the parent's <em>thread</em> that forked this
  *       process: jmpirun and its host proxies fork every rank from one thread that lives as long as their JVM (see
- *       {@code org.jmpi.launcher.proxy.RankForker}). The signal is armed a second after start-up (see
- *       {@link #DEFAULT_ARM_DELAY_MILLIS}: short jobs never pay for it), so the parent may be gone already:
+ *       {@code org.jmpi.launcher.proxy.RankForker}). The signal is armed once the transport has linked the
+ *       system call downcall, or ten seconds after start-up (see {@link #DEFAULT_ARM_DELAY_MILLIS}: short jobs never
+ *       pay for linking it, and no timed loop is stalled by it), so the parent may be gone already:
  *       jmpirun passes its pid as {@value #PARENT_PID_VARIABLE}, and when the parent process no longer is that one
  *       after the {@code prctl}, the rank ends at once if that process is dead. (If it is alive, a wrapper such as
  *       a shell sits between them, and the rank relies on the second signal.)</li>
@@ -97,20 +98,23 @@ public final class Lifeline {
     }
 
     /**
-     * How long after {@link #watchParent} the parent-death signal is armed, in milliseconds
-     * ({@code jmpi.lifeline.delay.millis}, default {@value #DEFAULT_ARM_DELAY_MILLIS}). Linking a native call costs
-     * a rank 30-40 ms of CPU time (the JDK generates the downcall's code), which on a host with as many ranks as cores
-     * would be taken from the ranks still starting. By the time the delay is over, the shared-memory transport has
-     * usually linked the downcall this call shares ({@link #armParentDeathSignal}), so arming costs nothing more; a
-     * rank without it (a job of one, TCP only) links its own, and a job that ends sooner never pays for that. Until
-     * then the end of the PMI connection (the second signal) ends a rank whose launcher is gone.
+     * How long after {@link #watchParent} the parent-death signal is armed at the latest, in milliseconds
+     * ({@code jmpi.lifeline.delay.millis}, default {@value #DEFAULT_ARM_DELAY_MILLIS}). It is armed as soon as the
+     * downcall it shares ({@link Syscall}) has been linked by someone else, which the shared-memory transport does when
+     * it first needs a system call (its first sleeps, its first single copy, or after 262,144 records): arming then
+     * costs nothing more. Only a rank that has not linked it by the deadline (a job of one, TCP only, a busy rank that
+     * never sleeps) links it itself: 30-40 ms of CPU time (the JDK generates the downcall's code, and its compiler
+     * threads then compile what that ran), which a short job never pays. It used to be linked a second after start-up,
+     * in the middle of many programs' first timed loops: the link, the compilations it set off and the transport's own
+     * linking that followed it stalled two ranks on two cores for 20-100 ms. Until the signal is armed the end of the
+     * PMI connection (the second signal) ends a rank whose launcher is gone.
      */
-    static final long DEFAULT_ARM_DELAY_MILLIS = 1000;
+    static final long DEFAULT_ARM_DELAY_MILLIS = 10_000;
 
     /**
      * Arms the parent-death signal (once per process; later calls do nothing). Returns at once: a daemon thread waits
-     * {@link #DEFAULT_ARM_DELAY_MILLIS}, links the native call, checks the parent as described above, and then parks
-     * for good to keep the setting alive.
+     * until the shared downcall is linked or {@link #DEFAULT_ARM_DELAY_MILLIS} have passed, makes the call (linking the
+     * downcall if it must), checks the parent as described above, and then parks for good to keep the setting alive.
      *
      * @param env the environment ({@value #PARENT_PID_VARIABLE}, when set, is the expected parent)
      */
@@ -120,11 +124,7 @@ public final class Lifeline {
         }
         long expected = expectedParent(env);
         long delayNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(armDelayMillis(env));
-        Thread.ofPlatform().daemon().name("jmpi-parent-death").start(() -> {
-            long armAt = System.nanoTime() + delayNanos;
-            for (long left = delayNanos; left > 0; left = armAt - System.nanoTime()) {
-                LockSupport.parkNanos(left); // not a synchronisation: the arming is deferred on purpose
-            }
+        armLater(delayNanos, () -> {
             try {
                 int rc = armParentDeathSignal(SIGKILL);
                 long parent = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
@@ -139,6 +139,21 @@ public final class Lifeline {
             while (true) {
                 LockSupport.park(); // the kernel forgets the setting when this thread ends
             }
+        });
+    }
+
+    /**
+     * Starts the daemon thread that runs {@code arm} once the shared downcall is linked ({@link Syscall#awaitLinked}),
+     * or after {@code delayNanos} if nobody links it before.
+     */
+    static Thread armLater(long delayNanos, Runnable arm) {
+        return Thread.ofPlatform().daemon().name("jmpi-parent-death").start(() -> {
+            try {
+                Syscall.awaitLinked(delayNanos); // until someone else linked the downcall, or the deadline
+            } catch (InterruptedException e) {
+                // nobody interrupts this thread; arm now
+            }
+            arm.run();
         });
     }
 

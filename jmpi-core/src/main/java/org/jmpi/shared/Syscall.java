@@ -16,7 +16,8 @@ import java.lang.invoke.MethodHandle;
  * through its class-file library, 30-40 ms of CPU time in a rank's first second. A call linked later, such as the
  * parent-death signal armed a second after start-up, took that time from whatever the program was doing then, and
  * each further downcall linked during {@code MPI_Init} took it from the ranks' start. With one entry for every system
- * call, the first call pays for the link and the others find it ready.
+ * call, the first call pays for the link and the others find it ready; the parent-death signal waits for the transport
+ * to link it ({@link #awaitLinked}) and links it itself only ten seconds after start-up.
  *
  * <p>The arguments are 64-bit on purpose: {@code syscall} reads each of its variadic arguments as a {@code long},
  * and a caller that passed an {@code int} would leave the upper half of the register undefined.
@@ -54,6 +55,16 @@ public final class Syscall {
     }
 
     private static volatile boolean linked;
+    /** Opened when {@link Holder} has linked (or failed to link) the downcall. */
+    private static final java.util.concurrent.CountDownLatch LINKED = new java.util.concurrent.CountDownLatch(1);
+
+    /**
+     * Waits until some caller has linked {@link #handle()} (so that a call to it costs nothing more), at most
+     * {@code nanos}; does not link it. Returns whether it is linked.
+     */
+    public static boolean awaitLinked(long nanos) throws InterruptedException {
+        return LINKED.await(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
 
     private static long number(long x86, long generic) {
         if (!System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux")) {
@@ -69,6 +80,7 @@ public final class Syscall {
 
         static {
             linked = true;
+            LINKED.countDown();
         }
 
         private static MethodHandle link() {

@@ -44,6 +44,20 @@ class LifelineTest {
     }
 
     @Test
+    void armedOnceTheDowncallIsLinkedNotAfterTheWholeDelay() throws Exception {
+        assumeTrue(Syscall.handle() != null, "Linux on x86-64, aarch64 or riscv64");
+        java.util.concurrent.CountDownLatch armed = new java.util.concurrent.CountDownLatch(1);
+        long start = System.nanoTime();
+        Thread t = Lifeline.armLater(java.util.concurrent.TimeUnit.HOURS.toNanos(1), armed::countDown);
+        // linked (above): the arming does not wait for its deadline
+        assertThat(armed.await(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        t.join();
+        assertThat(System.nanoTime() - start).isLessThan(java.util.concurrent.TimeUnit.SECONDS.toNanos(20));
+        assertThat(Lifeline.armDelayMillis(java.util.Map.of())).isEqualTo(Lifeline.DEFAULT_ARM_DELAY_MILLIS)
+                .isEqualTo(10_000);
+    }
+
+    @Test
     void aBadSignalIsRefusedByTheKernelNotMisread() throws Throwable {
         assumeTrue(Syscall.PRCTL > 0 && Syscall.handle() != null, "Linux on x86-64, aarch64 or riscv64");
         // the argument travels as a full 64-bit value: 1 << 32 | 9 is no signal, where a 32-bit truncation would

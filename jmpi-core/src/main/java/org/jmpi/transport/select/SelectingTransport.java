@@ -18,9 +18,13 @@ import org.jmpi.transport.shm.ShmTransport;
  * segment and the peer's segment can be mapped (it published a card); TCP otherwise.
  *
  * <p><b>Polling.</b> Shared memory is polled on every pass. TCP is polled on every pass when some peer is on another
- * host (or TCP is forced, or shared memory is off), and otherwise on every 1024th pass only (a select is a system
- * call, dearer than a pass over the rings): then nobody should connect, but a local peer that could not set up
- * shared memory would, and must not wait for ever.
+ * host (or TCP is forced, or shared memory is off), and otherwise at most every {@link #QUIET_TCP_POLL_NANOS} (looked
+ * at on every 1024th pass): then nobody should connect, but a local peer that could not set up shared memory would,
+ * and must not wait for ever; once anything arrives over TCP, it is polled on every pass from then on. Polled on every
+ * 1024th pass, as it was before, the select ran thousands of times a second in a ping-pong, so that the JIT compiled
+ * it (12-20 ms of a compiler thread, on two cores taken from the ranks) about a second into the program, in the middle
+ * of its first timed loop; at most every 10 ms it takes most of a minute to become that hot. After a sleep in
+ * {@link #await} the next pass looks (a rank that sleeps makes few passes).
  *
  * <p><b>Waiting.</b> With shared memory alone, {@link #await} sleeps on its futex doorbell, at most 10 ms at a time
  * while a TCP listener exists (for the fallback case above). With TCP alone it sleeps in the selector. With both in
@@ -37,6 +41,8 @@ public final class SelectingTransport implements Transport, ProtocolHints, Singl
     private static final byte TCP = 2;
     private static final long SHM_ONLY_SLEEP_CAP = TimeUnit.MILLISECONDS.toNanos(10);
     private static final long MIXED_SLEEP_CAP = TimeUnit.MILLISECONDS.toNanos(1);
+    /** Longest time between two polls of TCP while no peer uses it (see "Polling" above). */
+    static final long QUIET_TCP_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     private final Bootstrap bootstrap;
     private final ShmTransport shm;
@@ -46,6 +52,8 @@ public final class SelectingTransport implements Transport, ProtocolHints, Singl
     /** Final but for {@link #expectOtherJobs()}, which turns it on once. */
     private volatile boolean pollTcpAlways;
     private int passes;
+    /** When TCP was last polled while {@link #pollTcpAlways} is false (progress owner only). */
+    private long lastQuietTcpPoll;
     private volatile boolean described;
 
     SelectingTransport(Bootstrap bootstrap, ShmTransport shm, Transport tcp, TransportChoice choice,
@@ -73,6 +81,11 @@ public final class SelectingTransport implements Transport, ProtocolHints, Singl
             pollTcpAlways = true;
             wakeup();
         }
+    }
+
+    /** Whether TCP is polled on every pass now (tests). */
+    boolean pollsTcpOnEveryPass() {
+        return pollTcpAlways;
     }
 
     /** The TCP transport, or null when there is none. */
@@ -142,8 +155,26 @@ public final class SelectingTransport implements Transport, ProtocolHints, Singl
         if (shm != null) {
             any = shm.poll();
         }
-        if (tcp != null && (pollTcpAlways || (++passes & 1023) == 0)) {
-            any |= tcp.poll();
+        if (tcp != null) {
+            if (pollTcpAlways) {
+                any |= tcp.poll();
+            } else if ((++passes & 1023) == 0) {
+                any |= pollQuietTcp();
+            }
+        }
+        return any;
+    }
+
+    /** Polls TCP if {@link #QUIET_TCP_POLL_NANOS} have passed since the last time; polls always once it had work. */
+    private boolean pollQuietTcp() {
+        long now = System.nanoTime();
+        if (now - lastQuietTcpPoll < QUIET_TCP_POLL_NANOS) {
+            return false;
+        }
+        lastQuietTcpPoll = now;
+        boolean any = tcp.poll();
+        if (any) {
+            pollTcpAlways = true; // a peer talks over TCP after all (a local one that could not map our segment)
         }
         return any;
     }
@@ -156,6 +187,7 @@ public final class SelectingTransport implements Transport, ProtocolHints, Singl
             shm.await(nanos);
         } else if (!pollTcpAlways) {
             shm.await(Math.min(nanos, SHM_ONLY_SLEEP_CAP));
+            passes |= 1023; // the next pass looks at TCP (if it is due)
         } else {
             tcp.await(Math.min(nanos, MIXED_SLEEP_CAP));
         }

@@ -151,6 +151,43 @@ class SelectingTransportTest {
     }
 
     @Test
+    void aLocalPeerOverTcpIsHeardAndTcpIsThenPolledOnEveryPass() throws Exception {
+        // rank 0 has shared memory and only local peers, so it looks at TCP rarely; rank 1 (TCP forced, as a peer that
+        // could not map segments) talks to it over TCP all the same
+        Map<String, String> space = new ConcurrentHashMap<>();
+        String job = "sel_" + ProcessHandle.current().pid() + "_" + System.nanoTime();
+        int[] host = {0, 0};
+        int frames = 50;
+        Rank r0 = new Rank(new HostsBootstrap(0, 2, job, space, host), new TransportChoice(TransportChoice.Mode.AUTO,
+                false), frames);
+        Rank r1 = new Rank(new HostsBootstrap(1, 2, job, space, host), new TransportChoice(TransportChoice.Mode.TCP,
+                false), 1);
+        try {
+            assertThat(r0.transport.shm()).isNotNull();
+            assertThat(r0.transport.pollsTcpOnEveryPass()).as("only local peers").isFalse();
+            for (int i = 0; i < frames; i++) {
+                MemorySegment h = MemorySegment.ofArray(new byte[FrameLayout.HEADER_BYTES]);
+                FrameLayout.putInt(h, FrameLayout.PAYLOAD, 5);
+                FrameLayout.putInt(h, FrameLayout.SOURCE, 1);
+                r1.transport.send(0, h, MemorySegment.ofArray(new byte[5]), null);
+            }
+            assertThat(r0.frames.await(30, SECONDS)).as("every frame over TCP arrives").isTrue();
+            assertThat(r0.problems).isEmpty();
+            assertThat(r0.transport.pollsTcpOnEveryPass()).as("a peer talks over TCP").isTrue();
+            assertThat(r0.transport.transportOf(1)).isEqualTo("tcp");
+            MemorySegment h = MemorySegment.ofArray(new byte[FrameLayout.HEADER_BYTES]);
+            FrameLayout.putInt(h, FrameLayout.PAYLOAD, 5);
+            FrameLayout.putInt(h, FrameLayout.SOURCE, 0);
+            r0.transport.send(1, h, MemorySegment.ofArray(new byte[5]), null);
+            assertThat(r1.frames.await(30, SECONDS)).isTrue();
+            assertThat(r1.problems).isEmpty();
+        } finally {
+            r0.close();
+            r1.close();
+        }
+    }
+
+    @Test
     void tcpEverywhereWhenForced() throws Exception {
         List<Rank> ranks = start(new int[] {0, 0, 0}, new TransportChoice(TransportChoice.Mode.TCP, false));
         try {

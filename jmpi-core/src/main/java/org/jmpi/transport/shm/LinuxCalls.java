@@ -24,7 +24,8 @@ import org.jmpi.shared.Syscall;
  * {@link Calls#futex} and {@link Calls#processVm} say so for good.
  *
  * <p>Threading: {@code calls} is published through a volatile field; {@link Calls} is immutable; per-thread scratch
- * memory for the {@code iovec} and {@code timespec} arguments lives in a {@link ThreadLocal}.
+ * memory for the {@code iovec} arguments lives in a {@link ThreadLocal}; a futex sleep's timeout in the caller's
+ * memory.
  */
 final class LinuxCalls {
     private LinuxCalls() {}
@@ -120,33 +121,32 @@ final class LinuxCalls {
             return new Calls(Syscall.handle());
         }
 
-        /** Per-thread scratch: two iovecs (32 bytes), a timespec (16 bytes). */
+        /** Per-thread scratch: two iovecs (32 bytes). */
         private static final class Scratch {
             final MemorySegment iovecs;
             /** The address of the second iovec of {@link #iovecs} (the remote one). */
             final long remoteIovec;
-            final MemorySegment timespec;
 
             Scratch() {
                 Arena arena = Arena.ofAuto();
                 iovecs = arena.allocate(32, 8);
                 remoteIovec = iovecs.address() + 16;
-                timespec = arena.allocate(16, 8);
             }
         }
 
         /**
          * Sleeps while the int at {@code word} equals {@code expected}, at most {@code timeoutNanos} (a shared futex
          * wait: the word may be in memory shared between processes). Returns at once when the word differs; may
-         * return spuriously.
+         * return spuriously. {@code timespec}: 16 bytes of native memory of the caller's, for the timeout (not a
+         * thread-local: the first look-up of one on a thread, after C2 compiled {@code ThreadLocal.get} without a
+         * miss, throws that compiled code away, and a rank's first futex sleep comes late, in a timed loop).
          */
-        void futexWait(MemorySegment word, int expected, long timeoutNanos) {
-            Scratch s = scratch.get();
-            s.timespec.set(JAVA_LONG, 0, timeoutNanos / 1_000_000_000L);
-            s.timespec.set(JAVA_LONG, 8, timeoutNanos % 1_000_000_000L);
+        void futexWait(MemorySegment word, int expected, long timeoutNanos, MemorySegment timespec) {
+            timespec.set(JAVA_LONG, 0, timeoutNanos / 1_000_000_000L);
+            timespec.set(JAVA_LONG, 8, timeoutNanos % 1_000_000_000L);
             try {
                 long ignored = (long) syscall.invokeExact(Syscall.FUTEX, word.address(), FUTEX_WAIT,
-                        (long) expected, s.timespec.address(), 0L, 0L);
+                        (long) expected, timespec.address(), 0L, 0L);
             } catch (RuntimeException | Error e) {
                 throw e;
             } catch (Throwable t) {

@@ -40,6 +40,15 @@ final class OutboundRing {
     /** The peer's doorbell (a futex word in its segment). */
     final MemorySegment doorbell;
     final org.jmpi.shared.BiasedLock lock = new org.jmpi.shared.BiasedLock();
+    /**
+     * A futex word of our own, set to 1 before a practice wake ({@link #practiceBell}) so that the wake finds it
+     * armed and makes the system call, as a wake of a sleeping peer does (nobody ever sleeps on it).
+     */
+    private final MemorySegment practiceWord = java.lang.foreign.Arena.ofAuto().allocate(4, 4);
+    /** Sends until the next look at whether a practice wake is due (any sending thread; racy, only roughly counted). */
+    private int practiceCountdown = PRACTICE_EVERY;
+    /** Practice wakes made so far (up to {@link #PRACTICE_WAKES}). */
+    private int practiced;
     /** The peer's segment header (its {@link ShmLayout#OWNER_SLEEPS_WITH_BARRIER} word). */
     private final MemorySegment peerHeader;
     private final MemorySegment ring;
@@ -141,6 +150,51 @@ final class OutboundRing {
             ShmLayout.setIntRelease(ring, ShmLayout.RING_PRODUCER_SKIPS_FENCE, 0);
             skipping = false;
         }
+    }
+
+    /** Sends between two looks at whether a practice wake is due. */
+    static final int PRACTICE_EVERY = 1024;
+    /** Practice wakes per ring, once the system calls are linked. */
+    static final int PRACTICE_WAKES = 4;
+
+    /**
+     * 1 if this send should practise waking the peer ({@link ShmTransport#ringDoorbell}), else 0: on every
+     * {@link #PRACTICE_EVERY}th send once the system calls are linked, {@link #PRACTICE_WAKES} times, then never.
+     * An int, not a boolean, so that the caller can merge it into the doorbell's word without a branch of its own.
+     */
+    int practiceWake() {
+        if (--practiceCountdown != 0) {
+            return 0;
+        }
+        return practiceDue();
+    }
+
+    private int practiceDue() {
+        if (practiced >= PRACTICE_WAKES) {
+            practiceCountdown = Integer.MAX_VALUE; // done: the next look comes after two billion sends
+            return 0;
+        }
+        practiceCountdown = PRACTICE_EVERY;
+        if (LinuxCalls.get() == null) {
+            return 0; // a wake would start linking; practise once they are linked
+        }
+        practiced++;
+        return 1;
+    }
+
+    /**
+     * The word a wake after this send also rings: our own practice word, armed ({@code practice} 1) so that the wake
+     * makes its system call, or left at 0 ({@code practice} 0) so that it does nothing. Merges the practice into the
+     * real wake's path without a branch.
+     */
+    MemorySegment practiceBell(int practice) {
+        practiceWord.set(java.lang.foreign.ValueLayout.JAVA_INT, 0, practice);
+        return practiceWord;
+    }
+
+    /** Practice wakes made (tests). */
+    int practiced() {
+        return practiced;
     }
 
     /** Whether the ring's "skips fence" word is set (tests: a racy read unless by the last sending thread). */

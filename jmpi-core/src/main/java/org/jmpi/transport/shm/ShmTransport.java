@@ -117,6 +117,8 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
     private final int[] localIndex;
     private final ShmSegment own;
     private final MemorySegment doorbell;
+    /** The timeout of a futex sleep on {@link #doorbell} (progress owner only). */
+    private final MemorySegment sleepTimespec = Arena.ofAuto().allocate(16, 8);
     private final String pidNamespace;
     private final InboundRing[] inbound;
     private final OutboundRing[] outbound;
@@ -425,29 +427,41 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
      * is set) the peer's sleep runs the global barrier, which gives the order, and the load needs no fence here: on
      * x86 a full fence right after the record's store waits for the cache line the receiver is polling to come back to
      * this core, once per message. Otherwise a full fence orders them.
+     *
+     * <p>A peer asleep is rare in a busy exchange: C2 compiled the message path with the wake as a trap, and the first
+     * sleep of a peer (a second into a program, while the JIT was still at work and the ranks waited long) threw the
+     * compiled send away, in the middle of a timed loop. So the wake is practised ({@link OutboundRing#practiceWake}):
+     * on a few sends once the system calls are linked, the branch is taken and the wake runs on a word of our own,
+     * armed, so that its system call is made too; the peer's doorbell, not armed, is left alone by the same wake.
+     * Everything is merged into data (no branch of its own on the practice), so that the real wake later runs the same
+     * branches the practice took.
      */
-    private static void ringDoorbell(OutboundRing o, boolean skipFence) {
+    static void ringDoorbell(OutboundRing o, boolean skipFence) {
         MemorySegment bell = o.doorbell;
-        if (doorbellArmed(bell, skipFence)) {
+        int practice = o.practiceWake();
+        if ((doorbellWord(bell, skipFence) | practice) != 0) {
             wake(bell);
+            wake(o.practiceBell(practice));
         }
     }
 
     /**
      * The sender's half of the doorbell protocol, after a record's release store: whether the receiver's doorbell is
-     * armed. {@code skipFence}: the ring's "skips fence" word is set ({@link OutboundRing#skipFenceLocked}), so a
-     * receiver that goes to sleep runs the global barrier after arming ({@link #armDoorbell}) and no fence is needed
-     * here for the processor. The acquire fence then emits no instruction on x86 (a load-load barrier on ARM); it is
-     * there for the compiler: in HotSpot every fence orders all memory accesses around it, so the load is not moved
-     * above the record's store (the Java memory model alone would allow that).
+     * armed (its word, non-zero when it is). {@code skipFence}: the ring's "skips fence" word is set
+     * ({@link OutboundRing#skipFenceLocked}), so a receiver that goes to sleep runs the global barrier after arming
+     * ({@link #armDoorbell}) and no fence is needed here for the processor. The acquire fence then emits no
+     * instruction on x86 (a load-load barrier on ARM); it is there for the compiler: in HotSpot every fence orders all
+     * memory accesses around it, so the load is not moved above the record's store (the Java memory model alone
+     * would allow that). The word, not a boolean: a comparison here would be a branch of its own, never taken until a
+     * peer first sleeps (see {@link #ringDoorbell}).
      */
-    static boolean doorbellArmed(MemorySegment bell, boolean skipFence) {
+    static int doorbellWord(MemorySegment bell, boolean skipFence) {
         if (skipFence) {
             VarHandle.acquireFence();
         } else {
             VarHandle.fullFence();
         }
-        return bell.get(ValueLayout.JAVA_INT, 0) != 0;
+        return bell.get(ValueLayout.JAVA_INT, 0);
     }
 
     /**
@@ -660,7 +674,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
 
     /**
      * Counts records: every {@link #LINK_CHECK_RECORDS} of them (more often at first) the system calls are linked if
-     * the downcall they share is linked already (a rank's parent-death signal links it a second after start-up), so
+     * the downcall they share is linked already (by the parent-death signal, ten seconds after start-up), so
      * that linking them costs next to nothing; after {@link #LINK_AFTER_RECORDS} they are linked in any case.
      */
     private void count(int records) {
@@ -698,6 +712,12 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
         return o != null && o.skipping();
     }
 
+    /** Practice wakes made by frames to {@code peer} (tests; see {@link #ringDoorbell}). */
+    int practiceWakesTowards(int peer) {
+        OutboundRing o = outbound[peer];
+        return o == null ? 0 : o.practiced();
+    }
+
     /** This rank's doorbell word: 1 while its progress owner sleeps on it or is about to (tests). */
     int doorbellWord() {
         return ShmLayout.getIntVolatile(doorbell, 0);
@@ -730,7 +750,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
             if (mustNotSleep()) {
                 return;
             }
-            c.futexWait(doorbell, 1, Math.min(nanos, cap));
+            c.futexWait(doorbell, 1, Math.min(nanos, cap), sleepTimespec);
         } finally {
             ShmLayout.setIntVolatile(doorbell, 0, 0);
         }

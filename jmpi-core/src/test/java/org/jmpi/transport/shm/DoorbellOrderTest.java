@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The doorbell's two halves as a store-buffering litmus test, with the very methods the transport uses
- * ({@link ShmTransport#doorbellArmed} after a record's store, {@link ShmTransport#armDoorbell} before the last look):
+ * ({@link ShmTransport#doorbellWord} after a record's store, {@link ShmTransport#armDoorbell} before the last look):
  * a sender stores a record's marker and then loads the doorbell; a sleeper arms the doorbell and then loads the
  * marker. The outcome "the sender sees the doorbell unarmed and the sleeper sees no record" is a lost wake-up. Two
  * threads start each round together, each after a random short spin, so that their halves overlap in every way.
@@ -44,7 +44,7 @@ class DoorbellOrderTest {
             for (int r = 0; r < rounds; r++) {
                 litmus.partnerBegins(r, random);
                 ShmLayout.setRelease(shared, MARKER, r + 1L);
-                senderSawBell[r] = ShmTransport.doorbellArmed(bell, skipFence);
+                senderSawBell[r] = ShmTransport.doorbellWord(bell, skipFence) != 0;
                 litmus.partnerEnds();
             }
         });

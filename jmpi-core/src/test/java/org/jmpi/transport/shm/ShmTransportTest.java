@@ -440,6 +440,37 @@ class ShmTransportTest {
         }
     }
 
+    /**
+     * Once the calls are linked, a few sends practise the wake (on a word of the sender's own), so that the compiled
+     * send has taken that branch before a peer first sleeps; every frame still arrives once and in order, and the
+     * practice stops after {@link OutboundRing#PRACTICE_WAKES}.
+     */
+    @Test
+    void theWakeIsPractisedOnAFewSendsOnceLinkedThenNever() throws Exception {
+        assumeTrue(LinuxCalls.prepareNow().futex, "futex is available");
+        int frames = OutboundRing.PRACTICE_EVERY * (OutboundRing.PRACTICE_WAKES + 3);
+        try (ShmCluster c = cluster(2, ShmConfig.defaults())) {
+            java.util.concurrent.atomic.AtomicLong next = new java.util.concurrent.atomic.AtomicLong();
+            ConcurrentLinkedQueue<String> problems = new ConcurrentLinkedQueue<>();
+            CountDownLatch all = new CountDownLatch(frames);
+            c.node(1).handler = (self, peer, h, p) -> {
+                long seq = FrameLayout.getLong(h, FrameLayout.SEND_ID);
+                if (seq != next.getAndIncrement()) {
+                    problems.add("frame " + seq + " out of order");
+                }
+                all.countDown();
+            };
+            ShmTransport sender = c.node(0).transport;
+            for (int i = 0; i < frames; i++) {
+                sender.send(1, header(8, 0, 0, i), MemorySegment.ofArray(new byte[8]), null);
+            }
+            assertThat(all.await(30, SECONDS)).isTrue();
+            assertThat(problems).isEmpty();
+            assertThat(sender.practiceWakesTowards(1)).isEqualTo(OutboundRing.PRACTICE_WAKES);
+            c.assertHealthy();
+        }
+    }
+
     @Test
     void wakeupEndsAnAwait() throws Exception {
         try (ShmCluster c = cluster(2, ShmConfig.defaults())) {

@@ -5,6 +5,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jmpi.shared.Syscall;
 
@@ -43,11 +45,13 @@ final class LinuxCalls {
 
     private static final AtomicBoolean STARTED = new AtomicBoolean();
     private static volatile Calls calls;
+    /** Actions to run once the calls are linked ({@link #whenLinked}); guarded by itself. */
+    private static final List<Runnable> WHEN_LINKED = new ArrayList<>();
 
     /** Starts linking in a daemon thread, once; returns at once. */
     static void prepare() {
         if (STARTED.compareAndSet(false, true)) {
-            Thread.ofPlatform().daemon().name("jmpi-link-syscalls").start(() -> calls = Calls.link());
+            Thread.ofPlatform().daemon().name("jmpi-link-syscalls").start(() -> publish(Calls.link()));
         }
     }
 
@@ -57,9 +61,42 @@ final class LinuxCalls {
         if (c == null) {
             STARTED.set(true);
             c = Calls.link();
-            calls = c;
+            publish(c);
         }
         return c;
+    }
+
+    /**
+     * Runs {@code action} once the calls are linked: now, in the calling thread, if they are; else in the thread that
+     * links them, right after. It must be quick and safe from any thread. See {@link #forget}.
+     */
+    static void whenLinked(Runnable action) {
+        synchronized (WHEN_LINKED) {
+            if (calls == null) {
+                WHEN_LINKED.add(action);
+                return;
+            }
+        }
+        action.run();
+    }
+
+    /** Drops an action given to {@link #whenLinked} that has not run (its owner closed). */
+    static void forget(Runnable action) {
+        synchronized (WHEN_LINKED) {
+            WHEN_LINKED.remove(action);
+        }
+    }
+
+    private static void publish(Calls c) {
+        List<Runnable> actions;
+        synchronized (WHEN_LINKED) {
+            calls = c;
+            actions = List.copyOf(WHEN_LINKED);
+            WHEN_LINKED.clear();
+        }
+        for (Runnable a : actions) {
+            a.run();
+        }
     }
 
     /** The linked calls, or null while they are not ready (see {@link #prepare()}). */

@@ -146,12 +146,18 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
     /**
      * Whether this process's system calls are linked with the global memory barrier
      * ({@link LinuxCalls.Calls#membarrier}), so that its sleeps run it and its threads execute it whenever another
-     * rank of the host sleeps. Plain: set once by {@link #checkBarrier()}, read by senders; a sender that still sees
-     * false only fences.
+     * rank of the host sleeps. Set once by {@link #checkBarrier()}, read by senders; a sender that still sees false
+     * only fences.
      */
-    private boolean barrierReady;
-    /** Whether {@link #checkBarrier()} has found the calls linked (progress owner only). */
-    private boolean barrierChecked;
+    private volatile boolean barrierReady;
+    /** Whether {@link #checkBarrier()} has found the calls linked. */
+    private volatile boolean barrierChecked;
+    /**
+     * {@link #checkBarrier()}, run by the thread that links the calls ({@link LinuxCalls#whenLinked}). It used to run
+     * from every poll until the calls were linked; the poll's branch on it, compiled while the calls were not linked
+     * yet, was thrown away when they were, in the middle of the first second (twice a rank, the whole receive path).
+     */
+    private final Runnable onLinked = this::checkBarrier;
     /** Without futex: how long the next park lasts; and how often this rank slept (progress owner only). */
     private long parkNanos = PARK_MIN_NANOS;
     private int sleeps;
@@ -222,6 +228,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
         }
         ShmTransport t = new ShmTransport(bootstrap, sink, config, localRanks, seg, ns);
         org.jmpi.bootstrap.Lifeline.addCleanup(t.unlinkOwn);
+        LinuxCalls.whenLinked(t.onLinked);
         bootstrap.put(cardKey(rank), card);
         if (rank == localRanks[0]) {
             removeStaleSegments(dir); // files of earlier jobs whose ranks were killed
@@ -574,9 +581,6 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
                     any |= flush(o);
                 }
             }
-            if (!barrierChecked) {
-                checkBarrier();
-            }
             for (InboundRing in : inbound) {
                 int records = in.poll(sink, BUDGET);
                 if (records > 0) {
@@ -641,7 +645,8 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
      * Once the system calls are linked: if every futex sleep of this process runs the global barrier, says so in this
      * rank's segment header, for the senders of the host ({@link ShmLayout#OWNER_SLEEPS_WITH_BARRIER}), and lets
      * this process's senders skip their fence where the receiver says the same. Safe at any moment: sleeping on the
-     * futex needs the linked calls, and with them every sleep runs the barrier. Progress owner only.
+     * futex needs the linked calls, and with them every sleep runs the barrier. Any thread (the linking one, or the
+     * progress owner before it sleeps); the mappings outlive {@link #close()}, so a late run writes nothing unmapped.
      */
     private void checkBarrier() {
         LinuxCalls.Calls c = LinuxCalls.get();
@@ -951,6 +956,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
         }
         own.unlink();
         org.jmpi.bootstrap.Lifeline.removeCleanup(unlinkOwn);
+        LinuxCalls.forget(onLinked);
         // The mappings stay until the process exits: closing a shared arena waits for a handshake with every thread
         // that might touch it, and was seen to hang in MPI_Finalize under load (a rank stuck in closeScope0 while
         // its peers waited). MPI is initialised once per process, so nothing accumulates; the files are gone.

@@ -51,10 +51,9 @@ public final class Syscall {
 
     /** Whether {@link #handle()} has been linked already (by any caller), so that a call to it costs nothing more. */
     public static boolean linked() {
-        return linked;
+        return LINKED.getCount() == 0;
     }
 
-    private static volatile boolean linked;
     /** Opened when {@link Holder} has linked (or failed to link) the downcall. */
     private static final java.util.concurrent.CountDownLatch LINKED = new java.util.concurrent.CountDownLatch(1);
 
@@ -79,7 +78,6 @@ public final class Syscall {
         static final MethodHandle HANDLE = link();
 
         static {
-            linked = true;
             LINKED.countDown();
         }
 

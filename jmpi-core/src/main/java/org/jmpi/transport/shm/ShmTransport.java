@@ -443,7 +443,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
      * Everything is merged into data (no branch of its own on the practice), so that the real wake later runs the same
      * branches the practice took.
      */
-    static void ringDoorbell(OutboundRing o, boolean skipFence) {
+    private static void ringDoorbell(OutboundRing o, boolean skipFence) {
         MemorySegment bell = o.doorbell;
         int practice = o.practiceWake();
         if ((doorbellWord(bell, skipFence) | practice) != 0) {

@@ -29,6 +29,12 @@ public final class Membarrier {
 
     private static volatile MethodHandle privateForm;
     private static volatile MethodHandle globalForm;
+    /**
+     * {@code privateForm != null}, as a flag of its own: {@link #privateReady()} is inlined into every compiled method
+     * that takes a lock or completes a request, and a comparison there would be a branch of its own, never taken until
+     * the registration and then thrown away with every one of those methods at once (see {@link BiasedLock#rehearse}).
+     */
+    private static volatile boolean privateRegistered;
 
     /**
      * Registers this process for private expedited barriers, calling the kernel through {@code syscall} (the
@@ -39,6 +45,7 @@ public final class Membarrier {
     public static synchronized boolean registerPrivate(MethodHandle syscall) {
         if (privateForm == null && register(syscall, CMD_PRIVATE_EXPEDITED, CMD_REGISTER_PRIVATE_EXPEDITED)) {
             privateForm = syscall;
+            privateRegistered = true;
         }
         return privateForm != null;
     }
@@ -75,7 +82,7 @@ public final class Membarrier {
 
     /** Whether this process is registered, so that {@link #privateBarrier()} works. */
     public static boolean privateReady() {
-        return privateForm != null;
+        return privateRegistered;
     }
 
     /** Whether this process is registered, so that {@link #globalBarrier()} works. */

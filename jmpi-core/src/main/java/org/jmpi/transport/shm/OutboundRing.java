@@ -47,7 +47,8 @@ final class OutboundRing {
     private final MemorySegment practiceWord = java.lang.foreign.Arena.ofAuto().allocate(4, 4);
     /** Sends until the next look at whether a practice wake is due (any sending thread; racy, only roughly counted). */
     private int practiceCountdown = PRACTICE_EVERY;
-    /** Practice wakes made so far (up to {@link #PRACTICE_WAKES}). */
+    /** Looks at whether to practise made so far (up to {@link #PRACTICE_WAKES}), and practice wakes made in them. */
+    private int looks;
     private int practiced;
     /** The peer's segment header (its {@link ShmLayout#OWNER_SLEEPS_WITH_BARRIER} word). */
     private final MemorySegment peerHeader;
@@ -139,6 +140,40 @@ final class OutboundRing {
         return true;
     }
 
+    /** Data bytes of the ring {@link #rehearse()} works on. */
+    private static final long REHEARSAL_DATA_BYTES = 4096;
+    /** Private memory for {@link #rehearse()}: a ring, a peer's segment header and a doorbell; never closed. */
+    private static MemorySegment rehearsalMemory;
+
+    /**
+     * Takes the paths of {@link #skipFenceLocked} and {@link #stopSkippingLocked} that a ring takes only once this
+     * process is registered for the global barrier and the peer sleeps with it, and the doorbell check without a
+     * fence ({@link ShmTransport#doorbellWord}), on a ring in memory of this process that no peer ever maps: before
+     * the registration, so that the JIT compiles those branches into the send path instead of a trap that the
+     * registration would spring, throwing the compiled send away (see {@link org.jmpi.shared.BiasedLock#rehearse()}).
+     * Any thread, one at a time per process (callers: the rank's sending thread, a few times).
+     */
+    static synchronized void rehearse() {
+        if (rehearsalMemory == null) {
+            // a shared arena, as the segments' mappings are (ShmSegment): the same kind of segment on these paths
+            rehearsalMemory = java.lang.foreign.Arena.ofShared().allocate(
+                    ShmLayout.RING_HEADER_BYTES + REHEARSAL_DATA_BYTES + 3 * ShmLayout.ALIGN, ShmLayout.ALIGN);
+        }
+        MemorySegment m = rehearsalMemory;
+        m.fill((byte) 0);
+        long ringBytes = ShmLayout.RING_HEADER_BYTES + REHEARSAL_DATA_BYTES;
+        MemorySegment peerHeader = m.asSlice(ringBytes, 2 * ShmLayout.ALIGN); // OWNER_SLEEPS_WITH_BARRIER is at 76
+        MemorySegment doorbell = m.asSlice(ringBytes + 2 * ShmLayout.ALIGN, 4);
+        ShmLayout.setIntVolatile(peerHeader, ShmLayout.OWNER_SLEEPS_WITH_BARRIER, 1);
+        OutboundRing o = new OutboundRing(-1, m.asSlice(0, ringBytes), REHEARSAL_DATA_BYTES, doorbell, peerHeader);
+        for (int i = 0; i <= SKIP_AFTER_SENDS; i++) {
+            o.skipFenceLocked(true);
+        }
+        ShmTransport.doorbellWord(doorbell, o.skipFenceLocked(true));
+        o.stopSkippingLocked();
+        o.skipFenceLocked(false);
+    }
+
     /**
      * This process is going to sleep (caller holds {@link #lock}): back to a fence per record, so that the peer's
      * sleeps need no barrier for this ring. The release store comes after every record written without a fence
@@ -154,13 +189,19 @@ final class OutboundRing {
 
     /** Sends between two looks at whether a practice wake is due. */
     static final int PRACTICE_EVERY = 1024;
-    /** Practice wakes per ring, once the system calls are linked. */
+    /** Looks at whether to practise the wake, per ring (a practice only where the system calls are linked by then). */
     static final int PRACTICE_WAKES = 4;
 
     /**
      * 1 if this send should practise waking the peer ({@link ShmTransport#ringDoorbell}), else 0: on every
-     * {@link #PRACTICE_EVERY}th send once the system calls are linked, {@link #PRACTICE_WAKES} times, then never.
-     * An int, not a boolean, so that the caller can merge it into the doorbell's word without a branch of its own.
+     * {@link #PRACTICE_EVERY}th send of the first {@link #PRACTICE_EVERY} x {@link #PRACTICE_WAKES}, where the system
+     * calls are linked by then, then never. An int, not a boolean, so that the caller can merge it into the doorbell's
+     * word without a branch of its own.
+     *
+     * <p>Only early sends practise: a practice is worth it while the JIT still profiles the send path. Where the link
+     * came late (in some runs a second into the program, well after C2 compiled the send without the wake), a practice
+     * would itself throw the compiled send away, for certain and in the middle of whatever loop the program times,
+     * where a real wake (a peer's first sleep) is rare in a busy exchange.
      */
     int practiceWake() {
         if (--practiceCountdown != 0) {
@@ -170,13 +211,14 @@ final class OutboundRing {
     }
 
     private int practiceDue() {
-        if (practiced >= PRACTICE_WAKES) {
+        if (looks >= PRACTICE_WAKES) {
             practiceCountdown = Integer.MAX_VALUE; // done: the next look comes after two billion sends
             return 0;
         }
+        looks++;
         practiceCountdown = PRACTICE_EVERY;
         if (LinuxCalls.get() == null) {
-            return 0; // a wake would start linking; practise once they are linked
+            return 0; // a wake would start linking; no practice at this look
         }
         practiced++;
         return 1;

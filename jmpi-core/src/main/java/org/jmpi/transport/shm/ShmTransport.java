@@ -429,6 +429,17 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
     }
 
     /**
+     * Rehearses the send path's branches that the registration for the global barrier opens
+     * ({@link OutboundRing#rehearse()}), unless this process is registered already (then the real ones run).
+     */
+    @Override
+    public void rehearse() {
+        if (!barrierReady) {
+            OutboundRing.rehearse();
+        }
+    }
+
+    /**
      * Wakes a peer if it sleeps on its doorbell, after a record was published to it. The record's store must come
      * before the doorbell's load (Dekker, see "Waiting" above). With {@code skipFence} (the ring's "skips fence" word
      * is set) the peer's sleep runs the global barrier, which gives the order, and the load needs no fence here: on
@@ -438,7 +449,8 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
      * <p>A peer asleep is rare in a busy exchange: C2 compiled the message path with the wake as a trap, and the first
      * sleep of a peer (a second into a program, while the JIT was still at work and the ranks waited long) threw the
      * compiled send away, in the middle of a timed loop. So the wake is practised ({@link OutboundRing#practiceWake}):
-     * on a few sends once the system calls are linked, the branch is taken and the wake runs on a word of our own,
+     * on a few of the first sends, where the system calls are linked by then, the branch is taken and the wake runs on a
+     * word of our own,
      * armed, so that its system call is made too; the peer's doorbell, not armed, is left alone by the same wake.
      * Everything is merged into data (no branch of its own on the practice), so that the real wake later runs the same
      * branches the practice took.

@@ -471,6 +471,37 @@ class ShmTransportTest {
         }
     }
 
+    /**
+     * A rehearsal of the registered send path ({@link OutboundRing#rehearse()}) works on memory of its own: the real
+     * ring's "skips fence" word and state stay as they were, in the segment the peer reads too, and frames sent around
+     * rehearsals arrive once and in order.
+     */
+    @Test
+    void aRehearsalTouchesNothingAPeerSees() throws Exception {
+        try (ShmCluster c = cluster(2, ShmConfig.defaults())) {
+            java.util.concurrent.atomic.AtomicLong next = new java.util.concurrent.atomic.AtomicLong();
+            ConcurrentLinkedQueue<String> problems = new ConcurrentLinkedQueue<>();
+            int frames = 64;
+            CountDownLatch all = new CountDownLatch(frames);
+            c.node(1).handler = (self, peer, h, p) -> {
+                long seq = FrameLayout.getLong(h, FrameLayout.SEND_ID);
+                if (seq != next.getAndIncrement()) {
+                    problems.add("frame " + seq + " out of order");
+                }
+                all.countDown();
+            };
+            ShmTransport sender = c.node(0).transport;
+            for (int i = 0; i < frames; i++) {
+                sender.send(1, header(8, 0, 0, i), MemorySegment.ofArray(new byte[8]), null);
+                OutboundRing.rehearse();
+                assertThat(sender.skipsFenceTowards(1)).as("after frame %d", i).isFalse();
+            }
+            assertThat(all.await(30, SECONDS)).isTrue();
+            assertThat(problems).isEmpty();
+            c.assertHealthy();
+        }
+    }
+
     @Test
     void wakeupEndsAnAwait() throws Exception {
         try (ShmCluster c = cluster(2, ShmConfig.defaults())) {

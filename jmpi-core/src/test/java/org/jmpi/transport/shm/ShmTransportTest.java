@@ -440,6 +440,28 @@ class ShmTransportTest {
         }
     }
 
+    /** A node's handler that expects frames numbered 0, 1, 2, ... in their SEND_ID field, each once. */
+    private record InOrder(CountDownLatch all, ConcurrentLinkedQueue<String> problems) {
+        static InOrder at(ShmCluster.Node node, int frames) {
+            InOrder o = new InOrder(new CountDownLatch(frames), new ConcurrentLinkedQueue<>());
+            java.util.concurrent.atomic.AtomicLong next = new java.util.concurrent.atomic.AtomicLong();
+            node.handler = (self, peer, h, p) -> {
+                long seq = FrameLayout.getLong(h, FrameLayout.SEND_ID);
+                if (seq != next.getAndIncrement()) {
+                    o.problems.add("frame " + seq + " out of order");
+                }
+                o.all.countDown();
+            };
+            return o;
+        }
+
+        /** Waits up to 30 s for every frame and asserts that each came once and in order. */
+        void await() throws InterruptedException {
+            assertThat(all.await(30, SECONDS)).isTrue();
+            assertThat(problems).isEmpty();
+        }
+    }
+
     /**
      * Once the calls are linked, a few sends practise the wake (on a word of the sender's own), so that the compiled
      * send has taken that branch before a peer first sleeps; every frame still arrives once and in order, and the
@@ -450,22 +472,12 @@ class ShmTransportTest {
         assumeTrue(LinuxCalls.prepareNow().futex, "futex is available");
         int frames = OutboundRing.PRACTICE_EVERY * (OutboundRing.PRACTICE_WAKES + 3);
         try (ShmCluster c = cluster(2, ShmConfig.defaults())) {
-            java.util.concurrent.atomic.AtomicLong next = new java.util.concurrent.atomic.AtomicLong();
-            ConcurrentLinkedQueue<String> problems = new ConcurrentLinkedQueue<>();
-            CountDownLatch all = new CountDownLatch(frames);
-            c.node(1).handler = (self, peer, h, p) -> {
-                long seq = FrameLayout.getLong(h, FrameLayout.SEND_ID);
-                if (seq != next.getAndIncrement()) {
-                    problems.add("frame " + seq + " out of order");
-                }
-                all.countDown();
-            };
+            InOrder received = InOrder.at(c.node(1), frames);
             ShmTransport sender = c.node(0).transport;
             for (int i = 0; i < frames; i++) {
                 sender.send(1, header(8, 0, 0, i), MemorySegment.ofArray(new byte[8]), null);
             }
-            assertThat(all.await(30, SECONDS)).isTrue();
-            assertThat(problems).isEmpty();
+            received.await();
             assertThat(sender.practiceWakesTowards(1)).isEqualTo(OutboundRing.PRACTICE_WAKES);
             c.assertHealthy();
         }
@@ -479,25 +491,15 @@ class ShmTransportTest {
     @Test
     void aRehearsalTouchesNothingAPeerSees() throws Exception {
         try (ShmCluster c = cluster(2, ShmConfig.defaults())) {
-            java.util.concurrent.atomic.AtomicLong next = new java.util.concurrent.atomic.AtomicLong();
-            ConcurrentLinkedQueue<String> problems = new ConcurrentLinkedQueue<>();
             int frames = 64;
-            CountDownLatch all = new CountDownLatch(frames);
-            c.node(1).handler = (self, peer, h, p) -> {
-                long seq = FrameLayout.getLong(h, FrameLayout.SEND_ID);
-                if (seq != next.getAndIncrement()) {
-                    problems.add("frame " + seq + " out of order");
-                }
-                all.countDown();
-            };
+            InOrder received = InOrder.at(c.node(1), frames);
             ShmTransport sender = c.node(0).transport;
             for (int i = 0; i < frames; i++) {
                 sender.send(1, header(8, 0, 0, i), MemorySegment.ofArray(new byte[8]), null);
                 OutboundRing.rehearse();
                 assertThat(sender.skipsFenceTowards(1)).as("after frame %d", i).isFalse();
             }
-            assertThat(all.await(30, SECONDS)).isTrue();
-            assertThat(problems).isEmpty();
+            received.await();
             c.assertHealthy();
         }
     }

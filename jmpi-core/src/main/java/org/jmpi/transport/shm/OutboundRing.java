@@ -47,7 +47,7 @@ final class OutboundRing {
     private final MemorySegment practiceWord = java.lang.foreign.Arena.ofAuto().allocate(4, 4);
     /** Sends until the next look at whether a practice wake is due (any sending thread; racy, only roughly counted). */
     private int practiceCountdown = PRACTICE_EVERY;
-    /** Looks at whether to practise made so far (up to {@link #PRACTICE_WAKES}), and practice wakes made in them. */
+    /** Looks at whether to practise made so far (up to {@link #PRACTICE_LOOKS}), and practice wakes made in them. */
     private int looks;
     private int practiced;
     /** The peer's segment header (its {@link ShmLayout#OWNER_SLEEPS_WITH_BARRIER} word). */
@@ -190,11 +190,11 @@ final class OutboundRing {
     /** Sends between two looks at whether a practice wake is due. */
     static final int PRACTICE_EVERY = 1024;
     /** Looks at whether to practise the wake, per ring (a practice only where the system calls are linked by then). */
-    static final int PRACTICE_WAKES = 4;
+    static final int PRACTICE_LOOKS = 4;
 
     /**
      * 1 if this send should practise waking the peer ({@link ShmTransport#ringDoorbell}), else 0: on every
-     * {@link #PRACTICE_EVERY}th send of the first {@link #PRACTICE_EVERY} x {@link #PRACTICE_WAKES}, where the system
+     * {@link #PRACTICE_EVERY}th send of the first {@link #PRACTICE_EVERY} x {@link #PRACTICE_LOOKS}, where the system
      * calls are linked by then, then never. An int, not a boolean, so that the caller can merge it into the doorbell's
      * word without a branch of its own.
      *
@@ -211,7 +211,7 @@ final class OutboundRing {
     }
 
     private int practiceDue() {
-        if (looks >= PRACTICE_WAKES) {
+        if (looks >= PRACTICE_LOOKS) {
             practiceCountdown = Integer.MAX_VALUE; // done: the next look comes after two billion sends
             return 0;
         }

@@ -449,11 +449,10 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
      * <p>A peer asleep is rare in a busy exchange: C2 compiled the message path with the wake as a trap, and the first
      * sleep of a peer (a second into a program, while the JIT was still at work and the ranks waited long) threw the
      * compiled send away, in the middle of a timed loop. So the wake is practised ({@link OutboundRing#practiceWake}):
-     * on a few of the first sends, where the system calls are linked by then, the branch is taken and the wake runs on a
-     * word of our own,
-     * armed, so that its system call is made too; the peer's doorbell, not armed, is left alone by the same wake.
-     * Everything is merged into data (no branch of its own on the practice), so that the real wake later runs the same
-     * branches the practice took.
+     * on a few of the first sends, where the system calls are linked by then, the branch is taken and the wake runs
+     * on a word of our own, armed, so that its system call is made too; the peer's doorbell, not armed, is left alone
+     * by the same wake. Everything is merged into data (no branch of its own on the practice), so that the real wake
+     * later runs the same branches the practice took.
      */
     private static void ringDoorbell(OutboundRing o, boolean skipFence) {
         MemorySegment bell = o.doorbell;

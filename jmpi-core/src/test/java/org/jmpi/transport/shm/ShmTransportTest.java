@@ -465,12 +465,13 @@ class ShmTransportTest {
     /**
      * Once the calls are linked, a few sends practise the wake (on a word of the sender's own), so that the compiled
      * send has taken that branch before a peer first sleeps; every frame still arrives once and in order, and the
-     * practice stops after {@link OutboundRing#PRACTICE_WAKES}.
+     * practice stops after {@link OutboundRing#PRACTICE_LOOKS} looks (all of them practise: the calls are linked
+     * from the start).
      */
     @Test
     void theWakeIsPractisedOnAFewSendsOnceLinkedThenNever() throws Exception {
         assumeTrue(LinuxCalls.prepareNow().futex, "futex is available");
-        int frames = OutboundRing.PRACTICE_EVERY * (OutboundRing.PRACTICE_WAKES + 3);
+        int frames = OutboundRing.PRACTICE_EVERY * (OutboundRing.PRACTICE_LOOKS + 3);
         try (ShmCluster c = cluster(2, ShmConfig.defaults())) {
             InOrder received = InOrder.at(c.node(1), frames);
             ShmTransport sender = c.node(0).transport;
@@ -478,7 +479,7 @@ class ShmTransportTest {
                 sender.send(1, header(8, 0, 0, i), MemorySegment.ofArray(new byte[8]), null);
             }
             received.await();
-            assertThat(sender.practiceWakesTowards(1)).isEqualTo(OutboundRing.PRACTICE_WAKES);
+            assertThat(sender.practiceWakesTowards(1)).isEqualTo(OutboundRing.PRACTICE_LOOKS);
             c.assertHealthy();
         }
     }

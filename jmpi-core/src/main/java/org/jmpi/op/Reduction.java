@@ -10,8 +10,8 @@ package org.jmpi.op;
  * predefined operations: with one index for both arrays it can prove that iterations are independent.
  *
  * <p>Working buffers are Java arrays when the user's data lives on the heap, and native memory when it lives there
- * (direct buffers), so that neither has to be copied into the other: {@link #apply} and {@link #applyNative} serve
- * the two.
+ * (direct buffers): {@link #apply} and {@link #applyNative} serve the two. The predefined operations combine native
+ * memory in cache-sized chunks copied through Java arrays, so the same array loop serves both.
  *
  * <p>Threading: implementations are immutable; {@code apply} may run in any thread (a user function runs in the
  * thread that advances the collective).

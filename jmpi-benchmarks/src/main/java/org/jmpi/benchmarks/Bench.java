@@ -178,7 +178,7 @@ final class Bench {
      * 0.19 ms and 8 ms mixed, against 172-182 us for the same calls once the compilations were done (JFR's
      * jdk.Compilation events showed AllreduceRing.build at 213-217 ms of C2 in both ranks at once). What the loop
      * then measured was the JIT, once, not the steady state this sweep reports; the cost of that first compilation
-     * is measured separately (docs/benchmarks.md, "Compilations inside timed loops").
+     * is what the cold suite measures (docs/benchmarks.md, "Cold: jmpi beside Open MPI Java and MPICH").
      */
     double timeSettled(int iterations, SizedCall call, int bytes) throws MPIException {
         java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();

@@ -12,8 +12,9 @@ import mpi.MPIException;
  * second; nothing is warm when it starts, and it ends before the JIT has finished with jmpi or with itself.
  *
  * <p>What it is for: the cost of JIT settings that help a long benchmark's timed part but make a short job longer
- * (docs/benchmarks.md, "Blocking compilations, taken out again"). Its figure is the loop's time, from after
- * {@code MPI.Init} to after the last barrier; the whole process's time is what a gate or a shell measures around it.
+ * (blocking compilations of the message path, tried and dropped on 2026-11-25: this loop took 0.73-0.88 s instead of
+ * 0.36-0.54 s at 2 ranks). Its figure is the loop's time, from after {@code MPI.Init} to after the last barrier; the
+ * whole process's time is what a gate or a shell measures around it.
  *
  * <p>Usage: {@code jmpirun -n P -cp jmpi-benchmarks.jar org.jmpi.benchmarks.ShortJob}; rank 0 prints
  * {@code shortjob P loop_seconds}. A wrong result throws (the job fails).

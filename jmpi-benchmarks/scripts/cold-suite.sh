@@ -1,0 +1,523 @@
+#!/bin/bash
+# cold-suite.sh: the "cold suite" instrument. Every program runs in FRESH JVMs (one job per run; nothing is prepared
+# for it but what the program does itself), every run under $BASELINE/gate.py (waits for a quiet machine and flags a
+# run that other processes disturbed), the implementations interleaved run by run, ROUNDS rounds. For each round, for
+# each case, in turn: jmpi processes (jmpirun -n 2), jmpi threads (jmpirun -n 2 --threads), Open MPI's Java bindings
+# (mpirun.openmpi, same JDK) and, where the case has a C twin, MPICH (mpiexec.mpich -n 2 -bind-to core). Once per
+# round a companion run of jmpi processes (-l, -XX:+CITime, -Xlog:deoptimization=debug to a file per rank) for the
+# cases matching COMPANION. Then a report: OUTDIR/summary.md (medians over rounds, ratios jmpi / Open MPI Java, their
+# geometric mean per case, app times, C1/C2 compile time per rank, deoptimizations in jmpi's classes) and
+# OUTDIR/summary.csv (every figure of every run).
+#
+# Usage: jmpi-benchmarks/scripts/cold-suite.sh OUTDIR [ROUNDS=3] [FILTER]
+#        jmpi-benchmarks/scripts/cold-suite.sh --report OUTDIR      (only the report, from OUTDIR/raw)
+#   FILTER   an extended regular expression on case names (default: all), e.g. '^OSULatency$' or 'OSU|jacobi'.
+#   Cases:   OSULatency, OSULatency-arrays (-a arrays), OSUBandwidth (OMB-J's OSUBandwidthOMPI, the variant that
+#            compiles against both Java MPIs), OSUBcast, OSUAllReduce, OSUAllgather, OSUAlltoall: OMB-J at its own
+#            default sizes and iteration counts; plus the APPS table below.
+#   Raw output: OUTDIR/raw/<case>.<impl>.<round>.txt, impl one of jmpi-proc jmpi-thr ompi-java mpich, and the
+#            companions OUTDIR/raw/<case>.jmpi-jit.<round>.txt with OUTDIR/raw/<case>.jmpi-jit.<round>.deopt.<pid>.log.
+#            A gated run that was disturbed (gate exit 99) is kept and flagged; a failed one is kept and left out.
+# Needs:   JDK 25 at $JAVA_HOME (default /usr/lib/jvm/temurin-25-jdk-amd64); a built jmpi distribution
+#          (jmpi-dist/target/jmpi, ./mvnw -q package -DskipTests); python3; openmpi-bin + libopenmpi-dev and mpich +
+#          libmpich-dev (Debian 12); $PEERS/ompi-java/mpi.jar (Open MPI 4.1.4's Java bindings, built outside the
+#          repository as /work/shared/reference/peers.md says) and OMB-J's java/ tree in $PEERS/omb-j/src.
+# Environment:
+#   PEERS (default /work/peers), BASELINE (default /work/shared/baseline: gate.py and the MPICH twins of OMB-J),
+#   MAXWAIT (seconds the gate waits for a quiet machine, default 300), JMPI_HOME (a jmpi distribution, default this
+#   tree's jmpi-dist/target/jmpi), IMPLS (default "jmpi-proc jmpi-thr ompi-java mpich"), COMPANION (regular
+#   expression of the cases that get a companion run each round, default '^OSULatency$'; "none" for none),
+#   RUN_TIMEOUT (seconds, default 1800, per run), QUICK=1 (OMB-J cases only: -m 4096 -x 200 -i 2000, a smoke test;
+#   off by default), APPS_FILE (a file of APPS lines used instead of the table below),
+#   EXCLUDE_CONTAMINATED=1 (the report leaves disturbed runs out instead of flagging them).
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+
+# ---- APPS: the mini-applications of the cold suite -------------------------------------------------------------------
+# One line per case: "name|java-class|java-args|c-source|c-args"
+#   name        the case name (letters, digits, '-' and '_'; no dots): raw file names and FILTER use it
+#   java-class  a class of jmpi-benchmarks/src/main/java/org/jmpi/benchmarks/cold (simple or full name); it prints
+#               "RESULT <name> seconds=<s> check=<v>" on rank 0
+#   java-args   its arguments (split at blanks)
+#   c-source    its C twin in jmpi-benchmarks/src/main/c/cold (e.g. jacobi2d.c, printing the same RESULT line), or
+#               empty: no MPICH run
+#   c-args      the twin's arguments
+# Every Java file of that folder is compiled twice (against jmpi, and against Open MPI's mpi.jar), every twin with
+# mpicc.mpich -O2, into OUTDIR/build; so the same source runs on both Java MPIs.
+APPS=(
+    "jacobi2d-1024|Jacobi2d|1024 500|jacobi2d.c|1024 500"
+    "jacobi2d-256|Jacobi2d|256 5000|jacobi2d.c|256 5000"
+    "cg|ConjugateGradient||conjugate_gradient.c|"
+    "samplesort|SampleSort||sample_sort.c|"
+    "nbody|NBody||nbody.c|"
+    "pingpong-barrier-bytes-8|BarrierPingPong|bytes 8|barrier_pingpong.c|bytes 8"
+    "pingpong-barrier-direct-8|BarrierPingPong|direct 8|barrier_pingpong.c|direct 8"
+    "pingpong-barrier-bytes-1m|BarrierPingPong|bytes 1048576|barrier_pingpong.c|bytes 1048576"
+    "pingpong-barrier-direct-1m|BarrierPingPong|direct 1048576|barrier_pingpong.c|direct 1048576"
+)
+# ---- end of APPS ----------------------------------------------------------------------------------------------------
+
+# ---- OMB-J cases: name|class|arguments|MPICH twin (program and arguments)|metric (lat: us, bw: MB/s)
+# The twins are the project's C baseline programs (same metric per size, their own iteration scheme).
+OMB_CASES=(
+    "OSULatency|mpi.pt2pt.OSULatency||mpi_pingpong|lat"
+    "OSULatency-arrays|mpi.pt2pt.OSULatency|-a arrays||lat"
+    "OSUBandwidth|mpi.pt2pt.OSUBandwidthOMPI||mpi_bw|bw"
+    "OSUBcast|mpi.collective.OSUBcast|||lat"
+    "OSUAllReduce|mpi.collective.OSUAllReduce||mpi_allreduce|lat"
+    "OSUAllgather|mpi.collective.OSUAllgather||mpi_coll allgather|lat"
+    "OSUAlltoall|mpi.collective.OSUAlltoall||mpi_coll alltoall|lat"
+)
+OMB_FILES=(common/BenchmarkUtils pt2pt/OSULatency pt2pt/OSUBandwidthOMPI collective/OSUBcast collective/OSUAllReduce
+           collective/OSUAllgather collective/OSUAlltoall)
+
+report() { # OUTDIR: parse OUTDIR/raw, write OUTDIR/summary.md and summary.csv, print summary.md
+python3 - "$1" <<'PY'
+import csv, glob, math, os, re, statistics, sys
+out = sys.argv[1]
+raw = os.path.join(out, 'raw')
+IMPLS = ['jmpi-proc', 'jmpi-thr', 'ompi-java', 'mpich']
+excl = os.environ.get('EXCLUDE_CONTAMINATED', '0') == '1'
+cases = []                                          # (name, kind, metric) in run order
+meta = {}
+try:
+    for line in open(os.path.join(out, 'cases.tsv')):
+        f = line.rstrip('\n').split('\t')
+        if len(f) >= 3 and f[0] not in meta:
+            meta[f[0]] = (f[1], f[2]); cases.append(f[0])
+except OSError:
+    pass
+NUM = r'[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?'
+def gate_status(text):
+    g = [l for l in text.splitlines() if l.startswith('# gate:')]
+    if not g:
+        return 'failed'
+    m = re.search(r'rc=(-?\d+)', g[-1])
+    if not m or m.group(1) != '0':
+        return 'failed'
+    return 'contaminated' if 'CONTAMINATED' in g[-1] else 'ok'
+runs = {}                                           # (case, impl) -> {round: (status, data)}
+jit = {}                                            # case -> {round: text}
+for p in sorted(glob.glob(os.path.join(raw, '*.txt'))):
+    m = re.match(r'^([^.]+)\.([^.]+)\.(\d+)\.txt$', os.path.basename(p))
+    if not m:
+        continue
+    case, impl, rnd = m.group(1), m.group(2), int(m.group(3))
+    text = open(p, errors='replace').read()
+    if case not in meta:
+        kind = 'app' if 'RESULT ' in text else 'omb'
+        meta[case] = (kind, 'bw' if 'Bandwidth' in text else ('s' if kind == 'app' else 'lat')); cases.append(case)
+    if impl == 'jmpi-jit':
+        jit.setdefault(case, {})[rnd] = text
+        continue
+    st = gate_status(text)
+    if meta[case][0] == 'app':
+        r = re.findall(r'^RESULT\s+(\S+)\s+seconds=(' + NUM + r')\s+check=(\S+)', text, re.M)
+        data = {'seconds': float(r[-1][1]), 'check': r[-1][2]} if r else {}
+    else:
+        data = {}
+        for l in text.splitlines():
+            l = re.sub(r'^\[\d+\]\s*', '', l)
+            mm = re.match(r'^\s*(\d+)\s+(' + NUM + r')(\s|$)', l)
+            if mm:
+                data[int(mm.group(1))] = float(mm.group(2))
+    if st != 'failed' and not data:
+        st = 'failed'
+    runs.setdefault((case, impl), {})[rnd] = (st, data)
+rounds = sorted({r for v in runs.values() for r in v} | {r for v in jit.values() for r in v})
+def usable(st):
+    return st == 'ok' or (st == 'contaminated' and not excl)
+def fmt(v):
+    if v is None:
+        return '—'
+    a = abs(v)
+    return f'{v:.3g}' if a < 10 else f'{v:.1f}' if a < 1000 else f'{v:.0f}'
+def ratio(j, o, metric):
+    if j is None or o is None or j <= 0 or o <= 0:
+        return None
+    return o / j if metric == 'bw' else j / o
+def fmti(v):
+    return '—' if v is None else f'{v:.0f}'
+def gmean(xs):
+    xs = [x for x in xs if x]
+    return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else None
+def status_line(case):
+    parts = []
+    for impl in IMPLS:
+        rr = runs.get((case, impl))
+        if not rr:
+            if impl != 'mpich' and any(i == impl for _, i in runs):
+                parts.append(f'{impl}: MISSING')
+            continue
+        c = {k: sorted(r for r, (s, _) in rr.items() if s == k) for k in ('ok', 'contaminated', 'failed')}
+        miss = [r for r in rounds if r not in rr]
+        s = f'{impl}: {len(c["ok"])} ok'
+        if c['contaminated']:
+            s += ', contaminated r' + ','.join(map(str, c['contaminated']))
+        if c['failed']:
+            s += ', FAILED r' + ','.join(map(str, c['failed']))
+        if miss:
+            s += ', missing r' + ','.join(map(str, miss))
+        parts.append(s)
+    return '; '.join(parts)
+md = []
+csvrows = []
+md.append(f'# Cold suite: {out}\n')
+try:
+    md.append('```\n' + open(os.path.join(out, 'meta.txt')).read().rstrip() + '\n```\n')
+except OSError:
+    pass
+md.append(f'Rounds: {len(rounds)}. Figures are medians over the usable rounds (gate ok'
+          f'{"" if excl else " or contaminated, the latter flagged"}). Ratio = jmpi time / Open MPI Java time'
+          f' (> 1: jmpi slower); for bandwidth, Open MPI Java MB/s / jmpi MB/s. MPICH: the C twin with its own'
+          f' iteration scheme, for reference.\n')
+intro_end = len(md)
+omb = [c for c in cases if meta[c][0] == 'omb']
+apps = [c for c in cases if meta[c][0] == 'app']
+overview = []
+for case in omb:
+    metric = meta[case][1]
+    per = {}                                          # impl -> size -> [values]
+    flags = {}                                        # size -> set of 'impl rN'
+    for impl in IMPLS:
+        for r, (st, data) in sorted(runs.get((case, impl), {}).items()):
+            for size, v in data.items():
+                csvrows.append([case, size, impl, r, v, st])
+            if not usable(st):
+                continue
+            for size, v in data.items():
+                per.setdefault(impl, {}).setdefault(size, []).append(v)
+                if st == 'contaminated':
+                    flags.setdefault(size, set()).add(f'{impl} r{r}')
+    sizes = sorted({s for i in ('jmpi-proc', 'jmpi-thr', 'ompi-java') for s in per.get(i, {})})
+    med = {i: {s: statistics.median(v) for s, v in d.items()} for i, d in per.items()}
+    unit = 'MB/s' if metric == 'bw' else 'µs'
+    md.append(f'## {case} ({unit})\n')
+    md.append(f'| size (B) | jmpi-proc | jmpi-thr | ompi-java | mpich | proc/ompi | thr/ompi | flags |')
+    md.append('|---:|---:|---:|---:|---:|---:|---:|---|')
+    rp, rt = [], []
+    for s in sizes:
+        g = lambda i: med.get(i, {}).get(s)
+        a, b = ratio(g('jmpi-proc'), g('ompi-java'), metric), ratio(g('jmpi-thr'), g('ompi-java'), metric)
+        rp.append(a); rt.append(b)
+        fl = ('contaminated: ' + ', '.join(sorted(flags[s]))) if s in flags else ''
+        md.append(f'| {s} | {fmt(g("jmpi-proc"))} | {fmt(g("jmpi-thr"))} | {fmt(g("ompi-java"))} | '
+                  f'{fmt(g("mpich"))} | {fmt(a)} | {fmt(b)} | {fl} |')
+    gp, gt = gmean(rp), gmean(rt)
+    md.append(f'| **geomean** | | | | | **{fmt(gp)}** | **{fmt(gt)}** | |\n')
+    md.append(f'Runs: {status_line(case) or "none"}\n')
+    overview.append((case, unit, len(sizes), gp, gt, bool(flags), status_line(case)))
+if apps:
+    md.append('## Applications (seconds)\n')
+    md.append('| app | jmpi-proc | jmpi-thr | ompi-java | mpich | proc/ompi | thr/ompi | proc/mpich | check | flags |')
+    md.append('|---|---:|---:|---:|---:|---:|---:|---:|---|---|')
+    for case in apps:
+        med, checks, fl = {}, {}, []
+        for impl in IMPLS:
+            vals = []
+            for r, (st, data) in sorted(runs.get((case, impl), {}).items()):
+                if data:
+                    csvrows.append([case, '', impl, r, data['seconds'], st])
+                if usable(st) and data:
+                    vals.append(data['seconds']); checks.setdefault(impl, set()).add(data['check'])
+                    if st == 'contaminated':
+                        fl.append(f'contaminated {impl} r{r}')
+            if vals:
+                med[impl] = statistics.median(vals)
+        allc = set().union(*checks.values()) if checks else set()
+        chk = (next(iter(allc)) if len(allc) == 1 else
+               'DIFFER: ' + '; '.join(f'{i}={"/".join(sorted(c))}' for i, c in checks.items())) if allc else '—'
+        a = ratio(med.get('jmpi-proc'), med.get('ompi-java'), 's')
+        b = ratio(med.get('jmpi-thr'), med.get('ompi-java'), 's')
+        c = ratio(med.get('jmpi-proc'), med.get('mpich'), 's')
+        md.append(f'| {case} | {fmt(med.get("jmpi-proc"))} | {fmt(med.get("jmpi-thr"))} | '
+                  f'{fmt(med.get("ompi-java"))} | {fmt(med.get("mpich"))} | {fmt(a)} | {fmt(b)} | {fmt(c)} | {chk} | '
+                  f'{", ".join(fl)} |')
+        overview.append((case, 's', 1, a, b, bool(fl), status_line(case)))
+    md.append('')
+    for case in apps:
+        md.append(f'- {case}: {status_line(case) or "no runs"}')
+    md.append('')
+# ---- companions: -XX:+CITime per rank, deoptimizations
+def citime(text):
+    ranks = {}
+    for l in text.splitlines():
+        m = re.match(r'^\[(\d+)\]\s?(.*)$', l)
+        rk, body = (m.group(1), m.group(2)) if m else ('?', l)
+        d = ranks.setdefault(rk, {})
+        for key, pat in (('c1', r'C1 Compile Time:\s+(' + NUM + ') s'), ('c2', r'C2 Compile Time:\s+(' + NUM + ') s'),
+                         ('total', r'Total compilation time\s*:\s*(' + NUM + ') s'),
+                         ('methods', r'Total compiled methods\s*:\s*(\d+) methods'),
+                         ('code', r'nmethod code size\s*:\s*(\d+) bytes')):
+            mm = re.search(pat, body)
+            if mm:
+                d[key] = float(mm.group(1))
+        mm = re.search(r'^\s*C2 \{.*?standard:\s*' + NUM + r' s, \d+ bytes, (\d+) methods; osr:\s*' + NUM +
+                       r' s, \d+ bytes, (\d+) methods', body)
+        if mm:
+            d['c2methods'] = int(mm.group(1)) + int(mm.group(2))
+    return {k: v for k, v in ranks.items() if 'c2' in v}
+def classify(method):
+    if method.startswith('org.jmpi.benchmarks.') or re.match(r'mpi\.[a-z]', method):
+        return 'program'
+    if method.startswith('org.jmpi.') or re.match(r'mpi\.[A-Z]', method):
+        return 'jmpi'
+    return 'other'
+if jit:
+    md.append('## Companions: JIT of jmpi processes (-XX:+CITime; -Xlog:deoptimization=debug)\n')
+    md.append('Medians over rounds per rank. C2 methods: standard + OSR compilations by C2; methods: all compiled.\n')
+    md.append('| case | rank | C1 s | C2 s | total s | C2 methods | methods | nmethod code KiB | rounds |')
+    md.append('|---|---|---:|---:|---:|---:|---:|---:|---:|')
+    for case in [c for c in cases if c in jit]:
+        per = {}
+        for r, text in sorted(jit[case].items()):
+            for rk, d in citime(text).items():
+                per.setdefault(rk, []).append(d)
+                csvrows.append([case, '', f'jmpi-jit rank {rk}', r, d.get('c2'), 'c2-seconds'])
+        for rk in sorted(per):
+            ds = per[rk]
+            g = lambda k: statistics.median([d[k] for d in ds if k in d]) if any(k in d for d in ds) else None
+            code = g('code')
+            md.append(f'| {case} | {rk} | {fmt(g("c1"))} | {fmt(g("c2"))} | {fmt(g("total"))} | '
+                      f'{fmti(g("c2methods"))} | {fmti(g("methods"))} | {fmti(code / 1024 if code else None)} | '
+                      f'{len(ds)} |')
+        if not per:
+            md.append(f'| {case} | — | no CITime output | | | | | | |')
+    md.append('')
+    md.append('| case | round | logs (ranks) | deopts in jmpi (per rank) | in the program | JDK/other | gate |')
+    md.append('|---|---:|---:|---|---:|---:|---|')
+    top = {}
+    for case in [c for c in cases if c in jit]:
+        for r, text in sorted(jit[case].items()):
+            logs = sorted(glob.glob(os.path.join(raw, f'{case}.jmpi-jit.{r}.deopt.*.log')))
+            perrank, prog, other = [], 0, 0
+            for lp in logs:
+                n = 0
+                for l in open(lp, errors='replace'):
+                    m = re.search(r'level=\d+\s+([\w$.]+)\.([\w$<>]+)\(', l) or \
+                        re.search(r'\s([\w$]+(?:\.[\w$]+)+)\.([\w$<>]+)\(', l)
+                    if not m:
+                        continue
+                    k = classify(m.group(1))
+                    if k == 'jmpi':
+                        n += 1; key = f'{m.group(1)}.{m.group(2)}'; top[key] = top.get(key, 0) + 1
+                    elif k == 'program':
+                        prog += 1
+                    else:
+                        other += 1
+                perrank.append(n)
+            csvrows.append([case, '', 'jmpi-jit', r, sum(perrank), 'jmpi-deopts'])
+            md.append(f'| {case} | {r} | {len(logs)} | {sum(perrank)} ({" + ".join(map(str, perrank)) or "—"}) | '
+                      f'{prog} | {other} | {gate_status(text)} |')
+    if top:
+        md.append('\nMost frequent deoptimized jmpi methods (all rounds, all ranks): ' +
+                  ', '.join(f'`{k}` {v}' for k, v in sorted(top.items(), key=lambda kv: -kv[1])[:8]) + '\n')
+    md.append('')
+head = ['## Overview\n', '| case | unit | sizes | jmpi-proc / ompi-java | jmpi-thr / ompi-java | flags |',
+        '|---|---|---:|---:|---:|---|']
+for case, unit, n, gp, gt, fl, sl in overview:
+    bad = 'FAILED' in sl or 'missing' in sl or 'MISSING' in sl
+    head.append(f'| {case} | {unit} | {n} | {fmt(gp)} | {fmt(gt)} | '
+                f'{"; ".join(x for x in ("contaminated runs" * fl, "failed/missing runs" * bad) if x)} |')
+head.append('\nFor OMB-J cases the ratio is the geometric mean over sizes of the per-size ratios of medians.\n')
+md[intro_end:intro_end] = head
+text = '\n'.join(md) + '\n'
+open(os.path.join(out, 'summary.md'), 'w').write(text)
+with open(os.path.join(out, 'summary.csv'), 'w', newline='') as f:
+    w = csv.writer(f); w.writerow(['case', 'size', 'impl', 'round', 'value', 'status']); w.writerows(csvrows)
+sys.stdout.write(text)
+PY
+}
+
+if [ "${1:-}" = --report ]; then
+    report "${2:?usage: cold-suite.sh --report OUTDIR}"
+    exit 0
+fi
+if [ $# -lt 1 ] || [ "$1" = -h ] || [ "$1" = --help ]; then
+    sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'
+    exit 2
+fi
+OUT=$(mkdir -p "$1" && cd "$1" && pwd)
+ROUNDS=${2:-3}
+FILTER=${3:-.}
+case $OUT in
+    *[:,\ ]*) echo "cold-suite: OUTDIR must not contain ':', ',' or blanks (-Xlog file names)" >&2; exit 2 ;;
+esac
+PEERS=${PEERS:-/work/peers}
+BASELINE=${BASELINE:-/work/shared/baseline}
+export MAXWAIT=${MAXWAIT:-300}
+export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
+JMPI_HOME=${JMPI_HOME:-$ROOT/jmpi-dist/target/jmpi}
+JMPIRUN=$JMPI_HOME/bin/jmpirun
+IMPLS=${IMPLS:-"jmpi-proc jmpi-thr ompi-java mpich"}
+COMPANION=${COMPANION:-^OSULatency$}
+RUN_TIMEOUT=${RUN_TIMEOUT:-1800}
+QUICK=${QUICK:-0}
+OMPI_JAR=$PEERS/ompi-java/mpi.jar
+OMPI_LIB=${OMPI_LIB:-/usr/lib/x86_64-linux-gnu}
+OMB_SRC=$PEERS/omb-j/src/mpi
+COLD_JAVA=$ROOT/jmpi-benchmarks/src/main/java/org/jmpi/benchmarks/cold
+COLD_C=$ROOT/jmpi-benchmarks/src/main/c/cold
+for need in "$JMPIRUN" "$OMPI_JAR" "$OMB_SRC/common/BenchmarkUtils.java" "$BASELINE/gate.py" "$JAVA_HOME/bin/javac"; do
+    [ -e "$need" ] || { echo "cold-suite: missing $need (see the header of $0)" >&2; exit 2; }
+done
+for c in python3 mpirun.openmpi mpiexec.mpich mpicc.mpich; do
+    command -v $c > /dev/null || { echo "cold-suite: $c not found (see the header of $0)" >&2; exit 2; }
+done
+if [ -n "${APPS_FILE:-}" ]; then
+    mapfile -t APPS < <(grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$APPS_FILE")
+fi
+
+selected() { [[ $1 =~ $FILTER ]]; }
+: > "$OUT/cases.tsv"
+for line in "${OMB_CASES[@]}"; do
+    IFS='|' read -r name cls args twin metric <<< "$line"
+    selected "$name" && printf '%s\tomb\t%s\n' "$name" "$metric" >> "$OUT/cases.tsv"
+done
+for line in ${APPS[@]+"${APPS[@]}"}; do
+    selected "${line%%|*}" && printf '%s\tapp\ts\n' "${line%%|*}" >> "$OUT/cases.tsv"
+done
+[ -s "$OUT/cases.tsv" ] || { echo "cold-suite: FILTER '$FILTER' selects no case" >&2; exit 2; }
+
+B=$OUT/build
+mkdir -p "$B/omb-jmpi" "$B/omb-ompi" "$B/cold-jmpi" "$B/cold-ompi" "$B/c" "$OUT/raw"
+LOG=$B/build.log
+: > "$LOG"
+{
+    echo "date        $(date +%FT%T%z)"
+    echo "host        $(uname -n), $(nproc) CPUs, $(uname -r)"
+    echo "jmpi        $JMPI_HOME ($(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(
+        [ -n "$(git -C "$ROOT" status --porcelain --untracked-files=no 2>/dev/null)" ] && echo ', modified'))"
+    echo "java        $("$JAVA_HOME/bin/java" -version 2>&1 | sed -n 2p)"
+    echo "open mpi    $(mpirun.openmpi --version 2>&1 | head -1), $OMPI_JAR"
+    echo "mpich       $(mpiexec.mpich --version 2>&1 | sed -n 's/^ *Version: *//p' | head -1)"
+    echo "settings    ROUNDS=$ROUNDS FILTER=$FILTER IMPLS=\"$IMPLS\" COMPANION=$COMPANION QUICK=$QUICK MAXWAIT=$MAXWAIT"
+} > "$OUT/meta.txt"
+
+# ---- build: OMB-J twice, the cold apps twice, the C twins with MPICH
+omb_files=()
+for f in "${OMB_FILES[@]}"; do omb_files+=("$OMB_SRC/$f.java"); done
+"$JMPI_HOME/bin/mpijavac" -nowarn -d "$B/omb-jmpi" "${omb_files[@]}" >> "$LOG" 2>&1 \
+    || echo "OMB-J: jmpi build failed" >&2
+"$JAVA_HOME/bin/javac" -nowarn -cp "$OMPI_JAR" -d "$B/omb-ompi" "${omb_files[@]}" >> "$LOG" 2>&1 \
+    || echo "OMB-J: Open MPI build failed" >&2
+build_cold() { # classes-dir javac-command...: all files at once, else one by one (a file that fails is left out)
+    local dir=$1; shift
+    local files=("$COLD_JAVA"/*.java)
+    [ -e "${files[0]}" ] || return 0
+    "$@" -nowarn -d "$dir" "${files[@]}" >> "$LOG" 2>&1 && return 0
+    for f in "${files[@]}"; do
+        [ "$(basename "$f")" = package-info.java ] && continue
+        "$@" -nowarn -d "$dir" "$f" >> "$LOG" 2>&1 || echo "cold app: $f does not compile with $1" | tee -a "$LOG" >&2
+    done
+}
+app_selected=0
+for line in ${APPS[@]+"${APPS[@]}"}; do selected "${line%%|*}" && app_selected=1; done
+if [ $app_selected = 1 ]; then
+    build_cold "$B/cold-jmpi" "$JMPI_HOME/bin/mpijavac"
+    build_cold "$B/cold-ompi" "$JAVA_HOME/bin/javac" -cp "$OMPI_JAR"
+    for line in "${APPS[@]}"; do
+        IFS='|' read -r name cls jargs csrc cargs <<< "$line"
+        if [ -n "$csrc" ] && selected "$name" && [ ! -x "$B/c/${csrc%.c}" ]; then
+            mpicc.mpich -O2 -o "$B/c/${csrc%.c}" "$COLD_C/$csrc" -lm >> "$LOG" 2>&1 \
+                || echo "cold app: $csrc does not compile" | tee -a "$LOG" >&2
+        fi
+    done
+fi
+for p in mpi_pingpong mpi_bw mpi_allreduce; do
+    mpicc.mpich -O2 -o "$B/c/$p" "$BASELINE/$p.c" >> "$LOG" 2>&1 || echo "MPICH twin $p does not compile" >&2
+done
+mpicc.mpich -O2 -I "$BASELINE" -o "$B/c/mpi_coll" "$ROOT/jmpi-benchmarks/src/main/c/mpi_coll.c" >> "$LOG" 2>&1 \
+    || echo "MPICH twin mpi_coll does not compile" >&2
+
+# ---- runs
+run() { # raw-file command...: one gated run; exit 99 (contaminated) and failures are noted, the suite goes on
+    local f=$1 rc=0; shift
+    echo "# $(date +%FT%T) load $(cut -d' ' -f1-3 /proc/loadavg) :: $*" > "$f"
+    python3 "$BASELINE/gate.py" "$f" -- timeout -k 10 "$RUN_TIMEOUT" "$@" < /dev/null || rc=$?
+    case $rc in
+        0) ;;
+        99) echo "# contaminated (gate exit 99)" >> "$f" ;;
+        *) echo "# exit status $rc" >> "$f"; echo "  (exit status $rc: $f)" ;;
+    esac
+}
+skip() { # raw-file reason
+    echo "# skipped: $2" > "$1"; echo "$(basename "$1") skipped: $2"
+}
+java_run() { # impl raw-file jmpi-classes ompi-classes class args...
+    local impl=$1 f=$2 cj=$3 co=$4 cls=$5; shift 5
+    local dir=$cj; [ "$impl" = ompi-java ] && dir=$co
+    if [ ! -e "$dir/${cls//.//}.class" ]; then skip "$f" "$cls not built for $impl"; return 0; fi
+    case $impl in
+        jmpi-proc) run "$f" "$JMPIRUN" -n 2 -cp "$cj" "$cls" "$@" ;;
+        jmpi-thr) run "$f" "$JMPIRUN" -n 2 --threads -cp "$cj" "$cls" "$@" ;;
+        ompi-java) run "$f" mpirun.openmpi --allow-run-as-root --oversubscribe --bind-to core -n 2 \
+            "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -Djava.library.path="$OMPI_LIB" \
+            -cp "$OMPI_JAR:$co" "$cls" "$@" ;;
+    esac
+}
+companion() { # case jmpi-classes class args...: -XX:+CITime and deoptimization log of jmpi processes, ranks tagged
+    local name=$1 cj=$2 cls=$3; shift 3
+    [ "$COMPANION" != none ] && [[ $name =~ $COMPANION ]] || return 0
+    [ -e "$cj/${cls//.//}.class" ] || return 0
+    local f=$OUT/raw/$name.jmpi-jit.$r.txt
+    rm -f "$OUT/raw/$name.jmpi-jit.$r.deopt."*.log
+    run "$f" "$JMPIRUN" -n 2 -l --jvm-arg=-XX:+CITime \
+        "--jvm-arg=-Xlog:deoptimization=debug:file=$OUT/raw/$name.jmpi-jit.$r.deopt.%p.log::filecount=0" \
+        -cp "$cj" "$cls" "$@"
+}
+quick=()
+[ "$QUICK" = 1 ] && quick=(-m 4096 -x 200 -i 2000)
+
+for r in $(seq 1 "$ROUNDS"); do
+    echo "== round $r of $ROUNDS ($(date +%T))"
+    comps=()
+    for line in "${OMB_CASES[@]}"; do
+        IFS='|' read -r name cls args twin metric <<< "$line"
+        selected "$name" || continue
+        read -r -a a <<< "$args"
+        a+=(${quick[@]+"${quick[@]}"})
+        for impl in $IMPLS; do
+            f=$OUT/raw/$name.$impl.$r.txt
+            if [ "$impl" = mpich ]; then
+                [ -n "$twin" ] || continue
+                read -r -a t <<< "$twin"
+                if [ -x "$B/c/${t[0]}" ]; then
+                    run "$f" mpiexec.mpich -n 2 -bind-to core "$B/c/${t[0]}" "${t[@]:1}"
+                else skip "$f" "${t[0]} not built"; fi
+            else
+                java_run "$impl" "$f" "$B/omb-jmpi" "$B/omb-ompi" "$cls" ${a[@]+"${a[@]}"}
+            fi
+        done
+        comps+=("$name|$B/omb-jmpi|$cls|${a[*]+${a[*]}}")
+    done
+    for line in ${APPS[@]+"${APPS[@]}"}; do
+        IFS='|' read -r name cls jargs csrc cargs <<< "$line"
+        selected "$name" || continue
+        [[ $cls == *.* ]] || cls=org.jmpi.benchmarks.cold.$cls
+        read -r -a a <<< "$jargs"
+        for impl in $IMPLS; do
+            f=$OUT/raw/$name.$impl.$r.txt
+            if [ "$impl" = mpich ]; then
+                [ -n "$csrc" ] || continue
+                read -r -a t <<< "$cargs"
+                if [ -x "$B/c/${csrc%.c}" ]; then
+                    run "$f" mpiexec.mpich -n 2 -bind-to core "$B/c/${csrc%.c}" ${t[@]+"${t[@]}"}
+                else skip "$f" "$csrc not built"; fi
+            else
+                java_run "$impl" "$f" "$B/cold-jmpi" "$B/cold-ompi" "$cls" ${a[@]+"${a[@]}"}
+            fi
+        done
+        comps+=("$name|$B/cold-jmpi|$cls|$jargs")
+    done
+    if [[ " $IMPLS " == *" jmpi-proc "* ]]; then
+        for c in "${comps[@]}"; do
+            IFS='|' read -r name cj cls args <<< "$c"
+            read -r -a a <<< "$args"
+            companion "$name" "$cj" "$cls" ${a[@]+"${a[@]}"}
+        done
+    fi
+done
+echo "== report"
+report "$OUT"

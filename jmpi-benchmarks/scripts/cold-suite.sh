@@ -34,7 +34,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 
-# ---- APPS: the mini-applications of the cold suite -------------------------------------------------------------------
+# ---- APPS: the mini-applications of the cold suite ---------------------------------------------------------------
 # One line per case: "name|java-class|java-args|c-source|c-args"
 #   name        the case name (letters, digits, '-' and '_'; no dots): raw file names and FILTER use it
 #   java-class  a class of jmpi-benchmarks/src/main/java/org/jmpi/benchmarks/cold (simple or full name); it prints

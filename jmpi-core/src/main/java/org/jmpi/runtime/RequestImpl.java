@@ -202,8 +202,8 @@ public abstract class RequestImpl {
         // until the owner starts it again and hands it over, through a lock or a queue, which orders these stores
         // first). Volatile ones would each be a locked instruction on x86, five per message. And a field that holds
         // its reset value already is not stored again: a sender's stores wait in order behind its last record's,
-        // whose cache line the receiver polls, and a load takes no place in that queue (docs/benchmarks.md, "Stores
-        // behind a record").
+        // whose cache line the receiver polls, and a load takes no place in that queue (2026-11-25: with the old
+        // stores, a window of 64 eager 8 B messages took 1.03-1.16 times as long).
         if (WAITER.get(this) != null) {
             WAITER.set(this, null);
         }

@@ -15,8 +15,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * store) waits until this core's earlier stores have reached the other cores. Right after the store of a
  * shared-memory record, a cache line the receiving rank is polling, that wait is a round trip between the cores
  * per message; a program that sends from one thread, which is most of them, takes the ring's and the peer's flow lock
- * for every message and paid it twice (docs/benchmarks.md). MPICH's path, built for one thread per process, has
- * none.
+ * for every message and paid it twice (its small-message rate was 0.5-0.8 of MPICH's before 2026-11-25). MPICH's
+ * path, built for one thread per process, has none.
  *
  * <p>How: the owner marks itself inside ({@code holds}, a plain store), then reads {@code revoked}; a revoker, holding
  * the underlying lock, sets {@code revoked}, runs {@link Membarrier#privateBarrier()}, which makes every running

@@ -67,8 +67,8 @@ public final class FrameLayout {
     /**
      * Stores {@code value} unless the field holds it already: for a header that one thread fills again for every
      * message. A sender's stores wait in order behind its last record's, whose cache line the receiver is polling;
-     * a load that finds the value in place takes no place in that queue (docs/benchmarks.md, "Stores behind a
-     * record").
+     * a load that finds the value in place takes no place in that queue (2026-11-25: with every field stored again,
+     * a window of 64 eager 8 B messages took 1.03-1.16 times as long).
      */
     public static void update(MemorySegment header, long field, int value) {
         if (header.get(INT, field) != value) {

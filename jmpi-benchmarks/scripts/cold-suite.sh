@@ -29,7 +29,9 @@
 #   expression of the cases that get a companion run each round, default '^OSULatency$'; "none" for none),
 #   RUN_TIMEOUT (seconds, default 1800, per run), QUICK=1 (OMB-J cases only: -m 4096 -x 200 -i 2000, a smoke test;
 #   off by default), APPS_FILE (a file of APPS lines used instead of the table below),
-#   EXCLUDE_CONTAMINATED=1 (the report leaves disturbed runs out instead of flagging them).
+#   EXCLUDE_CONTAMINATED=1 (the report leaves disturbed runs out instead of flagging them), BASE_JMPI_HOME (a second
+#   jmpi distribution, e.g. of an earlier commit built in a worktree of its own: add jmpi-base to IMPLS for an A/B),
+#   ALT_JMPI_HOME (a third one: jmpi-alt).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -43,6 +45,7 @@ ROOT=$(cd "$HERE/../.." && pwd)
 #   c-source    its C twin in jmpi-benchmarks/src/main/c/cold (e.g. jacobi2d.c, printing the same RESULT line), or
 #               empty: no MPICH run
 #   c-args      the twin's arguments
+#   jvm-args    optional: JVM options for the ranks; such a case runs on jmpi processes only (the JIT floors below)
 # Every Java file of that folder is compiled twice (against jmpi, and against Open MPI's mpi.jar), every twin with
 # mpicc.mpich -O2, into OUTDIR/build; so the same source runs on both Java MPIs.
 APPS=(
@@ -55,6 +58,8 @@ APPS=(
     "pingpong-barrier-direct-8|BarrierPingPong|direct 8|barrier_pingpong.c|direct 8"
     "pingpong-barrier-bytes-1m|BarrierPingPong|bytes 1048576|barrier_pingpong.c|bytes 1048576"
     "pingpong-barrier-direct-1m|BarrierPingPong|direct 1048576|barrier_pingpong.c|direct 1048576"
+    "xint-pingpong-bytes-8|BarrierPingPong|bytes 8 2000|||-Xint"
+    "c1-pingpong-bytes-8|BarrierPingPong|bytes 8|||-XX:TieredStopAtLevel=1"
 )
 # ---- end of APPS ----------------------------------------------------------------------------------------------------
 
@@ -452,6 +457,8 @@ java_run() { # impl raw-file jmpi-classes ompi-classes class args...
     case $impl in
         jmpi-proc) run "$f" "$JMPIRUN" -n 2 -cp "$cj" "$cls" "$@" ;;
         jmpi-thr) run "$f" "$JMPIRUN" -n 2 --threads -cp "$cj" "$cls" "$@" ;;
+        jmpi-base) run "$f" "$BASE_JMPI_HOME/bin/jmpirun" -n 2 -cp "$cj" "$cls" "$@" ;;
+        jmpi-alt) run "$f" "$ALT_JMPI_HOME/bin/jmpirun" -n 2 -cp "$cj" "$cls" "$@" ;;
         ompi-java) run "$f" mpirun.openmpi --allow-run-as-root --oversubscribe --bind-to core -n 2 \
             "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -Djava.library.path="$OMPI_LIB" \
             -cp "$OMPI_JAR:$co" "$cls" "$@" ;;
@@ -493,10 +500,16 @@ for r in $(seq 1 "$ROUNDS"); do
         comps+=("$name|$B/omb-jmpi|$cls|${a[*]+${a[*]}}")
     done
     for line in ${APPS[@]+"${APPS[@]}"}; do
-        IFS='|' read -r name cls jargs csrc cargs <<< "$line"
+        IFS='|' read -r name cls jargs csrc cargs jvm <<< "$line"
         selected "$name" || continue
         [[ $cls == *.* ]] || cls=org.jmpi.benchmarks.cold.$cls
         read -r -a a <<< "$jargs"
+        if [ -n "$jvm" ]; then # a JIT floor: jmpi processes with these JVM options, nothing else
+            opts=(); for o in $jvm; do opts+=("--jvm-arg=$o"); done
+            run "$OUT/raw/$name.jmpi-proc.$r.txt" "$JMPIRUN" -n 2 "${opts[@]}" -cp "$B/cold-jmpi" "$cls" \
+                ${a[@]+"${a[@]}"}
+            continue
+        fi
         for impl in $IMPLS; do
             f=$OUT/raw/$name.$impl.$r.txt
             if [ "$impl" = mpich ]; then

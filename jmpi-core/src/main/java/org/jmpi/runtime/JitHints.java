@@ -53,8 +53,7 @@ import java.util.List;
  * program's own processes ran up to 0.3 s longer with it (4 % over a sitting's 60 runs), a 2-rank program of 80
  * small collectives ({@code ShortJob}) took 0.73-0.88 s instead of 0.36-0.54 s in its loop, and one collectives test
  * class 66-76 s instead of 42-44 (2026-11-25). Blocking C1 alone kept most of the gain at no cost, but only a
- * compiler directives file can say that, and the JVM announces such a file on standard output. What replaced it: a
- * waiting rank yields its core while the compiler threads are at work ({@link JitWatch}). A benchmark that wants the
+ * compiler directives file can say that, and the JVM announces such a file on standard output. A benchmark that wants the
  * JIT's work done before its timed part can still ask for blocking compilations (docs/launching.md, "Per-call latency
  * and the heap").
  *

@@ -10,23 +10,18 @@ import org.jmpi.transport.Transport;
  * The progress engine of one rank: makes waiting threads drive the transports, and decides how they wait. There
  * is no progress thread: progress happens in the threads that call MPI.
  *
- * <p>Waiting goes in three phases: spin (polling the transports, {@link Thread#onSpinWait()}, or yielding while the
- * JIT's compiler threads are at work, see {@link JitWatch}), then yield, then block. Blocking means: the thread that
- * owns the progress lock sleeps in the transport's {@code await} (a select), every other thread parks with a short
- * timeout. Completing a request unparks its waiter and, when a thread may be asleep in {@code await}, wakes the
- * transport.
+ * <p>Waiting goes in three phases: spin (polling the transports, {@link Thread#onSpinWait()}), then yield, then block.
+ * Blocking means: the thread that owns the progress lock sleeps in the transport's {@code await} (a select), every
+ * other thread parks with a short timeout. Completing a request unparks its waiter and, when a thread may be asleep
+ * in {@code await}, wakes the transport.
  *
  * <p>Threading: {@code transports} is written once before the runtime is published. The progress lock makes
  * {@code poll}/{@code await} single-threaded as the transport SPI requires. {@code selecting} is a volatile hint.
  */
 public final class Progress {
-    /** Spins of one wait before it may yield to the JIT's compiler threads (a few microseconds of polling). */
-    static final int JIT_YIELD_AFTER = 100;
     private final int spinIterations;
     private final long spinNanos;
     private final int yieldIterations;
-    /** The JIT's compiler threads, while they still have a program's first compilations to do (else null). */
-    private final JitWatch jitWatch;
     /**
      * Held by the thread that polls the transport or sleeps in it; only ever tried, never waited for, so its release
      * can be a plain store (a poll per spin of every waiting thread took and released it).
@@ -85,7 +80,6 @@ public final class Progress {
         this.spinIterations = spinIterations;
         this.spinNanos = TimeUnit.MICROSECONDS.toNanos(spinMicros);
         this.yieldIterations = yieldIterations;
-        this.jitWatch = JitWatch.instance();
     }
 
     public void setTransport(Transport t) {
@@ -308,13 +302,13 @@ public final class Progress {
             }
             if (idle < spinIterations) {
                 idle++;
-                spinPause(idle);
+                Thread.onSpinWait();
             } else if (spinNanos > 0 && (spinStart == 0 || stillSpinning(spinStart))) {
                 // the time floor of the spin phase: see stillSpinning()
                 if (spinStart == 0) {
                     spinStart = System.nanoTime();
                 }
-                spinPause(idle);
+                Thread.onSpinWait();
             } else if (idle < spinIterations + yieldIterations) {
                 idle++;
                 Thread.yield();
@@ -329,22 +323,6 @@ public final class Progress {
                 block(condition, request, parkNanos);
                 parkNanos = Math.min(parkNanos * 2, TimeUnit.MILLISECONDS.toNanos(1));
             }
-        }
-    }
-
-    /**
-     * One pause of the spin phase: a spin-wait hint, or, once the wait has spun {@link #JIT_YIELD_AFTER} times, a
-     * yield while the JIT's compiler threads are at work (a program's first second; see {@link JitWatch}), so that
-     * they get the core that this thread would spin on. The first spins stay spins: most waits of a busy exchange end
-     * within them, and a yield with nothing else to run on this core costs a system call's time, which a message
-     * arriving meanwhile would wait for.
-     */
-    private void spinPause(int spins) {
-        JitWatch w = jitWatch;
-        if (spins > JIT_YIELD_AFTER && w != null && w.busy()) {
-            Thread.yield();
-        } else {
-            Thread.onSpinWait();
         }
     }
 

@@ -59,9 +59,12 @@ final class Kernels {
     /** Bytes of native data combined per pass through the array loops: small enough to stay in the L1 cache. */
     static final int CHUNK_BYTES = 8 << 10;
 
-    /** Per thread: two scratch arrays per element kind, of {@link #CHUNK_BYTES} bytes each, made on first use. */
+    /**
+     * Per thread: for each element kind, two scratch arrays of {@link #CHUNK_BYTES} bytes and a segment over each
+     * ({@code [x, y, segment of x, segment of y]} at {@code 4 * kind.ordinal()}), made on first use.
+     */
     private static final ThreadLocal<Object[]> SCRATCH =
-            ThreadLocal.withInitial(() -> new Object[2 * ElementKind.values().length]);
+            ThreadLocal.withInitial(() -> new Object[4 * ElementKind.values().length]);
 
     /**
      * {@code b = a op b} for the {@code n} elements of {@code kind} starting at element {@code first} of two native
@@ -81,37 +84,45 @@ final class Kernels {
             return;
         }
         Object[] scratch = SCRATCH.get();
-        int slot = 2 * kind.ordinal();
-        Object x = scratch[slot];
-        if (x == null) {
+        int slot = 4 * kind.ordinal();
+        if (scratch[slot] == null) {
             int entries = CHUNK_BYTES / kind.packedBytes * kind.slots;
-            x = scratch[slot] = java.lang.reflect.Array.newInstance(kind.arrayType.componentType(), entries);
-            scratch[slot + 1] = java.lang.reflect.Array.newInstance(kind.arrayType.componentType(), entries);
+            for (int k = 0; k < 2; k++) {
+                Object array = java.lang.reflect.Array.newInstance(kind.arrayType.componentType(), entries);
+                scratch[slot + k] = array;
+                scratch[slot + 2 + k] = segmentOf(array);
+            }
         }
+        Object x = scratch[slot];
         Object y = scratch[slot + 1];
-        java.lang.foreign.ValueLayout layout = entryLayout(kind);
+        java.lang.foreign.MemorySegment xs = (java.lang.foreign.MemorySegment) scratch[slot + 2];
+        java.lang.foreign.MemorySegment ys = (java.lang.foreign.MemorySegment) scratch[slot + 3];
         long chunk = CHUNK_BYTES / kind.packedBytes;
         for (long done = 0; done < n; done += chunk) {
             int m = (int) Math.min(chunk, n - done);
             long at = (first + done) * bytes;
-            int entries = m * kind.slots;
-            java.lang.foreign.MemorySegment.copy(a, layout, at, x, 0, entries);
-            java.lang.foreign.MemorySegment.copy(b, layout, at, y, 0, entries);
+            long length = m * bytes;
+            // the copies of the message path (FastCopy: one call site per pair of segment classes, memmove when
+            // large), not the JDK's array-taking copy, whose shared type switch the message path's compiled copies
+            // were thrown away for
+            org.jmpi.shared.FastCopy.copy(a, at, xs, 0, length);
+            org.jmpi.shared.FastCopy.copy(b, at, ys, 0, length);
             apply(op, kind, x, y, 0, m);
-            java.lang.foreign.MemorySegment.copy(y, 0, b, layout, at, entries);
+            org.jmpi.shared.FastCopy.copy(ys, 0, b, at, length);
         }
     }
 
-    /** The layout of one array entry of {@code kind}'s working arrays, in native byte order. */
-    private static java.lang.foreign.ValueLayout entryLayout(ElementKind kind) {
-        return switch (kind) {
-            case BYTE, BOOLEAN, SHORT_INT, LONG_INT, FLOAT_INT, DOUBLE_INT -> java.lang.foreign.ValueLayout.JAVA_BYTE;
-            case CHAR -> java.lang.foreign.ValueLayout.JAVA_CHAR_UNALIGNED;
-            case SHORT -> java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED;
-            case INT, INT2 -> java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED;
-            case LONG -> java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
-            case FLOAT, FLOAT_COMPLEX -> java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED;
-            case DOUBLE, DOUBLE_COMPLEX -> java.lang.foreign.ValueLayout.JAVA_DOUBLE_UNALIGNED;
+    /** A heap segment over a primitive array. */
+    private static java.lang.foreign.MemorySegment segmentOf(Object array) {
+        return switch (array) {
+            case byte[] v -> java.lang.foreign.MemorySegment.ofArray(v);
+            case char[] v -> java.lang.foreign.MemorySegment.ofArray(v);
+            case short[] v -> java.lang.foreign.MemorySegment.ofArray(v);
+            case int[] v -> java.lang.foreign.MemorySegment.ofArray(v);
+            case long[] v -> java.lang.foreign.MemorySegment.ofArray(v);
+            case float[] v -> java.lang.foreign.MemorySegment.ofArray(v);
+            case double[] v -> java.lang.foreign.MemorySegment.ofArray(v);
+            default -> throw new IllegalArgumentException("not a primitive array: " + array.getClass());
         };
     }
 }

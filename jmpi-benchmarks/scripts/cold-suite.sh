@@ -450,6 +450,12 @@ run() { # raw-file command...: one gated run; exit 99 (contaminated) and failure
 skip() { # raw-file reason
     echo "# skipped: $2" > "$1"; echo "$(basename "$1") skipped: $2"
 }
+mpich_run() { # raw-file program args...: a C twin (built into $B/c) on MPICH
+    local f=$1 prog=$2; shift 2
+    if [ -x "$B/c/$prog" ]; then
+        run "$f" mpiexec.mpich -n 2 -bind-to core "$B/c/$prog" "$@"
+    else skip "$f" "$prog not built"; fi
+}
 java_run() { # impl raw-file jmpi-classes ompi-classes class args...
     local impl=$1 f=$2 cj=$3 co=$4 cls=$5; shift 5
     local dir=$cj; [ "$impl" = ompi-java ] && dir=$co
@@ -490,9 +496,7 @@ for r in $(seq 1 "$ROUNDS"); do
             if [ "$impl" = mpich ]; then
                 [ -n "$twin" ] || continue
                 read -r -a t <<< "$twin"
-                if [ -x "$B/c/${t[0]}" ]; then
-                    run "$f" mpiexec.mpich -n 2 -bind-to core "$B/c/${t[0]}" "${t[@]:1}"
-                else skip "$f" "${t[0]} not built"; fi
+                mpich_run "$f" "${t[@]}"
             else
                 java_run "$impl" "$f" "$B/omb-jmpi" "$B/omb-ompi" "$cls" ${a[@]+"${a[@]}"}
             fi
@@ -515,9 +519,7 @@ for r in $(seq 1 "$ROUNDS"); do
             if [ "$impl" = mpich ]; then
                 [ -n "$csrc" ] || continue
                 read -r -a t <<< "$cargs"
-                if [ -x "$B/c/${csrc%.c}" ]; then
-                    run "$f" mpiexec.mpich -n 2 -bind-to core "$B/c/${csrc%.c}" ${t[@]+"${t[@]}"}
-                else skip "$f" "$csrc not built"; fi
+                mpich_run "$f" "${csrc%.c}" ${t[@]+"${t[@]}"}
             else
                 java_run "$impl" "$f" "$B/cold-jmpi" "$B/cold-ompi" "$cls" ${a[@]+"${a[@]}"}
             fi

@@ -37,21 +37,7 @@ public final class Blocks {
         if (length == 0) {
             return MessageData.EMPTY;
         }
-        return new MessageData.SegmentData(segment(array).asSlice(offset, length));
-    }
-
-    /** The memory of a Java primitive array. */
-    static MemorySegment segment(Object array) {
-        return switch (array) {
-            case byte[] a -> MemorySegment.ofArray(a);
-            case char[] a -> MemorySegment.ofArray(a);
-            case short[] a -> MemorySegment.ofArray(a);
-            case int[] a -> MemorySegment.ofArray(a);
-            case long[] a -> MemorySegment.ofArray(a);
-            case float[] a -> MemorySegment.ofArray(a);
-            case double[] a -> MemorySegment.ofArray(a);
-            default -> throw new IllegalArgumentException("not a primitive array: " + array.getClass());
-        };
+        return new MessageData.SegmentData(FastCopy.arraySegment(array).asSlice(offset, length));
     }
 
     /** Copies {@code length} packed bytes from {@code src} at {@code srcOffset} to {@code dst} at {@code dstOffset}. */

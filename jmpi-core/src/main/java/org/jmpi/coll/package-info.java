@@ -11,6 +11,6 @@
  * Java arrays through {@link org.jmpi.op.Reduction}.
  *
  * <p>May import: the JDK, {@code org.jmpi.runtime}, {@code org.jmpi.pt2pt}, {@code org.jmpi.datatype},
- * {@code org.jmpi.op}, {@code org.jmpi.shared} (the job-abort error only).
+ * {@code org.jmpi.op}, {@code org.jmpi.shared} (the job-abort error, array segments).
  */
 package org.jmpi.coll;

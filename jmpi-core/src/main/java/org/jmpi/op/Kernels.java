@@ -90,7 +90,7 @@ final class Kernels {
             for (int k = 0; k < 2; k++) {
                 Object array = java.lang.reflect.Array.newInstance(kind.arrayType.componentType(), entries);
                 scratch[slot + k] = array;
-                scratch[slot + 2 + k] = segmentOf(array);
+                scratch[slot + 2 + k] = org.jmpi.shared.FastCopy.arraySegment(array);
             }
         }
         Object x = scratch[slot];
@@ -110,19 +110,5 @@ final class Kernels {
             apply(op, kind, x, y, 0, m);
             org.jmpi.shared.FastCopy.copy(ys, 0, b, at, length);
         }
-    }
-
-    /** A heap segment over a primitive array. */
-    private static java.lang.foreign.MemorySegment segmentOf(Object array) {
-        return switch (array) {
-            case byte[] v -> java.lang.foreign.MemorySegment.ofArray(v);
-            case char[] v -> java.lang.foreign.MemorySegment.ofArray(v);
-            case short[] v -> java.lang.foreign.MemorySegment.ofArray(v);
-            case int[] v -> java.lang.foreign.MemorySegment.ofArray(v);
-            case long[] v -> java.lang.foreign.MemorySegment.ofArray(v);
-            case float[] v -> java.lang.foreign.MemorySegment.ofArray(v);
-            case double[] v -> java.lang.foreign.MemorySegment.ofArray(v);
-            default -> throw new IllegalArgumentException("not a primitive array: " + array.getClass());
-        };
     }
 }

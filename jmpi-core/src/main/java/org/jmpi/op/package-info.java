@@ -4,6 +4,6 @@
  * {@link org.jmpi.op.Reduction} interface that collectives call (user-defined operations implement it in package
  * {@code mpi}, where the user's function and datatype live).
  *
- * <p>May import: the JDK and {@code org.jmpi.runtime} (error classes only).
+ * <p>May import: the JDK, {@code org.jmpi.runtime} (error classes only) and {@code org.jmpi.shared} (copies).
  */
 package org.jmpi.op;

@@ -128,6 +128,20 @@ public final class FastCopy {
         return distance != 0 && distance < SHORT_DISTANCE;
     }
 
+    /** The memory of a Java primitive array, as a heap segment of the JDK's class for that array kind. */
+    public static MemorySegment arraySegment(Object array) {
+        return switch (array) {
+            case byte[] a -> MemorySegment.ofArray(a);
+            case char[] a -> MemorySegment.ofArray(a);
+            case short[] a -> MemorySegment.ofArray(a);
+            case int[] a -> MemorySegment.ofArray(a);
+            case long[] a -> MemorySegment.ofArray(a);
+            case float[] a -> MemorySegment.ofArray(a);
+            case double[] a -> MemorySegment.ofArray(a);
+            default -> throw new IllegalArgumentException("not a primitive array: " + array.getClass());
+        };
+    }
+
     // The JDK's copy by segment class: small copies, and large ones that memmove should not take (see the class
     // comment, "Small copies" and "Short distances"). The classes are the JDK's own, found
     // from segments of each kind; Class.cast with a constant class tells C2 the exact class of its result.

@@ -35,8 +35,7 @@ final class CollectiveCalls {
             Communicator c = intra(comm);
             Schedule s = Collectives.schedule(c, call);
             build.build(s, c);
-            s.start();
-            Collectives.await(s);
+            s.run();
             if (s.error() != 0) {
                 throw new MpiError(s.error(), s.errorMessage());
             }
@@ -47,8 +46,7 @@ final class CollectiveCalls {
 
     /** Starts and waits for a schedule filled by the caller, raising its first error. */
     private static void runSchedule(Schedule s) {
-        s.start();
-        Collectives.await(s);
+        s.run();
         if (s.error() != 0) {
             throw new MpiError(s.error(), s.errorMessage());
         }

@@ -144,6 +144,27 @@ public class Comm implements Freeable, Cloneable {
         return JmpiRuntime.get().engine().isend(data, c.worldRank(dest), c.context(), c.rank(), tag, mode);
     }
 
+    /**
+     * Starts a blocking standard send: done at once through the engine's lane when it can take the message (then
+     * null: nothing to wait for, as for PROC_NULL), else started as {@link #startSend} starts it.
+     */
+    final SendRequest startBlockingSend(Communicator c, Object buf, int count, Datatype type, int dest, int tag) {
+        checkCount(count);
+        checkType(type);
+        checkDest(c, dest);
+        checkSendTag(tag);
+        MessageData data = BufferView.of(buf, count, type.desc, false);
+        if (dest == MPI.PROC_NULL) {
+            return null;
+        }
+        Engine e = JmpiRuntime.get().engine();
+        int w = c.worldRank(dest);
+        if (e.sendNow(data, w, c.context(), c.rank(), tag)) {
+            return null;
+        }
+        return e.isend(data, w, c.context(), c.rank(), tag, SendMode.STANDARD);
+    }
+
     /** Send modes as the API names them; BUFFERED is handled here, the others by the engine. */
     enum Mode {
         STANDARD(SendMode.STANDARD), SYNCHRONOUS(SendMode.SYNCHRONOUS), READY(SendMode.READY), BUFFERED(null);
@@ -425,7 +446,7 @@ public class Comm implements Freeable, Cloneable {
     public final void send(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
         org.jmpi.runtime.events.PointToPointEvent ev = Jfr.p2p();
         try {
-            SendRequest s = startSend(live(), buf, count, type, dest, tag, SendMode.STANDARD);
+            SendRequest s = startBlockingSend(live(), buf, count, type, dest, tag);
             if (s != null) {
                 awaitOk(s);
                 JmpiRuntime.get().engine().release(s);
@@ -438,13 +459,52 @@ public class Comm implements Freeable, Cloneable {
 
     public final Status recv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
         // Small on purpose: compiled on its own it stays small, so C2 inlines it into the caller, and a Status the
-        // caller ignores (the usual case) is then never allocated (escape analysis). The work is in the two calls.
+        // caller ignores (the usual case) is then never allocated (escape analysis). The work is in the calls.
+        Status now = receiveNowOutOfLine(buf, count, type, source, tag, "MPI_Recv");
+        if (now != null) {
+            return now;
+        }
         RecvRequest r = awaitReceiveOutOfLine(buf, count, type, source, tag);
         if (r == null) {
             return procNullStatus();
         }
         Status s = Status.of(r);
         releaseReceiveOutOfLine(r, type, "MPI_Recv");
+        return s;
+    }
+
+    /**
+     * A blocking receive ({@code call}: MPI_Recv or MPI_Sendrecv) done through the engine's lane: its status, or null
+     * when the lane did not take it (nothing received; the caller receives the usual way, which checks the
+     * arguments again and raises their errors). Only receives with an exact source and tag try the lane.
+     */
+    private Status receiveNowOutOfLine(Object buf, int count, Datatype type, int source, int tag, String call)
+            throws MPIException {
+        if (source < 0 || tag < 0 || count < 0 || type == null || type.isNull()) {
+            return null; // wildcards, PROC_NULL and bad arguments: the usual way
+        }
+        org.jmpi.runtime.events.PointToPointEvent ev = Jfr.p2p();
+        try {
+            Communicator c = live();
+            if (source >= c.size()) {
+                return null;
+            }
+            MessageData data = BufferView.of(buf, count, type.desc, true);
+            long n = JmpiRuntime.get().engine().receiveNow(data, c.context(), c.worldRank(source), source, tag);
+            return n < 0 ? null : laneStatus(ev, call, source, tag, n, type);
+        } catch (MpiError e) {
+            throw fail(call, e);
+        }
+    }
+
+    /** The status of {@code n} bytes received through the lane, and the flight recorder's event for it. */
+    private Status laneStatus(org.jmpi.runtime.events.PointToPointEvent ev, String call, int source, int tag, long n,
+            Datatype type) {
+        Status s = new Status();
+        s.source = source;
+        s.tag = tag;
+        s.bytes = n;
+        Jfr.p2pReceived(ev, call, this, source, tag, n, type);
         return s;
     }
 
@@ -484,6 +544,11 @@ public class Comm implements Freeable, Cloneable {
 
     public final Status sendRecv(Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag, Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag) throws MPIException {
         // Small, as recv: a Status the caller ignores is then never allocated
+        Status now = sendRecvNowOutOfLine(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
+                source, recvtag);
+        if (now != null) {
+            return now;
+        }
         RecvRequest r = sendRecvOutOfLine(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
                 source, recvtag);
         if (r == null) {
@@ -492,6 +557,53 @@ public class Comm implements Freeable, Cloneable {
         Status st = Status.of(r);
         releaseReceiveOutOfLine(r, recvtype, "MPI_Sendrecv");
         return st;
+    }
+
+    /**
+     * MPI_Sendrecv whose send the engine's lane takes at once (an eager message: it needs no receive posted first),
+     * followed by the receive, through the lane too when it can: the status; or null when the send did not take the
+     * lane (nothing done yet; the caller posts the receive and sends the usual way). Exact source and tag only.
+     */
+    private Status sendRecvNowOutOfLine(Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag,
+            Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag) throws MPIException {
+        if (dest < MPI.PROC_NULL || source == MPI.ANY_SOURCE || source < MPI.PROC_NULL || recvtag < 0) {
+            return null; // wildcards (and bad arguments): the usual way
+        }
+        org.jmpi.runtime.events.PointToPointEvent ev = Jfr.p2p();
+        try {
+            Communicator c = live();
+            checkCount(sendcount);
+            checkType(sendtype);
+            checkDest(c, dest);
+            checkSendTag(sendtag);
+            checkCount(recvcount);
+            checkType(recvtype);
+            checkSource(c, source);
+            MessageData in = BufferView.of(recvbuf, recvcount, recvtype.desc, true);
+            MessageData out = BufferView.of(sendbuf, sendcount, sendtype.desc, false);
+            Engine e = JmpiRuntime.get().engine();
+            if (dest != MPI.PROC_NULL && !e.sendNow(out, c.worldRank(dest), c.context(), c.rank(), sendtag)) {
+                return null;
+            }
+            if (source == MPI.PROC_NULL) {
+                return procNullStatus();
+            }
+            long n = e.receiveNow(in, c.context(), c.worldRank(source), source, recvtag);
+            if (n >= 0) {
+                return laneStatus(ev, "MPI_Sendrecv", source, recvtag, n, recvtype);
+            }
+            RecvRequest r = e.irecvFromApplication(in, c.context(), source, recvtag);
+            JmpiRuntime.get().progress().await(r);
+            if (r.error() != 0) {
+                throw blockingReceiveError(r);
+            }
+            r.apiEvent(ev);
+            Status st = Status.of(r);
+            releaseReceiveOutOfLine(r, recvtype, "MPI_Sendrecv");
+            return st;
+        } catch (MpiError e) {
+            throw fail("MPI_Sendrecv", e);
+        }
     }
 
     /**

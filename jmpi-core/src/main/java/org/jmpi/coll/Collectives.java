@@ -66,8 +66,7 @@ public final class Collectives {
         if (Tuning.select(Collective.BARRIER, c.size(), 0, true) != Algorithm.BARRIER_DISSEMINATION) {
             Schedule s = schedule(c, call);
             barrier(s);
-            s.start();
-            await(s);
+            s.run();
             if (s.error() != 0) {
                 throw new MpiError(s.error(), s.errorMessage());
             }
@@ -83,7 +82,21 @@ public final class Collectives {
         int error = 0;
         String message = null;
         for (int k = 1; k < p; k <<= 1) {
-            RecvRequest in = engine.irecv(MessageData.EMPTY, context, (r - k + p) % p, tag);
+            int from = (r - k + p) % p;
+            if (engine.sendNow(MessageData.EMPTY, c.worldRank((r + k) % p), context, r, tag)) {
+                // the lane took the send (see Schedule.run): the receive through it too, or the usual way
+                if (engine.receiveNow(MessageData.EMPTY, context, c.worldRank(from), from, tag) < 0) {
+                    RecvRequest in = engine.irecv(MessageData.EMPTY, context, from, tag);
+                    progress.await(in);
+                    if (error == 0 && in.error() != 0) {
+                        error = in.error();
+                        message = in.errorMessage();
+                    }
+                    engine.release(in);
+                }
+                continue;
+            }
+            RecvRequest in = engine.irecv(MessageData.EMPTY, context, from, tag);
             SendRequest out;
             try {
                 out = engine.isend(MessageData.EMPTY, c.worldRank((r + k) % p), context, r, tag, SendMode.STANDARD);

@@ -231,15 +231,8 @@ public final class Immediate {
         int error = 0;
         String message = null;
         if (rel != 0) {
-            RecvRequest in = engine.irecv(buf, context, Binomial.abs(rel - top, root, p), tag);
-            progress.await(in);
-            error = in.error();
-            message = in.errorMessage();
-            engine.release(in);
-            if (error != 0) {
-                // the children wait for data that will not come; as a schedule, stop at the first failed step
-                throw new MpiError(error, call + ": " + message);
-            }
+            // the children wait for data that will not come if this fails; as a schedule, stop at the first failed step
+            receive(engine, progress, c, context, tag, Binomial.abs(rel - top, root, p), buf, call);
         }
         if (paced(sequence, buf.bytes())) {
             for (int mask = top >> 1; mask > 0; mask >>= 1) {
@@ -254,8 +247,10 @@ public final class Immediate {
         try {
             for (int mask = top >> 1; mask > 0; mask >>= 1) {
                 if (rel + mask < p) {
-                    sends[n++] = engine.isend(buf, c.worldRank(Binomial.abs(rel + mask, root, p)), context,
-                            c.rank(), tag, SendMode.STANDARD);
+                    int to = c.worldRank(Binomial.abs(rel + mask, root, p));
+                    if (!engine.sendNow(buf, to, context, c.rank(), tag)) {
+                        sends[n++] = engine.isend(buf, to, context, c.rank(), tag, SendMode.STANDARD);
+                    }
                 }
             }
         } catch (MpiError e) {
@@ -781,6 +776,13 @@ public final class Immediate {
     /** Sends {@code out} to comm rank {@code to} and receives {@code in} from {@code from}, as above. */
     private static void exchange(Engine engine, Progress progress, Communicator c, int context, int tag, int to,
             MessageData out, int from, MessageData in, String call) {
+        if (out == null || engine.sendNow(out, c.worldRank(to), context, c.rank(), tag)) {
+            // no send, or the lane took it at once (an eager message needs no receive posted first)
+            if (in != null) {
+                receive(engine, progress, c, context, tag, from, in, call);
+            }
+            return;
+        }
         RecvRequest rq = in == null ? null : engine.irecv(in, context, from, tag);
         SendRequest sq = null;
         if (out != null) {
@@ -814,6 +816,22 @@ public final class Immediate {
         if (rq != null) {
             engine.release(rq);
         }
+        if (error != 0) {
+            throw new MpiError(error, call + ": " + message);
+        }
+    }
+
+    /** Receives {@code in} from comm rank {@code from}: through the engine's lane, or posted and waited for. */
+    private static void receive(Engine engine, Progress progress, Communicator c, int context, int tag, int from,
+            MessageData in, String call) {
+        if (engine.receiveNow(in, context, c.worldRank(from), from, tag) >= 0) {
+            return;
+        }
+        RecvRequest rq = engine.irecv(in, context, from, tag);
+        progress.await(rq);
+        int error = rq.error();
+        String message = rq.errorMessage();
+        engine.release(rq);
         if (error != 0) {
             throw new MpiError(error, call + ": " + message);
         }

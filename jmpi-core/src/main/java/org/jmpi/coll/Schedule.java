@@ -171,6 +171,106 @@ public final class Schedule extends RequestImpl {
     }
 
     /**
+     * Runs the schedule to its end in the calling thread, for a blocking call, instead of {@link #start()} and a wait:
+     * round by round, each message through the engine's lane when the lane takes it (an eager send goes at once; a
+     * receive takes the peer's next frame straight from the ring), the others as requests, waited for before the next
+     * round. The same messages, order and errors as {@link #start()}; no callbacks, no drain.
+     */
+    public void run() {
+        if (started) {
+            throw new IllegalStateException("schedule already started");
+        }
+        started = true;
+        try {
+            for (int i = 0; i < rounds.size(); i++) {
+                Round r = rounds.get(i);
+                runLocals(r);
+                runMessages(r);
+            }
+        } catch (JobAbortedError e) {
+            throw e;
+        } catch (MpiError e) {
+            recordError(e.errorClass(), name + ": " + e.getMessage());
+        } catch (RuntimeException e) {
+            recordError(ErrorClass.ERR_INTERN, name + ": internal error in the collective schedule: " + e);
+        }
+        finish();
+    }
+
+    /** Ops of a round {@link #runMessages} tries the lane for at most (a bit each). */
+    private static final int LANE_OPS = 64;
+
+    /**
+     * A round's messages for {@link #run}: sends through the lane first; receives through the lane while every send
+     * went that way and every earlier receive too (so that receives from one peer keep their order, and nobody spins
+     * for a message its peer sends only after its own receive); the rest posted (receives first) and waited for.
+     */
+    private void runMessages(Round r) {
+        int n = r.opCount;
+        if (n == 0) {
+            return;
+        }
+        int tag = tagBase;
+        int me = comm.rank();
+        long rest = n > LANE_OPS ? -1L : 0L;
+        if (n <= LANE_OPS) {
+            boolean lane = true;
+            for (int i = 0; i < n; i++) {
+                if (r.isSend[i] && !engine.sendNow(r.data[i], comm.worldRank(r.peers[i]), context, me, tag)) {
+                    rest |= 1L << i;
+                    lane = false;
+                }
+            }
+            for (int i = 0; i < n; i++) {
+                if (!r.isSend[i] && (!lane || engine.receiveNow(r.data[i], context, comm.worldRank(r.peers[i]),
+                        r.peers[i], tag) < 0)) {
+                    rest |= 1L << i;
+                    lane = false;
+                }
+            }
+            if (rest == 0) {
+                return;
+            }
+        }
+        RequestImpl[] reqs = requests == null || requests.length < n ? new RequestImpl[Math.max(n, 4)] : requests;
+        requests = reqs;
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            if (!r.isSend[i] && (rest & 1L << Math.min(i, 63)) != 0) {
+                reqs[k++] = engine.irecv(r.data[i], context, r.peers[i], tag);
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            if (r.isSend[i] && (rest & 1L << Math.min(i, 63)) != 0) {
+                reqs[k++] = engine.isend(r.data[i], comm.worldRank(r.peers[i]), context, me, tag,
+                        SendMode.STANDARD);
+            }
+        }
+        Progress progress = progress();
+        for (int i = 0; i < k; i++) {
+            RequestImpl q = reqs[i];
+            progress.await(q);
+            if (q.error() != 0) {
+                recordError(q.error(), name + ": " + q.errorMessage());
+            }
+            reqs[i] = null;
+            engine.release(q);
+        }
+    }
+
+    private void runLocals(Round r) {
+        for (int i = 0; i < r.localCount; i++) {
+            try {
+                r.locals[i].run();
+            } catch (MpiError e) {
+                recordError(e.errorClass(), e.getMessage());
+            } catch (RuntimeException e) {
+                recordError(ErrorClass.ERR_OTHER, name + ": " + e);
+            }
+        }
+    }
+
+    /**
      * Advances the schedule as far as possible. Idempotent and thread-safe; the completion callback of every request
      * the schedule starts.
      */
@@ -218,15 +318,7 @@ public final class Schedule extends RequestImpl {
     }
 
     private void startRound(Round r) {
-        for (int i = 0; i < r.localCount; i++) {
-            try {
-                r.locals[i].run();
-            } catch (MpiError e) {
-                recordError(e.errorClass(), e.getMessage());
-            } catch (RuntimeException e) {
-                recordError(ErrorClass.ERR_OTHER, name + ": " + e);
-            }
-        }
+        runLocals(r);
         int n = r.opCount;
         if (n == 0) {
             return;

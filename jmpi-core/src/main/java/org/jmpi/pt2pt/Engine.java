@@ -17,6 +17,7 @@ import org.jmpi.shared.ThreadsJob;
 import org.jmpi.transport.FrameLayout;
 import org.jmpi.transport.FrameSink;
 import org.jmpi.transport.HeaderCopies;
+import org.jmpi.transport.Lane;
 import org.jmpi.transport.Transport;
 
 /**
@@ -162,6 +163,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         this.flowWindow = config.flowWindow();
         this.unexpectedLimit = config.unexpectedLimit();
         this.flows = new PeerFlow[worldSize];
+        this.laneRoutes = new byte[worldSize];
         this.streams = new IncomingStream[worldSize];
         this.failedPeers = new java.util.concurrent.atomic.AtomicIntegerArray(worldSize);
     }
@@ -692,6 +694,174 @@ public final class Engine implements InprocEndpoint, FrameSink {
 
     public void setTransport(Transport t) {
         this.transport = t;
+        java.util.Arrays.fill(laneRoutes, (byte) 0);
+    }
+
+    // ================================================================================================ the lane
+
+    /**
+     * Per world rank of this job: whether eager messages to and from it may take the transport's {@link Lane}
+     * ({@link #LANE}), may not ({@link #NO_LANE}) or nobody has looked yet (0). Racing writers write the same value.
+     */
+    private final byte[] laneRoutes;
+    private static final byte LANE = 1;
+    private static final byte NO_LANE = 2;
+    /** The transport's lane (one object: every peer with a lane has the same one). */
+    private Lane lane;
+    /** Looks {@link #receiveNow} takes at its peer's ring between looks at the clock and at other peers' frames. */
+    static final int LANE_SPINS = 64;
+    /** Looks between two full progress passes in {@link #receiveNow} (a power of two, a multiple of the above). */
+    static final int LANE_POLL_ALL = 1024;
+    /** How long {@link #receiveNow} spins before it yields the processor between looks. */
+    static final long LANE_SPIN_NANOS = 20_000;
+    /** How long {@link #receiveNow} waits before it leaves the wait to the usual receive (which may sleep). */
+    static final long LANE_WAIT_NANOS = 1_000_000;
+
+    /** The lane to {@code peer}, or null (threads mode, another job, a transport without one). */
+    private Lane laneTo(int peer) {
+        if (peer >= laneRoutes.length || job != null) {
+            return null;
+        }
+        byte r = laneRoutes[peer];
+        if (r == 0) {
+            Transport t = transport;
+            Lane l = t == null || peer == worldRank ? null : t.lane(peer);
+            if (l != null) {
+                lane = l;
+            }
+            r = l == null ? NO_LANE : LANE;
+            laneRoutes[peer] = r;
+        }
+        return r == LANE ? lane : null;
+    }
+
+    /**
+     * A blocking standard send of a contiguous eager message, done now through the lane: written straight into the
+     * peer's ring, charged to flow control as {@link #isend} charges it, no request. False when anything stands in the
+     * way (no lane, too large, no credit, frames queued, no room, a failure or revocation known): nothing was done,
+     * and the caller sends the usual way.
+     */
+    public boolean sendNow(MessageData data, int worldDest, int context, int source, int tag) {
+        Lane l = laneTo(worldDest);
+        long bytes = data.bytes();
+        if (l == null || bytes > eagerLimit || bytes > l.shortPayloadMax() || anyPoisoned || anyFailed
+                || context < 0) {
+            return false;
+        }
+        MemorySegment payload = data.contiguous();
+        if (payload == null) {
+            return false;
+        }
+        long cost = bytes + Protocol.OVERHEAD;
+        PeerFlow f = flow(worldDest);
+        f.lock.lock();
+        try {
+            if (!f.queue.isEmpty() || f.credits < cost
+                    || !l.sendShort(worldDest, Protocol.EAGER, context, source, tag, payload, 0, (int) bytes)) {
+                return false;
+            }
+            f.credits -= cost;
+        } finally {
+            f.lock.unlock();
+        }
+        org.jmpi.transport.Traffic t = traffic;
+        if (t != null) {
+            t.sent(worldDest, bytes);
+        }
+        return true;
+    }
+
+    /**
+     * A blocking receive with exact source and tag, done through the lane while no other receive is posted and no
+     * message waits unmatched: the peer's next frame is then the one matching would give this receive, and its
+     * payload goes straight from the ring into {@code data}. Waits for it up to {@link #LANE_WAIT_NANOS}, other peers'
+     * frames handled meanwhile ({@link #takeNow}). Answers the bytes received, or -1: nothing was received (another
+     * message came first, none came soon, the lane was busy or unavailable) and the caller receives the usual way.
+     */
+    public long receiveNow(MessageData data, int context, int worldSource, int source, int tag) {
+        Lane l = laneTo(worldSource);
+        MemorySegment into = data.contiguous();
+        if (l == null || into == null || anyPoisoned || anyFailed || context < 0 || !progress.tryOwn()) {
+            return -1;
+        }
+        long n;
+        try {
+            n = takeNow(l, context, worldSource, source, tag, into);
+        } finally {
+            progress.disown();
+        }
+        if (n < 0) {
+            return -1;
+        }
+        org.jmpi.transport.Traffic t = traffic;
+        if (t != null) {
+            t.received(worldSource, n);
+        }
+        consumed(worldSource, n + Protocol.OVERHEAD);
+        return n;
+    }
+
+    /**
+     * {@link #receiveNow}'s look at the ring, {@link #LANE_SPINS} times while nothing is there; then
+     * {@link #takeLater}. Answers the bytes received or -1. Caller owns the progress lock.
+     */
+    private long takeNow(Lane l, int context, int worldSource, int source, int tag, MemorySegment into) {
+        for (int looks = 0; looks < LANE_SPINS; looks++) {
+            if (queues.anyPosted() || queues.unexpectedCount > 0) {
+                return -1; // matching must decide: the usual way
+            }
+            long n = l.takeShort(worldSource, Protocol.EAGER, context, source, tag, into, 0, into.byteSize());
+            if (n != Lane.NOTHING) {
+                return n >= 0 ? n : takeLater(l, context, worldSource, source, tag, into);
+            }
+            Thread.onSpinWait();
+        }
+        return takeLater(l, context, worldSource, source, tag, into);
+    }
+
+    /**
+     * The rest of {@link #takeNow}, out of its way: another frame first (a wrap of the ring, a credit, another
+     * message) goes to the engine as a poll would hand it over, and the look goes on (another message is then
+     * unexpected: the usual way); while nothing comes, the other peers' frames every {@link #LANE_SPINS} looks
+     * (everything, TCP too, every {@link #LANE_POLL_ALL}: that may make this frame unexpected, the usual way), the
+     * processor to whoever needs it between looks after {@link #LANE_SPIN_NANOS} (on a full host the peer, or the
+     * compiler threads), and after {@link #LANE_WAIT_NANOS} the usual receive, which may sleep.
+     */
+    private long takeLater(Lane l, int context, int worldSource, int source, int tag, MemorySegment into) {
+        long start = System.nanoTime();
+        boolean yielding = false;
+        for (int looks = 1; ; looks++) {
+            if (queues.anyPosted() || queues.unexpectedCount > 0) {
+                return -1;
+            }
+            long n = l.takeShort(worldSource, Protocol.EAGER, context, source, tag, into, 0, into.byteSize());
+            if (n >= 0) {
+                return n;
+            }
+            if (n == Lane.OTHER) {
+                if (!l.passOne(worldSource)) {
+                    return -1;
+                }
+                continue;
+            }
+            if ((looks & (LANE_SPINS - 1)) == 0) {
+                if ((looks & (LANE_POLL_ALL - 1)) == 0) {
+                    progress.pollOwned();
+                } else {
+                    l.pollOthers(worldSource);
+                }
+                long waited = System.nanoTime() - start;
+                if (waited > LANE_WAIT_NANOS) {
+                    return -1;
+                }
+                yielding = waited > LANE_SPIN_NANOS;
+            }
+            if (yielding) {
+                Thread.yield();
+            } else {
+                Thread.onSpinWait();
+            }
+        }
     }
 
     /**

@@ -118,6 +118,30 @@ public final class Progress {
         }
     }
 
+    /**
+     * Takes the right to read the transport, as a progress pass does, for a caller that reads it directly (the
+     * point-to-point lane); false when another thread has it. Release with {@link #disown()}.
+     */
+    public boolean tryOwn() {
+        return progressLock.tryLock();
+    }
+
+    public void disown() {
+        progressLock.unlock();
+    }
+
+    /** A progress pass ({@link #poll()}) by a thread that owns the transport ({@link #tryOwn()}). */
+    public boolean pollOwned() {
+        boolean any = false;
+        if (!pollers.isEmpty()) {
+            for (Poller p : pollers) {
+                any |= p.poll();
+            }
+        }
+        Transport t = transport;
+        return t != null && t.poll() | any;
+    }
+
     /** A background thread that will call {@link #serveInBackground} starts (counted until {@link #backgroundStopped}). */
     public synchronized void backgroundStarted() {
         backgroundThreads++;

@@ -61,4 +61,9 @@ public interface Transport extends AutoCloseable {
      */
     default void rehearse() {
     }
+
+    /** The {@link Lane} that reaches {@code peer} (a world rank), or null when frames to it take {@link #send} only. */
+    default Lane lane(int peer) {
+        return null;
+    }
 }

@@ -148,6 +148,11 @@ public final class SelectingTransport implements Transport, ProtocolHints, Singl
     }
 
     @Override
+    public org.jmpi.transport.Lane lane(int peer) {
+        return shm != null && route(peer) == SHM ? shm : null;
+    }
+
+    @Override
     public void send(int peer, MemorySegment header, MemorySegment payload, Runnable onWritten) {
         traffic.sent(peer, payload == null ? 0 : payload.byteSize());
         to(peer).send(peer, header, payload, onWritten);

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import org.jmpi.shared.FastCopy;
 import org.jmpi.transport.FrameLayout;
 import org.jmpi.transport.FrameSink;
+import org.jmpi.transport.Lane;
 
 /**
  * The consumer end of one peer's ring in this rank's segment: reads records ({@link ShmLayout}) and hands the frames
@@ -146,6 +147,37 @@ final class InboundRing {
             }
         }
         return records;
+    }
+
+    /**
+     * The lane's receive ({@link ShmTransport#takeShort}): if the record at the head is a SHORT one whose header's
+     * first three words are {@code kindWord} (its payload length aside), {@code sourceWord} and {@code tagWord}, with
+     * at most {@code capacity} payload bytes, copies the payload into {@code into} at {@code offset}, consumes the
+     * record and answers the payload's length; else {@link Lane#NOTHING} (no record yet) or {@link Lane#OTHER} (the
+     * record stays for {@link #poll}, which checks it as it checks any).
+     */
+    long takeShort(long kindWord, long sourceWord, long tagWord, MemorySegment into, long offset, long capacity) {
+        long off = head & mask;
+        long marker = ShmLayout.getAcquire(data, off);
+        if (!ShmLayout.isOfLap(marker, ShmLayout.lapTag(head, lapShift))) {
+            return Lane.NOTHING;
+        }
+        long length = ShmLayout.markerLength(marker);
+        long first = data.get(ShmLayout.ENVELOPE, off + 8);
+        long payload = first & 0xffff_ffffL;
+        if (ShmLayout.markerType(marker) != ShmLayout.TYPE_SHORT || broken != null || assembly != null
+                || (first ^ kindWord) >>> 32 != 0 || payload > capacity
+                || data.get(ShmLayout.ENVELOPE, off + 16) != sourceWord
+                || data.get(ShmLayout.ENVELOPE, off + 24) != tagWord
+                || length != ShmLayout.shortRecordBytes(payload) || length > (mask + 1) / 2 || off + length > mask + 1) {
+            return Lane.OTHER;
+        }
+        if (payload > 0) {
+            FastCopy.copy(data, off + ShmLayout.SHORT_PAYLOAD_OFFSET, into, offset, payload);
+        }
+        consume(length);
+        publishHead();
+        return payload;
     }
 
     /** Longest frame a FIRST record may announce. */

@@ -280,6 +280,29 @@ final class OutboundRing {
         return false;
     }
 
+    /**
+     * The lane's send ({@link ShmTransport#sendShort}): a SHORT record from the header's three words and
+     * {@code length} payload bytes, if nothing is queued and it fits now; else false and nothing written. Caller
+     * holds {@link #lock}.
+     */
+    boolean writeShortLocked(long kindWord, long sourceWord, long tagWord, MemorySegment payload, long offset,
+            int length) {
+        long record = ShmLayout.shortRecordBytes(length);
+        if (!pending.isEmpty() || record > maxRecord || !reserve(record)) {
+            return false;
+        }
+        long off = tail & mask;
+        long at = off + ShmLayout.SHORT_PAYLOAD_OFFSET;
+        if (length > 0) {
+            FastCopy.copy(payload, offset, data, at, length);
+        }
+        data.set(ShmLayout.ENVELOPE, off + 8, kindWord);
+        data.set(ShmLayout.ENVELOPE, off + 16, sourceWord);
+        data.set(ShmLayout.ENVELOPE, off + 24, tagWord);
+        publish(off, ShmLayout.TYPE_SHORT, record);
+        return true;
+    }
+
     private Pending queue(MemorySegment header, MemorySegment payload, Runnable onWritten) {
         Pending q = spare.poll();
         if (q == null) {

@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import org.jmpi.transport.FrameLayout;
+import org.jmpi.transport.Lane;
 
 /**
  * The bytes of a shared-memory segment. Every offset the transport uses is defined here; no other class computes one.
@@ -141,6 +142,17 @@ final class ShmLayout {
     static final long SHORT_PAYLOAD_OFFSET = MARKER_BYTES + SHORT_HEADER_BYTES;
 
     static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
+    /**
+     * A SHORT record's header words as {@link Lane} writes and reads them: the frame header's first 24 bytes
+     * (little-endian fields, {@link FrameLayout}) as three aligned little-endian longs: payload length | kind &lt;&lt; 32,
+     * context | source &lt;&lt; 32, tag | flags &lt;&lt; 32.
+     */
+    static final ValueLayout.OfLong ENVELOPE = ValueLayout.JAVA_LONG.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+
+    /** Two ints of a header as one of {@link #ENVELOPE}'s words. */
+    static long envelopeWord(int low, int high) {
+        return low & 0xffff_ffffL | (long) high << 32;
+    }
     static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
     /** Coordinates (MemorySegment, long offset); aligned accesses only. */
     static final VarHandle LONG_HANDLE = LONG.varHandle();

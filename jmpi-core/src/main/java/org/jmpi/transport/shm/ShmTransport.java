@@ -78,7 +78,7 @@ import org.jmpi.transport.Transport;
  * are final. {@code attached} is a copy-on-write array.
  * {@code wakeRequested} and {@code closed} are volatile.
  */
-public final class ShmTransport implements Transport, ProtocolHints, SingleCopy {
+public final class ShmTransport implements Transport, ProtocolHints, SingleCopy, org.jmpi.transport.Lane {
     /** The bootstrap key under which rank {@code r} publishes its card. */
     public static String cardKey(int rank) {
         return "shm-" + rank;
@@ -121,6 +121,8 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
     private final MemorySegment sleepTimespec = Arena.ofAuto().allocate(16, 8);
     private final String pidNamespace;
     private final InboundRing[] inbound;
+    /** The inbound ring of each world rank of this host, null for the others (and this rank). */
+    private final InboundRing[] inboundOf;
     private final OutboundRing[] outbound;
     private volatile OutboundRing[] attached = new OutboundRing[0];
     private final ShmSegment[] peerSegments;
@@ -179,10 +181,12 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
         this.doorbell = own.doorbell();
         this.pidNamespace = pidNamespace;
         this.inbound = new InboundRing[localRanks.length - 1];
+        this.inboundOf = new InboundRing[size];
         int k = 0;
         for (int i = 0; i < localRanks.length; i++) {
             if (localRanks[i] != rank) {
-                inbound[k++] = new InboundRing(localRanks[i], own.ring(i), own.ringDataBytes);
+                inbound[k] = new InboundRing(localRanks[i], own.ring(i), own.ringDataBytes);
+                inboundOf[localRanks[i]] = inbound[k++];
             }
         }
         this.outbound = new OutboundRing[size];
@@ -421,6 +425,59 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
         }
     }
 
+    // ================================================================================================ the lane
+
+    @Override
+    public int shortPayloadMax() {
+        return (int) Math.min(config.eagerLimit(), own.ringDataBytes / 2 - ShmLayout.SHORT_PAYLOAD_OFFSET);
+    }
+
+    /**
+     * The lane's send: a SHORT record written from the envelope, under the ring's lock, when the ring is attached, has
+     * nothing queued and has room; then the doorbell, as {@link #send} rings it.
+     */
+    @Override
+    public boolean sendShort(int peer, int kind, int context, int source, int tag, MemorySegment payload, long offset,
+            int length) {
+        OutboundRing o = outbound[peer];
+        if (o == null || closed) {
+            return false;
+        }
+        boolean skipFence;
+        o.lock.lock();
+        try {
+            skipFence = o.skipFenceLocked(barrierReady);
+            if (!o.writeShortLocked(ShmLayout.envelopeWord(length, kind), ShmLayout.envelopeWord(context, source),
+                    ShmLayout.envelopeWord(tag, 0), payload, offset, length)) {
+                return false;
+            }
+        } finally {
+            o.lock.unlock();
+        }
+        ringDoorbell(o, skipFence);
+        count(1);
+        return true;
+    }
+
+    /**
+     * The lane's receive: the record at the head of {@code peer}'s ring, if it is the frame asked for; then what
+     * {@link #poll} does after a record (the head published, a producer waiting for room woken).
+     */
+    @Override
+    public long takeShort(int peer, int kind, int context, int source, int tag, MemorySegment into, long offset,
+            long capacity) {
+        InboundRing in = inboundOf[peer];
+        if (in == null || polling || closed) {
+            return OTHER;
+        }
+        long n = in.takeShort(ShmLayout.envelopeWord(0, kind), ShmLayout.envelopeWord(context, source),
+                ShmLayout.envelopeWord(tag, 0), into, offset, capacity);
+        if (n >= 0) {
+            afterRecords(in, 1);
+        }
+        return n;
+    }
+
     private static void runAll(ArrayDeque<Runnable> done) {
         Runnable r;
         while ((r = done.poll()) != null) {
@@ -580,6 +637,39 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
 
     @Override
     public boolean poll() {
+        return pollOthers(-1);
+    }
+
+    @Override
+    public boolean passOne(int peer) {
+        InboundRing in = inboundOf[peer];
+        if (in == null || polling || closed) {
+            return false;
+        }
+        polling = true;
+        try {
+            return afterRecords(in, in.poll(sink, 1));
+        } finally {
+            polling = false;
+        }
+    }
+
+    /** After {@code records} records of {@code in} were consumed: the bookkeeping of a poll; whether there were any. */
+    private boolean afterRecords(InboundRing in, int records) {
+        if (records == 0) {
+            return false;
+        }
+        count(records);
+        parkNanos = PARK_MIN_NANOS;
+        VarHandle.fullFence(); // our new head before the producer's flag (Dekker)
+        if (in.takeProducerWaiting()) {
+            wakePeer(in.peer);
+        }
+        return true;
+    }
+
+    @Override
+    public boolean pollOthers(int peer) {
         if (polling || closed) {
             return false;
         }
@@ -593,16 +683,10 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy 
                 }
             }
             for (InboundRing in : inbound) {
-                int records = in.poll(sink, BUDGET);
-                if (records > 0) {
-                    any = true;
-                    count(records);
-                    parkNanos = PARK_MIN_NANOS;
-                    VarHandle.fullFence(); // our new head before the producer's flag (Dekker)
-                    if (in.takeProducerWaiting()) {
-                        wakePeer(in.peer);
-                    }
+                if (in.peer == peer) {
+                    continue;
                 }
+                any |= afterRecords(in, in.poll(sink, BUDGET));
             }
             return any;
         } finally {

@@ -1,0 +1,54 @@
+package org.jmpi.transport;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A transport's short way for a small frame whose header is only its envelope: written straight from the caller's
+ * values into the peer's memory and read straight out of it, without a header segment, a queue or a completion. The
+ * point-to-point layer's eager messages take it where it can ({@code Engine.sendNow}, {@code Engine.receiveNow}); the
+ * frames are the same frames {@link Transport#send} writes (a header with no send or receive id, total bytes equal to
+ * the payload), so the receiving end handles them through its {@link FrameSink} whenever it is not the lane that
+ * takes them.
+ *
+ * <p>Threading: {@link #sendShort} as {@link Transport#send}; {@link #takeShort} only by the thread that holds the
+ * progress lock (it reads the rings that {@link Transport#poll} reads).
+ */
+public interface Lane {
+    /** {@link #takeShort}: nothing from that peer yet. */
+    long NOTHING = -1;
+    /** {@link #takeShort}: the peer's next frame is not the one asked for (the sink must have it). */
+    long OTHER = -2;
+
+    /** Largest payload {@link #sendShort} takes. */
+    int shortPayloadMax();
+
+    /**
+     * Writes a frame of {@code kind} with this envelope (flags 0, no ids, total = {@code length}) and {@code length}
+     * payload bytes from {@code payload} at {@code offset} to {@code peer}, now; or does nothing and answers false
+     * (no room, frames queued before it, not connected yet, closed): the caller then sends the usual way.
+     */
+    boolean sendShort(int peer, int kind, int context, int source, int tag, MemorySegment payload, long offset,
+            int length);
+
+    /**
+     * Takes {@code peer}'s next frame if it is a short frame of {@code kind} with exactly this envelope and at most
+     * {@code capacity} payload bytes: copies the payload into {@code into} at {@code offset} and answers its length.
+     * Else {@link #NOTHING} or {@link #OTHER}, and the frame stays where it is.
+     */
+    long takeShort(int peer, int kind, int context, int source, int tag, MemorySegment into, long offset,
+            long capacity);
+
+    /**
+     * A {@link Transport#poll} of this transport that leaves {@code peer}'s frames where they are (a thread waiting in
+     * {@link #takeShort} for that peer's next frame makes progress for the others). Same threading as
+     * {@link #takeShort}.
+     */
+    boolean pollOthers(int peer);
+
+    /**
+     * Hands {@code peer}'s next frame to the sink (after {@link #takeShort} answered {@link #OTHER}: a control frame,
+     * another message), as {@link Transport#poll} would. False when nothing could be handed over. Same threading as
+     * {@link #takeShort}.
+     */
+    boolean passOne(int peer);
+}

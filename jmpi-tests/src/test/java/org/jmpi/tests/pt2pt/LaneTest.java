@@ -1,0 +1,228 @@
+package org.jmpi.tests.pt2pt;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.ByteBuffer;
+import mpi.Comm;
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Request;
+import mpi.Status;
+import org.jmpi.junit.MpiTest;
+
+/**
+ * Blocking sends, receives and sendRecvs of small contiguous messages take the engine's lane (written straight into
+ * the peer's ring, taken straight out of it) whenever nothing stands in the way, and the usual path otherwise. These
+ * tests mix the two on one pair of ranks and check what MPI promises either way: order, matching, truncation,
+ * progress for the other peers while one waits, and statuses.
+ */
+class LaneTest {
+
+    /** Sizes on both sides of the eager limit (16 KiB), zero included. */
+    private static final int[] SIZES = {0, 1, 8, 40, 1000, 4096, 16 << 10, (16 << 10) + 1, 100_000};
+
+    private static byte[] pattern(int n, int seed) {
+        byte[] b = new byte[n];
+        for (int i = 0; i < n; i++) {
+            b[i] = (byte) (seed * 31 + i);
+        }
+        return b;
+    }
+
+    /**
+     * One stream of messages on one tag, in blocking, non-blocking and synchronous sends of every size, received by
+     * blocking receives (exact and ANY_SOURCE/ANY_TAG) and non-blocking ones: every message arrives whole, in order.
+     */
+    @MpiTest(ranks = {2, 3})
+    void messagesOfOneStreamKeepTheirOrderWhateverPathEachTakes() throws MPIException {
+        Comm w = MPI.COMM_WORLD;
+        int rank = w.getRank();
+        int rounds = 3;
+        if (rank == 0) {
+            int k = 0;
+            for (int round = 0; round < rounds; round++) {
+                for (int n : SIZES) {
+                    byte[] b = pattern(n, k);
+                    switch (k++ % 4) {
+                        case 0, 1 -> w.send(b, n, MPI.BYTE, 1, 7);
+                        case 2 -> w.iSend(b, n, MPI.BYTE, 1, 7).waitFor();
+                        default -> w.sSend(b, n, MPI.BYTE, 1, 7);
+                    }
+                }
+            }
+        } else if (rank == 1) {
+            int k = 0;
+            for (int round = 0; round < rounds; round++) {
+                for (int n : SIZES) {
+                    byte[] got = new byte[n];
+                    Status s;
+                    switch (k % 3) {
+                        case 0 -> s = w.recv(got, n, MPI.BYTE, 0, 7);
+                        case 1 -> s = w.recv(got, n, MPI.BYTE, MPI.ANY_SOURCE, MPI.ANY_TAG);
+                        default -> s = w.iRecv(got, n, MPI.BYTE, 0, 7).waitStatus();
+                    }
+                    assertThat(s.getSource()).isEqualTo(0);
+                    assertThat(s.getTag()).isEqualTo(7);
+                    assertThat(s.getCount(MPI.BYTE)).as("message %d", k).isEqualTo(n);
+                    assertThat(got).as("message %d of %d bytes", k, n).isEqualTo(pattern(n, k));
+                    k++;
+                }
+            }
+        }
+    }
+
+    /**
+     * A receive posted earlier matches first: with an iRecv for tag 5 pending, a blocking receive for tag 6 must not
+     * take the tag-5 message that heads the ring, and the iRecv gets it.
+     */
+    @MpiTest(ranks = {2, 3})
+    void aReceivePostedEarlierKeepsItsMessage() throws MPIException {
+        Comm w = MPI.COMM_WORLD;
+        int rank = w.getRank();
+        for (int i = 0; i < 50; i++) {
+            if (rank == 0) {
+                w.send(new int[] {i, 5}, 2, MPI.INT, 1, 5);
+                w.send(new int[] {i, 6}, 2, MPI.INT, 1, 6);
+            } else if (rank == 1) {
+                int[] five = new int[2];
+                Request r = w.iRecv(five, 2, MPI.INT, 0, 5);
+                int[] six = new int[2];
+                w.recv(six, 2, MPI.INT, 0, 6);
+                r.waitFor();
+                assertThat(five).containsExactly(i, 5);
+                assertThat(six).containsExactly(i, 6);
+            }
+        }
+    }
+
+    /** A message that arrived before its receive (unexpected) is taken before a later one from the ring. */
+    @MpiTest(ranks = {2})
+    void anUnexpectedMessageComesBeforeTheRing() throws MPIException {
+        Comm w = MPI.COMM_WORLD;
+        if (w.getRank() == 0) {
+            for (int i = 0; i < 100; i++) {
+                w.send(new long[] {i}, 1, MPI.LONG, 1, 3);
+            }
+            w.send(new long[0], 0, MPI.LONG, 1, 4); // sent after all of them
+        } else {
+            w.recv(new long[0], 0, MPI.LONG, 0, 4); // polls everything before it: tag-3 messages become unexpected
+            for (int i = 0; i < 100; i++) {
+                long[] got = new long[1];
+                w.recv(got, 1, MPI.LONG, 0, 3);
+                assertThat(got[0]).isEqualTo(i);
+            }
+        }
+    }
+
+    /** A message longer than the receive buffer is an error of class ERR_TRUNCATE, and the next message is intact. */
+    @MpiTest(ranks = {2})
+    void aTooShortBufferIsTruncation() throws MPIException {
+        Comm w = MPI.COMM_WORLD;
+        w.setErrhandler(MPI.ERRORS_RETURN);
+        if (w.getRank() == 0) {
+            w.send(pattern(100, 1), 100, MPI.BYTE, 1, 1);
+            w.send(pattern(10, 2), 10, MPI.BYTE, 1, 1);
+        } else {
+            assertThatThrownBy(() -> w.recv(new byte[10], 10, MPI.BYTE, 0, 1)).isInstanceOfSatisfying(
+                    MPIException.class, e -> assertThat(e.getErrorClass()).isEqualTo(MPI.ERR_TRUNCATE));
+            byte[] got = new byte[10];
+            w.recv(got, 10, MPI.BYTE, 0, 1);
+            assertThat(got).isEqualTo(pattern(10, 2));
+        }
+    }
+
+    /**
+     * A halo exchange along a line of ranks, as textbook codes write it: sendRecv with PROC_NULL at both ends, on Java
+     * arrays and on direct buffers; every rank gets its neighbours' values, the end ranks a PROC_NULL status.
+     */
+    @MpiTest(ranks = {1, 2, 3, 4})
+    void haloExchangeWithProcNullAtTheEnds() throws MPIException {
+        Comm w = MPI.COMM_WORLD;
+        int rank = w.getRank();
+        int size = w.getSize();
+        int up = rank == 0 ? MPI.PROC_NULL : rank - 1;
+        int down = rank == size - 1 ? MPI.PROC_NULL : rank + 1;
+        for (int it = 0; it < 200; it++) {
+            double[] mine = {rank, it};
+            double[] fromDown = {-1, -1};
+            double[] fromUp = {-1, -1};
+            Status s1 = w.sendRecv(mine, 2, MPI.DOUBLE, up, 0, fromDown, 2, MPI.DOUBLE, down, 0);
+            Status s2 = w.sendRecv(mine, 2, MPI.DOUBLE, down, 1, fromUp, 2, MPI.DOUBLE, up, 1);
+            if (down == MPI.PROC_NULL) {
+                assertThat(s1.getSource()).isEqualTo(MPI.PROC_NULL);
+                assertThat(fromDown).containsExactly(-1, -1);
+            } else {
+                assertThat(s1.getSource()).isEqualTo(down);
+                assertThat(s1.getCount(MPI.DOUBLE)).isEqualTo(2);
+                assertThat(fromDown).containsExactly(down, it);
+            }
+            if (up == MPI.PROC_NULL) {
+                assertThat(s2.getSource()).isEqualTo(MPI.PROC_NULL);
+            } else {
+                assertThat(fromUp).containsExactly(up, it);
+            }
+            ByteBuffer out = ByteBuffer.allocateDirect(8).putInt(0, rank).putInt(4, it);
+            ByteBuffer in = ByteBuffer.allocateDirect(8).putInt(0, -1);
+            w.sendRecv(out, 8, MPI.BYTE, down, 2, in, 8, MPI.BYTE, up, 2);
+            if (up != MPI.PROC_NULL) {
+                assertThat(in.getInt(0)).isEqualTo(up);
+                assertThat(in.getInt(4)).isEqualTo(it);
+            }
+        }
+    }
+
+    /**
+     * A rank waiting in a blocking receive for one peer still takes the frames of the others: rank 2 floods rank 0
+     * with more than its ring holds and only then releases rank 1, whose message rank 0 is waiting for. Without
+     * progress for rank 2's ring while it waits, rank 2 would never finish its sends and nobody would move.
+     */
+    @MpiTest(ranks = {3})
+    void aWaitingRankServesItsOtherPeers() throws MPIException {
+        Comm w = MPI.COMM_WORLD;
+        int rank = w.getRank();
+        int flood = 600; // 600 x 1 KiB: more than a 256 KiB ring
+        if (rank == 0) {
+            int[] got = new int[1];
+            w.recv(got, 1, MPI.INT, 1, 9);
+            assertThat(got[0]).isEqualTo(42);
+            byte[] b = new byte[1024];
+            for (int i = 0; i < flood; i++) {
+                w.recv(b, 1024, MPI.BYTE, 2, 8);
+                assertThat(b[0]).isEqualTo((byte) i);
+            }
+        } else if (rank == 2) {
+            byte[] b = new byte[1024];
+            for (int i = 0; i < flood; i++) {
+                b[0] = (byte) i;
+                w.send(b, 1024, MPI.BYTE, 0, 8);
+            }
+            w.send(new int[0], 0, MPI.INT, 1, 10); // go
+        } else {
+            w.recv(new int[0], 0, MPI.INT, 2, 10);
+            w.send(new int[] {42}, 1, MPI.INT, 0, 9);
+        }
+    }
+
+    /** Typed arrays other than byte[]: data and counts in elements, a message shorter than the buffer. */
+    @MpiTest(ranks = {2})
+    void typedArraysAndStatusCounts() throws MPIException {
+        Comm w = MPI.COMM_WORLD;
+        if (w.getRank() == 0) {
+            w.send(new double[] {1.5, 2.5, 3.5}, 3, MPI.DOUBLE, 1, 1);
+            w.send(new long[] {Long.MIN_VALUE, Long.MAX_VALUE}, 2, MPI.LONG, 1, 2);
+            w.send(new char[] {'j', 'm'}, 2, MPI.CHAR, 1, 3);
+        } else {
+            double[] d = new double[5];
+            Status s = w.recv(d, 5, MPI.DOUBLE, 0, 1);
+            assertThat(s.getCount(MPI.DOUBLE)).isEqualTo(3);
+            assertThat(d).containsExactly(1.5, 2.5, 3.5, 0, 0);
+            long[] l = new long[2];
+            w.recv(l, 2, MPI.LONG, 0, 2);
+            assertThat(l).containsExactly(Long.MIN_VALUE, Long.MAX_VALUE);
+            char[] c = new char[2];
+            w.recv(c, 2, MPI.CHAR, 0, 3);
+            assertThat(c).containsExactly('j', 'm');
+        }
+    }
+}

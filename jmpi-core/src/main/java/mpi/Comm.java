@@ -133,15 +133,7 @@ public class Comm implements Freeable, Cloneable {
     /** Starts a send; null for PROC_NULL. */
     final SendRequest startSend(Communicator c, Object buf, int count, Datatype type, int dest, int tag,
             SendMode mode) {
-        checkCount(count);
-        checkType(type);
-        checkDest(c, dest);
-        checkSendTag(tag);
-        MessageData data = BufferView.of(buf, count, type.desc, false);
-        if (dest == MPI.PROC_NULL) {
-            return null;
-        }
-        return JmpiRuntime.get().engine().isend(data, c.worldRank(dest), c.context(), c.rank(), tag, mode);
+        return startSend(c, buf, count, type, dest, tag, mode, false);
     }
 
     /**
@@ -149,6 +141,12 @@ public class Comm implements Freeable, Cloneable {
      * null: nothing to wait for, as for PROC_NULL), else started as {@link #startSend} starts it.
      */
     final SendRequest startBlockingSend(Communicator c, Object buf, int count, Datatype type, int dest, int tag) {
+        return startSend(c, buf, count, type, dest, tag, SendMode.STANDARD, true);
+    }
+
+    /** {@link #startSend}, through the engine's lane first when {@code blocking} (a send the caller waits for). */
+    private SendRequest startSend(Communicator c, Object buf, int count, Datatype type, int dest, int tag,
+            SendMode mode, boolean blocking) {
         checkCount(count);
         checkType(type);
         checkDest(c, dest);
@@ -159,10 +157,10 @@ public class Comm implements Freeable, Cloneable {
         }
         Engine e = JmpiRuntime.get().engine();
         int w = c.worldRank(dest);
-        if (e.sendNow(data, w, c.context(), c.rank(), tag)) {
+        if (blocking && e.sendNow(data, w, c.context(), c.rank(), tag)) {
             return null;
         }
-        return e.isend(data, w, c.context(), c.rank(), tag, SendMode.STANDARD);
+        return e.isend(data, w, c.context(), c.rank(), tag, mode);
     }
 
     /** Send modes as the API names them; BUFFERED is handled here, the others by the engine. */

@@ -102,13 +102,7 @@ public final class Immediate {
             pace.pending[to] = null;
         }
         if (previous != null) {
-            progress.await(previous);
-            int error = previous.error();
-            String message = previous.errorMessage();
-            engine.release(previous);
-            if (error != 0) {
-                throw new MpiError(error, call + ": " + message);
-            }
+            awaitOk(engine, progress, previous, call);
         }
         long n = out.bytes();
         MessageData data;
@@ -827,11 +821,15 @@ public final class Immediate {
         if (engine.receiveNow(in, context, c.worldRank(from), from, tag) >= 0) {
             return;
         }
-        RecvRequest rq = engine.irecv(in, context, from, tag);
-        progress.await(rq);
-        int error = rq.error();
-        String message = rq.errorMessage();
-        engine.release(rq);
+        awaitOk(engine, progress, engine.irecv(in, context, from, tag), call);
+    }
+
+    /** Waits for {@code r}, gives it back to the engine and throws its error, if any. */
+    private static void awaitOk(Engine engine, Progress progress, org.jmpi.runtime.RequestImpl r, String call) {
+        progress.await(r);
+        int error = r.error();
+        String message = r.errorMessage();
+        engine.release(r);
         if (error != 0) {
             throw new MpiError(error, call + ": " + message);
         }

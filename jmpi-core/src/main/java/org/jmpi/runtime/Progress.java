@@ -101,21 +101,24 @@ public final class Progress {
 
     /** One non-blocking progress pass; returns whether anything happened. */
     public boolean poll() {
+        if (transport == null || !progressLock.tryLock()) {
+            return pollPollers();
+        }
+        try {
+            return pollOwned();
+        } finally {
+            progressLock.unlock();
+        }
+    }
+
+    private boolean pollPollers() {
         boolean any = false;
         if (!pollers.isEmpty()) {
             for (Poller p : pollers) {
                 any |= p.poll();
             }
         }
-        Transport t = transport;
-        if (t == null || !progressLock.tryLock()) {
-            return any;
-        }
-        try {
-            return t.poll() | any;
-        } finally {
-            progressLock.unlock();
-        }
+        return any;
     }
 
     /**
@@ -132,14 +135,10 @@ public final class Progress {
 
     /** A progress pass ({@link #poll()}) by a thread that owns the transport ({@link #tryOwn()}). */
     public boolean pollOwned() {
-        boolean any = false;
-        if (!pollers.isEmpty()) {
-            for (Poller p : pollers) {
-                any |= p.poll();
-            }
-        }
+        boolean any = pollPollers();
         Transport t = transport;
-        return t != null && t.poll() | any;
+        boolean polled = t != null && t.poll();
+        return polled | any;
     }
 
     /** A background thread that will call {@link #serveInBackground} starts (counted until {@link #backgroundStopped}). */

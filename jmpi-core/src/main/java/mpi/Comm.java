@@ -130,6 +130,14 @@ public class Comm implements Freeable, Cloneable {
         return tag;
     }
 
+    /** The checks of a send's arguments, in the order their errors are raised. */
+    private static void checkSend(Communicator c, int count, Datatype type, int dest, int tag) {
+        checkCount(count);
+        checkType(type);
+        checkDest(c, dest);
+        checkSendTag(tag);
+    }
+
     /** Starts a send; null for PROC_NULL. */
     final SendRequest startSend(Communicator c, Object buf, int count, Datatype type, int dest, int tag,
             SendMode mode) {
@@ -147,10 +155,7 @@ public class Comm implements Freeable, Cloneable {
     /** {@link #startSend}, through the engine's lane first when {@code blocking} (a send the caller waits for). */
     private SendRequest startSend(Communicator c, Object buf, int count, Datatype type, int dest, int tag,
             SendMode mode, boolean blocking) {
-        checkCount(count);
-        checkType(type);
-        checkDest(c, dest);
-        checkSendTag(tag);
+        checkSend(c, count, type, dest, tag);
         MessageData data = BufferView.of(buf, count, type.desc, false);
         if (dest == MPI.PROC_NULL) {
             return null;
@@ -182,10 +187,7 @@ public class Comm implements Freeable, Cloneable {
         if (mode != Mode.BUFFERED) {
             return startSend(c, buf, count, type, dest, tag, mode.engineMode);
         }
-        checkCount(count);
-        checkType(type);
-        checkDest(c, dest);
-        checkSendTag(tag);
+        checkSend(c, count, type, dest, tag);
         MessageData data = BufferView.of(buf, count, type.desc, false);
         if (dest == MPI.PROC_NULL) {
             return null;
@@ -456,59 +458,64 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final Status recv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
-        // Small on purpose: compiled on its own it stays small, so C2 inlines it into the caller, and a Status the
-        // caller ignores (the usual case) is then never allocated (escape analysis). The work is in the calls.
-        Status now = receiveNowOutOfLine(buf, count, type, source, tag, "MPI_Recv");
-        if (now != null) {
-            return now;
+        return receive(buf, count, type, source, tag, "MPI_Recv");
+    }
+
+    /**
+     * MPI_Recv, or the receive of an MPI_Sendrecv ({@code call}) whose send is done. Small on purpose: compiled on its
+     * own it stays small, so C2 inlines it into the caller, and a Status the caller ignores (the usual case) is then
+     * never allocated (escape analysis). The work is in the out-of-line calls: the lane first, else the usual way.
+     */
+    private Status receive(Object buf, int count, Datatype type, int source, int tag, String call)
+            throws MPIException {
+        long n = receiveNowOutOfLine(buf, count, type, source, tag, call);
+        if (n >= 0) {
+            Status s = new Status();
+            s.source = source;
+            s.tag = tag;
+            s.bytes = n;
+            return s;
         }
-        RecvRequest r = awaitReceiveOutOfLine(buf, count, type, source, tag);
+        RecvRequest r = awaitReceiveOutOfLine(buf, count, type, source, tag, call);
         if (r == null) {
             return procNullStatus();
         }
         Status s = Status.of(r);
-        releaseReceiveOutOfLine(r, type, "MPI_Recv");
+        releaseReceiveOutOfLine(r, type, call);
         return s;
     }
 
     /**
-     * A blocking receive ({@code call}: MPI_Recv or MPI_Sendrecv) done through the engine's lane: its status, or null
-     * when the lane did not take it (nothing received; the caller receives the usual way, which checks the
+     * A blocking receive ({@code call}: MPI_Recv or MPI_Sendrecv) done through the engine's lane: the bytes received,
+     * or -1 when the lane did not take it (nothing received; the caller receives the usual way, which checks the
      * arguments again and raises their errors). Only receives with an exact source and tag try the lane.
      */
-    private Status receiveNowOutOfLine(Object buf, int count, Datatype type, int source, int tag, String call)
+    private long receiveNowOutOfLine(Object buf, int count, Datatype type, int source, int tag, String call)
             throws MPIException {
         if (source < 0 || tag < 0 || count < 0 || type == null || type.isNull()) {
-            return null; // wildcards, PROC_NULL and bad arguments: the usual way
+            return -1; // wildcards, PROC_NULL and bad arguments: the usual way
         }
         org.jmpi.runtime.events.PointToPointEvent ev = Jfr.p2p();
         try {
             Communicator c = live();
             if (source >= c.size()) {
-                return null;
+                return -1;
             }
             MessageData data = BufferView.of(buf, count, type.desc, true);
             long n = JmpiRuntime.get().engine().receiveNow(data, c.context(), c.worldRank(source), source, tag);
-            return n < 0 ? null : laneStatus(ev, call, source, tag, n, type);
+            if (n >= 0) {
+                Jfr.p2pReceived(ev, call, this, source, tag, n, type);
+            }
+            return n;
         } catch (MpiError e) {
             throw fail(call, e);
         }
     }
 
-    /** The status of {@code n} bytes received through the lane, and the flight recorder's event for it. */
-    private Status laneStatus(org.jmpi.runtime.events.PointToPointEvent ev, String call, int source, int tag, long n,
-            Datatype type) {
-        Status s = new Status();
-        s.source = source;
-        s.tag = tag;
-        s.bytes = n;
-        Jfr.p2pReceived(ev, call, this, source, tag, n, type);
-        return s;
-    }
 
     /** MPI_Recv up to the data's arrival: the request, done and without error, or null for MPI.PROC_NULL. */
-    private RecvRequest awaitReceiveOutOfLine(Object buf, int count, Datatype type, int source, int tag)
-            throws MPIException {
+    private RecvRequest awaitReceiveOutOfLine(Object buf, int count, Datatype type, int source, int tag,
+            String call) throws MPIException {
         org.jmpi.runtime.events.PointToPointEvent ev = Jfr.p2p();
         try {
             RecvRequest r = startRecv(live(), buf, count, type, source, tag);
@@ -522,7 +529,7 @@ public class Comm implements Freeable, Cloneable {
             r.apiEvent(ev);
             return r;
         } catch (MpiError e) {
-            throw fail("MPI_Recv", e);
+            throw fail(call, e);
         }
     }
 
@@ -542,10 +549,9 @@ public class Comm implements Freeable, Cloneable {
 
     public final Status sendRecv(Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag, Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag) throws MPIException {
         // Small, as recv: a Status the caller ignores is then never allocated
-        Status now = sendRecvNowOutOfLine(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
-                source, recvtag);
-        if (now != null) {
-            return now;
+        if (sendNowOutOfLine(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
+                recvtag)) {
+            return receive(recvbuf, recvcount, recvtype, source, recvtag, "MPI_Sendrecv");
         }
         RecvRequest r = sendRecvOutOfLine(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
                 source, recvtag);
@@ -558,47 +564,26 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /**
-     * MPI_Sendrecv whose send the engine's lane takes at once (an eager message: it needs no receive posted first),
-     * followed by the receive, through the lane too when it can: the status; or null when the send did not take the
-     * lane (nothing done yet; the caller posts the receive and sends the usual way). Exact source and tag only.
+     * The send of an MPI_Sendrecv, if the engine's lane takes it at once (an eager message: it needs no receive posted
+     * first): true, and the caller receives as MPI_Recv does; else false, nothing done (the caller posts the receive
+     * and sends the usual way). The receive's arguments are checked first, so that an error comes before any send.
+     * Exact source and tag only.
      */
-    private Status sendRecvNowOutOfLine(Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag,
+    private boolean sendNowOutOfLine(Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag,
             Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag) throws MPIException {
         if (dest < MPI.PROC_NULL || source == MPI.ANY_SOURCE || source < MPI.PROC_NULL || recvtag < 0) {
-            return null; // wildcards (and bad arguments): the usual way
+            return false; // wildcards (and bad arguments): the usual way
         }
-        org.jmpi.runtime.events.PointToPointEvent ev = Jfr.p2p();
         try {
             Communicator c = live();
-            checkCount(sendcount);
-            checkType(sendtype);
-            checkDest(c, dest);
-            checkSendTag(sendtag);
+            checkSend(c, sendcount, sendtype, dest, sendtag);
             checkCount(recvcount);
             checkType(recvtype);
             checkSource(c, source);
-            MessageData in = BufferView.of(recvbuf, recvcount, recvtype.desc, true);
+            BufferView.of(recvbuf, recvcount, recvtype.desc, true);
             MessageData out = BufferView.of(sendbuf, sendcount, sendtype.desc, false);
-            Engine e = JmpiRuntime.get().engine();
-            if (dest != MPI.PROC_NULL && !e.sendNow(out, c.worldRank(dest), c.context(), c.rank(), sendtag)) {
-                return null;
-            }
-            if (source == MPI.PROC_NULL) {
-                return procNullStatus();
-            }
-            long n = e.receiveNow(in, c.context(), c.worldRank(source), source, recvtag);
-            if (n >= 0) {
-                return laneStatus(ev, "MPI_Sendrecv", source, recvtag, n, recvtype);
-            }
-            RecvRequest r = e.irecvFromApplication(in, c.context(), source, recvtag);
-            JmpiRuntime.get().progress().await(r);
-            if (r.error() != 0) {
-                throw blockingReceiveError(r);
-            }
-            r.apiEvent(ev);
-            Status st = Status.of(r);
-            releaseReceiveOutOfLine(r, recvtype, "MPI_Sendrecv");
-            return st;
+            return dest == MPI.PROC_NULL
+                    || JmpiRuntime.get().engine().sendNow(out, c.worldRank(dest), c.context(), c.rank(), sendtag);
         } catch (MpiError e) {
             throw fail("MPI_Sendrecv", e);
         }
@@ -613,10 +598,7 @@ public class Comm implements Freeable, Cloneable {
         org.jmpi.runtime.events.PointToPointEvent ev = Jfr.p2p();
         try {
             Communicator c = live();
-            checkCount(sendcount);
-            checkType(sendtype);
-            checkDest(c, dest);
-            checkSendTag(sendtag);
+            checkSend(c, sendcount, sendtype, dest, sendtag);
             RecvRequest r = startRecv(c, recvbuf, recvcount, recvtype, source, recvtag);
             SendRequest s = startSend(c, sendbuf, sendcount, sendtype, dest, sendtag, SendMode.STANDARD);
             if (s != null) {

@@ -130,7 +130,7 @@ public final class BufferView {
         if (buf instanceof Buffer b && b.hasArray() && b.arrayOffset() > 0) {
             // the whole backing array, so that negative displacements may reach before the slice
             origin = (long) b.arrayOffset() * elementBytes(b);
-            memory = arraySegment(b.array());
+            memory = org.jmpi.shared.FastCopy.arraySegment(b.array()); // a heap buffer's array: primitive
         }
         long capacity = buf instanceof Buffer b ? (long) b.capacity() * elementBytes(b) : memory.byteSize();
         long[] span = type.span(count);
@@ -168,19 +168,6 @@ public final class BufferView {
             case LongBuffer x -> 8;
             case DoubleBuffer x -> 8;
             default -> throw unsupported(b);
-        };
-    }
-
-    private static MemorySegment arraySegment(Object array) {
-        return switch (array) {
-            case byte[] a -> MemorySegment.ofArray(a);
-            case char[] a -> MemorySegment.ofArray(a);
-            case short[] a -> MemorySegment.ofArray(a);
-            case int[] a -> MemorySegment.ofArray(a);
-            case long[] a -> MemorySegment.ofArray(a);
-            case float[] a -> MemorySegment.ofArray(a);
-            case double[] a -> MemorySegment.ofArray(a);
-            default -> throw unsupported(array);
         };
     }
 

@@ -36,8 +36,8 @@ class LaneBudgetTest {
 
     /** The lane's methods, by class. */
     static final Map<String, Set<String>> LANE = Map.of(
-            "mpi.Comm", Set.of("send", "recv", "sendRecv", "startBlockingSend", "startSend", "receiveNowOutOfLine",
-                    "sendRecvNowOutOfLine"),
+            "mpi.Comm", Set.of("send", "recv", "receive", "sendRecv", "startBlockingSend", "startSend",
+                    "receiveNowOutOfLine", "sendNowOutOfLine"),
             "org.jmpi.pt2pt.Engine", Set.of("sendNow", "receiveNow", "takeNow", "takeLater", "laneTo"),
             "org.jmpi.transport.shm.ShmTransport", Set.of("sendShort", "takeShort", "passOne", "pollOthers",
                     "afterRecords"),

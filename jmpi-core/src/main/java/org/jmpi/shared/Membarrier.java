@@ -3,32 +3,28 @@ package org.jmpi.shared;
 import java.lang.invoke.MethodHandle;
 
 /**
- * The Linux {@code membarrier} system call, in its two expedited forms: the call returns once every running thread of
- * this process ({@link #privateBarrier()}) or of every registered process of the host ({@link #globalBarrier()}) has
- * executed a full memory barrier; threads not running pass one when they are scheduled again. It lets a thread that
- * runs a path many times (the owner of a {@link BiasedLock}, a shared-memory sender that streams) do without a barrier
- * of its own, while the thread that runs the other side rarely (a revoker, a rank going to sleep) pays for both:
- * about a microsecond with nothing else running, some 50 us on the project's virtual machine while a thread of a
- * registered process runs on the other core (the inter-processor interrupt).
+ * The Linux {@code membarrier} system call, in its private expedited form: the call returns once every running thread
+ * of this process has executed a full memory barrier; threads not running pass one when they are scheduled again. It
+ * lets a thread that runs a path many times (the owner of a {@link BiasedLock}) do without a barrier of its own, while
+ * the thread that runs the other side rarely (a revoker) pays for both: about a microsecond with nothing else
+ * running, some 50 us on the project's virtual machine while another thread of the process runs on the other core
+ * (the inter-processor interrupt).
  *
- * <p>A process must register for each form once before it may use it. Registration goes through the one system-call
+ * <p>A process must register once before it may use it. Registration goes through the one system-call
  * downcall ({@link Syscall}) and is made by whoever links that downcall in the background (the shared-memory
- * transport's system calls): nothing here links anything, so until then {@link #privateReady()} and
- * {@link #globalReady()} are false and callers keep their own barriers.
+ * transport's system calls): nothing here links anything, so until then {@link #privateReady()} is
+ * false and callers keep their own barriers.
  *
- * <p>Threading: each form's handle is published through a volatile field once its registration succeeded.
+ * <p>Threading: the handle is published through a volatile field once its registration succeeded.
  */
 public final class Membarrier {
     private Membarrier() {}
 
     private static final long CMD_QUERY = 0;
-    private static final long CMD_GLOBAL_EXPEDITED = 1 << 1;
-    private static final long CMD_REGISTER_GLOBAL_EXPEDITED = 1 << 2;
     private static final long CMD_PRIVATE_EXPEDITED = 1 << 3;
     private static final long CMD_REGISTER_PRIVATE_EXPEDITED = 1 << 4;
 
     private static volatile MethodHandle privateForm;
-    private static volatile MethodHandle globalForm;
     /**
      * {@code privateForm != null}, as a flag of its own: {@link #privateReady()} is inlined into every compiled method
      * that takes a lock or completes a request, and a comparison there would be a branch of its own, never taken until
@@ -48,19 +44,6 @@ public final class Membarrier {
             privateRegistered = true;
         }
         return privateForm != null;
-    }
-
-    /**
-     * Registers this process for global expedited barriers: from then on its running threads execute one whenever a
-     * process of the host calls {@link #globalBarrier()}.
-     *
-     * @return whether {@link #globalBarrier()} may be used from now on
-     */
-    public static synchronized boolean registerGlobal(MethodHandle syscall) {
-        if (globalForm == null && register(syscall, CMD_GLOBAL_EXPEDITED, CMD_REGISTER_GLOBAL_EXPEDITED)) {
-            globalForm = syscall;
-        }
-        return globalForm != null;
     }
 
     /** Asks whether {@code command} is offered, registers with {@code registration}, and tries the command once. */
@@ -85,11 +68,6 @@ public final class Membarrier {
         return privateRegistered;
     }
 
-    /** Whether this process is registered, so that {@link #globalBarrier()} works. */
-    public static boolean globalReady() {
-        return globalForm != null;
-    }
-
     /**
      * Returns once every thread of this process that runs now has executed a full memory barrier.
      *
@@ -98,17 +76,6 @@ public final class Membarrier {
     public static boolean privateBarrier() {
         MethodHandle h = privateForm;
         return h != null && call(h, CMD_PRIVATE_EXPEDITED);
-    }
-
-    /**
-     * Returns once every thread that runs now in a process registered for it (every jmpi rank of the host whose
-     * system calls are linked) has executed a full memory barrier.
-     *
-     * @return false if not registered or the kernel refused this time
-     */
-    public static boolean globalBarrier() {
-        MethodHandle h = globalForm;
-        return h != null && call(h, CMD_GLOBAL_EXPEDITED);
     }
 
     private static boolean call(MethodHandle syscall, long command) {

@@ -53,15 +53,6 @@ public interface Transport extends AutoCloseable {
     default void afterStartFence() {
     }
 
-    /**
-     * Takes, on objects of its own, the paths this transport's message path takes only once the process is
-     * registered for the process-wide memory barrier ({@link org.jmpi.shared.Membarrier}), so that the JIT compiles
-     * them in before the registration flips them (see {@link org.jmpi.shared.BiasedLock#rehearse()}). Called by the
-     * sending thread on a few of a rank's first sends; touches nothing a peer sees. The default does nothing.
-     */
-    default void rehearse() {
-    }
-
     /** The {@link Lane} that reaches {@code peer} (a world rank), or null when frames to it take {@link #send} only. */
     default Lane lane(int peer) {
         return null;

@@ -42,11 +42,6 @@ class RehearsalTest {
             assertThat(in).isEqualTo(out);
         }
         assertThat(t0.engine.rehearsals()).isEqualTo(Engine.REHEARSALS);
-        // the transport's part runs only while the process is not registered (another test may have registered it)
-        assertThat(t0.rehearsed).isBetween(0, Engine.REHEARSALS);
-        if (!Membarrier.privateReady()) {
-            assertThat(t0.rehearsed).isEqualTo(Engine.REHEARSALS);
-        }
         assertThat(t1.engine.rehearsals()).as("the receiver sent nothing").isZero();
     }
 

@@ -119,14 +119,6 @@ class StreamedEagerTest {
         @Override
         public void close() {}
 
-        /** Calls of {@link #rehearse()} by the engine. */
-        int rehearsed;
-
-        @Override
-        public void rehearse() {
-            rehearsed++;
-        }
-
         @Override
         public long eagerLimit(int to) {
             return EAGER;

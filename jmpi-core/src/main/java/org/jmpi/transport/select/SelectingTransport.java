@@ -126,13 +126,6 @@ public final class SelectingTransport implements Transport, ProtocolHints, Singl
         }
     }
 
-    @Override
-    public void rehearse() {
-        if (shm != null) {
-            shm.rehearse();
-        }
-    }
-
     /** Frames and bytes per peer; counted here for what is sent and by the engine for what arrives. */
     private final org.jmpi.transport.Traffic traffic;
 

@@ -49,11 +49,6 @@ final class InboundRing {
         this.head = ShmLayout.getAcquire(ring, ShmLayout.RING_HEAD);
     }
 
-    /** Whether the producer checks our doorbell without a fence now ({@link OutboundRing#skipFenceLocked}). */
-    boolean producerSkipsFence() {
-        return ShmLayout.getIntVolatile(ring, ShmLayout.RING_PRODUCER_SKIPS_FENCE) != 0;
-    }
-
     /** Whether a record is waiting (one acquire load). */
     boolean ready() {
         return ShmLayout.isOfLap(ShmLayout.getAcquire(data, head & mask), ShmLayout.lapTag(head, lapShift));

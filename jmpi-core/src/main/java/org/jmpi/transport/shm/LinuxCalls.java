@@ -5,8 +5,6 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jmpi.shared.Syscall;
 
@@ -37,21 +35,19 @@ final class LinuxCalls {
     private static final long FUTEX_WAIT = 0;
     private static final long FUTEX_WAKE = 1;
     /**
-     * Whether {@link Calls#membarrierAll} may be used ({@code jmpi.shm.membarrier}, or {@code JMPI_SHM_MEMBARRIER};
-     * default true): false keeps a full fence on every doorbell check, as before (for comparisons, or a kernel that
-     * misbehaves).
+     * Whether this process registers for {@code membarrier}, which lets the rings' and flows' locks be biased
+     * ({@code jmpi.shm.membarrier}, or {@code JMPI_SHM_MEMBARRIER}; default true): false keeps ordinary locks (for
+     * comparisons, or a kernel that misbehaves).
      */
     static final String MEMBARRIER_PROPERTY = "jmpi.shm.membarrier";
 
     private static final AtomicBoolean STARTED = new AtomicBoolean();
     private static volatile Calls calls;
-    /** Actions to run once the calls are linked ({@link #whenLinked}); guarded by itself. */
-    private static final List<Runnable> WHEN_LINKED = new ArrayList<>();
 
     /** Starts linking in a daemon thread, once; returns at once. */
     static void prepare() {
         if (STARTED.compareAndSet(false, true)) {
-            Thread.ofPlatform().daemon().name("jmpi-link-syscalls").start(() -> publish(Calls.link()));
+            Thread.ofPlatform().daemon().name("jmpi-link-syscalls").start(() -> calls = Calls.link());
         }
     }
 
@@ -61,42 +57,9 @@ final class LinuxCalls {
         if (c == null) {
             STARTED.set(true);
             c = Calls.link();
-            publish(c);
+            calls = c;
         }
         return c;
-    }
-
-    /**
-     * Runs {@code action} once the calls are linked: now, in the calling thread, if they are; else in the thread that
-     * links them, right after. It must be quick and safe from any thread. See {@link #forget}.
-     */
-    static void whenLinked(Runnable action) {
-        synchronized (WHEN_LINKED) {
-            if (calls == null) {
-                WHEN_LINKED.add(action);
-                return;
-            }
-        }
-        action.run();
-    }
-
-    /** Drops an action given to {@link #whenLinked} that has not run (its owner closed). */
-    static void forget(Runnable action) {
-        synchronized (WHEN_LINKED) {
-            WHEN_LINKED.remove(action);
-        }
-    }
-
-    private static void publish(Calls c) {
-        List<Runnable> actions;
-        synchronized (WHEN_LINKED) {
-            calls = c;
-            actions = List.copyOf(WHEN_LINKED);
-            WHEN_LINKED.clear();
-        }
-        for (Runnable a : actions) {
-            a.run();
-        }
     }
 
     /** The linked calls, or null while they are not ready (see {@link #prepare()}). */
@@ -110,12 +73,6 @@ final class LinuxCalls {
         final boolean futex;
         /** Whether {@link #processVmRead} can be called at all (the kernel may still refuse per peer). */
         final boolean processVm;
-        /**
-         * Whether {@link #membarrierAll()} works and this process is registered for it: every running thread of this
-         * process then executes a full memory barrier whenever a process of the host calls it (see
-         * {@link ShmTransport}, "Waiting"; {@link org.jmpi.shared.Membarrier}).
-         */
-        final boolean membarrier;
         private final MethodHandle syscall;
         private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
 
@@ -123,9 +80,7 @@ final class LinuxCalls {
             this.syscall = syscall;
             this.futex = syscall != null && Syscall.FUTEX > 0;
             this.processVm = syscall != null && Syscall.PROCESS_VM_READV > 0 && Syscall.PROCESS_VM_WRITEV > 0;
-            boolean wanted = syscall != null && membarrierWanted();
-            this.membarrier = futex && wanted && org.jmpi.shared.Membarrier.registerGlobal(syscall);
-            if (wanted) {
+            if (syscall != null && membarrierWanted()) {
                 org.jmpi.shared.Membarrier.registerPrivate(syscall); // lets the rings' and flows' locks be biased
             }
         }
@@ -136,16 +91,6 @@ final class LinuxCalls {
                 v = System.getenv("JMPI_SHM_MEMBARRIER");
             }
             return v == null || !v.trim().equalsIgnoreCase("false");
-        }
-
-        /**
-         * {@code membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED)} ({@link org.jmpi.shared.Membarrier#globalBarrier()}).
-         * Only when {@link #membarrier} is true.
-         *
-         * @return false if the kernel refused this time (the caller must then not rely on the barrier)
-         */
-        boolean membarrierAll() {
-            return org.jmpi.shared.Membarrier.globalBarrier();
         }
 
         static Calls link() {

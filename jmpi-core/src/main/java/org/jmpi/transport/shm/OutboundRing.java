@@ -13,7 +13,7 @@ import org.jmpi.shared.FastCopy;
  * those that do not fit yet and writes them, in order, as the peer makes room.
  *
  * <p>Threading: every method runs under {@link #lock} (any thread may send), except {@link #hasPending()} (a volatile
- * hint) and {@link #peerSleepsWithBarrier()}. {@code tail} and {@code headCache} are this process's private copies.
+ * hint). {@code tail} and {@code headCache} are this process's private copies.
  * The record body is written with plain stores, the next record's marker is zeroed, and then the record's marker is
  * stored with release semantics, which pairs with the consumer's acquire load of it ({@link InboundRing}). The
  * consumer's {@code head} is read with acquire semantics, pairing with its release store, so that the space it frees
@@ -40,18 +40,6 @@ final class OutboundRing {
     /** The peer's doorbell (a futex word in its segment). */
     final MemorySegment doorbell;
     final org.jmpi.shared.BiasedLock lock = new org.jmpi.shared.BiasedLock();
-    /**
-     * A futex word of our own, set to 1 before a practice wake ({@link #practiceBell}) so that the wake finds it
-     * armed and makes the system call, as a wake of a sleeping peer does (nobody ever sleeps on it).
-     */
-    private final MemorySegment practiceWord = java.lang.foreign.Arena.ofAuto().allocate(4, 4);
-    /** Sends until the next look at whether a practice wake is due (any sending thread; racy, only roughly counted). */
-    private int practiceCountdown = PRACTICE_EVERY;
-    /** Looks at whether to practise made so far (up to {@link #PRACTICE_LOOKS}), and practice wakes made in them. */
-    private int looks;
-    private int practiced;
-    /** The peer's segment header (its {@link ShmLayout#OWNER_SLEEPS_WITH_BARRIER} word). */
-    private final MemorySegment peerHeader;
     private final MemorySegment ring;
     private final MemorySegment data;
     private final long size;
@@ -84,18 +72,12 @@ final class OutboundRing {
     private long lapEnd;
     /** The first lap's length in bytes (see {@link #lapEnd}). */
     static final long FIRST_LAP_BYTES = 4096;
-    /** Records after which a ring of a process that has not slept checks the doorbell without a fence. */
-    static final int SKIP_AFTER_SENDS = 256;
-    /** Whether the ring's "skips fence" word is set; and records since this process last slept (under the lock). */
-    private boolean skipping;
-    private int streak;
     /** Header copies of the queued frames (native, reused once a frame is written; under the lock). */
     private final HeaderCopies headers = new HeaderCopies();
 
-    OutboundRing(int peer, MemorySegment ring, long dataBytes, MemorySegment doorbell, MemorySegment peerHeader) {
+    OutboundRing(int peer, MemorySegment ring, long dataBytes, MemorySegment doorbell) {
         this.peer = peer;
         this.doorbell = doorbell;
-        this.peerHeader = peerHeader;
         this.ring = ring;
         this.data = ring.asSlice(ShmLayout.RING_HEADER_BYTES, dataBytes);
         this.size = dataBytes;
@@ -108,140 +90,6 @@ final class OutboundRing {
         this.tail = ShmLayout.getAcquire(ring, ShmLayout.RING_HEAD);
         this.headCache = tail;
         ring.set(ValueLayout.JAVA_LONG, ShmLayout.RING_ATTACHED_PID, ProcessHandle.current().pid());
-        ShmLayout.setIntVolatile(ring, ShmLayout.RING_PRODUCER_SKIPS_FENCE, 0);
-    }
-
-    /**
-     * Whether the peer's process runs the global memory barrier in every futex sleep, between arming its doorbell and
-     * its last look at its rings (it set {@link ShmLayout#OWNER_SLEEPS_WITH_BARRIER}, which is never cleared). Any
-     * thread; one load of a line the peer writes once.
-     */
-    boolean peerSleepsWithBarrier() {
-        return ShmLayout.getIntVolatile(peerHeader, ShmLayout.OWNER_SLEEPS_WITH_BARRIER) != 0;
-    }
-
-    /**
-     * Before a record is published (caller holds {@link #lock}): whether the doorbell check after it may do without a
-     * fence. Yes once this process is {@code registered} for the global barrier, the peer's sleeps run it
-     * ({@link #peerSleepsWithBarrier()}), and this ring has carried {@link #SKIP_AFTER_SENDS} records since this
-     * process last slept: a rank that streams messages. The ring's "skips fence" word is then set, with a full fence,
-     * before the first record that relies on it, so that a peer that goes to sleep either sees the word (and runs the
-     * barrier) or has armed its doorbell early enough for our checks to see it.
-     */
-    boolean skipFenceLocked(boolean registered) {
-        if (skipping) {
-            return true;
-        }
-        if (!registered || ++streak < SKIP_AFTER_SENDS || !peerSleepsWithBarrier()) {
-            return false;
-        }
-        ShmLayout.setIntVolatile(ring, ShmLayout.RING_PRODUCER_SKIPS_FENCE, 1);
-        skipping = true;
-        return true;
-    }
-
-    /** Data bytes of the ring {@link #rehearse()} works on. */
-    private static final long REHEARSAL_DATA_BYTES = 4096;
-    /** Private memory for {@link #rehearse()}: a ring, a peer's segment header and a doorbell; never closed. */
-    private static MemorySegment rehearsalMemory;
-
-    /**
-     * Takes the paths of {@link #skipFenceLocked} and {@link #stopSkippingLocked} that a ring takes only once this
-     * process is registered for the global barrier and the peer sleeps with it, and the doorbell check without a
-     * fence ({@link ShmTransport#doorbellWord}), on a ring in memory of this process that no peer ever maps: before
-     * the registration, so that the JIT compiles those branches into the send path instead of a trap that the
-     * registration would spring, throwing the compiled send away (see {@link org.jmpi.shared.BiasedLock#rehearse()}).
-     * Any thread, one at a time per process (callers: the rank's sending thread, a few times).
-     */
-    static synchronized void rehearse() {
-        if (rehearsalMemory == null) {
-            // a shared arena, as the segments' mappings are (ShmSegment): the same kind of segment on these paths
-            rehearsalMemory = java.lang.foreign.Arena.ofShared().allocate(
-                    ShmLayout.RING_HEADER_BYTES + REHEARSAL_DATA_BYTES + 3 * ShmLayout.ALIGN, ShmLayout.ALIGN);
-        }
-        MemorySegment m = rehearsalMemory;
-        m.fill((byte) 0);
-        long ringBytes = ShmLayout.RING_HEADER_BYTES + REHEARSAL_DATA_BYTES;
-        MemorySegment peerHeader = m.asSlice(ringBytes, 2 * ShmLayout.ALIGN); // OWNER_SLEEPS_WITH_BARRIER is at 76
-        MemorySegment doorbell = m.asSlice(ringBytes + 2 * ShmLayout.ALIGN, 4);
-        ShmLayout.setIntVolatile(peerHeader, ShmLayout.OWNER_SLEEPS_WITH_BARRIER, 1);
-        OutboundRing o = new OutboundRing(-1, m.asSlice(0, ringBytes), REHEARSAL_DATA_BYTES, doorbell, peerHeader);
-        for (int i = 0; i <= SKIP_AFTER_SENDS; i++) {
-            o.skipFenceLocked(true);
-        }
-        ShmTransport.doorbellWord(doorbell, o.skipFenceLocked(true));
-        o.stopSkippingLocked();
-        o.skipFenceLocked(false);
-    }
-
-    /**
-     * This process is going to sleep (caller holds {@link #lock}): back to a fence per record, so that the peer's
-     * sleeps need no barrier for this ring. The release store comes after every record written without a fence
-     * (this thread's, or another's seen through the lock), so a peer that reads the word as 0 also sees them.
-     */
-    void stopSkippingLocked() {
-        streak = 0;
-        if (skipping) {
-            ShmLayout.setIntRelease(ring, ShmLayout.RING_PRODUCER_SKIPS_FENCE, 0);
-            skipping = false;
-        }
-    }
-
-    /** Sends between two looks at whether a practice wake is due. */
-    static final int PRACTICE_EVERY = 1024;
-    /** Looks at whether to practise the wake, per ring (a practice only where the system calls are linked by then). */
-    static final int PRACTICE_LOOKS = 4;
-
-    /**
-     * 1 if this send should practise waking the peer ({@link ShmTransport#ringDoorbell}), else 0: on every
-     * {@link #PRACTICE_EVERY}th send of the first {@link #PRACTICE_EVERY} x {@link #PRACTICE_LOOKS}, where the system
-     * calls are linked by then, then never. An int, not a boolean, so that the caller can merge it into the doorbell's
-     * word without a branch of its own.
-     *
-     * <p>Only early sends practise: a practice is worth it while the JIT still profiles the send path. Where the link
-     * came late (in some runs a second into the program, well after C2 compiled the send without the wake), a practice
-     * would itself throw the compiled send away, for certain and in the middle of whatever loop the program times,
-     * where a real wake (a peer's first sleep) is rare in a busy exchange.
-     */
-    int practiceWake() {
-        if (--practiceCountdown != 0) {
-            return 0;
-        }
-        return practiceDue();
-    }
-
-    private int practiceDue() {
-        if (looks >= PRACTICE_LOOKS) {
-            practiceCountdown = Integer.MAX_VALUE; // done: the next look comes after two billion sends
-            return 0;
-        }
-        looks++;
-        practiceCountdown = PRACTICE_EVERY;
-        if (LinuxCalls.get() == null) {
-            return 0; // a wake would start linking; no practice at this look
-        }
-        practiced++;
-        return 1;
-    }
-
-    /**
-     * The word a wake after this send also rings: our own practice word, armed ({@code practice} 1) so that the wake
-     * makes its system call, or left at 0 ({@code practice} 0) so that it does nothing. Merges the practice into the
-     * real wake's path without a branch.
-     */
-    MemorySegment practiceBell(int practice) {
-        practiceWord.set(java.lang.foreign.ValueLayout.JAVA_INT, 0, practice);
-        return practiceWord;
-    }
-
-    /** Practice wakes made (tests). */
-    int practiced() {
-        return practiced;
-    }
-
-    /** Whether the ring's "skips fence" word is set (tests: a racy read unless by the last sending thread). */
-    boolean skipping() {
-        return skipping;
     }
 
     /** Whether frames wait for room (a hint; read without the lock). */

@@ -30,8 +30,8 @@ import org.jmpi.transport.Lane;
  *  +-------+-------+-------+---------------+-------+-------+---------------+---------------+---------------+
  *  64              72      76      80              88
  *  +---------------+-------+-------+---------------+
- *  | owner start   |peers  |barrier| owner pid     |
- *  | (u64, ms)     |mapped | (u32) | namespace(u64)|
+ *  | owner start   |peers  |  -    | owner pid     |
+ *  | (u64, ms)     |mapped |       | namespace(u64)|
  *  +---------------+-------+-------+---------------+
  *  128: doorbell (u32, a futex word alone on its cache line): 0 owner awake, 1 owner may be asleep
  *
@@ -39,20 +39,13 @@ import org.jmpi.transport.Lane;
  *  inode of its pid namespace it tells a later job whether the owner still runs (a stale file is removed).
  *  peers mapped: incremented (atomically) by every rank that maps the segment; the one that brings it to rings - 1
  *  (every other rank of the host) removes the file: from then on nothing is left in the directory.
- *  barrier: set to 1 by the owner once every futex sleep of the owner's process, after arming the doorbell, reads
- *  the "skips fence" words of its inbound rings and, if one is set, runs membarrier(GLOBAL_EXPEDITED) before its
- *  last look at the rings; never cleared. 0 in segments of older versions, whose senders and sleepers keep their
- *  fences.
- *  skips fence (in each ring's producer line, written by its producer only): 1 while the producer checks this
- *  segment's doorbell without a fence after publishing a record (ShmTransport, "Waiting"); stored with a full fence
- *  before the first such record, cleared with a release store after the last.
  *
  * ring (one per sender):
  *  0                         128                       256
  *  +-------------------------+-------------------------+-------------------------------------------+
  *  | producer line:          | consumer line:          | data: records, 64-byte aligned,           |
  *  |  0 attached pid (u64)   |  0 head (u64, absolute  |       ring data bytes (a power of two)    |
- *  |  8 skips fence (u32)    |    bytes consumed)      |                                           |
+ *  |                         |    bytes consumed)      |                                           |
  *  |                         |  8 producer waiting(u32)|                                           |
  *  +-------------------------+-------------------------+-------------------------------------------+
  *
@@ -116,13 +109,11 @@ final class ShmLayout {
     static final long PROBE_TOKEN_BYTES = 16;
     static final long OWNER_START = 64;
     static final long PEERS_MAPPED = 72;
-    static final long OWNER_SLEEPS_WITH_BARRIER = 76;
     static final long OWNER_PID_NAMESPACE = 80;
     static final long DOORBELL = 128;
 
     static final long RING_HEADER_BYTES = 256;
     static final long RING_ATTACHED_PID = 0;
-    static final long RING_PRODUCER_SKIPS_FENCE = 8;
     static final long RING_HEAD = 128;
     static final long RING_PRODUCER_WAITING = 136;
 

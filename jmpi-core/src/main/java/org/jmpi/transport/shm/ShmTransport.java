@@ -39,28 +39,20 @@ import org.jmpi.transport.Transport;
  * <p><b>Receiving</b> hands each frame to the sink in place: the payload is a slice of the ring, copied once by the
  * sink into the user's buffer.
  *
- * <p><b>Waiting.</b> {@link #await(long)} sleeps on the segment's doorbell, a futex word: the owner sets it to 1,
- * checks every inbound ring once more, and sleeps; a sender that has published a record reads the doorbell and, if it
- * is 1, clears it and wakes the owner. Both sides order their store before their load (Dekker), so a record published
- * while the owner goes to sleep is never missed. The sender's order normally costs a full fence per message, which on
- * x86 waits until the line just written (the one the owner polls) is back at the sender's core. Once a rank's system
- * calls are linked and the kernel offers {@code membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED)}, the rank registers for
- * it and says so in its segment header. A registered sender that has written {@link OutboundRing#SKIP_AFTER_SENDS}
- * records to such a receiver since its own process last slept sets its ring's "skips fence" word (with one fence)
- * and from then on checks the doorbell without a fence. A receiver that goes to sleep arms its doorbell and, if one
- * of its producers' words is set, runs the barrier before its last look, which makes every running thread of every
- * registered rank pass a full barrier: either the record was stored before the sender's core passed it, and the last
- * look sees it, or the sender's load of the doorbell comes after it and sees the 1. The barrier costs the sleeper about
- * a microsecond, some 50 us on a virtual machine while another registered rank runs (an inter-processor interrupt),
- * hence only while a producer streams; a producer clears its word when its own process sleeps. Calls are linked after
- * {@link #LINK_AFTER_RECORDS} records, or every {@link #LINK_CHECK_RECORDS} once the shared downcall is linked anyway,
- * besides the other occasions below. A sender whose frames wait for room
- * while a thread of its process sleeps on the doorbell (or is about to) asks the consumer (a flag in the ring) to ring
- * it when it frees some; the owner asks the same itself before it sleeps. Linking futex costs about 100 ms of CPU, so
- * it happens in the background, only once a rank has slept {@link #SLEEPS_BEFORE_FUTEX} times (most short programs
- * never do); until then, and where there is no futex, the owner parks for 20 us, doubling up to 1 ms while nothing
- * arrives. A futex sleep lasts at most {@link #FUTEX_CAP_NANOS}, which bounds the wait for a peer whose own futex is
- * not linked yet.
+ * <p><b>Waiting.</b> {@link #await(long)} sleeps on the segment's doorbell, a futex word: the owner sets it to 1 (a
+ * volatile store, a full fence), checks every inbound ring once more, and sleeps; a sender that has published a record
+ * reads the doorbell and, if it is 1, clears it and wakes the owner. The sender does not fence between its record's
+ * store and the doorbell's load: on x86 that fence waits, once per message, until the cache line just written (the one
+ * the owner polls) is back at the sender's core. So a wake can be lost, when the owner arms its doorbell within the
+ * few nanoseconds the record sits in the sender's store buffer; a sleep therefore never lasts longer than its
+ * timeout, which starts at {@link #PARK_MIN_NANOS} and doubles, while nothing arrives, up to {@link #FUTEX_CAP_NANOS}.
+ * Nothing here depends on when the system calls are linked: the send path is the same from the first message. A
+ * sender whose frames wait for room while a thread of its process sleeps on the doorbell (or is about to) asks the
+ * consumer (a flag in the ring) to ring it when it frees some; the owner asks the same itself before it sleeps.
+ * Linking futex costs about 100 ms of CPU, so it happens in the background, only once a rank has slept
+ * {@link #SLEEPS_BEFORE_FUTEX} times (most short programs never do), or after {@link #LINK_AFTER_RECORDS} records
+ * (the registration for {@code membarrier} then lets the rings' locks be biased); until then, and where there is no
+ * futex, the owner parks for 20 us, doubling up to 1 ms while nothing arrives.
  *
  * <p><b>Single copy.</b> {@link #read} copies straight out of a peer's memory with {@code process_vm_readv}. It is
  * offered for a peer only after a probe succeeded: reading a random token from the peer's own mapping of its segment
@@ -84,10 +76,13 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
         return "shm-" + rank;
     }
 
-    /** Sleeps without futex start this short and double up to {@link #PARK_CAP_NANOS}. */
+    /** Sleeps start this short and double up to {@link #PARK_CAP_NANOS} (parks) or {@link #futexCapNanos}. */
     static final long PARK_MIN_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
     static final long PARK_CAP_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-    /** Longest futex sleep: a peer that cannot ring our doorbell yet (its futex is still being linked) waits this. */
+    /**
+     * Longest futex sleep: what a lost wake costs at most (see "Waiting"), and what a peer that cannot ring our doorbell
+     * yet (its futex is still being linked) waits.
+     */
     static final long FUTEX_CAP_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
     /** {@link #FUTEX_CAP_NANOS}, raised by tests that must see a doorbell, not a timeout, wake a sleeper. */
     static volatile long futexCapNanos = FUTEX_CAP_NANOS;
@@ -97,8 +92,9 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
     private static final int BUDGET = 64;
     /**
      * Records after which the system calls are linked (in the background) even if this rank never sleeps: their
-     * global memory barrier saves the senders of a busy rank a fence per message (see {@link #ringDoorbell}). Linking
-     * costs up to some 40 ms of CPU, which a short program does not pay (20,000 round trips are 80,000 records).
+     * registration for {@code membarrier} lets a busy rank's locks be biased ({@link org.jmpi.shared.BiasedLock}).
+     * Linking costs up to some 40 ms of CPU, which a short program does not pay (20,000 round trips are 80,000
+     * records).
      */
     static final int LINK_AFTER_RECORDS = 1 << 18;
     /** Records between two looks at whether the system-call downcall is linked already (see {@link #count}). */
@@ -145,22 +141,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
      */
     private long nextLinkCheck = 64;
     private long linkCheckStep = 64;
-    /**
-     * Whether this process's system calls are linked with the global memory barrier
-     * ({@link LinuxCalls.Calls#membarrier}), so that its sleeps run it and its threads execute it whenever another
-     * rank of the host sleeps. Set once by {@link #checkBarrier()}, read by senders; a sender that still sees false
-     * only fences.
-     */
-    private volatile boolean barrierReady;
-    /** Whether {@link #checkBarrier()} has found the calls linked. */
-    private volatile boolean barrierChecked;
-    /**
-     * {@link #checkBarrier()}, run by the thread that links the calls ({@link LinuxCalls#whenLinked}). It used to run
-     * from every poll until the calls were linked; the poll's branch on it, compiled while the calls were not linked
-     * yet, was thrown away when they were, in the middle of the first second (twice a rank, the whole receive path).
-     */
-    private final Runnable onLinked = this::checkBarrier;
-    /** Without futex: how long the next park lasts; and how often this rank slept (progress owner only). */
+    /** How long the next sleep lasts at most; and how often this rank slept without futex (progress owner only). */
     private long parkNanos = PARK_MIN_NANOS;
     private int sleeps;
 
@@ -232,7 +213,6 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
         }
         ShmTransport t = new ShmTransport(bootstrap, sink, config, localRanks, seg, ns);
         org.jmpi.bootstrap.Lifeline.addCleanup(t.unlinkOwn);
-        LinuxCalls.whenLinked(t.onLinked);
         bootstrap.put(cardKey(rank), card);
         if (rank == localRanks[0]) {
             removeStaleSegments(dir); // files of earlier jobs whose ranks were killed
@@ -389,10 +369,8 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
         }
         ArrayDeque<Runnable> done = null;
         boolean written;
-        boolean skipFence;
         o.lock.lock();
         try {
-            skipFence = o.skipFenceLocked(barrierReady);
             if (o.hasPending()) {
                 done = completions();
                 o.flushLocked(done);
@@ -415,7 +393,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
         } finally {
             o.lock.unlock();
         }
-        ringDoorbell(o, skipFence);
+        ringDoorbell(o);
         count(1);
         if (written && onWritten != null) {
             onWritten.run();
@@ -443,10 +421,8 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
         if (o == null || closed) {
             return false;
         }
-        boolean skipFence;
         o.lock.lock();
         try {
-            skipFence = o.skipFenceLocked(barrierReady);
             if (!o.writeShortLocked(ShmLayout.envelopeWord(length, kind), ShmLayout.envelopeWord(context, source),
                     ShmLayout.envelopeWord(tag, 0), payload, offset, length)) {
                 return false;
@@ -454,7 +430,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
         } finally {
             o.lock.unlock();
         }
-        ringDoorbell(o, skipFence);
+        ringDoorbell(o);
         count(1);
         return true;
     }
@@ -486,79 +462,27 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
     }
 
     /**
-     * Rehearses the send path's branches that the registration for the global barrier opens
-     * ({@link OutboundRing#rehearse()}), unless this process is registered already (then the real ones run).
+     * Wakes a peer if it sleeps on its doorbell, after a record was published to it (see "Waiting" above: no fence).
      */
-    @Override
-    public void rehearse() {
-        if (!barrierReady) {
-            OutboundRing.rehearse();
-        }
-    }
-
-    /**
-     * Wakes a peer if it sleeps on its doorbell, after a record was published to it. The record's store must come
-     * before the doorbell's load (Dekker, see "Waiting" above). With {@code skipFence} (the ring's "skips fence" word
-     * is set) the peer's sleep runs the global barrier, which gives the order, and the load needs no fence here: on
-     * x86 a full fence right after the record's store waits for the cache line the receiver is polling to come back to
-     * this core, once per message. Otherwise a full fence orders them.
-     *
-     * <p>A peer asleep is rare in a busy exchange: C2 compiled the message path with the wake as a trap, and the first
-     * sleep of a peer (a second into a program, while the JIT was still at work and the ranks waited long) threw the
-     * compiled send away, in the middle of a timed loop. So the wake is practised ({@link OutboundRing#practiceWake}):
-     * on a few of the first sends, where the system calls are linked by then, the branch is taken and the wake runs
-     * on a word of our own, armed, so that its system call is made too; the peer's doorbell, not armed, is left alone
-     * by the same wake. Everything is merged into data (no branch of its own on the practice), so that the real wake
-     * later runs the same branches the practice took.
-     */
-    private static void ringDoorbell(OutboundRing o, boolean skipFence) {
+    private static void ringDoorbell(OutboundRing o) {
         MemorySegment bell = o.doorbell;
-        int practice = o.practiceWake();
-        if ((doorbellWord(bell, skipFence) | practice) != 0) {
+        if (doorbellWord(bell) != 0) {
             wake(bell);
-            wake(o.practiceBell(practice));
         }
     }
 
     /**
      * The sender's half of the doorbell protocol, after a record's release store: whether the receiver's doorbell is
-     * armed (its word, non-zero when it is). {@code skipFence}: the ring's "skips fence" word is set
-     * ({@link OutboundRing#skipFenceLocked}), so a receiver that goes to sleep runs the global barrier after arming
-     * ({@link #armDoorbell}) and no fence is needed here for the processor. The acquire fence then emits no
-     * instruction on x86 (a load-load barrier on ARM); it is there for the compiler: in HotSpot every fence orders all
-     * memory accesses around it, so the load is not moved above the record's store (the Java memory model alone
-     * would allow that). The word, not a boolean: a comparison here would be a branch of its own, never taken until a
-     * peer first sleeps (see {@link #ringDoorbell}).
+     * armed (its word, non-zero when it is). No fence for the processor: on x86 a full fence right after the record's
+     * store would wait for the cache line the receiver polls to come back to this core, once per message. So the
+     * load may pass the store in the store buffer, and a receiver that arms its doorbell in that moment (a few
+     * nanoseconds) may miss both the record and the wake: it then wakes by its sleep's timeout (see {@link #await}).
+     * The acquire fence emits no instruction on x86 (a load-load barrier on ARM); it is there for the compiler: in
+     * HotSpot every fence orders all memory accesses around it, so the load is not moved above the record's store.
      */
-    static int doorbellWord(MemorySegment bell, boolean skipFence) {
-        if (skipFence) {
-            VarHandle.acquireFence();
-        } else {
-            VarHandle.fullFence();
-        }
+    static int doorbellWord(MemorySegment bell) {
+        VarHandle.acquireFence();
         return bell.get(ValueLayout.JAVA_INT, 0);
-    }
-
-    /**
-     * The sleeper's half: arms {@code bell}; then, if the producer of one of {@code rings} checks the doorbell without
-     * a fence, runs the global barrier, after which a record such a producer published without seeing the doorbell
-     * armed is visible to the caller's last look at its rings. Producers whose word reads 0 fence: either their word
-     * was set after our arming (a full fence each side: they then see the doorbell armed), or it was cleared after
-     * their last unfenced record, which is then visible too.
-     *
-     * @return false if the kernel refused the barrier this time (the caller must then sleep only briefly)
-     */
-    static boolean armDoorbell(MemorySegment bell, LinuxCalls.Calls c, InboundRing[] rings) {
-        ShmLayout.setIntVolatile(bell, 0, 1);
-        if (!c.membarrier) {
-            return true;
-        }
-        for (InboundRing in : rings) {
-            if (in.producerSkipsFence()) {
-                return c.membarrierAll();
-            }
-        }
-        return true;
     }
 
     /**
@@ -587,8 +511,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
             }
             try {
                 ShmSegment seg = peerSegment(peer);
-                o = new OutboundRing(peer, seg.ring(localIndex[rank]), seg.ringDataBytes, seg.doorbell(),
-                        seg.memory);
+                o = new OutboundRing(peer, seg.ring(localIndex[rank]), seg.ringDataBytes, seg.doorbell());
             } catch (IOException | RuntimeException e) {
                 sink.onPeerFailure(peer, e);
                 return null;
@@ -719,7 +642,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
             o.lock.unlock();
         }
         if (wrote) {
-            ringDoorbell(o, false);
+            ringDoorbell(o);
         }
         runAll(done);
         return wrote;
@@ -734,42 +657,6 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
             return; // it is gone
         }
         wake(bell);
-    }
-
-    /**
-     * Once the system calls are linked: if every futex sleep of this process runs the global barrier, says so in this
-     * rank's segment header, for the senders of the host ({@link ShmLayout#OWNER_SLEEPS_WITH_BARRIER}), and lets
-     * this process's senders skip their fence where the receiver says the same. Safe at any moment: sleeping on the
-     * futex needs the linked calls, and with them every sleep runs the barrier. Any thread (the linking one, or the
-     * progress owner before it sleeps); the mappings outlive {@link #close()}, so a late run writes nothing unmapped.
-     */
-    private void checkBarrier() {
-        LinuxCalls.Calls c = LinuxCalls.get();
-        if (c == null) {
-            return;
-        }
-        barrierChecked = true;
-        if (c.membarrier && !closed) {
-            ShmLayout.setIntVolatile(own.memory, ShmLayout.OWNER_SLEEPS_WITH_BARRIER, 1);
-            barrierReady = true;
-        }
-    }
-
-    /**
-     * This process is about to sleep: its rings go back to a fence per record (see
-     * {@link OutboundRing#skipFenceLocked}), so that their receivers' sleeps need no barrier for them. A ring whose
-     * lock another thread holds is left as it is.
-     */
-    private void stopSkipping() {
-        for (OutboundRing o : attached) {
-            if (o.lock.tryLock()) {
-                try {
-                    o.stopSkippingLocked();
-                } finally {
-                    o.lock.unlock();
-                }
-            }
-        }
     }
 
     /**
@@ -801,23 +688,6 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
         }
     }
 
-    /** Whether senders of this rank check a doorbell without a fence where the receiver allows it (tests). */
-    boolean barrierReady() {
-        return barrierReady;
-    }
-
-    /** Whether frames to {@code peer} are checking its doorbell without a fence now (tests; the sending thread). */
-    boolean skipsFenceTowards(int peer) {
-        OutboundRing o = outbound[peer];
-        return o != null && o.skipping();
-    }
-
-    /** Practice wakes made by frames to {@code peer} (tests; see {@link #ringDoorbell}). */
-    int practiceWakesTowards(int peer) {
-        OutboundRing o = outbound[peer];
-        return o == null ? 0 : o.practiced();
-    }
-
     /** This rank's doorbell word: 1 while its progress owner sleeps on it or is about to (tests). */
     int doorbellWord() {
         return ShmLayout.getIntVolatile(doorbell, 0);
@@ -837,20 +707,17 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
             parkWithBackoff(nanos, c == null);
             return;
         }
-        if (!barrierChecked) {
-            checkBarrier();
-        }
-        stopSkipping();
-        boolean barrier = armDoorbell(doorbell, c, inbound);
+        ShmLayout.setIntVolatile(doorbell, 0, 1);
         try {
-            // Senders that skip their fence (ringDoorbell) rely on the barrier: a record they published without
-            // seeing the doorbell armed is visible to the look below. Should the kernel refuse it once, sleep only
-            // briefly.
-            long cap = barrier ? futexCapNanos : PARK_MIN_NANOS;
             if (mustNotSleep()) {
                 return;
             }
-            c.futexWait(doorbell, 1, Math.min(nanos, cap), sleepTimespec);
+            // A wake can be lost (a sender checks the doorbell without a fence, see doorbellWord): the sleep's
+            // timeout bounds what that costs. Sleeps start short and grow while nothing arrives.
+            long cap = futexCapNanos;
+            long t = Math.min(nanos, Math.min(parkNanos, cap));
+            parkNanos = Math.min(parkNanos * 2, cap);
+            c.futexWait(doorbell, 1, t, sleepTimespec);
         } finally {
             ShmLayout.setIntVolatile(doorbell, 0, 0);
         }
@@ -1051,7 +918,6 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
         }
         own.unlink();
         org.jmpi.bootstrap.Lifeline.removeCleanup(unlinkOwn);
-        LinuxCalls.forget(onLinked);
         // The mappings stay until the process exits: closing a shared arena waits for a handshake with every thread
         // that might touch it, and was seen to hang in MPI_Finalize under load (a rank stuck in closeScope0 while
         // its peers waited). MPI is initialised once per process, so nothing accumulates; the files are gone.

@@ -67,7 +67,7 @@ class InboundRingCompletionTest {
     private static InboundRing ringWithFiveFrames(Arena arena) {
         MemorySegment ring = arena.allocate(ShmLayout.ringBytes(DATA), 64);
         MemorySegment bell = arena.allocate(64, 64);
-        OutboundRing out = new OutboundRing(1, ring, DATA, bell, java.lang.foreign.Arena.ofAuto().allocate(128, 8));
+        OutboundRing out = new OutboundRing(1, ring, DATA, bell);
         for (int tag = 1; tag <= 5; tag++) {
             write(out, tag);
         }

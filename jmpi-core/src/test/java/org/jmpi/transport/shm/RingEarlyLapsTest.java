@@ -23,7 +23,7 @@ class RingEarlyLapsTest {
     void aStreamOfSmallRecordsWrapsEarlyThenAtTheRingsEnd() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment ring = arena.allocate(ShmLayout.ringBytes(DATA), 64);
-            OutboundRing out = new OutboundRing(1, ring, DATA, arena.allocate(64, 64), arena.allocate(128, 8));
+            OutboundRing out = new OutboundRing(1, ring, DATA, arena.allocate(64, 64));
             InboundRing in = new InboundRing(0, ring, DATA);
             MemorySegment header = MemorySegment.ofArray(new byte[FrameLayout.HEADER_BYTES]);
             MemorySegment payload = MemorySegment.ofArray(new byte[8]);

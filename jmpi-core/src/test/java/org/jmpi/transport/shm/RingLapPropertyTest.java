@@ -61,7 +61,7 @@ class RingLapPropertyTest {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment ring = arena.allocate(ShmLayout.ringBytes(DATA), 64);
             MemorySegment bell = arena.allocate(64, 64);
-            OutboundRing out = new OutboundRing(1, ring, DATA, bell, arena.allocate(128, 8));
+            OutboundRing out = new OutboundRing(1, ring, DATA, bell);
             InboundRing in = new InboundRing(0, ring, DATA);
             List<Frame> sent = new ArrayList<>();
             List<Frame> got = new ArrayList<>();

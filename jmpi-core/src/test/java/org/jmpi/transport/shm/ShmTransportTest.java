@@ -380,16 +380,15 @@ class ShmTransportTest {
     }
 
     /**
-     * With the global memory barrier (membarrier) a sender that streams checks the doorbell without a fence of its
-     * own; the receiver's barrier between arming and its last look must still make every wake-up arrive. Each frame
-     * is sent just as the receiver arms its doorbell (the narrowest window) or a little later; a lost wake-up would
-     * leave the receiver asleep for its 30 s. The sending rank's poller never sleeps (a sleep sends its rings back to
-     * fences).
+     * A sender checks the doorbell without a fence, so a wake can be lost when the receiver arms its doorbell in the
+     * same few nanoseconds; the receiver's sleep then ends by its timeout, which is short (at most
+     * {@link ShmTransport#FUTEX_CAP_NANOS}). Each frame is sent just as the receiver arms its doorbell (the narrowest
+     * window) or a little later, while the receiver is asked to wait for 30 s: every frame must still arrive within a
+     * second (a lost wake costs milliseconds, never the 30 s).
      */
     @Test
-    void noWakeUpIsLostWhenSendersSkipTheirFence() throws Exception {
-        futexSleepsOnly();
-        assumeTrue(LinuxCalls.prepareNow().membarrier, "membarrier(GLOBAL_EXPEDITED) is available");
+    void aLostWakeCostsAtMostTheSleepCap() throws Exception {
+        assumeTrue(LinuxCalls.prepareNow().futex, "futex is available");
         final int frames = 2_000;
         try (ShmCluster c = cluster(2, ShmConfig.defaults())) {
             c.node(0).awaitNanos = 0;
@@ -398,25 +397,9 @@ class ShmTransportTest {
             c.node(1).handler = (self, peer, h, p) -> got.incrementAndGet();
             ShmTransport sender = c.node(0).transport;
             ShmTransport receiver = c.node(1).transport;
-            // the pollers have seen the linked calls once they poll; rank 1 then advertises its barrier, and rank 0
-            // skips its fence once it has sent SKIP_AFTER_SENDS frames
-            int warm = OutboundRing.SKIP_AFTER_SENDS + 1;
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (!receiver.barrierReady() || !sender.barrierReady()) {
-                assertThat(System.nanoTime()).as("both ranks see the barrier").isLessThan(deadline);
-                Thread.onSpinWait();
-            }
-            for (int i = 0; i < warm; i++) {
-                sender.send(1, header(8, 0, 0, i), MemorySegment.ofArray(new byte[8]), null);
-            }
-            assertThat(sender.skipsFenceTowards(1)).as("rank 0 skips its fence towards rank 1").isTrue();
-            while (got.get() < warm) {
-                assertThat(System.nanoTime()).as("the first frames arrive").isLessThan(deadline);
-                Thread.onSpinWait();
-            }
             java.util.SplittableRandom random = new java.util.SplittableRandom(42);
             long start = System.nanoTime();
-            for (int i = warm; i < frames; i++) {
+            for (int i = 0; i < frames; i++) {
                 long armed = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
                 while (receiver.doorbellWord() == 0) { // wait until rank 1 arms its doorbell to sleep
                     assertThat(System.nanoTime()).as("rank 1 sleeps between frames").isLessThan(armed);
@@ -426,10 +409,9 @@ class ShmTransportTest {
                     Thread.onSpinWait();
                 }
                 sender.send(1, header(8, 0, 0, i), MemorySegment.ofArray(new byte[8]), null);
-                assertThat(sender.skipsFenceTowards(1)).isTrue();
-                long arrived = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                long arrived = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
                 while (got.get() <= i) {
-                    assertThat(System.nanoTime()).as("frame %d woke rank 1 (not its 30 s timeout)", i)
+                    assertThat(System.nanoTime()).as("frame %d reached rank 1 (not its 30 s wait)", i)
                             .isLessThan(arrived);
                     Thread.onSpinWait();
                 }
@@ -459,49 +441,6 @@ class ShmTransportTest {
         void await() throws InterruptedException {
             assertThat(all.await(30, SECONDS)).isTrue();
             assertThat(problems).isEmpty();
-        }
-    }
-
-    /**
-     * Once the calls are linked, a few sends practise the wake (on a word of the sender's own), so that the compiled
-     * send has taken that branch before a peer first sleeps; every frame still arrives once and in order, and the
-     * practice stops after {@link OutboundRing#PRACTICE_LOOKS} looks (all of them practise: the calls are linked
-     * from the start).
-     */
-    @Test
-    void theWakeIsPractisedOnAFewSendsOnceLinkedThenNever() throws Exception {
-        assumeTrue(LinuxCalls.prepareNow().futex, "futex is available");
-        int frames = OutboundRing.PRACTICE_EVERY * (OutboundRing.PRACTICE_LOOKS + 3);
-        try (ShmCluster c = cluster(2, ShmConfig.defaults())) {
-            InOrder received = InOrder.at(c.node(1), frames);
-            ShmTransport sender = c.node(0).transport;
-            for (int i = 0; i < frames; i++) {
-                sender.send(1, header(8, 0, 0, i), MemorySegment.ofArray(new byte[8]), null);
-            }
-            received.await();
-            assertThat(sender.practiceWakesTowards(1)).isEqualTo(OutboundRing.PRACTICE_LOOKS);
-            c.assertHealthy();
-        }
-    }
-
-    /**
-     * A rehearsal of the registered send path ({@link OutboundRing#rehearse()}) works on memory of its own: the real
-     * ring's "skips fence" word and state stay as they were, in the segment the peer reads too, and frames sent around
-     * rehearsals arrive once and in order.
-     */
-    @Test
-    void aRehearsalTouchesNothingAPeerSees() throws Exception {
-        try (ShmCluster c = cluster(2, ShmConfig.defaults())) {
-            int frames = 64;
-            InOrder received = InOrder.at(c.node(1), frames);
-            ShmTransport sender = c.node(0).transport;
-            for (int i = 0; i < frames; i++) {
-                sender.send(1, header(8, 0, 0, i), MemorySegment.ofArray(new byte[8]), null);
-                OutboundRing.rehearse();
-                assertThat(sender.skipsFenceTowards(1)).as("after frame %d", i).isFalse();
-            }
-            received.await();
-            c.assertHealthy();
         }
     }
 

@@ -48,7 +48,7 @@ class ShortRecordTest {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment ring = arena.allocate(ShmLayout.ringBytes(DATA), 64);
             MemorySegment bell = arena.allocate(64, 64);
-            OutboundRing out = new OutboundRing(1, ring, DATA, bell, java.lang.foreign.Arena.ofAuto().allocate(128, 8));
+            OutboundRing out = new OutboundRing(1, ring, DATA, bell);
             out.lock.lock();
             try {
                 assertThat(out.sendLocked(header, payload, null)).isTrue();

@@ -27,6 +27,10 @@ final class InboundRing {
     final int peer;
     final MemorySegment ring;
     private final MemorySegment data;
+    /** Word views of {@link #data} and of {@link #ring} (see {@link ShmLayout#words}). */
+    private final java.nio.ByteBuffer dataWords;
+    private final java.nio.ByteBuffer envelopeWords;
+    private final java.nio.ByteBuffer ringWords;
     private final long mask;
     /** log2 of the data area's size (a position's lap is {@code position >>> lapShift}). */
     private final int lapShift;
@@ -43,6 +47,9 @@ final class InboundRing {
         this.peer = peer;
         this.ring = ring;
         this.data = ring.asSlice(ShmLayout.RING_HEADER_BYTES, dataBytes);
+        this.dataWords = ShmLayout.words(data);
+        this.envelopeWords = ShmLayout.envelopeWords(data);
+        this.ringWords = ShmLayout.words(ring.asSlice(0, ShmLayout.RING_HEADER_BYTES));
         this.mask = dataBytes - 1;
         this.lapShift = Long.numberOfTrailingZeros(dataBytes);
         this.header = Arena.ofAuto().allocate(FrameLayout.HEADER_BYTES, 8);
@@ -51,7 +58,7 @@ final class InboundRing {
 
     /** Whether a record is waiting (one acquire load). */
     boolean ready() {
-        return ShmLayout.isOfLap(ShmLayout.getAcquire(data, head & mask), ShmLayout.lapTag(head, lapShift));
+        return ShmLayout.isOfLap(ShmLayout.getAcquire(dataWords, (int) (head & mask)), ShmLayout.lapTag(head, lapShift));
     }
 
     /**
@@ -66,7 +73,7 @@ final class InboundRing {
         int records = 0;
         while (records < budget) {
             long off = head & mask;
-            long marker = ShmLayout.getAcquire(data, off);
+            long marker = ShmLayout.getAcquire(dataWords, (int) off);
             if (!ShmLayout.isOfLap(marker, ShmLayout.lapTag(head, lapShift))) {
                 break; // zero or the previous lap's record: nothing here yet
             }
@@ -152,18 +159,18 @@ final class InboundRing {
      * record stays for {@link #poll}, which checks it as it checks any).
      */
     long takeShort(long kindWord, long sourceWord, long tagWord, MemorySegment into, long offset, long capacity) {
-        long off = head & mask;
-        long marker = ShmLayout.getAcquire(data, off);
+        int off = (int) (head & mask);
+        long marker = ShmLayout.getAcquire(dataWords, off);
         if (!ShmLayout.isOfLap(marker, ShmLayout.lapTag(head, lapShift))) {
             return Lane.NOTHING;
         }
         long length = ShmLayout.markerLength(marker);
-        long first = data.get(ShmLayout.ENVELOPE, off + 8);
+        long first = envelopeWords.getLong(off + 8);
         long payload = first & 0xffff_ffffL;
         if (ShmLayout.markerType(marker) != ShmLayout.TYPE_SHORT || broken != null || assembly != null
                 || (first ^ kindWord) >>> 32 != 0 || payload > capacity
-                || data.get(ShmLayout.ENVELOPE, off + 16) != sourceWord
-                || data.get(ShmLayout.ENVELOPE, off + 24) != tagWord
+                || envelopeWords.getLong(off + 16) != sourceWord
+                || envelopeWords.getLong(off + 24) != tagWord
                 || length != ShmLayout.shortRecordBytes(payload) || length > (mask + 1) / 2 || off + length > mask + 1) {
             return Lane.OTHER;
         }
@@ -228,12 +235,12 @@ final class InboundRing {
 
     /** Publishes the head so the producer may reuse the space (release store; a plain store on x86). */
     private void publishHead() {
-        ShmLayout.setRelease(ring, ShmLayout.RING_HEAD, head);
+        ShmLayout.setRelease(ringWords, (int) ShmLayout.RING_HEAD, head);
     }
 
     /** Whether the producer asked to be woken when room appears; clears the request. */
     boolean takeProducerWaiting() {
-        return ring.get(ValueLayout.JAVA_INT, ShmLayout.RING_PRODUCER_WAITING) != 0
+        return ringWords.getInt((int) ShmLayout.RING_PRODUCER_WAITING) != 0
                 && ShmLayout.casInt(ring, ShmLayout.RING_PRODUCER_WAITING, 1, 0);
     }
 }

@@ -42,6 +42,11 @@ final class OutboundRing {
     final org.jmpi.shared.BiasedLock lock = new org.jmpi.shared.BiasedLock();
     private final MemorySegment ring;
     private final MemorySegment data;
+    /** Word views of {@link #data}, of {@link #ring} and of {@link #doorbell} (see {@link ShmLayout#words}). */
+    private final java.nio.ByteBuffer dataWords;
+    private final java.nio.ByteBuffer envelopeWords;
+    private final java.nio.ByteBuffer ringWords;
+    final java.nio.ByteBuffer doorbellWords;
     private final long size;
     private final long mask;
     /** Largest record: half the data area. */
@@ -80,6 +85,10 @@ final class OutboundRing {
         this.doorbell = doorbell;
         this.ring = ring;
         this.data = ring.asSlice(ShmLayout.RING_HEADER_BYTES, dataBytes);
+        this.dataWords = ShmLayout.words(data);
+        this.envelopeWords = ShmLayout.envelopeWords(data);
+        this.ringWords = ShmLayout.words(ring.asSlice(0, ShmLayout.RING_HEADER_BYTES));
+        this.doorbellWords = ShmLayout.words(doorbell);
         this.size = dataBytes;
         this.mask = dataBytes - 1;
         this.maxRecord = dataBytes / 2;
@@ -144,9 +153,9 @@ final class OutboundRing {
         if (length > 0) {
             FastCopy.copy(payload, offset, data, at, length);
         }
-        data.set(ShmLayout.ENVELOPE, off + 8, kindWord);
-        data.set(ShmLayout.ENVELOPE, off + 16, sourceWord);
-        data.set(ShmLayout.ENVELOPE, off + 24, tagWord);
+        envelopeWords.putLong((int) off + 8, kindWord);
+        envelopeWords.putLong((int) off + 16, sourceWord);
+        envelopeWords.putLong((int) off + 24, tagWord);
         publish(off, ShmLayout.TYPE_SHORT, record);
         return true;
     }
@@ -259,7 +268,7 @@ final class OutboundRing {
         boolean wrap = off + record > lapEnd && (off >= record + ShmLayout.ALIGN || record > contiguous);
         long needed = wrap ? contiguous + record : record;
         if (tail + needed + ShmLayout.ALIGN - headCache > size) {
-            headCache = ShmLayout.getAcquire(ring, ShmLayout.RING_HEAD);
+            headCache = ShmLayout.getAcquire(ringWords, (int) ShmLayout.RING_HEAD);
             if (tail + needed + ShmLayout.ALIGN - headCache > size) {
                 return false;
             }
@@ -305,10 +314,10 @@ final class OutboundRing {
         long next = (off + record) & mask;
         int nextLine = (int) (next >>> LINE_SHIFT);
         if ((starts[nextLine >>> 6] & 1L << nextLine) == 0) {
-            data.set(ValueLayout.JAVA_LONG, next, 0L);
+            dataWords.putLong((int) next, 0L);
         }
         noteRecord((int) (off >>> LINE_SHIFT), (int) (record >>> LINE_SHIFT));
-        ShmLayout.setRelease(data, off, ShmLayout.marker(type, record, ShmLayout.lapTag(tail, lapShift)));
+        ShmLayout.setRelease(dataWords, (int) off, ShmLayout.marker(type, record, ShmLayout.lapTag(tail, lapShift)));
         tail += record;
     }
 

@@ -3,6 +3,8 @@ package org.jmpi.transport.shm;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import org.jmpi.transport.FrameLayout;
 import org.jmpi.transport.Lane;
 
@@ -210,30 +212,22 @@ final class ShmLayout {
         return marker & 0xffff_ffffL;
     }
 
-    private static final ValueLayout.OfLong LONG_UNALIGNED = ValueLayout.JAVA_LONG_UNALIGNED;
-
     /**
-     * Copies a 48-byte frame header with six long moves: for so few bytes cheaper than a bulk copy, which checks the
-     * two segments for overlap first. {@code to}/{@code from} offsets in the ring are 8-byte aligned; the other side
-     * may be any segment.
+     * Copies a 48-byte frame header with one bulk copy: before C2 has compiled the path, much cheaper than six
+     * single-word accesses through var handles on each side (see {@link #words}).
      */
     static void copyHeaderIn(MemorySegment header, MemorySegment ring, long offset) {
         copyIn(header, ring, offset, FrameLayout.HEADER_BYTES);
     }
 
     private static void copyIn(MemorySegment header, MemorySegment ring, long offset, int bytes) {
-        for (long i = 0; i < bytes; i += 8) {
-            ring.set(LONG, offset + i, header.get(LONG_UNALIGNED, i));
-        }
+        MemorySegment.copy(header, 0, ring, offset, bytes);
     }
 
     private static void copyOut(MemorySegment ring, long offset, MemorySegment header, int bytes) {
-        for (long i = 0; i < bytes; i += 8) {
-            header.set(LONG_UNALIGNED, i, ring.get(LONG, offset + i));
-        }
+        MemorySegment.copy(ring, offset, header, 0, bytes);
     }
 
-    /** A SHORT record's header: the first 24 bytes of {@code header}, three long moves. */
     static void copyShortHeaderIn(MemorySegment header, MemorySegment ring, long offset) {
         copyIn(header, ring, offset, SHORT_HEADER_BYTES);
     }
@@ -249,6 +243,37 @@ final class ShmLayout {
     /** The reverse of {@link #copyHeaderIn}: from the ring into {@code header}. */
     static void copyHeaderOut(MemorySegment ring, long offset, MemorySegment header) {
         copyOut(ring, offset, header, FrameLayout.HEADER_BYTES);
+    }
+
+    /**
+     * A view of {@code s} for the words read and written on every message (markers, the head, the doorbell), in the
+     * machine's order as everything here. A direct buffer's absolute {@code getLong}/{@code putLong} is a short chain
+     * of static methods down to {@code Unsafe}; a memory segment's access goes through a var handle, which costs
+     * several times as much in the interpreter and in C1's code, and compiles into many more methods: the cost of a
+     * program's first thousands of messages. Acquire and release come from fences around plain accesses
+     * ({@link #getAcquire(ByteBuffer, int)}, {@link #setRelease(ByteBuffer, int, long)}). Rings are at most 64 MiB, so
+     * an int indexes them.
+     */
+    static ByteBuffer words(MemorySegment s) {
+        return s.asByteBuffer().order(ByteOrder.nativeOrder());
+    }
+
+    /** As {@link #words}, in the envelope's order ({@link #ENVELOPE}). */
+    static ByteBuffer envelopeWords(MemorySegment s) {
+        return s.asByteBuffer().order(ENVELOPE.order());
+    }
+
+    /** An aligned word with acquire semantics: a plain load, then a fence (no instruction on x86). */
+    static long getAcquire(ByteBuffer b, int offset) {
+        long v = b.getLong(offset);
+        VarHandle.acquireFence();
+        return v;
+    }
+
+    /** An aligned word with release semantics: a fence (no instruction on x86), then a plain store. */
+    static void setRelease(ByteBuffer b, int offset, long value) {
+        VarHandle.releaseFence();
+        b.putLong(offset, value);
     }
 
     static long getAcquire(MemorySegment s, long offset) {

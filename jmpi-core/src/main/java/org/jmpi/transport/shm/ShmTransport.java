@@ -465,9 +465,8 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
      * Wakes a peer if it sleeps on its doorbell, after a record was published to it (see "Waiting" above: no fence).
      */
     private static void ringDoorbell(OutboundRing o) {
-        MemorySegment bell = o.doorbell;
-        if (doorbellWord(bell) != 0) {
-            wake(bell);
+        if (doorbellWord(o.doorbellWords) != 0) {
+            wake(o.doorbell);
         }
     }
 
@@ -480,9 +479,9 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
      * The acquire fence emits no instruction on x86 (a load-load barrier on ARM); it is there for the compiler: in
      * HotSpot every fence orders all memory accesses around it, so the load is not moved above the record's store.
      */
-    static int doorbellWord(MemorySegment bell) {
+    static int doorbellWord(java.nio.ByteBuffer bell) {
         VarHandle.acquireFence();
-        return bell.get(ValueLayout.JAVA_INT, 0);
+        return bell.getInt(0);
     }
 
     /**
@@ -584,7 +583,8 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
         }
         count(records);
         parkNanos = PARK_MIN_NANOS;
-        VarHandle.fullFence(); // our new head before the producer's flag (Dekker)
+        // No fence between our new head and the look at the producer's flag, as for the doorbell (see "Waiting"): a
+        // producer that asked in that moment misses the wake and looks again when its sleep times out.
         if (in.takeProducerWaiting()) {
             wakePeer(in.peer);
         }

@@ -2,8 +2,6 @@ package org.jmpi.pt2pt;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jmpi.datatype.MessageData;
@@ -345,9 +343,10 @@ public final class Engine implements InprocEndpoint, FrameSink {
         final java.util.ArrayDeque<Pending> queue = new java.util.ArrayDeque<>();
         /**
          * Bytes consumed from the peer's messages and not yet returned as credit. Not guarded by the lock: added to
-         * and taken atomically ({@link #CONSUMED}), one locked instruction per received message instead of the lock.
+         * and taken atomically, one locked instruction per received message instead of the lock (an atomic object, not
+         * a var handle: plain calls down to {@code Unsafe}, cheap before the JIT compiles them).
          */
-        volatile long consumed;
+        final java.util.concurrent.atomic.AtomicLong consumed = new java.util.concurrent.atomic.AtomicLong();
         /**
          * {@link #consumed} at which the next credit goes back: {@link #FIRST_CREDIT} at first, doubled after each
          * credit up to a quarter of the window (see {@link Engine#consumed}). Raised only; a lost update between two
@@ -390,17 +389,9 @@ public final class Engine implements InprocEndpoint, FrameSink {
         }
     }
 
-    private static final VarHandle CONSUMED;
     /** Consumed bytes after which a peer's first credit goes back (see {@link #consumed}). */
     static final long FIRST_CREDIT = 1 << 10;
 
-    static {
-        try {
-            CONSUMED = MethodHandles.lookup().findVarHandle(PeerFlow.class, "consumed", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     /**
      * Settled requests of one thread, ready for reuse: a blocking call or a completed non-blocking one gives its
@@ -660,13 +651,13 @@ public final class Engine implements InprocEndpoint, FrameSink {
     private void consumed(int peer, long cost) {
         PeerFlow f = flow(peer);
         long at = f.creditAt;
-        if ((long) CONSUMED.getAndAdd(f, cost) + cost < at) {
+        if (f.consumed.getAndAdd(cost) + cost < at) {
             return;
         }
         if (at < flowWindow / 4) {
             f.creditAt = Math.min(at * 2, flowWindow / 4);
         }
-        long give = (long) CONSUMED.getAndSet(f, 0L); // another thread past the threshold may have taken it
+        long give = f.consumed.getAndSet(0L); // another thread past the threshold may have taken it
         if (give <= 0) {
             return;
         }

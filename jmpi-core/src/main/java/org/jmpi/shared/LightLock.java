@@ -1,7 +1,6 @@
 package org.jmpi.shared;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -25,28 +24,21 @@ public final class LightLock {
     private static final long PARK_MIN_NANOS = 1_000;
     private static final long PARK_MAX_NANOS = 200_000;
 
-    private static final VarHandle STATE;
-
-    static {
-        try {
-            STATE = MethodHandles.lookup().findVarHandle(LightLock.class, "state", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    /** 0 free, 1 held. */
-    @SuppressWarnings("unused") // through STATE
-    private volatile int state;
+    /**
+     * 0 free, 1 held. An atomic object rather than a var handle on a field: its methods are plain calls down to
+     * {@code Unsafe}, cheap before the JIT compiles them, where a var handle's invocation goes through method-handle
+     * linkage (the lock is taken on every lane receive, from a program's first message).
+     */
+    private final AtomicInteger state = new AtomicInteger();
 
     /** Takes the lock if it is free; never waits. */
     public boolean tryLock() {
-        return (int) STATE.getOpaque(this) == 0 && STATE.compareAndSet(this, 0, 1);
+        return state.getOpaque() == 0 && state.compareAndSet(0, 1);
     }
 
     /** Takes the lock, waiting as long as it takes. */
     public void lock() {
-        if (!STATE.compareAndSet(this, 0, 1)) {
+        if (!state.compareAndSet(0, 1)) {
             lockContended();
         }
     }
@@ -73,11 +65,11 @@ public final class LightLock {
      * (whose compare-and-set has acquire semantics). Only the holder may call it.
      */
     public void unlock() {
-        STATE.setRelease(this, 0);
+        state.setRelease(0);
     }
 
     /** Whether the lock is held by some thread now (a snapshot, for tests and assertions). */
     public boolean isLocked() {
-        return (int) STATE.getVolatile(this) != 0;
+        return state.get() != 0;
     }
 }

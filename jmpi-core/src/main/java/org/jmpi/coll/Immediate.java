@@ -465,14 +465,20 @@ public final class Immediate {
         } else {
             Blocks.copy(recv, root * block, tmp, 0, block); // the root in place
         }
-        RecvRequest[] in = sc.recvs;
-        int n = 0;
-        for (int mask = 1; mask < top && rel + mask < p; mask <<= 1) {
-            int child = rel + mask;
-            in[n++] = engine.irecv(sc.view(0, mask * block, Binomial.subtreeSize(child, p) * block), context,
-                    Binomial.abs(child, root, p), tag);
+        if (rel + 1 < p && (top <= 2 || rel + 2 >= p)) {
+            // one child (rank 1's subtree, e.g. two ranks): received through the lane when it can
+            receive(engine, progress, c, context, tag, Binomial.abs(rel + 1, root, p),
+                    sc.view(0, block, Binomial.subtreeSize(rel + 1, p) * block), call);
+        } else {
+            RecvRequest[] in = sc.recvs;
+            int n = 0;
+            for (int mask = 1; mask < top && rel + mask < p; mask <<= 1) {
+                int child = rel + mask;
+                in[n++] = engine.irecv(sc.view(0, mask * block, Binomial.subtreeSize(child, p) * block), context,
+                        Binomial.abs(child, root, p), tag);
+            }
+            awaitAll(engine, progress, in, n, call);
         }
-        awaitAll(engine, progress, in, n, call);
         if (rel != 0) {
             send(engine, progress, c, context, sequence, Binomial.abs(rel - top, root, p), tmp, call);
         } else {
@@ -647,6 +653,14 @@ public final class Immediate {
         int tag = sequence & Integer.MAX_VALUE;
         Scratch sc = SCRATCH.get();
         Blocks.copy(send, 0, sc.view(0, 0, total), 0, total);
+        if (p == 2) {
+            // one block each way: through the lane when it can, as any exchange
+            exchange(engine, progress, c, context, tag, 1 - r, sc.view(0, (1 - r) * block, block),
+                    sc.view(1, (1 - r) * block, block), call);
+            Blocks.copy(sc.view(0, r * block, block), 0, recv, r * block, block);
+            Blocks.copy(sc.view(1, (1 - r) * block, block), 0, recv, (1 - r) * block, block);
+            return true;
+        }
         RecvRequest[] in = sc.recvs;
         SendRequest[] out = sc.sends;
         for (int k = 1; k < p; k++) {

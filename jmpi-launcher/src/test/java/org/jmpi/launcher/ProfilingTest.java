@@ -142,6 +142,55 @@ class ProfilingTest {
                 "rank 0 waits in Comm.recv(source 1, tag 3)", "rank 1 waits in Comm.recv(source 0, tag 3)");
     }
 
+    /**
+     * At the default JMPI_CHECK_BLOCKED_SECONDS (60): when every rank waits in MPI and nothing is in flight, the
+     * verdict comes within seconds, not after a minute, and without a stack trace (threads mode printed the watchdog
+     * thread's JobAbortedError).
+     */
+    @ParameterizedTest
+    @CsvSource({"processes, 2", "processes, 3", "threads, 2", "threads, 3"})
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void checkNamesADeadlockWithinSecondsWithoutAStackTrace(String mode, int n) throws Exception {
+        List<String> args = new ArrayList<>(List.of("--no-stdin", "-n", Integer.toString(n), "--check", "-cp",
+                LaunchIntegrationTest.rankClassPath()));
+        if (mode.equals("threads")) {
+            args.add("--threads");
+        }
+        args.add(CheckedRank.class.getName());
+        args.add("ring");
+        LaunchIntegrationTest.Result r = LaunchIntegrationTest.run(
+                LaunchIntegrationTest.jmpirun(args.toArray(String[]::new)), Map.of(), Duration.ofSeconds(27));
+        assertThat(r.rc()).as(r.out()).isEqualTo(org.jmpi.tools.CheckTool.EXIT_DEADLOCK);
+        assertThat(r.out()).contains("jmpi --check: every rank is blocked (a deadlock)");
+        for (int rank = 0; rank < n; rank++) {
+            assertThat(r.out()).contains("rank " + rank + " waits in Comm.recv(source " + (rank + 1) % n + ", tag 3)");
+        }
+        assertThat(r.out()).doesNotContain("JobAbortedError", "Exception in thread", "went on")
+                .doesNotContainPattern("(?m)^\\s+at [\\w.$/]+\\(");
+        assertThat(r.elapsed()).isLessThan(Duration.ofSeconds(27));
+    }
+
+    /**
+     * The quick verdict needs every rank waiting in MPI: a rank computing outside MPI (slow), or a thread of a
+     * THREAD_MULTIPLE program computing while the rank's one MPI call waits (threaded), leaves those waits to the long
+     * timeout, and the program runs to its end.
+     */
+    @ParameterizedTest
+    @CsvSource({"processes, slow", "threads, slow", "processes, threaded", "threads, threaded"})
+    void checkLetsWaitsThatAnotherRankOrThreadEndsLateRun(String mode, String program) throws Exception {
+        List<String> args = new ArrayList<>(List.of("--no-stdin", "-n", "2", "--check", "-cp",
+                LaunchIntegrationTest.rankClassPath()));
+        if (mode.equals("threads")) {
+            args.add("--threads");
+        }
+        args.add(CheckedRank.class.getName());
+        args.add(program);
+        LaunchIntegrationTest.Result r = LaunchIntegrationTest.run(
+                LaunchIntegrationTest.jmpirun(args.toArray(String[]::new)), Map.of(), Duration.ofSeconds(60));
+        assertThat(r.rc()).as(r.out()).isZero();
+        assertThat(r.out()).contains("rank 0 went on", "rank 1 went on").doesNotContain("jmpi --check");
+    }
+
     @ParameterizedTest
     @CsvSource({"processes", "threads"})
     void checkListsLeaksAtFinalizeAndLetsACorrectProgramRun(String mode) throws Exception {

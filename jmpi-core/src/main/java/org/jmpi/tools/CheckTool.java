@@ -140,19 +140,29 @@ public final class CheckTool implements MpiTool {
         if (m.endsWith(".free") || m.endsWith(".disconnect")) {
             comms.remove(call.target());
             requests.remove(call.target());
-        } else if (m.equals("Request.waitFor") || m.equals("Request.cancel")
-                || (m.equals("Request.test") && r != null)) {
-            requests.remove(call.target());
-        } else if (m.startsWith("Request.waitAll") || m.startsWith("Request.testAll") && Boolean.TRUE.equals(r)) {
-            for (Object a : call.arguments()) {
-                if (a instanceof Request[] all) {
-                    for (Request q : all) {
+        } else if (m.equals("Request.cancel") || m.equals("Request.waitFor") || m.equals("Request.waitStatus")
+                || m.startsWith("Request.waitAll")) {
+            forget(call, false); // every request it names is complete
+        } else if (m.startsWith("Request.")) {
+            forget(call, true); // test, testStatus, the Any and Some forms, testAll: those it completed
+        } else if (m.equals("MPI.Finalize")) {
+            leaks();
+        }
+    }
+
+    /** Drops the requests a call names (as its target or in an array) from the leak list; or only the completed. */
+    private void forget(MpiCall call, boolean onlyCompleted) {
+        if (call.target() instanceof Request q && (!onlyCompleted || q.isNull())) {
+            requests.remove(q);
+        }
+        for (Object a : call.arguments()) {
+            if (a instanceof Request[] all) {
+                for (Request q : all) {
+                    if (q != null && (!onlyCompleted || q.isNull())) {
                         requests.remove(q);
                     }
                 }
             }
-        } else if (m.equals("MPI.Finalize")) {
-            leaks();
         }
     }
 

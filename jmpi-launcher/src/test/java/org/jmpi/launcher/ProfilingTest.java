@@ -202,6 +202,27 @@ class ProfilingTest {
         assertThat(fine.out()).contains("rank 0 went on", "rank 1 went on").doesNotContain("jmpi --check");
     }
 
+    /**
+     * A request completed by any wait or test call is not a leak: before, only waitFor, test, waitAll and testAll
+     * were seen, so a program completing its receives with waitStatus, waitAny, testSome... was told at MPI_Finalize
+     * that it never completed them.
+     */
+    @ParameterizedTest
+    @CsvSource({"processes", "threads"})
+    void checkSeesEveryCompletionCall(String mode) throws Exception {
+        List<String> args = new ArrayList<>(List.of("--no-stdin", "-n", "2", "--check", "-cp",
+                LaunchIntegrationTest.rankClassPath()));
+        if (mode.equals("threads")) {
+            args.add("--threads");
+        }
+        args.add(TraceCompletionsRank.class.getName());
+        LaunchIntegrationTest.Result r = LaunchIntegrationTest.run(
+                LaunchIntegrationTest.jmpirun(args.toArray(String[]::new)), Map.of(), Duration.ofSeconds(120));
+        assertThat(r.rc()).as(r.out()).isZero();
+        assertThat(r.out()).contains("rank 0 completed every receive", "rank 1 completed every receive")
+                .doesNotContain("jmpi --check");
+    }
+
     @ParameterizedTest
     @CsvSource({"processes, 3", "threads, 2"})
     void theTraceIsValidJsonWithASpanPerCallAndAFlowPerMessage(String mode, int n,

@@ -31,4 +31,23 @@ final class FacadeBridge extends FacadeAccess {
         Errhandler h = comm instanceof Comm c ? c.errhandler : MPI.COMM_WORLD.errhandler;
         return Errors.raise(h, call, e);
     }
+
+    @Override
+    public void keepOperation(Object request) {
+        if (request instanceof Request r) {
+            r.recyclable = false;
+        }
+    }
+
+    @Override
+    public int[] completedReceive(Object request) {
+        if (!(request instanceof Request r) || !r.nullHandle || r.freed) {
+            return null;
+        }
+        org.jmpi.runtime.RequestImpl done = r.impl;
+        if (done == null || !done.isDone() || done.cancelled() || done.error() != 0) {
+            return null;
+        }
+        return new int[] {done.source(), done.tag()};
+    }
 }

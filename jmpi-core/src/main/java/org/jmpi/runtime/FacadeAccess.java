@@ -46,4 +46,19 @@ public abstract class FacadeAccess {
      * null for MPI_COMM_WORLD's); under MPI.ERRORS_ARE_FATAL this does not return.
      */
     public abstract Exception raise(Object comm, String call, MpiError e);
+
+    /**
+     * For a tool that follows a receive to whatever call completes it ({@code org.jmpi.tools.TraceTool}): keeps the
+     * operation of an {@code mpi.Request} once its completion is observed, instead of handing it back to the engine
+     * for reuse, so that {@link #completedReceive} can still read where the message came from. Costs the reuse of
+     * that one request, nothing else.
+     */
+    public abstract void keepOperation(Object request);
+
+    /**
+     * {source, tag} of the message an {@code mpi.Request} kept by {@link #keepOperation} received, once a wait or a
+     * test observed its completion (whatever the call: with a status or without, one request or an array); null while
+     * it is pending, and for a request freed, cancelled or failed.
+     */
+    public abstract int[] completedReceive(Object request);
 }

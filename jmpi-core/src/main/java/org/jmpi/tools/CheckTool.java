@@ -25,9 +25,12 @@ import org.jmpi.profile.MpiTool;
  *       what it is about to call (an allgather of the call, the root, the size of the data each rank
  *       contributes); when the ranks disagree, each prints {@code jmpi --check: rank R ...: called X(root, count x
  *       TYPE) at <call site>} and the job ends with exit code {@value #EXIT_MISMATCH}.</li>
- *   <li><b>Blocked ranks.</b> A call that has not returned after {@code JMPI_CHECK_BLOCKED_SECONDS} (default 60) is
- *       reported with what it waits for and where it was called. When every rank of the job is blocked, the lowest
- *       prints who waits on whom and the job ends with exit code {@value #EXIT_DEADLOCK}.</li>
+ *   <li><b>Blocked ranks.</b> When every rank's one MPI call has waited in the progress engine for a second with
+ *       no frame sent or received, and every frame sent has arrived (nothing in flight), rank 0 prints who waits on
+ *       whom and the job ends with exit code {@value #EXIT_DEADLOCK}: within seconds (not for THREAD_MULTIPLE
+ *       programs, nor after dynamic processes, where someone else may still send). Any other stall: a call that has
+ *       not returned after {@code JMPI_CHECK_BLOCKED_SECONDS} (default 60) is reported with what it waits for, and
+ *       when every rank is blocked so, the same verdict follows.</li>
  *   <li><b>Leaks.</b> At {@code MPI_Finalize}, communicators created and never freed and requests started and never
  *       completed or freed (as far as wait/test/free on them shows) are listed, with where each was made.</li>
  * </ul>
@@ -42,6 +45,13 @@ public final class CheckTool implements MpiTool {
     private static final Set<String> ROOTED = Set.of("bcast", "reduce", "gather", "gatherv", "scatter", "scatterv");
     private static final Set<String> SIZED = Set.of("bcast", "reduce", "allReduce", "gather", "allGather", "allToAll",
             "scan", "exScan", "reduceScatterBlock");
+    /** How long a rank waits in MPI, with no frame sent or received, before it says it is quiet. */
+    private static final long QUIET_NANOS = 1_000_000_000L;
+    /** The watchdog's poll period. */
+    private static final long POLL_MILLIS = 200;
+    /** The calls of dynamic process management (another job's ranks, which the watchdog does not see). */
+    private static final Set<String> DYNAMIC = Set.of("spawn", "spawnMultiple", "connect", "accept", "join",
+            "openPort", "lookupName");
     private static final Set<String> COLLECTIVES = Set.of("barrier", "bcast", "reduce", "allReduce", "gather",
             "gatherv", "scatter", "scatterv", "allGather", "allGatherv", "allToAll", "allToAllv", "allToAllw",
             "reduceScatter", "reduceScatterBlock", "scan", "exScan");
@@ -55,6 +65,16 @@ public final class CheckTool implements MpiTool {
     private volatile int worldRank = -1;
     private volatile int worldSize = -1;
     private volatile boolean watching;
+    /** Set once the job used dynamic processes: a peer outside the job may end a wait, so only the long timeout. */
+    private volatile boolean dynamic;
+    /** Watchdog thread only: the call it watches for quiet, the counters then, and since when both are unchanged. */
+    private MpiCall quietCall;
+    private long[] quietCounters;
+    private long quietSince;
+    /** Whether this rank's quiet mark is written (watchdog sets, the caller's after() clears). */
+    private volatile boolean quietMarked;
+    /** Rank 0's watchdog: all ranks' quiet marks at its previous look, to see them unchanged on two looks. */
+    private String lastQuiet;
 
     public CheckTool() {
         long s = 60;
@@ -86,6 +106,9 @@ public final class CheckTool implements MpiTool {
         if (call.rank() >= 0 && worldRank < 0) {
             started();
         }
+        if (DYNAMIC.contains(call.name().substring(call.name().indexOf('.') + 1))) {
+            dynamic = true;
+        }
         inProgress.put(Thread.currentThread(), call);
         String b = base(call);
         if (COLLECTIVES.contains(b) && call.target() instanceof Comm c && !(c instanceof Intercomm)) {
@@ -96,12 +119,18 @@ public final class CheckTool implements MpiTool {
     @Override
     public void after(MpiCall call) {
         inProgress.remove(Thread.currentThread());
+        if (quietMarked) {
+            clearQuiet();
+        }
         reported.remove(call);
         clearBlocked();
         if (call.failure() != null) {
             return;
         }
         Object r = call.result();
+        if (r != null && call.name().equals("Intercomm.getParent")) {
+            dynamic = true; // a spawned job: its parents are not ranks of this job
+        }
         if (r instanceof Comm c && r != MPI.COMM_WORLD && r != MPI.COMM_SELF) {
             comms.put(c, site());
         } else if (r instanceof Request q) {
@@ -111,19 +140,29 @@ public final class CheckTool implements MpiTool {
         if (m.endsWith(".free") || m.endsWith(".disconnect")) {
             comms.remove(call.target());
             requests.remove(call.target());
-        } else if (m.equals("Request.waitFor") || m.equals("Request.cancel")
-                || (m.equals("Request.test") && r != null)) {
-            requests.remove(call.target());
-        } else if (m.startsWith("Request.waitAll") || m.startsWith("Request.testAll") && Boolean.TRUE.equals(r)) {
-            for (Object a : call.arguments()) {
-                if (a instanceof Request[] all) {
-                    for (Request q : all) {
+        } else if (m.equals("Request.cancel") || m.equals("Request.waitFor") || m.equals("Request.waitStatus")
+                || m.startsWith("Request.waitAll")) {
+            forget(call, false); // every request it names is complete
+        } else if (m.startsWith("Request.")) {
+            forget(call, true); // test, testStatus, the Any and Some forms, testAll: those it completed
+        } else if (m.equals("MPI.Finalize")) {
+            leaks();
+        }
+    }
+
+    /** Drops the requests a call names (as its target or in an array) from the leak list; or only the completed. */
+    private void forget(MpiCall call, boolean onlyCompleted) {
+        if (call.target() instanceof Request q && (!onlyCompleted || q.isNull())) {
+            requests.remove(q);
+        }
+        for (Object a : call.arguments()) {
+            if (a instanceof Request[] all) {
+                for (Request q : all) {
+                    if (q != null && (!onlyCompleted || q.isNull())) {
                         requests.remove(q);
                     }
                 }
             }
-        } else if (m.equals("MPI.Finalize")) {
-            leaks();
         }
     }
 
@@ -225,10 +264,15 @@ public final class CheckTool implements MpiTool {
 
     // ---------------------------------------------------------------------------------------- blocked ranks
 
+    /**
+     * Every {@value #POLL_MILLIS} ms: reports calls blocked for longer than {@code JMPI_CHECK_BLOCKED_SECONDS} and
+     * marks the rank blocked (the long way, for any stall); marks the rank quiet when it waits in MPI with nothing
+     * moving ({@link #watchQuiet}); rank 0 ends the job when every rank is quiet with nothing in flight, or blocked.
+     */
     private void watch() {
         while (true) {
             try {
-                Thread.sleep(200); // a watchdog's poll period, not a synchronisation
+                Thread.sleep(POLL_MILLIS); // a watchdog's poll period, not a synchronisation
             } catch (InterruptedException e) {
                 return;
             }
@@ -243,11 +287,173 @@ public final class CheckTool implements MpiTool {
                     markBlocked(c.name() + what);
                 }
             }
-            if (dir != null && worldRank == 0 && !reported.isEmpty()) {
-                deadlock();
+            watchQuiet(now);
+            if (dir != null && worldRank == 0 && (quietDeadlock() || !reported.isEmpty() && deadlock())) {
+                return; // the job is ending
             }
         }
     }
+
+    // ---------------------------------------------------------------------------------------- quiet ranks
+
+    /**
+     * A rank is quiet when its one MPI call (a program that did not ask for THREAD_MULTIPLE makes one at a time, and
+     * no other thread of it can then end the wait) has waited in the progress engine, with no frame sent or received
+     * by the rank, for {@value #QUIET_NANOS} ns: then only another rank can end its wait. It writes {@code quiet-R}
+     * with what it waits for and its traffic counters; the mark goes when the call returns or anything moves.
+     */
+    private void watchQuiet(long now) {
+        if (dir == null || worldRank < 0) {
+            return;
+        }
+        Map.Entry<Thread, MpiCall> waiting = quietCandidate(now);
+        MpiCall c = waiting == null ? null : waiting.getValue();
+        long[] counters = c == null ? null : counters();
+        if (c == null || counters == null || c != quietCall || !java.util.Arrays.equals(counters, quietCounters)) {
+            quietCall = c;
+            quietCounters = counters;
+            quietSince = now;
+            if (quietMarked) {
+                clearQuiet();
+            }
+            return;
+        }
+        if (!quietMarked && now - quietSince >= QUIET_NANOS) {
+            StringBuilder sb = new StringBuilder(c.name()).append(waitsFor(c)).append('\n');
+            for (int i = 0; i < counters.length; i++) {
+                sb.append(i == 0 ? "" : ",").append(counters[i]);
+            }
+            writeMark("quiet-" + worldRank, sb.toString());
+            quietMarked = true;
+            if (inProgress.get(waiting.getKey()) != c) { // returned meanwhile: its after() may have missed the mark
+                clearQuiet();
+            }
+        }
+    }
+
+    /** The one call of this rank in progress if it may count as quiet, else null. */
+    private Map.Entry<Thread, MpiCall> quietCandidate(long now) {
+        org.jmpi.runtime.JmpiRuntime rt = org.jmpi.runtime.JmpiRuntime.current();
+        if (dynamic || rt == null || rt.threadLevel() >= mpi.MPI.THREAD_MULTIPLE || inProgress.size() != 1) {
+            return null;
+        }
+        Map.Entry<Thread, MpiCall> e = inProgress.entrySet().stream().findFirst().orElse(null);
+        if (e == null) {
+            return null;
+        }
+        String m = e.getValue().name();
+        // file access waits on the disk, Init and the name service on the launcher: not only on other ranks
+        if (m.startsWith("File.") || m.startsWith("MPI.") && !m.equals("MPI.Finalize")
+                || now - e.getValue().startNanos() < POLL_MILLIS * 1_000_000L || !inProgressWait(e.getKey())) {
+            return null;
+        }
+        return e;
+    }
+
+    /**
+     * Whether the thread is waiting in the progress engine now, with no code of the program (a user-defined
+     * reduction, an error handler) above that wait.
+     */
+    private static boolean inProgressWait(Thread t) {
+        for (StackTraceElement f : t.getStackTrace()) {
+            String c = f.getClassName();
+            if (c.equals("org.jmpi.runtime.Progress") && f.getMethodName().startsWith("await")) {
+                return true;
+            }
+            if (!c.startsWith("org.jmpi.") && !c.startsWith("mpi.") && !c.startsWith("java.")
+                    && !c.startsWith("jdk.") && !c.startsWith("sun.")) {
+                return false;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * This rank's traffic counters, {frames sent, bytes sent, frames received, bytes received} per peer; empty in
+     * threads mode, where a message goes straight to its receiver and so is never in flight between calls; null
+     * when they cannot be read.
+     */
+    private static long[] counters() {
+        org.jmpi.runtime.JmpiRuntime rt = org.jmpi.runtime.JmpiRuntime.current();
+        if (rt == null) {
+            return null;
+        }
+        if (rt.threadsMode() || rt.size() == 1) {
+            return new long[0];
+        }
+        if (!(rt.progress().transport() instanceof org.jmpi.transport.select.SelectingTransport st)) {
+            return null;
+        }
+        org.jmpi.transport.Traffic t = st.traffic();
+        long[] out = new long[4 * t.ranks()];
+        for (int p = 0; p < t.ranks(); p++) {
+            System.arraycopy(t.of(p), 0, out, 4 * p, 4);
+        }
+        return out;
+    }
+
+    private void clearQuiet() {
+        quietMarked = false;
+        try {
+            Files.deleteIfExists(dir.resolve("quiet-" + worldRank));
+        } catch (IOException e) {
+            // a stale mark: rank 0 also wants every rank's counters to agree and to stay so
+        }
+    }
+
+    /**
+     * Rank 0: when every rank is quiet, every frame one sent another has arrived (nothing in flight), and the marks
+     * are the same on two looks, prints who waits on whom and ends the job. Answers whether it did.
+     */
+    private boolean quietDeadlock() {
+        String[] what = new String[worldSize];
+        long[][] counters = new long[worldSize][];
+        StringBuilder all = new StringBuilder();
+        for (int r = 0; r < worldSize; r++) {
+            String mark = readMark("quiet-" + r);
+            int nl = mark == null ? -1 : mark.indexOf('\n');
+            if (nl < 0) {
+                lastQuiet = null;
+                return false;
+            }
+            what[r] = mark.substring(0, nl);
+            String[] c = mark.substring(nl + 1).split(",");
+            counters[r] = c.length == 1 && c[0].isEmpty() ? new long[0]
+                    : java.util.Arrays.stream(c).mapToLong(Long::parseLong).toArray();
+            all.append(mark).append('\n');
+        }
+        for (int a = 0; a < worldSize; a++) {
+            for (int b = 0; b < worldSize; b++) {
+                if (!inFlightNone(counters[a], counters[b], a, b)) {
+                    lastQuiet = null;
+                    return false;
+                }
+            }
+        }
+        if (!all.toString().equals(lastQuiet)) {
+            lastQuiet = all.toString();
+            return false;
+        }
+        StringBuilder sb = new StringBuilder();
+        for (int r = 0; r < worldSize; r++) {
+            sb.append("\n  rank ").append(r).append(" waits in ").append(what[r]);
+        }
+        endJob(sb);
+        return true;
+    }
+
+    /** Whether everything rank a sent rank b has arrived at b (frames and bytes), by their counters. */
+    private static boolean inFlightNone(long[] a, long[] b, int ra, int rb) {
+        if (a.length == 0 && b.length == 0) {
+            return true; // threads mode
+        }
+        if (a.length <= 4 * rb + 1 || b.length <= 4 * ra + 3) {
+            return false;
+        }
+        return a[4 * rb] == b[4 * ra + 2] && a[4 * rb + 1] == b[4 * ra + 3];
+    }
+
+    // ---------------------------------------------------------------------------------------- blocked ranks
 
     /** What a call waits for, from its arguments: the peer of a point-to-point call, the communicator of others. */
     private static String waitsFor(MpiCall c) {
@@ -268,14 +474,27 @@ public final class CheckTool implements MpiTool {
         if (dir == null || worldRank < 0) {
             return;
         }
+        writeMark("blocked-" + worldRank, what);
+    }
+
+    /** Writes a mark aside and renames it: rank 0 must never read a mark that exists but is still empty. */
+    private void writeMark(String name, String text) {
         try {
-            // written aside and renamed: rank 0 must never read a mark that exists but is still empty
-            Path tmp = dir.resolve("blocked-" + worldRank + ".tmp");
-            Files.writeString(tmp, what);
-            Files.move(tmp, dir.resolve("blocked-" + worldRank), java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+            Path tmp = dir.resolve(name + ".tmp");
+            Files.writeString(tmp, text);
+            Files.move(tmp, dir.resolve(name), java.nio.file.StandardCopyOption.ATOMIC_MOVE,
                     java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
             // the report above stands
+        }
+    }
+
+    /** A mark's text, or null when it is not there (or cannot be read). */
+    private String readMark(String name) {
+        try {
+            return Files.readString(dir.resolve(name));
+        } catch (IOException e) {
+            return null;
         }
     }
 
@@ -289,31 +508,35 @@ public final class CheckTool implements MpiTool {
         }
     }
 
-    /** Rank 0: when every rank has a blocked mark, print who waits on whom and end the job. */
-    private void deadlock() {
+    /** Rank 0: when every rank has a blocked mark, print who waits on whom and end the job; answers whether it did. */
+    private boolean deadlock() {
         StringBuilder sb = new StringBuilder();
         for (int r = 0; r < worldSize; r++) {
-            Path p = dir.resolve("blocked-" + r);
-            try {
-                if (!Files.exists(p)) {
-                    return;
-                }
-                String what = Files.readString(p);
-                if (what.isEmpty()) {
-                    return;
-                }
-                sb.append("\n  rank ").append(r).append(" waits in ").append(what);
-            } catch (IOException e) {
-                return;
+            String what = readMark("blocked-" + r);
+            if (what == null || what.isEmpty()) {
+                return false;
             }
+            sb.append("\n  rank ").append(r).append(" waits in ").append(what);
         }
-        System.err.println("jmpi --check: every rank is blocked (a deadlock); who waits on whom:" + sb
+        endJob(sb);
+        return true;
+    }
+
+    /**
+     * Prints the verdict and ends the job with {@value #EXIT_DEADLOCK}. In threads mode the abort unwinds the calling
+     * thread with a JobAbortedError, which ends the job; this watchdog thread then just stops (it would otherwise
+     * die with that error's stack trace on standard error).
+     */
+    private static void endJob(StringBuilder whoWaitsOnWhom) {
+        System.err.println("jmpi --check: every rank is blocked (a deadlock); who waits on whom:" + whoWaitsOnWhom
                 + "\njmpi --check: ending the job (exit code " + EXIT_DEADLOCK + ")");
         System.err.flush();
         try {
             MPI.COMM_WORLD.abort(EXIT_DEADLOCK);
         } catch (MPIException e) {
             Runtime.getRuntime().halt(EXIT_DEADLOCK);
+        } catch (org.jmpi.shared.JobAbortedError e) {
+            // threads mode: the job is aborted
         }
     }
 

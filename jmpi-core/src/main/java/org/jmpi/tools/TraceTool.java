@@ -17,6 +17,7 @@ import mpi.Request;
 import mpi.Status;
 import org.jmpi.profile.MpiCall;
 import org.jmpi.profile.MpiTool;
+import org.jmpi.runtime.FacadeAccess;
 
 /**
  * The tool behind {@code jmpirun --trace FILE}: records every MPI call of the rank as a span, and for point-to-point
@@ -36,9 +37,13 @@ public final class TraceTool implements MpiTool {
     private final long wallOriginMicros;
     private final long nanoOrigin;
     private final List<String> lines = new ArrayList<>();
-    private final Map<Request, Comm> pendingReceives = new ConcurrentHashMap<>();
+    /** Receives started by iRecv and not completed yet, with their communicator and the order they were posted in. */
+    private final Map<Request, Pending> pendingReceives = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong posted = new java.util.concurrent.atomic.AtomicLong();
     private long dropped;
     private volatile int rank = -1;
+
+    private record Pending(Comm comm, long seq) {}
 
     public TraceTool() {
         Instant now = Instant.now();
@@ -104,33 +109,60 @@ public final class TraceTool implements MpiTool {
             case "Comm.iRecv" -> {
                 Comm c = (Comm) call.target();
                 if (call.result() instanceof Request r) {
-                    pendingReceives.put(r, c);
+                    FacadeAccess.get().keepOperation(r); // its source and tag stay readable after its completion
+                    pendingReceives.put(r, new Pending(c, posted.incrementAndGet()));
                 }
                 return new String[] {"", ""};
-            }
-            case "Request.waitFor" -> {
-                Comm c = pendingReceives.remove((Request) call.target());
-                Status st = (Status) call.result();
-                return new String[] {"", c == null || st == null ? "" : end(c, st.getSource(), c.getRank(),
-                        st.getTag())};
-            }
-            case "Request.waitAll" -> {
-                StringBuilder sb = new StringBuilder();
-                if (a.get(0) instanceof Request[] rs && call.result() instanceof Status[] ss) {
-                    for (int i = 0; i < rs.length && i < ss.length; i++) {
-                        Comm c = pendingReceives.remove(rs[i]);
-                        if (c != null && ss[i] != null) {
-                            sb.append(sb.length() == 0 ? "" : ";").append(end(c, ss[i].getSource(), c.getRank(),
-                                    ss[i].getTag()));
-                        }
-                    }
-                }
-                return new String[] {"", sb.toString()};
             }
             default -> {
-                return new String[] {"", ""};
+                return new String[] {"", m.startsWith("Request.") ? completed(call) : ""};
             }
         }
+    }
+
+    /**
+     * The receive ends of the pending receives a call on requests completed: whichever call it is (waitFor,
+     * waitStatus, test, testStatus, and the Any, All and Some forms with or without statuses), a receive it completed
+     * is a null handle now, and its source and tag are still readable (kept by {@code keepOperation} at the iRecv).
+     * In the order the receives were posted.
+     */
+    private String completed(MpiCall call) throws MPIException {
+        if (pendingReceives.isEmpty()) {
+            return "";
+        }
+        List<Request> mentioned = new ArrayList<>();
+        if (call.target() instanceof Request r) {
+            mentioned.add(r);
+        }
+        for (Object a : call.arguments()) {
+            if (a instanceof Request r) {
+                mentioned.add(r);
+            } else if (a instanceof Request[] rs) {
+                mentioned.addAll(java.util.Arrays.asList(rs));
+            }
+        }
+        List<Map.Entry<Pending, int[]>> done = new ArrayList<>();
+        FacadeAccess access = FacadeAccess.get();
+        for (Request r : mentioned) {
+            if (r == null || !r.isNull()) {
+                continue; // still pending (a test that found it incomplete, the others of a waitAny)
+            }
+            Pending p = pendingReceives.remove(r);
+            int[] st = p == null ? null : access.completedReceive(r);
+            if (st != null) {
+                done.add(Map.entry(p, st));
+            }
+        }
+        done.sort(java.util.Comparator.comparingLong(e -> e.getKey().seq()));
+        StringBuilder sb = new StringBuilder();
+        for (Map.Entry<Pending, int[]> e : done) {
+            Comm c = e.getKey().comm();
+            String end = end(c, e.getValue()[0], c.getRank(), e.getValue()[1]);
+            if (!end.isEmpty()) {
+                sb.append(sb.length() == 0 ? "" : ";").append(end);
+            }
+        }
+        return sb.toString();
     }
 
     /** {@code src,dst,tag,comm} in world ranks (negative peers, e.g. PROC_NULL, give no flow). */

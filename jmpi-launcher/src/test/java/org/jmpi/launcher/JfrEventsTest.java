@@ -13,9 +13,12 @@ import java.util.stream.Stream;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 import org.jmpi.launcher.ranks.JfrRank;
+import org.jmpi.launcher.ranks.JfrSlowCallsRank;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The JFR events of the MPI call families (org.jmpi.runtime.events), recorded by ranks that jmpirun starts with
@@ -107,6 +110,44 @@ class JfrEventsTest {
         assertThat(waiting.stream().mapToLong(e -> e.getLong("waits")).max().orElse(0)).isPositive();
         assertThat(waiting.stream().mapToLong(e -> e.getDuration("timeWaiting").toNanos()).max().orElse(0))
                 .isPositive();
+    }
+
+    /**
+     * Without {@code JMPI_JFR_THRESHOLD}: the event types' own threshold (20 us) keeps the calls that take longer, as
+     * these do (milliseconds). Before the fix an event was checked against the threshold before it was ended, with a
+     * duration of 0, so not one point-to-point or collective event was recorded.
+     */
+    @ParameterizedTest
+    @CsvSource({"processes, 2", "threads, 3"})
+    void callsLongerThanTheDefaultThresholdAreRecorded(String mode, int n, @TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("jfr");
+        List<String> args = new ArrayList<>(List.of("--no-stdin", "-n", Integer.toString(n), "--jfr", dir.toString(),
+                "-cp", LaunchIntegrationTest.rankClassPath()));
+        if (mode.equals("threads")) {
+            args.add("--threads");
+        }
+        args.add(JfrSlowCallsRank.class.getName());
+        LaunchIntegrationTest.Result r = LaunchIntegrationTest.run(
+                LaunchIntegrationTest.jmpirun(args.toArray(String[]::new)), Map.of(), Duration.ofSeconds(150));
+        assertThat(r.rc()).as(r.out()).isZero();
+        List<RecordedEvent> events = new ArrayList<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path p : files.filter(p -> p.toString().endsWith(".jfr")).toList()) {
+                events.addAll(RecordingFile.readAllEvents(p).stream()
+                        .filter(e -> e.getEventType().getName().startsWith("org.jmpi.")).toList());
+            }
+        }
+        RecordedEvent send = one(events, "org.jmpi.PointToPoint", "MPI_Send");
+        assertThat(send.getInt("tag")).isEqualTo(7);
+        assertThat(send.getLong("bytes")).isEqualTo(8 << 20);
+        RecordedEvent recv = one(events, "org.jmpi.PointToPoint", "MPI_Recv");
+        assertThat(recv.getInt("peer")).isZero();
+        assertThat(recv.getLong("bytes")).isEqualTo(8 << 20);
+        assertThat(all(events, "org.jmpi.Collective", "MPI_Bcast")).as("one per rank").hasSize(n);
+        assertThat(all(events, "org.jmpi.Collective", "MPI_Allreduce")).as("one per rank").hasSize(n);
+        assertThat(events.stream().filter(e -> e.getEventType().getName().equals("org.jmpi.PointToPoint")
+                || e.getEventType().getName().equals("org.jmpi.Collective")))
+                .allSatisfy(e -> assertThat(e.getDuration()).isGreaterThanOrEqualTo(Duration.ofNanos(20_000)));
     }
 
     private static List<RecordedEvent> all(List<RecordedEvent> events, String type, String call) {

@@ -14,6 +14,7 @@ import org.jmpi.launcher.ranks.CheckedRank;
 import org.jmpi.launcher.ranks.CountingTool;
 import org.jmpi.launcher.ranks.ProfiledRank;
 import org.jmpi.launcher.ranks.ThrowingTool;
+import org.jmpi.launcher.ranks.TraceCompletionsRank;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -141,6 +142,55 @@ class ProfilingTest {
                 "rank 0 waits in Comm.recv(source 1, tag 3)", "rank 1 waits in Comm.recv(source 0, tag 3)");
     }
 
+    /**
+     * At the default JMPI_CHECK_BLOCKED_SECONDS (60): when every rank waits in MPI and nothing is in flight, the
+     * verdict comes within seconds, not after a minute, and without a stack trace (threads mode printed the watchdog
+     * thread's JobAbortedError).
+     */
+    @ParameterizedTest
+    @CsvSource({"processes, 2", "processes, 3", "threads, 2", "threads, 3"})
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void checkNamesADeadlockWithinSecondsWithoutAStackTrace(String mode, int n) throws Exception {
+        List<String> args = new ArrayList<>(List.of("--no-stdin", "-n", Integer.toString(n), "--check", "-cp",
+                LaunchIntegrationTest.rankClassPath()));
+        if (mode.equals("threads")) {
+            args.add("--threads");
+        }
+        args.add(CheckedRank.class.getName());
+        args.add("ring");
+        LaunchIntegrationTest.Result r = LaunchIntegrationTest.run(
+                LaunchIntegrationTest.jmpirun(args.toArray(String[]::new)), Map.of(), Duration.ofSeconds(27));
+        assertThat(r.rc()).as(r.out()).isEqualTo(org.jmpi.tools.CheckTool.EXIT_DEADLOCK);
+        assertThat(r.out()).contains("jmpi --check: every rank is blocked (a deadlock)");
+        for (int rank = 0; rank < n; rank++) {
+            assertThat(r.out()).contains("rank " + rank + " waits in Comm.recv(source " + (rank + 1) % n + ", tag 3)");
+        }
+        assertThat(r.out()).doesNotContain("JobAbortedError", "Exception in thread", "went on")
+                .doesNotContainPattern("(?m)^\\s+at [\\w.$/]+\\(");
+        assertThat(r.elapsed()).isLessThan(Duration.ofSeconds(27));
+    }
+
+    /**
+     * The quick verdict needs every rank waiting in MPI: a rank computing outside MPI (slow), or a thread of a
+     * THREAD_MULTIPLE program computing while the rank's one MPI call waits (threaded), leaves those waits to the long
+     * timeout, and the program runs to its end.
+     */
+    @ParameterizedTest
+    @CsvSource({"processes, slow", "threads, slow", "processes, threaded", "threads, threaded"})
+    void checkLetsWaitsThatAnotherRankOrThreadEndsLateRun(String mode, String program) throws Exception {
+        List<String> args = new ArrayList<>(List.of("--no-stdin", "-n", "2", "--check", "-cp",
+                LaunchIntegrationTest.rankClassPath()));
+        if (mode.equals("threads")) {
+            args.add("--threads");
+        }
+        args.add(CheckedRank.class.getName());
+        args.add(program);
+        LaunchIntegrationTest.Result r = LaunchIntegrationTest.run(
+                LaunchIntegrationTest.jmpirun(args.toArray(String[]::new)), Map.of(), Duration.ofSeconds(60));
+        assertThat(r.rc()).as(r.out()).isZero();
+        assertThat(r.out()).contains("rank 0 went on", "rank 1 went on").doesNotContain("jmpi --check");
+    }
+
     @ParameterizedTest
     @CsvSource({"processes", "threads"})
     void checkListsLeaksAtFinalizeAndLetsACorrectProgramRun(String mode) throws Exception {
@@ -150,6 +200,27 @@ class ProfilingTest {
         LaunchIntegrationTest.Result fine = check(mode, "fine");
         assertThat(fine.rc()).as(fine.out()).isZero();
         assertThat(fine.out()).contains("rank 0 went on", "rank 1 went on").doesNotContain("jmpi --check");
+    }
+
+    /**
+     * A request completed by any wait or test call is not a leak: before, only waitFor, test, waitAll and testAll
+     * were seen, so a program completing its receives with waitStatus, waitAny, testSome... was told at MPI_Finalize
+     * that it never completed them.
+     */
+    @ParameterizedTest
+    @CsvSource({"processes", "threads"})
+    void checkSeesEveryCompletionCall(String mode) throws Exception {
+        List<String> args = new ArrayList<>(List.of("--no-stdin", "-n", "2", "--check", "-cp",
+                LaunchIntegrationTest.rankClassPath()));
+        if (mode.equals("threads")) {
+            args.add("--threads");
+        }
+        args.add(TraceCompletionsRank.class.getName());
+        LaunchIntegrationTest.Result r = LaunchIntegrationTest.run(
+                LaunchIntegrationTest.jmpirun(args.toArray(String[]::new)), Map.of(), Duration.ofSeconds(120));
+        assertThat(r.rc()).as(r.out()).isZero();
+        assertThat(r.out()).contains("rank 0 completed every receive", "rank 1 completed every receive")
+                .doesNotContain("jmpi --check");
     }
 
     @ParameterizedTest
@@ -186,6 +257,58 @@ class ProfilingTest {
             com.fasterxml.jackson.databind.JsonNode d = s == f.get(0) ? f.get(1) : f.get(0);
             assertThat(d.get("pid").asInt()).as("to the next rank").isEqualTo((s.get("pid").asInt() + 1) % n);
         }
+    }
+
+    /**
+     * A message received by iRecv gets its arrow whichever call completes the receive: every wait and test form, on
+     * one request or an array, with statuses or without, also for a receive from ANY_SOURCE with ANY_TAG. Before the
+     * fix none drew it: waitFor and waitAll return no status, which the tool took its source and tag from, and the
+     * other calls were not looked at.
+     */
+    @ParameterizedTest
+    @CsvSource({"processes, 3", "threads, 2"})
+    void everyCallThatCompletesAnIrecvDrawsItsArrow(String mode, int n,
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+        java.nio.file.Path file = tmp.resolve("job.json");
+        List<String> args = new ArrayList<>(List.of("--no-stdin", "-n", Integer.toString(n), "-cp",
+                LaunchIntegrationTest.rankClassPath(), "--trace", file.toString()));
+        if (mode.equals("threads")) {
+            args.add("--threads");
+        }
+        args.add(TraceCompletionsRank.class.getName());
+        LaunchIntegrationTest.Result r = LaunchIntegrationTest.run(
+                LaunchIntegrationTest.jmpirun(args.toArray(String[]::new)), Map.of(), Duration.ofSeconds(180));
+        assertThat(r.rc()).as(r.out()).isZero();
+        com.fasterxml.jackson.databind.JsonNode events = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(file.toFile()).get("traceEvents");
+        List<com.fasterxml.jackson.databind.JsonNode> spans = new ArrayList<>();
+        Map<Long, List<com.fasterxml.jackson.databind.JsonNode>> flows = new TreeMap<>();
+        for (com.fasterxml.jackson.databind.JsonNode e : events) {
+            switch (e.get("ph").asText()) {
+                case "X" -> spans.add(e);
+                case "s", "f" -> flows.computeIfAbsent(e.get("id").asLong(), k -> new ArrayList<>()).add(e);
+                default -> { }
+            }
+        }
+        // where each arrow ends: the call whose span holds its end, on the receiving rank
+        Map<String, Integer> endsIn = new TreeMap<>();
+        for (List<com.fasterxml.jackson.databind.JsonNode> f : flows.values()) {
+            assertThat(f).hasSize(2);
+            com.fasterxml.jackson.databind.JsonNode s = f.get(0).get("ph").asText().equals("s") ? f.get(0) : f.get(1);
+            com.fasterxml.jackson.databind.JsonNode d = s == f.get(0) ? f.get(1) : f.get(0);
+            assertThat(d.get("ph").asText()).isEqualTo("f");
+            assertThat(d.get("pid").asInt()).as("to the next rank").isEqualTo((s.get("pid").asInt() + 1) % n);
+            double at = d.get("ts").asDouble();
+            String call = spans.stream().filter(x -> x.get("pid").asInt() == d.get("pid").asInt()
+                    && x.get("ts").asDouble() <= at && at <= x.get("ts").asDouble() + x.get("dur").asDouble())
+                    .map(x -> x.get("name").asText()).findFirst().orElse("(no span)");
+            endsIn.merge(call, 1, Integer::sum);
+        }
+        Map<String, Integer> expected = new TreeMap<>();
+        for (String call : TraceCompletionsRank.CALLS) {
+            expected.put("Request." + call, n * TraceCompletionsRank.messages(call));
+        }
+        assertThat(endsIn).as("arrows by the call that completed the receive").isEqualTo(expected);
     }
 
     @org.junit.jupiter.api.Test

@@ -858,6 +858,13 @@ public final class JmpiRun implements Callable<Integer> {
         }
         b.ranks(n);
         boolean isProgram = exec || mainClass.contains("/") || mainClass.equals("java");
+        if (JavaCommand.isJava(mainClass) && mainClass.contains("/")) {
+            // a java named by path runs as given, but one too old would fail every rank with a class version error
+            String why = JavaCommand.tooOld(mainClass);
+            if (why != null) {
+                throw new IllegalArgumentException(why);
+            }
+        }
         if (isProgram) {
             b.exec(List.of(mainClass));
         } else {

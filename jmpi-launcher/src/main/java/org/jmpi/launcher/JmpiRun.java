@@ -506,10 +506,18 @@ public final class JmpiRun implements Callable<Integer> {
             err.println("jmpirun: " + e.getMessage());
             return USAGE_ERROR;
         }
+        String fresh = ckpt.freshStartNote();
+        if (fresh != null) {
+            err.println(fresh);
+        }
         if (threads) {
             Runnable clear = checkpointProperties(ckpt);
             try {
-                return runThreadsMode(moreApps, timeout);
+                int code = runThreadsMode(moreApps, timeout);
+                if (code == 0) {
+                    ckpt.finished(err);
+                }
+                return code;
             } finally {
                 clear.run();
             }
@@ -528,6 +536,9 @@ public final class JmpiRun implements Callable<Integer> {
                 if (!again) {
                     if (!r.summary().isEmpty()) {
                         err.println(r.summary());
+                    }
+                    if (r.exitCode() == 0) {
+                        ckpt.finished(err);
                     }
                     return r.exitCode();
                 }

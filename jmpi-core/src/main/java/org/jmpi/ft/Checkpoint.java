@@ -622,7 +622,9 @@ public final class Checkpoint {
                 candidates.add(wanted);
             } else {
                 try {
-                    candidates.addAll(CheckpointLayout.generationDirectories(prefix));
+                    // not those of a job that finished (jmpirun started this one afresh)
+                    CheckpointLayout.generationDirectories(prefix).stream().filter(g -> g > options.restoreAfter())
+                            .forEach(candidates::add);
                 } catch (IOException e) {
                     listError = MPI.ERR_IO + "\trestore: cannot list the checkpoint directory " + prefix + ": " + e;
                 }

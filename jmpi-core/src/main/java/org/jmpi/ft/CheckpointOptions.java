@@ -29,6 +29,7 @@ public final class CheckpointOptions {
     static final String NUM = "jmpi.ckpt.num";
     static final String KEEP = "jmpi.ckpt.keep";
     static final String WRITE_DELAY = "jmpi.ckpt.write.delay.millis";
+    static final String AFTER = "jmpi.ckpt.after";
 
     private final Path prefix;
     private final Duration interval;
@@ -36,20 +37,22 @@ public final class CheckpointOptions {
     private final int keep;
     private final boolean allowRankCountChange;
     private final long writeDelayMillis;
+    private final long restoreAfter;
 
     private CheckpointOptions(Path prefix, Duration interval, long restartGeneration, int keep,
-            boolean allowRankCountChange, long writeDelayMillis) {
+            boolean allowRankCountChange, long writeDelayMillis, long restoreAfter) {
         this.prefix = prefix;
         this.interval = interval;
         this.restartGeneration = restartGeneration;
         this.keep = keep;
         this.allowRankCountChange = allowRankCountChange;
         this.writeDelayMillis = writeDelayMillis;
+        this.restoreAfter = restoreAfter;
     }
 
     /** Checkpointing off: {@code checkpoint()} writes nothing and {@code restore()} finds nothing. */
     public static CheckpointOptions disabled() {
-        return new CheckpointOptions(null, Duration.ZERO, -1, DEFAULT_KEEP, false, 0);
+        return new CheckpointOptions(null, Duration.ZERO, -1, DEFAULT_KEEP, false, 0, -1);
     }
 
     /** Checkpoints in directory {@code prefix} (which must exist), at every {@code checkpoint()} call, 2 kept. */
@@ -112,8 +115,9 @@ public final class CheckpointOptions {
         o = o.restartGeneration(n);
         o = o.keep((int) longValue(KEEP, properties, environment, 1, 1_000_000, DEFAULT_KEEP));
         long delay = longValue(WRITE_DELAY, properties, environment, 0, 600_000, 0);
+        long after = longValue(AFTER, properties, environment, -1, Long.MAX_VALUE, -1);
         return new CheckpointOptions(o.prefix, o.interval, o.restartGeneration, o.keep, o.allowRankCountChange,
-                delay);
+                delay, after);
     }
 
     private static String raw(String property, UnaryOperator<String> properties, UnaryOperator<String> environment) {
@@ -156,7 +160,7 @@ public final class CheckpointOptions {
     /** A copy with checkpoints in {@code dir}, which must exist when the checkpoint is opened; null turns them off. */
     public CheckpointOptions prefix(Path dir) {
         return new CheckpointOptions(dir == null ? null : dir.toAbsolutePath().normalize(), interval,
-                restartGeneration, keep, allowRankCountChange, writeDelayMillis);
+                restartGeneration, keep, allowRankCountChange, writeDelayMillis, restoreAfter);
     }
 
     /** Whether checkpointing is on (a directory is set). */
@@ -174,7 +178,8 @@ public final class CheckpointOptions {
         if (every == null || every.isNegative()) {
             throw new IllegalArgumentException("the checkpoint interval must be zero or more, not " + every);
         }
-        return new CheckpointOptions(prefix, every, restartGeneration, keep, allowRankCountChange, writeDelayMillis);
+        return new CheckpointOptions(prefix, every, restartGeneration, keep, allowRankCountChange, writeDelayMillis,
+                restoreAfter);
     }
 
     /** The generation {@link Checkpoint#restore()} loads, or -1 for the newest complete one. */
@@ -187,7 +192,7 @@ public final class CheckpointOptions {
         if (n < -1) {
             throw new IllegalArgumentException("a generation is 0 or more (or -1 for the newest), not " + n);
         }
-        return new CheckpointOptions(prefix, interval, n, keep, allowRankCountChange, writeDelayMillis);
+        return new CheckpointOptions(prefix, interval, n, keep, allowRankCountChange, writeDelayMillis, restoreAfter);
     }
 
     /** How many complete generations are kept; older ones are removed once a newer one is complete. */
@@ -200,7 +205,8 @@ public final class CheckpointOptions {
         if (k < 1) {
             throw new IllegalArgumentException("at least one generation must be kept, not " + k);
         }
-        return new CheckpointOptions(prefix, interval, restartGeneration, k, allowRankCountChange, writeDelayMillis);
+        return new CheckpointOptions(prefix, interval, restartGeneration, k, allowRankCountChange, writeDelayMillis,
+                restoreAfter);
     }
 
     /**
@@ -214,7 +220,17 @@ public final class CheckpointOptions {
 
     /** A copy with that choice. */
     public CheckpointOptions allowRankCountChange(boolean allow) {
-        return new CheckpointOptions(prefix, interval, restartGeneration, keep, allow, writeDelayMillis);
+        return new CheckpointOptions(prefix, interval, restartGeneration, keep, allow, writeDelayMillis,
+                restoreAfter);
+    }
+
+    /**
+     * The newest generation of a job that finished ({@code jmpi.ckpt.after}, {@code JMPI_CKPT_AFTER}, set by jmpirun
+     * when it starts a job afresh in a directory whose checkpoints are those of a finished job): {@code restore()}
+     * loads only newer ones. -1: any.
+     */
+    long restoreAfter() {
+        return restoreAfter;
     }
 
     /** The fault-injection pause while parts and manifests are written (milliseconds). */
@@ -225,7 +241,7 @@ public final class CheckpointOptions {
     /** The settings every rank must share, as one line (compared across ranks at open). */
     String canonical() {
         return (prefix == null ? "off" : prefix.toString()) + "|" + interval.toNanos() + "|" + restartGeneration + "|"
-                + keep + "|" + allowRankCountChange;
+                + keep + "|" + allowRankCountChange + "|" + restoreAfter;
     }
 
     @Override

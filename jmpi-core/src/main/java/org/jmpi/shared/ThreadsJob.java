@@ -342,6 +342,27 @@ public final class ThreadsJob {
         }
     }
 
+    /** Why a job ends when a rank's main returns after MPI_Init and before MPI_Finalize (as processes mode says). */
+    private static final String UNFINALIZED = "exited with code 0 without finalizing (no MPI.Finalize, or it exited "
+            + "during it)";
+
+    /**
+     * jmpirun --threads: a rank whose main returned after MPI_Init without MPI_Finalize ends the job with exit code 1,
+     * as the JVM of a rank that does so ends a job in processes mode (the ranks waiting for it would wait forever).
+     */
+    private void failIfUnfinalized(int rank) {
+        boolean unfinalized;
+        lock.lock();
+        try {
+            unfinalized = endpoints[rank] != null && !finalized[rank];
+        } finally {
+            lock.unlock();
+        }
+        if (unfinalized && !aborted()) {
+            abort(rank, 1, UNFINALIZED);
+        }
+    }
+
     /** Ranks whose thread has not ended yet. */
     public int ranksRunning() {
         lock.lock();
@@ -474,6 +495,7 @@ public final class ThreadsJob {
                 MainMethod m = MainMethod.of(mainClass, loader);
                 StartupTrace.mark("threads mode: main class loaded");
                 m.invoke(args.clone());
+                ((RankClassLoader) loader).job().failIfUnfinalized(rank);
             });
             started.accept(job);
             while (!job.awaitCompletion(100, TimeUnit.MILLISECONDS)) {
@@ -502,7 +524,8 @@ public final class ThreadsJob {
                 int still = job.runningAtAbort;
                 boolean failed = f[culprit] != null && !(f[culprit] instanceof JobAbortedError);
                 System.err.println("jmpirun: rank " + culprit + (failed ? " ended with an exception (exit code "
-                        + job.exitCode() + ")" : " called abort with exit code " + job.exitCode())
+                        + job.exitCode() + ")" : UNFINALIZED.equals(job.abortMessage) ? " " + UNFINALIZED
+                        : " called abort with exit code " + job.exitCode())
                         + (still <= 0 ? "" : "; killed " + (still == 1 ? "the 1 rank" : "the " + still + " ranks")
                                 + " still running"));
             }

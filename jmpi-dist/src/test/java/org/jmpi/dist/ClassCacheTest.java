@@ -91,6 +91,25 @@ class ClassCacheTest {
         assertThat(r.cachesUsed()).as(r.output()).isEqualTo(4);
     }
 
+    /**
+     * A misspelt main class is one line, with the caches on: ranks used to start, and one torn down while its JVM
+     * still started from the cache could add a stray {@code Runtime.exit(143) logging failed} line.
+     */
+    @Test
+    void aMisspeltMainClassIsOneLine(@TempDir Path tmp) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(dist.resolve("bin/jmpirun").toString(), "--no-stdin", "-n", "4", "-cp",
+                tmp.toString(), "Hello").redirectErrorStream(true);
+        pb.environment().remove("JMPI_AOT");
+        pb.environment().remove("JMPI_LAUNCHER_JVM_ARGS");
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("jmpirun ended").isTrue();
+        assertThat(p.exitValue()).as(out).isEqualTo(1);
+        assertThat(out.lines()).as(out).hasSize(1).first().asString()
+                .startsWith("jmpirun: Error: Could not find or load main class Hello (not on the class path " + tmp);
+    }
+
     @Test
     void jmpiAotZeroTurnsThemOff() throws Exception {
         Run r = jmpirun(dist, Map.of("JMPI_AOT", "0"), "-n", "2", "org.jmpi.examples.Hello");

@@ -27,11 +27,18 @@ import org.jmpi.ft.StoredCheckpoint;
  * @param generation the generation to restart from, or null for the newest complete one
  * @param keep generations to keep, or null for the library's default
  * @param restarts how many times a failed job is started again (0: never)
+ * @param finished the newest generation in {@code prefix} when a job that checkpointed there last finished (read from
+ *     {@value #FINISHED_MARK}; -1 when none was complete then, or no job is known to have finished): the ranks
+ *     restore only newer ones ({@code JMPI_CKPT_AFTER}), so that a job run again in the same directory starts afresh
+ *     rather than "resuming" one that had finished
  */
-record CheckpointRestart(Path prefix, String interval, Long generation, Integer keep, int restarts) {
+record CheckpointRestart(Path prefix, String interval, Long generation, Integer keep, int restarts, long finished) {
 
     /** Nothing asked: no variables, no restarts. */
-    static final CheckpointRestart NONE = new CheckpointRestart(null, null, null, null, 0);
+    static final CheckpointRestart NONE = new CheckpointRestart(null, null, null, null, 0, -1);
+
+    /** The file of the checkpoint directory in which jmpirun notes that a job checkpointing there finished. */
+    static final String FINISHED_MARK = ".jmpirun-finished";
 
     /**
      * Checks the flags (and {@code JMPI_CKPT_PREFIX} of jmpirun's environment when no directory flag is given): the
@@ -61,7 +68,7 @@ record CheckpointRestart(Path prefix, String interval, Long generation, Integer 
         }
         int restarts = restartOnFailure == null ? 0 : restartOnFailure;
         if (p == null) {
-            return new CheckpointRestart(null, null, null, null, restarts);
+            return new CheckpointRestart(null, null, null, null, restarts, -1);
         }
         Path dir;
         try {
@@ -95,7 +102,52 @@ record CheckpointRestart(Path prefix, String interval, Long generation, Integer 
                                 + complete + ")"));
             }
         }
-        return new CheckpointRestart(dir, interval == null ? null : interval.trim(), generation, keep, restarts);
+        // -ckpoint-num names a generation to resume from, whoever wrote it
+        long finished = generation != null ? -1 : finishedGeneration(dir);
+        return new CheckpointRestart(dir, interval == null ? null : interval.trim(), generation, keep, restarts,
+                finished);
+    }
+
+    /** The generation {@value #FINISHED_MARK} of {@code dir} names, or -1 (no mark, or unreadable). */
+    private static long finishedGeneration(Path dir) {
+        try {
+            return Long.parseLong(Files.readString(dir.resolve(FINISHED_MARK)).trim());
+        } catch (IOException | NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * The line that says this job starts afresh although its directory holds checkpoints (those of a job that
+     * finished), or null when it does not (nothing there, or newer checkpoints of a job that did not finish).
+     */
+    String freshStartNote() {
+        if (prefix == null || finished < 0) {
+            return null;
+        }
+        List<Long> all = complete(prefix);
+        if (all.isEmpty() || all.get(0) > finished) {
+            return null;
+        }
+        return "jmpirun: note: the checkpoints in " + prefix + " (newest: generation " + all.get(0) + ") are those "
+                + "of a job that finished; this job starts afresh (-ckpoint-num " + all.get(0) + " resumes from one)";
+    }
+
+    /**
+     * After a job that succeeded: notes in the directory the newest complete generation, which later jobs started
+     * there do not take for theirs. Says on {@code err} when it cannot.
+     */
+    void finished(java.io.PrintStream err) {
+        if (prefix == null) {
+            return;
+        }
+        List<Long> all = complete(prefix);
+        try {
+            Files.writeString(prefix.resolve(FINISHED_MARK), (all.isEmpty() ? -1 : all.get(0)) + "\n");
+        } catch (IOException e) {
+            err.println("jmpirun: warning: cannot note in " + prefix + " that the job finished (" + e + "); a job "
+                    + "started there again will resume from its checkpoints");
+        }
     }
 
     private static void checkDirectory(String from, Path dir) {
@@ -141,6 +193,8 @@ record CheckpointRestart(Path prefix, String interval, Long generation, Integer 
             }
             // a restart takes the newest complete generation (an inherited variable is cleared too)
             env.put("JMPI_CKPT_NUM", attempt == 0 && generation != null ? Long.toString(generation) : "");
+            // but not one of a job that finished
+            env.put("JMPI_CKPT_AFTER", Long.toString(finished));
         }
         if (prefix != null || restarts > 0) {
             env.put("JMPI_RESTART_COUNT", Integer.toString(attempt));

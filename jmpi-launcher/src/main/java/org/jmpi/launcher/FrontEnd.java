@@ -587,11 +587,17 @@ final class FrontEnd {
             }
             tearingDown = true;
             teardownStart = now;
-            runningAtTeardown = remaining;
+            // the ranks the summary says were killed: not a rank that called abort, which ends by itself (its exit
+            // is usually reported just after its abort)
+            int aborter = abort != null && abort.rank() >= 0 && abort.rank() < size && !accounted[abort.rank()]
+                    ? abort.rank() : -1;
+            runningAtTeardown = remaining - (aborter >= 0 ? 1 : 0);
             hostsAtTeardown = 0;
             for (Host h : hosts) {
                 if (!h.lost && h.live > 0) {
-                    hostsAtTeardown++;
+                    if (h.live > 1 || aborter < 0 || hosts[hostOfRank[aborter]] != h) {
+                        hostsAtTeardown++;
+                    }
                     h.send(new Signal(Signal.TERM));
                 }
             }

@@ -29,10 +29,59 @@ final class JavaCommand {
 
     private JavaCommand() {}
 
+    /** The Java feature version jmpi needs, in the launcher and in every rank. */
+    static final int NEEDED_FEATURE = 25;
+
     /** True when {@code program} is the java launcher. */
     static boolean isJava(String program) {
         Path name = Path.of(program).getFileName();
         return name != null && name.toString().equals("java");
+    }
+
+    /**
+     * Why the java executable at {@code program} (a path) cannot run jmpi's ranks, as one line, or null when it can or
+     * its version cannot be told. The version is read from the {@code release} file of its JDK, as bin/jmpirun does;
+     * a path that does not exist here (another host's) is left to that host.
+     */
+    static String tooOld(String program) {
+        Path home;
+        try {
+            Path exe = Path.of(program).toRealPath();
+            home = exe.getParent() == null ? null : exe.getParent().getParent();
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        if (home == null) {
+            return null;
+        }
+        int feature;
+        try {
+            String version = null;
+            for (String line : java.nio.file.Files.readAllLines(home.resolve("release"))) {
+                if (line.startsWith("JAVA_VERSION=")) {
+                    version = line.substring("JAVA_VERSION=".length()).replace("\"", "");
+                }
+            }
+            if (version == null) {
+                return null;
+            }
+            if (version.startsWith("1.")) {
+                version = version.substring(2);
+            }
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("^\\d+").matcher(version);
+            if (!m.find()) {
+                return null;
+            }
+            feature = Integer.parseInt(m.group());
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        if (feature >= NEEDED_FEATURE) {
+            return null;
+        }
+        return program + " is Java " + feature + "; jmpi's ranks need Java " + NEEDED_FEATURE + " or later (plain "
+                + "'java' runs them on jmpirun's own, " + Path.of(System.getProperty("java.home"), "bin", "java")
+                + ")";
     }
 
     /**

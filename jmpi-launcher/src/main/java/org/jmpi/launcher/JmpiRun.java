@@ -506,10 +506,18 @@ public final class JmpiRun implements Callable<Integer> {
             err.println("jmpirun: " + e.getMessage());
             return USAGE_ERROR;
         }
+        String fresh = ckpt.freshStartNote();
+        if (fresh != null) {
+            err.println(fresh);
+        }
         if (threads) {
             Runnable clear = checkpointProperties(ckpt);
             try {
-                return runThreadsMode(moreApps, timeout);
+                int code = runThreadsMode(moreApps, timeout);
+                if (code == 0) {
+                    ckpt.finished(err);
+                }
+                return code;
             } finally {
                 clear.run();
             }
@@ -528,6 +536,9 @@ public final class JmpiRun implements Callable<Integer> {
                 if (!again) {
                     if (!r.summary().isEmpty()) {
                         err.println(r.summary());
+                    }
+                    if (r.exitCode() == 0) {
+                        ckpt.finished(err);
                     }
                     return r.exitCode();
                 }
@@ -620,6 +631,16 @@ public final class JmpiRun implements Callable<Integer> {
                 names.close();
             }
             return USAGE_ERROR;
+        }
+        for (JmpiRun app : concat(this, moreApps)) {
+            if (app.missingMainClass != null) {
+                // exit code 1, as java's
+                err.println("jmpirun: " + app.missingMainClass);
+                if (names != null) {
+                    names.close();
+                }
+                return 1;
+            }
         }
         if (verbose) {
             Placement p = launcher.placement();
@@ -858,9 +879,24 @@ public final class JmpiRun implements Callable<Integer> {
         }
         b.ranks(n);
         boolean isProgram = exec || mainClass.contains("/") || mainClass.equals("java");
+        if (JavaCommand.isJava(mainClass) && mainClass.contains("/")) {
+            // a java named by path runs as given, but one too old would fail every rank with a class version error
+            String why = JavaCommand.tooOld(mainClass);
+            if (why != null) {
+                throw new IllegalArgumentException(why);
+            }
+        }
         if (isProgram) {
             b.exec(List.of(mainClass));
         } else {
+            List<String> jvm = new ArrayList<>(envJvm);
+            jvm.addAll(jvmArgs);
+            if (surelyMissing(mainClass, userClassPath(), jvm)) {
+                // said once, once the rest of the command line is known to be right, rather than by every rank's
+                // JVM (and a rank torn down while its JVM starts adds lines of its own)
+                missingMainClass = "Error: Could not find or load main class " + mainClass + " (not on the class "
+                        + "path " + joinPaths(userClassPath()) + ")";
+            }
             b.mainClass(mainClass);
             b.classpath(userClassPath());
             b.jvmArgs(envJvm);
@@ -893,6 +929,44 @@ public final class JmpiRun implements Callable<Integer> {
         b.env(vars);
         if (wdir != null) {
             b.workingDirectory(Path.of(wdir).toAbsolutePath());
+        }
+    }
+
+    /** Set by {@link #configureApp} when this application's main class is on no entry of its class path. */
+    private String missingMainClass;
+
+    /** JVM options after which the class path alone no longer tells whether a class can be loaded. */
+    private static final List<String> LOADING_OPTIONS = List.of("-Djava.system.class.loader", "-javaagent",
+            "-agent", "-Xbootclasspath", "-p", "--module-path", "--upgrade-module-path", "--patch-module",
+            "-Djava.class.path");
+
+    /**
+     * Whether class {@code name} is surely not on {@code classPath} nor in jmpi's jars or the JDK: only when every
+     * entry exists here (another host may have one this host lacks) and none is a wildcard, and no JVM option changes
+     * how classes load. Otherwise false, and the ranks' JVMs find out.
+     */
+    private static boolean surelyMissing(String name, List<Path> classPath, List<String> jvm) {
+        if (name.endsWith(".java") || jvm.stream().anyMatch(a -> LOADING_OPTIONS.stream().anyMatch(a::startsWith))) {
+            return false;
+        }
+        List<URL> urls = new ArrayList<>();
+        List<Path> all = new ArrayList<>(classPath);
+        all.addAll(Launcher.jmpiClassPath());
+        for (Path p : all) {
+            if (p.toString().endsWith("*") || !Files.exists(p)) {
+                return false;
+            }
+            try {
+                urls.add(p.toUri().toURL());
+            } catch (MalformedURLException e) {
+                return false;
+            }
+        }
+        try (java.net.URLClassLoader loader = new java.net.URLClassLoader(urls.toArray(URL[]::new),
+                ClassLoader.getPlatformClassLoader())) {
+            return loader.getResource(name.replace('.', '/') + ".class") == null;
+        } catch (IOException | RuntimeException e) {
+            return false;
         }
     }
 
@@ -977,6 +1051,13 @@ public final class JmpiRun implements Callable<Integer> {
             return new ThreadsRun(err).run(n, urls, mainClass, args.toArray(String[]::new), tagOutput, timeout,
                     installSignals);
         }
+    }
+
+    private static List<JmpiRun> concat(JmpiRun first, List<JmpiRun> more) {
+        List<JmpiRun> all = new ArrayList<>();
+        all.add(first);
+        all.addAll(more);
+        return all;
     }
 
     private static String joinPaths(List<Path> paths) {

@@ -10,6 +10,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jmpi.shared.ThreadsJob;
 
 /**
@@ -53,8 +59,13 @@ final class ThreadsRun {
                 result.completeExceptionally(t);
             }
         });
-        Runnable uninstall = installSignals ? Signals.install(this::interrupt,
+        Runnable uninstallSignals = installSignals ? Signals.install(this::interrupt,
                 () -> end(LaunchResult.KILLED_EXIT_CODE, "the job was killed on request")) : () -> {};
+        Runnable uninstallExit = watchExit();
+        Runnable uninstall = () -> {
+            uninstallExit.run();
+            uninstallSignals.run();
+        };
         try {
             int code;
             try {
@@ -81,6 +92,62 @@ final class ThreadsRun {
             uninstall.run();
         }
     }
+
+    /**
+     * A rank calling {@code System.exit(status)} ends this JVM, and the job, with that status: as a rank's JVM that
+     * exits does in processes mode, say which rank it was. The JDK logs every {@code Runtime.exit} to the logger
+     * {@code java.lang.Runtime} at DEBUG level, in the exiting thread, when that level is enabled: a handler there
+     * sees the rank (the thread's) and the status (in the logged Throwable, {@code "Runtime.exit(3)"}).
+     *
+     * @return what undoes it
+     */
+    private Runnable watchExit() {
+        Logger logger = RUNTIME_LOGGER;
+        Level level = logger.getLevel();
+        boolean parents = logger.getUseParentHandlers();
+        Handler h = new Handler() {
+            @Override
+            public void publish(LogRecord r) {
+                int rank = ThreadsJob.currentRank();
+                ThreadsJob j = job.get();
+                Throwable t = r.getThrown();
+                if (rank < 0 || j == null || endReason.get() != null || t == null || t.getMessage() == null) {
+                    return;
+                }
+                Matcher m = EXIT_STATUS.matcher(t.getMessage());
+                if (!m.matches() || m.group(1).equals("0")) {
+                    return;
+                }
+                int still = j.ranksRunning() - 1;
+                err.println("jmpirun: rank " + rank + " exited with code " + m.group(1) + (still <= 0 ? ""
+                        : "; killed " + (still == 1 ? "the 1 rank" : "the " + still + " ranks") + " still running"));
+                err.flush();
+            }
+
+            @Override
+            public void flush() {
+                err.flush();
+            }
+
+            @Override
+            public void close() {
+                // nothing held
+            }
+        };
+        h.setLevel(Level.ALL);
+        logger.addHandler(h);
+        logger.setUseParentHandlers(false);
+        logger.setLevel(Level.FINE);
+        return () -> {
+            logger.removeHandler(h);
+            logger.setLevel(level);
+            logger.setUseParentHandlers(parents);
+        };
+    }
+
+    /** The JDK's logger of {@code Runtime.exit} calls (held: java.util.logging keeps loggers weakly). */
+    private static final Logger RUNTIME_LOGGER = Logger.getLogger("java.lang.Runtime");
+    private static final Pattern EXIT_STATUS = Pattern.compile("Runtime\\.exit\\((-?\\d+)\\)");
 
     private void interrupt() {
         if (interrupts.incrementAndGet() > 1) {

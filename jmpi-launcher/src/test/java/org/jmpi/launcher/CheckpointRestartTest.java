@@ -147,6 +147,53 @@ class CheckpointRestartTest {
         assertThat(out().lines()).contains(full, "resumed 0 at step 6", "resumed 1 at step 6");
     }
 
+    /**
+     * A job run again in the directory of one that finished starts afresh and says so in one line, in both modes; the
+     * checkpoints of one that did not finish are still resumed from.
+     */
+    @Test
+    void theCheckpointsOfAFinishedJobAreNotTakenForARestart() throws Exception {
+        String main = CheckpointRank.class.getName();
+        assertThat(jmpirun("-n", "3", "-ckpoint-prefix", dir.toString(), main, "8", "none")).as(err()).isZero();
+        String answer = out().lines().filter(l -> l.startsWith("answer ")).findFirst().orElseThrow();
+        assertThat(generations(dir)).containsExactly("generation-6", "generation-7");
+        for (String mode : new String[] {"processes", "threads"}) {
+            List<String> args = new ArrayList<>(List.of("-n", "3", "-ckpoint-prefix", dir.toString(), main, "8",
+                    "none"));
+            int code;
+            String printed;
+            if (mode.equals("threads")) {
+                // threads print to this JVM's System.out
+                args.add(0, "--threads");
+                PrintStream old = System.out;
+                ByteArrayOutputStream ranks = new ByteArrayOutputStream();
+                System.setOut(new PrintStream(ranks, true, StandardCharsets.UTF_8));
+                try {
+                    code = jmpirun(args.toArray(String[]::new));
+                } finally {
+                    System.setOut(old);
+                }
+                printed = ranks.toString(StandardCharsets.UTF_8);
+            } else {
+                code = jmpirun(args.toArray(String[]::new));
+                printed = out();
+            }
+            assertThat(code).as(mode + ": " + err()).isZero();
+            assertThat(printed).as(mode).doesNotContain("resumed").contains(answer);
+            // (the threads run also notes that the test's --jvm-arg does not apply)
+            assertThat(err().lines().filter(l -> !l.contains("--jvm-arg"))).as(mode).containsExactly(
+                    "jmpirun: note: the checkpoints in " + dir
+                    + " (newest: generation " + (mode.equals("threads") ? 15 : 7) + ") are those of a job that "
+                    + "finished; this job starts afresh (-ckpoint-num " + (mode.equals("threads") ? 15 : 7)
+                    + " resumes from one)");
+        }
+        // a job that is killed half-way did not finish: run again, it resumes
+        assertThat(jmpirun("-n", "3", "-ckpoint-prefix", dir.toString(), main, "8", "kill")).isEqualTo(137);
+        assertThat(jmpirun("-n", "3", "-ckpoint-prefix", dir.toString(), main, "8", "none")).as(err()).isZero();
+        assertThat(out()).contains("resumed 0 at step 4", answer);
+        assertThat(err()).doesNotContain("afresh");
+    }
+
     @Test
     void threadsModeGetsTheSettingsAsProperties() throws Exception {
         assertThat(jmpirun("--threads", "-n", "2", "-ckpoint-prefix", dir.toString(), CheckpointRank.class.getName(),

@@ -224,6 +224,24 @@ class JmpiRunTest {
         }
     }
 
+    /** A misspelt main class: one line that says so, exit code 1 (as java's), and no rank started. */
+    @Test
+    void aMainClassOnNoEntryOfTheClassPathIsOneLine() throws Exception {
+        int code = jmpirun(Map.of(), withJvmArgs("-n", "3", "org.jmpi.launcher.ranks.TestRnak", "hello")
+                .toArray(String[]::new));
+        assertThat(code).isEqualTo(1);
+        assertThat(err().lines()).as(err()).hasSize(1).first().asString()
+                .startsWith("jmpirun: Error: Could not find or load main class org.jmpi.launcher.ranks.TestRnak "
+                        + "(not on the class path " + LauncherTest.testClasses());
+        assertThat(out()).isEmpty();
+        // a class path entry this host lacks (another host's): the ranks find out
+        err.reset();
+        assertThat(jmpirun(Map.of(), "--no-stdin", "-n", "1", "--jvm-arg=-XX:TieredStopAtLevel=1", "-cp",
+                LauncherTest.testClasses() + java.io.File.pathSeparator + "/no/such/dir", "TestRnak")).isEqualTo(1);
+        assertThat(err()).contains("Error: Could not find or load main class TestRnak")
+                .doesNotContain("not on the class path");
+    }
+
     @Test
     void withoutBindingRanksKeepEveryCpu() throws Exception {
         int code = jmpirun(Map.of(), "--no-stdin", "-n", "2", "--exec", "/bin/sh", "-c",

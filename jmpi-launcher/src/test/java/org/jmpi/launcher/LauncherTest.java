@@ -104,6 +104,18 @@ class LauncherTest {
         assertThat(r.aborted()).isTrue();
     }
 
+    /** The summary counts as killed only the ranks the teardown ended, not the one that aborted and exited. */
+    @Test
+    void theAbortingRankIsNotCountedAmongTheKilled() throws Exception {
+        LaunchResult r = run(job(3, "abort7exit1"));
+        assertThat(r.exitCode()).isEqualTo(7);
+        assertThat(r.summary()).contains("rank 1 (pid ").contains("called abort with exit code 7")
+                .contains("; killed the 2 ranks still running (teardown ");
+        LaunchResult two = run(job(2, "abort7exit1"));
+        assertThat(two.summary()).contains("called abort with exit code 7")
+                .contains("; killed the 1 rank still running (teardown ");
+    }
+
     @Test
     void exitingWithoutFinalizeFailsTheJob() throws Exception {
         LaunchResult r = run(job(3, "nofinalize"));

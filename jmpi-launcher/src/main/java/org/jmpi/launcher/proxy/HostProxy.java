@@ -202,8 +202,11 @@ public final class HostProxy implements AutoCloseable {
     }
 
     /**
-     * The command that starts rank {@code r}: its argv, with three adjustments for JVM ranks.
+     * The command that starts rank {@code r}: its argv, with four adjustments for JVM ranks.
      * <ul>
+     * <li>A bare {@code java} (Open MPI's {@code mpirun -np 4 java Main}) is this proxy's own java, the JDK jmpi runs
+     * on, not the first {@code java} on the PATH (often an older default JDK, on which every rank would fail with
+     * a class version error).</li>
      * <li>When this host runs at least as many ranks as it has processors and the command is a {@code java} that
      * chooses no garbage collector, {@code -XX:+UseSerialGC} is added: each rank then has a core or less, which is
      * what the JVM itself treats as a machine for the serial collector, and G1's concurrent threads would only take
@@ -220,6 +223,10 @@ public final class HostProxy implements AutoCloseable {
         List<String> argv = new ArrayList<>(r.argv());
         if (argv.isEmpty()) {
             return argv;
+        }
+        if (argv.get(0).equals("java")) {
+            // mpirun -np 4 java Main: the JDK jmpi runs on (this proxy's), not whichever java is first on the PATH
+            argv.set(0, OWN_JAVA);
         }
         int cpus = Runtime.getRuntime().availableProcessors();
         String exe = new File(argv.get(0)).getName();
@@ -249,6 +256,10 @@ public final class HostProxy implements AutoCloseable {
     }
 
     private final AtomicBoolean bindNoted = new AtomicBoolean();
+
+    /** The java of the JDK this proxy runs on: what a rank command's bare {@code java} means. */
+    private static final String OWN_JAVA = new File(new File(System.getProperty("java.home"), "bin"), "java")
+            .getPath();
 
     /** The CPUs this process may run on ({@code Cpus_allowed_list} of /proc/self/status), or none if unknown. */
     static List<Integer> allowedCpus() {

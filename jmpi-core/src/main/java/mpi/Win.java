@@ -25,9 +25,12 @@ import org.jmpi.runtime.RequestImpl;
  * <p>Buffers: windows and origin buffers may be direct or heap buffers (the Open MPI bindings take direct ones only).
  * Sizes and displacement units of {@code Win(Buffer, ...)} and of the allocating constructor are in elements of the
  * buffer's type, as in the Open MPI bindings (bytes when the allocating constructor gets no buffer). Attributes
- * {@code MPI.WIN_BASE} (the buffer, or a direct byte buffer over allocated memory; null for a dynamic window),
- * {@code MPI.WIN_SIZE} (Long, bytes) and {@code MPI.WIN_DISP_UNIT} (Integer, bytes). Extensions (shared-window parts,
- * addresses of attached buffers, flavour and memory model): {@link org.jmpi.rma.Windows}.
+ * {@code MPI.WIN_BASE} (the buffer, or a direct byte buffer over allocated memory; null for a dynamic window; Open
+ * MPI's bindings return the native address as a Long), {@code MPI.WIN_SIZE} (Integer, bytes, as Open MPI's; a Long
+ * past 2 GiB - 1) and {@code MPI.WIN_DISP_UNIT} (Integer, bytes). A window created with the info hint
+ * {@code no_locks=true} refuses {@code lock} and {@code lockAll} ({@code MPI.ERR_RMA_SYNC}, as Open MPI does).
+ * Extensions (shared-window parts, addresses of attached buffers, flavour and memory model):
+ * {@link org.jmpi.rma.Windows}.
  */
 public final class Win implements Freeable {
     public static final int WIN_NULL = 0;
@@ -42,17 +45,30 @@ public final class Win implements Freeable {
     private Info info;
     /** What WIN_BASE returns. */
     private Buffer base;
+    /** The window size in bytes this rank asked for (WIN_SIZE); 0 for a dynamic window. */
+    private long sizeBytes;
 
-    /** {@code MPI_Win_create} over {@code size} elements of {@code base} with a displacement unit in elements. */
+    /**
+     * {@code MPI_Win_create} over {@code size} elements of {@code base} with a displacement unit in elements. A size
+     * larger than the buffer is accepted, as in Open MPI (a rank may expose an empty buffer that nobody accesses):
+     * {@code MPI.WIN_SIZE} says the size given, but the window is the buffer's memory, so an operation that reaches
+     * past it fails at the origin with {@code ERR_RMA_RANGE} ({@link org.jmpi.rma.Windows#ERR_RMA_RANGE}).
+     */
     public Win(Buffer base, int size, int dispUnit, Info info, Comm comm) throws MPIException {
         String call = "MPI_Win_create";
         try {
             Communicator c = begin(comm, info);
             int unit = base == null ? 1 : elementBytes(base);
             checkSizeAndUnit(size, dispUnit);
-            MemorySegment memory = memoryOf(base, size, unit);
+            // a size past the buffer's end is accepted, as in Open MPI (ranks that expose an empty buffer they never
+            // expect to be accessed); the window is the buffer's memory, so an access past it is ERR_RMA_RANGE
+            if (base == null && size != 0) {
+                throw new MpiError(ErrorClass.ERR_BUFFER, "null base with window size " + size);
+            }
+            MemorySegment memory = memoryOf(base, base == null ? 0 : Math.min(size, base.capacity()), unit);
             this.base = base;
-            open(c, Window.FLAVOR_CREATE, memory, (long) size * unit, dispUnit * unit);
+            this.sizeBytes = (long) size * unit;
+            open(c, Window.FLAVOR_CREATE, memory, memory.byteSize(), dispUnit * unit);
         } catch (MpiError e) {
             throw Errors.raise(comm == null ? null : comm.errhandler, call, e);
         }
@@ -61,7 +77,9 @@ public final class Win implements Freeable {
     /**
      * {@code MPI_Win_allocate} ({@code FLAVOR_PRIVATE}) and {@code MPI_Win_allocate_shared} ({@code FLAVOR_SHARED}).
      * A private window lies over {@code base} when one is given (as the memory MPI would hand back), else over new
-     * native memory of {@code size} bytes (read it through {@code MPI.WIN_BASE}). A shared window always gets new
+     * native memory of {@code size} bytes (read it through {@code MPI.WIN_BASE}); also when {@code base} is too small
+     * for the window or read-only (Open MPI ignores the buffer, so programs pass any, e.g. an empty one). A shared
+     * window always gets new
      * memory, one segment for the ranks of the host (info {@code alloc_shared_noncontig=true}: a page per rank); reach
      * a rank's part with {@link org.jmpi.rma.Windows#sharedQuery}. {@code base}'s element type sets the units of
      * {@code size} and {@code dispUnit} (bytes when {@code base} is null).
@@ -77,20 +95,24 @@ public final class Win implements Freeable {
             int unit = base == null ? 1 : elementBytes(base);
             checkSizeAndUnit(size, dispUnit);
             long bytes = (long) size * unit;
+            this.sizeBytes = bytes;
             if (flavor == FLAVOR_SHARED) {
                 open(c, Window.FLAVOR_SHARED, null, bytes, dispUnit * unit);
                 this.base = impl.memory().asByteBuffer().order(ByteOrder.nativeOrder());
                 return;
             }
+            // Open MPI ignores the buffer (MPI_Win_allocate gets new memory); jmpi lies over it when it can hold the
+            // window, else the window gets new memory all the same
+            boolean overBase = base != null && !base.isReadOnly() && size <= base.capacity();
             MemorySegment memory;
-            if (base != null) {
+            if (overBase) {
                 memory = memoryOf(base, size, unit);
                 this.base = base;
             } else {
                 memory = null; // the window allocates it: shared memory when every rank is on this host
             }
             open(c, Window.FLAVOR_ALLOCATE, memory, bytes, dispUnit * unit);
-            if (base == null) {
+            if (!overBase) {
                 this.base = impl.memory().asByteBuffer().order(ByteOrder.nativeOrder());
             }
         } catch (MpiError e) {
@@ -689,8 +711,9 @@ public final class Win implements Freeable {
     }
 
     /**
-     * The value of {@code keyval}; the predefined {@code MPI.WIN_BASE} (the base buffer), {@code MPI.WIN_SIZE} (Long,
-     * bytes) and {@code MPI.WIN_DISP_UNIT} (Integer, bytes) once the window exists.
+     * The value of {@code keyval}; the predefined {@code MPI.WIN_BASE} (the base buffer), {@code MPI.WIN_SIZE}
+     * (Integer, bytes, as Open MPI's bindings return it; a Long past 2 GiB - 1) and {@code MPI.WIN_DISP_UNIT}
+     * (Integer, bytes) once the window exists.
      */
     public Object getAttr(int keyval) throws MPIException {
         try {
@@ -701,7 +724,8 @@ public final class Win implements Freeable {
                     return base;
                 }
                 if (keyval == MPI.WIN_SIZE) {
-                    return Math.max(0L, w.size(w.communicator().rank()));
+                    // Integer, as Open MPI's bindings return it (programs cast it); a Long only past 2 GiB - 1
+                    return sizeBytes <= Integer.MAX_VALUE ? (Object) (int) sizeBytes : (Object) sizeBytes;
                 }
                 if (keyval == MPI.WIN_DISP_UNIT) {
                     return w.dispUnit(w.communicator().rank());

@@ -196,6 +196,36 @@ public final class DynamicProcesses {
     }
 
     /**
+     * The number of ranks of each application context of this job, in rank order (the contexts of jmpirun's command
+     * line separated by ':', the commands of a spawnMultiple), as the launcher tells it: {@code JMPI_APP_SIZES} under
+     * jmpirun, the job's key-value space in threads mode. With no word of it: one context holding the whole world in
+     * threads mode (jmpirun --threads runs one program) and for a singleton; else null (unknown: Hydra's and Slurm's
+     * PMI give no such list, and the job may be MPMD).
+     */
+    public static int[] appSizes() {
+        JmpiRuntime rt = JmpiRuntime.get();
+        int world = rt.world().size();
+        if (rt.bootstrap() instanceof org.jmpi.bootstrap.SingletonBootstrap) {
+            return new int[] {world};
+        }
+        String v = rt.threadsMode() ? rt.bootstrap().get(ThreadsSpawner.APP_SIZES_KEY)
+                : System.getenv("JMPI_APP_SIZES");
+        if (v != null && !v.isBlank()) {
+            try {
+                int[] sizes = java.util.Arrays.stream(v.trim().split("\\s+")).mapToInt(Integer::parseInt).toArray();
+                if (java.util.Arrays.stream(sizes).allMatch(n -> n > 0)
+                        && java.util.Arrays.stream(sizes).sum() == world) {
+                    return sizes;
+                }
+            } catch (NumberFormatException e) {
+                // not a list of sizes: unknown
+            }
+            return null;
+        }
+        return rt.threadsMode() ? new int[] {world} : null;
+    }
+
+    /**
      * In a spawned process's {@code MPI.Init}: connects this job's world to the parents' port and returns the parent
      * intercommunicator; null when this job was not spawned. The port comes from {@code JMPI_PARENT_PORT} (children
      * started by jmpirun), from the key-value space (children started by Hydra's PMI-1 spawn, {@code PMI_SPAWNED=1},

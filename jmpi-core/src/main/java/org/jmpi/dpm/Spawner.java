@@ -100,7 +100,8 @@ final class Spawner {
 
     /** What the parents' launcher set for this rank alone; the children's jmpirun sets its own. */
     private static final List<String> PER_RANK = List.of("JMPI_RANK", "JMPI_SIZE", "JMPI_JOBID", "JMPI_LOCAL_RANK",
-            "JMPI_LOCAL_SIZE", "JMPI_NODE_ID", "JMPI_APPNUM", "MPI_LOCALRANKID", "MPI_LOCALNRANKS", "JMPI_SECRET");
+            "JMPI_LOCAL_SIZE", "JMPI_NODE_ID", "JMPI_APPNUM", "JMPI_APP_SIZES", "MPI_LOCALRANKID", "MPI_LOCALNRANKS",
+            "JMPI_SECRET");
 
     /**
      * The environment of the children's jmpirun, from this rank's: without what the parents' launcher set for this

@@ -27,7 +27,8 @@ import org.jmpi.shared.ThreadsJob;
  * JVM ({@link ThreadsJob}), each child a thread with a class loader of its own, as the ranks of the parents' job are.
  * They get their own {@code MPI_COMM_WORLD}; the job's key-value space is seeded with the parents' port
  * ({@link Spawner#PARENT_PORT_KEY}, which their {@code MPI.Init} connects to, as children started by jmpirun do with
- * {@code JMPI_PARENT_PORT}) and each rank's application number ({@link #APPNUM_KEY_PREFIX}). Once connected, the two
+ * {@code JMPI_PARENT_PORT}), each rank's application number ({@link #APPNUM_KEY_PREFIX}) and the sizes of the
+ * application contexts ({@link #APP_SIZES_KEY}). Once connected, the two
  * jobs' ranks hand messages to each other's engines directly ({@link Links.InJvm}).
  *
  * <p>Commands: a Java main class name (run with the class path of the spawning rank), or {@code java} with a class
@@ -46,6 +47,8 @@ import org.jmpi.shared.ThreadsJob;
 final class ThreadsSpawner {
     /** Key of a child's application number in its job's key-value space (followed by its rank). */
     static final String APPNUM_KEY_PREFIX = "jmpi-appnum-";
+    /** Key of the sizes of the children's application contexts, in rank order, separated by spaces. */
+    static final String APP_SIZES_KEY = "jmpi-app-sizes";
 
     /** What one command runs: the main class, its arguments, how many, and the class path of its loaders. */
     record Plan(String mainClass, String[] argv, int count, URL[] classPath) {}
@@ -133,6 +136,11 @@ final class ThreadsSpawner {
         Plan[] ofRank = new Plan[size];
         Map<String, String> seed = new HashMap<>();
         seed.put(Spawner.PARENT_PORT_KEY, portName);
+        StringBuilder sizes = new StringBuilder();
+        for (Plan p : plans) {
+            sizes.append(sizes.isEmpty() ? "" : " ").append(p.count());
+        }
+        seed.put(APP_SIZES_KEY, sizes.toString());
         int r = 0;
         for (int app = 0; app < plans.size(); app++) {
             for (int i = 0; i < plans.get(app).count(); i++, r++) {

@@ -111,6 +111,8 @@ public final class Window {
     private final long[] sizes;
     private final int[] dispUnits;
     private final boolean passiveHelper;
+    /** Made with the info hint {@code no_locks=true}: lock and lockAll are refused. */
+    private final boolean noLocks;
 
     // ----------------------------------------------------------------------------------- origin state (this)
     private boolean fenceOpen;
@@ -161,6 +163,7 @@ public final class Window {
             queues.add(new ConcurrentLinkedQueue<>());
         }
         this.pending = queues;
+        this.noLocks = noLocks;
         this.passiveHelper = !noLocks && !rt.threadsMode() && p > 1 && progress.hasTransport();
         if (passiveHelper) {
             if (PassiveProgress.acquire(progress, rt.rank())) {
@@ -821,7 +824,15 @@ public final class Window {
         }
     }
 
+    /** Open MPI (osc/rdma) refuses the same way: the program promised not to lock this window. */
+    private void checkLocksAllowed(String call) {
+        if (noLocks) {
+            throw new MpiError(ErrorClass.ERR_RMA_SYNC, call + " on a window created with info no_locks=true");
+        }
+    }
+
     public void lock(int type, int target, int assertion) {
+        checkLocksAllowed("lock");
         checkAssert(assertion);
         if (type != LOCK_EXCLUSIVE && type != LOCK_SHARED) {
             throw new MpiError(ErrorClass.ERR_LOCKTYPE, "invalid lock type " + type
@@ -894,6 +905,7 @@ public final class Window {
     }
 
     public void lockAll(int assertion) {
+        checkLocksAllowed("lockAll");
         checkAssert(assertion);
         boolean noCheck = (assertion & MODE_NOCHECK) != 0;
         synchronized (this) {

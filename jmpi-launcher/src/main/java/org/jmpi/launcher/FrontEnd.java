@@ -346,6 +346,10 @@ final class FrontEnd {
                 appnums[r] = a;
             }
         }
+        StringBuilder appSizes = new StringBuilder();
+        for (App a : apps) {
+            appSizes.append(appSizes.isEmpty() ? "" : " ").append(a.ranks());
+        }
         String wdirDefault = Path.of("").toAbsolutePath().toString();
         for (int i = 0; i < h.ranks.length; i++) {
             int r = h.ranks[i];
@@ -359,6 +363,7 @@ final class FrontEnd {
             env.put("JMPI_LOCAL_SIZE", Integer.toString(h.ranks.length));
             env.put("JMPI_NODE_ID", Integer.toString(h.index));
             env.put("JMPI_APPNUM", Integer.toString(appOf[r]));
+            env.put("JMPI_APP_SIZES", appSizes.toString());
             env.put("MPI_LOCALRANKID", Integer.toString(i));
             env.put("MPI_LOCALNRANKS", Integer.toString(h.ranks.length));
             if (cfg.tcpHost != null) {

@@ -49,7 +49,8 @@ import org.jmpi.launcher.hosts.Placement;
  * and {@code CLASSPATH}; or everything with {@link Builder#forwardAllEnvironment}). Inherited {@code PMI_*},
  * {@code PMIX_*} and {@code JMPI_KVS} are dropped. Then each rank gets {@code PMI_PORT}, {@code PMI_ID},
  * {@code PMI_RANK}, {@code PMI_SIZE}, {@code JMPI_RANK}, {@code JMPI_SIZE}, {@code JMPI_JOBID},
- * {@code JMPI_LOCAL_RANK}, {@code JMPI_LOCAL_SIZE}, {@code JMPI_NODE_ID}, {@code JMPI_APPNUM},
+ * {@code JMPI_LOCAL_RANK}, {@code JMPI_LOCAL_SIZE}, {@code JMPI_NODE_ID}, {@code JMPI_APPNUM}, {@code JMPI_APP_SIZES}
+ * (the number of ranks of each application context, separated by spaces),
  * {@code MPI_LOCALRANKID}, {@code MPI_LOCALNRANKS}, {@code JMPI_SECRET} (the job's random secret), {@code JMPI_FT=1}
  * with --continue-on-failure, and, when the job spans hosts, {@code JMPI_TCP_HOST} (an address other hosts reach)
  * unless set already.

@@ -339,6 +339,12 @@ public final class DpmRank {
         if (!args[2].equals("-")) {
             check(Path.of("").toAbsolutePath().toString().equals(args[2]), "wdir " + Path.of("").toAbsolutePath());
         }
+        // Open MPI's keys of INFO_ENV describe the two commands (the children's jmpirun says them); under Hydra,
+        // whose PMI-1 spawn does not, they are left out
+        String layout = MPI.INFO_ENV.get("ompi_num_apps") + "/" + MPI.INFO_ENV.get("ompi_first_rank") + "/"
+                + MPI.INFO_ENV.get("ompi_np");
+        String expected = "1".equals(System.getenv("PMI_SPAWNED")) ? "null/null/null" : "2/0 2/2 3";
+        check(layout.equals(expected), "INFO_ENV ompi_num_apps/ompi_first_rank/ompi_np " + layout);
         Intercomm p = Intercomm.getParent();
         p.send(new int[] {app, (Integer) MPI.COMM_WORLD.getAttr(MPI.UNIVERSE_SIZE)}, 2, MPI.INT, 0, 9);
         p.disconnect();

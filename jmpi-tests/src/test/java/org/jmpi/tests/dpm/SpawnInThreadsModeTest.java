@@ -104,6 +104,9 @@ class SpawnInThreadsModeTest {
             MPI.Init(args);
             int app = (Integer) MPI.COMM_WORLD.getAttr(MPI.APPNUM);
             check(app == Integer.parseInt(args[0]), "APPNUM " + app + " for " + Arrays.toString(args));
+            String layout = MPI.INFO_ENV.get("ompi_num_apps") + "/" + MPI.INFO_ENV.get("ompi_first_rank") + "/"
+                    + MPI.INFO_ENV.get("ompi_np");
+            check(layout.equals("2/0 2/2 3"), "INFO_ENV ompi_num_apps/ompi_first_rank/ompi_np " + layout);
             Intercomm p = Intercomm.getParent();
             p.send(new int[] {app, MPI.COMM_WORLD.getRank(), MPI.COMM_WORLD.getSize()}, 3, MPI.INT, 0, 9);
             p.disconnect();

@@ -476,7 +476,7 @@ class WindowOperationsTest {
         info.set("accumulate_ordering", "none");
         Win win = new Win(mem, 24, 8, info, MPI.COMM_WORLD);
         assertThat(win.getAttr(MPI.WIN_BASE)).isSameAs(mem);
-        assertThat(win.getAttr(MPI.WIN_SIZE)).isEqualTo(24L);
+        assertThat(win.getAttr(MPI.WIN_SIZE)).isEqualTo(24);
         assertThat(win.getAttr(MPI.WIN_DISP_UNIT)).isEqualTo(8);
         assertThat(win.getName()).isEmpty();
         win.setName("halo");

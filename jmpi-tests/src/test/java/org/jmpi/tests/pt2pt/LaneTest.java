@@ -19,8 +19,9 @@ import org.jmpi.junit.MpiTest;
  */
 class LaneTest {
 
-    /** Sizes on both sides of the eager limit (16 KiB), zero included. */
-    private static final int[] SIZES = {0, 1, 8, 40, 1000, 4096, 16 << 10, (16 << 10) + 1, 100_000};
+    /** Sizes on both sides of the eager limit (64 KiB), zero included. */
+    private static final int[] SIZES = {0, 1, 8, 40, 1000, 4096, 16 << 10, (16 << 10) + 1, 64 << 10, (64 << 10) + 1,
+        100_000};
 
     private static byte[] pattern(int n, int seed) {
         byte[] b = new byte[n];

@@ -66,8 +66,8 @@ class SharedMemoryTest {
     }
 
     /** Sizes around every protocol switch: eager, rendezvous in chunks, single copy, ring wrap, long messages. */
-    private static final int[] SIZES = {0, 1, 8, 56, 57, 4095, 4096, 4097, 16 << 10, (16 << 10) + 3, 100_000,
-        (256 << 10) + 1, 3 << 20};
+    private static final int[] SIZES = {0, 1, 8, 56, 57, 4095, 4096, 4097, 16 << 10, (16 << 10) + 3, 64 << 10,
+        (64 << 10) + 3, 100_000, (256 << 10) + 1, 3 << 20};
 
     @MpiTest(ranks = {2, 3}, modes = Mode.PROCESSES, timeoutSeconds = 120)
     void everyBufferKindAndSizeArrivesIntact() throws MPIException {

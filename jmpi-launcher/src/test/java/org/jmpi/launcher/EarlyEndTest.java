@@ -9,10 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.jmpi.launcher.ranks.EarlyEnd;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A rank that ends early ends the job the same way in both modes, with the same exit code and a line naming it:
@@ -20,20 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * process of its own: in threads mode {@code System.exit} ends its JVM.
  */
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-class EarlyEndTest {
-    @TempDir
-    Path dir;
-
-    private Process jmpirun;
-
-    @AfterEach
-    void killLeftovers() {
-        if (jmpirun != null) {
-            jmpirun.descendants().forEach(ProcessHandle::destroyForcibly);
-            jmpirun.destroyForcibly();
-        }
-    }
-
+class EarlyEndTest extends JmpirunProcessTestBase {
     private record Run(int code, String output) {}
 
     private Run run(boolean threads, String mode) throws Exception {

@@ -10,27 +10,12 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.jmpi.launcher.ranks.TestRank;
 import org.jmpi.launcher.ranks.ThreadsHang;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /** jmpirun as a process of its own, for what only a real process has: signals (Ctrl-C, SIGTERM). */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-class JmpiRunProcessTest {
-    @TempDir
-    Path dir;
-
-    private Process jmpirun;
-
-    @AfterEach
-    void killLeftovers() {
-        if (jmpirun != null) {
-            jmpirun.descendants().forEach(ProcessHandle::destroyForcibly);
-            jmpirun.destroyForcibly();
-        }
-    }
-
+class JmpiRunProcessTest extends JmpirunProcessTestBase {
     private Path start(String... args) throws Exception {
         Path out = dir.resolve("out.txt");
         jmpirun = new ProcessBuilder(LaunchIntegrationTest.jmpirun(args)).redirectErrorStream(true)

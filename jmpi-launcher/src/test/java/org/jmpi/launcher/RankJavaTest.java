@@ -8,10 +8,8 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.TimeUnit;
 import org.jmpi.launcher.ranks.TestRank;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Which JVM runs the ranks of {@code mpirun -np 4 java ... Main}: the JDK jmpirun runs on, not the first {@code java}
@@ -20,20 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * process of its own here, because only a process can be given another PATH.
  */
 @Timeout(value = 90, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-class RankJavaTest {
-    @TempDir
-    Path dir;
-
-    private Process jmpirun;
-
-    @AfterEach
-    void killLeftovers() {
-        if (jmpirun != null) {
-            jmpirun.descendants().forEach(ProcessHandle::destroyForcibly);
-            jmpirun.destroyForcibly();
-        }
-    }
-
+class RankJavaTest extends JmpirunProcessTestBase {
     /** A fake JDK of {@code version} under {@code dir/name}: its {@code bin/java} only says that it ran. */
     private Path fakeJdk(String name, String version) throws Exception {
         Path bin = Files.createDirectories(dir.resolve(name).resolve("bin"));

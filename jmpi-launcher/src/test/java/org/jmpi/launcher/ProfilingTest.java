@@ -105,6 +105,12 @@ class ProfilingTest {
     }
 
     private static LaunchIntegrationTest.Result check(String mode, String program) throws Exception {
+        return check(mode, program, Map.of("JMPI_CHECK_BLOCKED_SECONDS", "2"), Duration.ofSeconds(120));
+    }
+
+    /** {@code --check} on two ranks of {@link CheckedRank} running {@code program}, in {@code mode}. */
+    private static LaunchIntegrationTest.Result check(String mode, String program, Map<String, String> env,
+            Duration timeout) throws Exception {
         List<String> args = new ArrayList<>(List.of("--no-stdin", "-n", "2", "--check", "-cp",
                 LaunchIntegrationTest.rankClassPath()));
         if (mode.equals("threads")) {
@@ -112,8 +118,7 @@ class ProfilingTest {
         }
         args.add(CheckedRank.class.getName());
         args.add(program);
-        return LaunchIntegrationTest.run(LaunchIntegrationTest.jmpirun(args.toArray(String[]::new)),
-                Map.of("JMPI_CHECK_BLOCKED_SECONDS", "2"), Duration.ofSeconds(120));
+        return LaunchIntegrationTest.run(LaunchIntegrationTest.jmpirun(args.toArray(String[]::new)), env, timeout);
     }
 
     @ParameterizedTest
@@ -178,15 +183,7 @@ class ProfilingTest {
     @ParameterizedTest
     @CsvSource({"processes, slow", "threads, slow", "processes, threaded", "threads, threaded"})
     void checkLetsWaitsThatAnotherRankOrThreadEndsLateRun(String mode, String program) throws Exception {
-        List<String> args = new ArrayList<>(List.of("--no-stdin", "-n", "2", "--check", "-cp",
-                LaunchIntegrationTest.rankClassPath()));
-        if (mode.equals("threads")) {
-            args.add("--threads");
-        }
-        args.add(CheckedRank.class.getName());
-        args.add(program);
-        LaunchIntegrationTest.Result r = LaunchIntegrationTest.run(
-                LaunchIntegrationTest.jmpirun(args.toArray(String[]::new)), Map.of(), Duration.ofSeconds(60));
+        LaunchIntegrationTest.Result r = check(mode, program, Map.of(), Duration.ofSeconds(60));
         assertThat(r.rc()).as(r.out()).isZero();
         assertThat(r.out()).contains("rank 0 went on", "rank 1 went on").doesNotContain("jmpi --check");
     }

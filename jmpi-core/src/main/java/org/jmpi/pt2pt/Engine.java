@@ -891,7 +891,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
     /**
      * On a send every {@link #REHEARSE_EVERY}, {@link #REHEARSALS} times: while this process is not registered for the
      * process-wide barrier ({@link org.jmpi.shared.Membarrier}), takes on objects of the calling thread's own the paths
-     * that registration opens (a lock biased and held through its bias, a request completed without a fence). The registration comes with the system calls' link, in the background,
+     * that registration opens (a lock biased and held through its bias, a request completed without a fence). The
+     * registration comes with the system calls' link, in the background,
      * usually within a program's first second but in some runs only after the JIT has compiled the message path
      * without those paths: it then threw every compiled method of the path away within half a millisecond, in the
      * middle of a timed loop (on 2026-11-25, 4.3-7.3 us per message in a plain 8 B ping-pong's timed half, against

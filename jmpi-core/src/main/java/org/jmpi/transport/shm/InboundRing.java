@@ -58,7 +58,8 @@ final class InboundRing {
 
     /** Whether a record is waiting (one acquire load). */
     boolean ready() {
-        return ShmLayout.isOfLap(ShmLayout.getAcquire(dataWords, (int) (head & mask)), ShmLayout.lapTag(head, lapShift));
+        long marker = ShmLayout.getAcquire(dataWords, (int) (head & mask));
+        return ShmLayout.isOfLap(marker, ShmLayout.lapTag(head, lapShift));
     }
 
     /**

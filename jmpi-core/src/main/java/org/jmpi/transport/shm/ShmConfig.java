@@ -19,7 +19,8 @@ import java.util.function.UnaryOperator;
  * @param eagerLimit messages up to this many bytes go eagerly to a peer on this host ({@code jmpi.shm.eager.limit},
  *     default 64 KiB: up to it, a blocking message takes the same lane as the smallest, so a program's first messages
  *     of 32-64 KiB do not pay the first use of another path; measured cold on 2026-11-26, OMB-J's 32 and 64 KiB
- *     latencies went from 400 and 200 us to 5 and 7 us); larger ones use rendezvous, which moves them with one copy when both buffers are native memory
+ *     latencies went from 400 and 200 us to 5 and 7 us); larger ones use rendezvous, which moves them with one copy
+ *     when both buffers are native memory
  *     and the kernel allows {@code process_vm_readv}, else in chunks through the ring
  * @param chunkBytes payload bytes of each data frame of a rendezvous through the ring ({@code jmpi.shm.chunk.bytes},
  *     default 64 KiB, at most a quarter of the ring); several chunks fit in a ring, so sender and receiver copy

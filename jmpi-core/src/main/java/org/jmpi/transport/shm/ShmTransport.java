@@ -80,8 +80,8 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
     static final long PARK_MIN_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
     static final long PARK_CAP_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /**
-     * Longest futex sleep: what a lost wake costs at most (see "Waiting"), and what a peer that cannot ring our doorbell
-     * yet (its futex is still being linked) waits.
+     * Longest futex sleep: what a lost wake costs at most (see "Waiting"), and what a peer that cannot ring our
+     * doorbell yet (its futex is still being linked) waits.
      */
     static final long FUTEX_CAP_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
     /** {@link #FUTEX_CAP_NANOS}, raised by tests that must see a doorbell, not a timeout, wake a sleeper. */

@@ -29,15 +29,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * then throws its usual exception). Linking the downcall costs the JDK some tens of milliseconds of CPU, so it is done
  * in a daemon thread at the first large copy, not at start-up.
  *
- * <p><b>Small copies</b> (everything below the native threshold) take {@link MemorySegment#copy}, but called with
- * both segments cast to their exact JDK class. The JDK's copy calls methods of its segments that each class
- * implements its own way; compiled on its own, that code has one type profile for every copy in the JVM, and a
- * program that copies between Java arrays and native memory (every message on Java arrays: user array, ring,
- * scratch) makes those calls megamorphic, i.e. table calls that are not inlined. Measured at the root of a 2-rank
- * gather of 32 B on byte[]: about 15 % of its time, and 0.28-0.40 us per gather against 0.19 us on direct buffers.
- * Each pair of kinds (native to native, native to or from each primitive array kind, array to array of one kind)
- * has its own call here, where C2 knows both classes; other pairs (mapped files, arrays of two kinds) take the
- * plain call.
+ * <p><b>Small copies</b> (everything below the native threshold) take {@link MemorySegment#copy} as it is. A chain
+ * of casts to the JDK's exact segment classes (one call per pair of kinds, so that C2 knew both classes) once saved
+ * part of a small copy between a Java array and native memory once compiled (a 32 B gather on byte[]: 0.28-0.40 us
+ * against 0.19 us), but C1 could not compile those methods (eight inlined copies each: "out of virtual registers",
+ * some 30-130 ms of a compiler thread per rank for nothing), and every new pair of kinds threw C2's code away
+ * (about 24 deoptimizations per cold run of the OSU latency benchmark).
  *
  * <p><b>Short distances.</b> On this project's test VM (AMD EPYC, glibc 2.36) {@code memmove} of 4 KiB to a few
  * hundred KiB copies with {@code rep movsb}, which is about 15 times slower when the destination starts 1 to 31
@@ -109,7 +106,7 @@ public final class FastCopy {
                 link();
             }
         }
-        copyByClass(src, srcOffset, dst, dstOffset, length);
+        MemorySegment.copy(src, srcOffset, dst, dstOffset, length);
     }
 
     /** Distances (destination minus source, modulo 4 KiB) at which memmove is slow: 1 to this minus 1. */
@@ -140,112 +137,6 @@ public final class FastCopy {
             case double[] a -> MemorySegment.ofArray(a);
             default -> throw new IllegalArgumentException("not a primitive array: " + array.getClass());
         };
-    }
-
-    // The JDK's copy by segment class: small copies, and large ones that memmove should not take (see the class
-    // comment, "Small copies" and "Short distances"). The classes are the JDK's own, found
-    // from segments of each kind; Class.cast with a constant class tells C2 the exact class of its result.
-    private static final Class<?> NATIVE = MemorySegment.NULL.getClass();
-    private static final Class<?> BYTES = MemorySegment.ofArray(new byte[0]).getClass();
-    private static final Class<?> FLOATS = MemorySegment.ofArray(new float[0]).getClass();
-    private static final Class<?> DOUBLES = MemorySegment.ofArray(new double[0]).getClass();
-    private static final Class<?> INTS = MemorySegment.ofArray(new int[0]).getClass();
-    private static final Class<?> LONGS = MemorySegment.ofArray(new long[0]).getClass();
-    private static final Class<?> CHARS = MemorySegment.ofArray(new char[0]).getClass();
-    private static final Class<?> SHORTS = MemorySegment.ofArray(new short[0]).getClass();
-
-    private static void copyByClass(MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset, long length) {
-        Class<?> s = src.getClass();
-        Class<?> d = dst.getClass();
-        if (s == NATIVE) {
-            if (d == NATIVE) {
-                MemorySegment.copy((MemorySegment) NATIVE.cast(src), srcOffset, (MemorySegment) NATIVE.cast(dst),
-                        dstOffset, length);
-            } else {
-                nativeToArray(src, srcOffset, dst, d, dstOffset, length);
-            }
-        } else if (d == NATIVE) {
-            arrayToNative(src, s, srcOffset, dst, dstOffset, length);
-        } else if (s == d) {
-            arrayToArray(src, s, srcOffset, dst, dstOffset, length);
-        } else {
-            MemorySegment.copy(src, srcOffset, dst, dstOffset, length);
-        }
-    }
-
-    /** {@code src} is a plain native segment, {@code d} the class of {@code dst}. */
-    private static void nativeToArray(MemorySegment src, long srcOffset, MemorySegment dst, Class<?> d,
-            long dstOffset, long length) {
-        MemorySegment n = (MemorySegment) NATIVE.cast(src);
-        if (d == BYTES) {
-            MemorySegment.copy(n, srcOffset, (MemorySegment) BYTES.cast(dst), dstOffset, length);
-        } else if (d == FLOATS) {
-            MemorySegment.copy(n, srcOffset, (MemorySegment) FLOATS.cast(dst), dstOffset, length);
-        } else if (d == DOUBLES) {
-            MemorySegment.copy(n, srcOffset, (MemorySegment) DOUBLES.cast(dst), dstOffset, length);
-        } else if (d == INTS) {
-            MemorySegment.copy(n, srcOffset, (MemorySegment) INTS.cast(dst), dstOffset, length);
-        } else if (d == LONGS) {
-            MemorySegment.copy(n, srcOffset, (MemorySegment) LONGS.cast(dst), dstOffset, length);
-        } else if (d == CHARS) {
-            MemorySegment.copy(n, srcOffset, (MemorySegment) CHARS.cast(dst), dstOffset, length);
-        } else if (d == SHORTS) {
-            MemorySegment.copy(n, srcOffset, (MemorySegment) SHORTS.cast(dst), dstOffset, length);
-        } else {
-            MemorySegment.copy(n, srcOffset, dst, dstOffset, length);
-        }
-    }
-
-    /** {@code dst} is a plain native segment, {@code s} the class of {@code src}. */
-    private static void arrayToNative(MemorySegment src, Class<?> s, long srcOffset, MemorySegment dst,
-            long dstOffset, long length) {
-        MemorySegment n = (MemorySegment) NATIVE.cast(dst);
-        if (s == BYTES) {
-            MemorySegment.copy((MemorySegment) BYTES.cast(src), srcOffset, n, dstOffset, length);
-        } else if (s == FLOATS) {
-            MemorySegment.copy((MemorySegment) FLOATS.cast(src), srcOffset, n, dstOffset, length);
-        } else if (s == DOUBLES) {
-            MemorySegment.copy((MemorySegment) DOUBLES.cast(src), srcOffset, n, dstOffset, length);
-        } else if (s == INTS) {
-            MemorySegment.copy((MemorySegment) INTS.cast(src), srcOffset, n, dstOffset, length);
-        } else if (s == LONGS) {
-            MemorySegment.copy((MemorySegment) LONGS.cast(src), srcOffset, n, dstOffset, length);
-        } else if (s == CHARS) {
-            MemorySegment.copy((MemorySegment) CHARS.cast(src), srcOffset, n, dstOffset, length);
-        } else if (s == SHORTS) {
-            MemorySegment.copy((MemorySegment) SHORTS.cast(src), srcOffset, n, dstOffset, length);
-        } else {
-            MemorySegment.copy(src, srcOffset, n, dstOffset, length);
-        }
-    }
-
-    /** {@code src} and {@code dst} are of the same class {@code c}. */
-    private static void arrayToArray(MemorySegment src, Class<?> c, long srcOffset, MemorySegment dst,
-            long dstOffset, long length) {
-        if (c == BYTES) {
-            MemorySegment.copy((MemorySegment) BYTES.cast(src), srcOffset, (MemorySegment) BYTES.cast(dst), dstOffset,
-                    length);
-        } else if (c == FLOATS) {
-            MemorySegment.copy((MemorySegment) FLOATS.cast(src), srcOffset, (MemorySegment) FLOATS.cast(dst), dstOffset,
-                    length);
-        } else if (c == DOUBLES) {
-            MemorySegment.copy((MemorySegment) DOUBLES.cast(src), srcOffset, (MemorySegment) DOUBLES.cast(dst),
-                    dstOffset, length);
-        } else if (c == INTS) {
-            MemorySegment.copy((MemorySegment) INTS.cast(src), srcOffset, (MemorySegment) INTS.cast(dst), dstOffset,
-                    length);
-        } else if (c == LONGS) {
-            MemorySegment.copy((MemorySegment) LONGS.cast(src), srcOffset, (MemorySegment) LONGS.cast(dst), dstOffset,
-                    length);
-        } else if (c == CHARS) {
-            MemorySegment.copy((MemorySegment) CHARS.cast(src), srcOffset, (MemorySegment) CHARS.cast(dst), dstOffset,
-                    length);
-        } else if (c == SHORTS) {
-            MemorySegment.copy((MemorySegment) SHORTS.cast(src), srcOffset, (MemorySegment) SHORTS.cast(dst), dstOffset,
-                    length);
-        } else {
-            MemorySegment.copy(src, srcOffset, dst, dstOffset, length);
-        }
     }
 
     /** Whether large copies go through {@code memmove} now (tests, diagnostics). */

@@ -85,18 +85,23 @@ public final class Intercomms {
     }
 
     /**
-     * MPI_Intercomm_merge: an intracommunicator over both groups, the group that passed {@code high = false} first
-     * (when both pass the same, the group whose leader has the lower world rank first).
+     * MPI_Intercomm_merge: an intracommunicator over both groups, the group that passed {@code high = false} first.
+     * When both pass the same, the order is the standard's to leave open but must be the same everywhere: the group
+     * whose leader comes first by (job id, rank in its job) goes first. (World ranks cannot decide it: the two groups
+     * of a spawn or a connect/accept belong to different jobs, and each side numbers the other's processes after its
+     * own, so each leader would find itself the lower and both groups would take the low ranks.)
      */
     public static Communicator merge(Communicator inter, boolean high) {
         Communicator local = localOf(inter);
-        long[] mine = {high ? 1 : 0, inter.localWorldRanks()[0]};
-        long[] theirs = new long[2];
+        org.jmpi.bootstrap.Bootstrap self = org.jmpi.runtime.JmpiRuntime.get().bootstrap();
+        long[] mine = {high ? 1 : 0, jobKey(self.jobId()), self.rank()};
+        long[] theirs = new long[mine.length];
         if (inter.rank() == 0) {
             theirs = GroupCollectives.exchange(inter, inter.collectiveContext(), 0, LEADER_TAG + 1, mine);
         }
         theirs = GroupCollectives.bcast(local, theirs, 0);
-        boolean localFirst = mine[0] != theirs[0] ? mine[0] == 0 : mine[1] < theirs[1];
+        boolean localFirst = mine[0] != theirs[0] ? mine[0] == 0
+                : mine[1] != theirs[1] ? mine[1] < theirs[1] : mine[2] < theirs[2];
         int context = allocateAcross(inter);
         int[] a = inter.localWorldRanks();
         int[] b = inter.worldRanks();
@@ -107,6 +112,15 @@ public final class Intercomms {
         System.arraycopy(second, 0, all, first.length, second.length);
         int rank = localFirst ? inter.rank() : b.length + inter.rank();
         return new Communicator(context, all, rank);
+    }
+
+    /** A 64-bit key of a job id, the same in every process that computes it (the leaders compare the keys). */
+    static long jobKey(String jobId) {
+        long h = 1125899906842597L;
+        for (int i = 0; i < jobId.length(); i++) {
+            h = 31 * h + jobId.charAt(i);
+        }
+        return h;
     }
 
     /**

@@ -229,8 +229,47 @@ public final class DpmRank {
         int[] sum = new int[1];
         children.allReduce(new int[] {1}, sum, 1, MPI.INT, MPI.SUM);
         check(sum[0] == n, "allreduce over children " + sum[0]);
+        mergeBothLow(children);
         children.disconnect();
         System.out.println("ok spawn " + n + " from " + MPI.COMM_WORLD.getSize());
+    }
+
+    /**
+     * Both groups merge with {@code high = false} (Open MPI's Spawn test does): the order of the groups is then left
+     * open, but every process must see the same one, so the merged ranks are a permutation. Then an all-to-all of
+     * ranks by "nice" receives ({@code iRecv}, then {@code test} and a short sleep until done), as that test does.
+     */
+    private static void mergeBothLow(Intercomm inter) throws Exception {
+        Intracomm all = inter.merge(false);
+        int me = all.getRank();
+        int n = all.getSize();
+        check(n == inter.getSize() + inter.getRemoteSize(), "merged size " + n);
+        int[] ranks = new int[n];
+        all.allGather(new int[] {me}, 1, MPI.INT, ranks, 1, MPI.INT);
+        int[] sorted = ranks.clone();
+        Arrays.sort(sorted);
+        for (int i = 0; i < n; i++) {
+            check(sorted[i] == i, "merged ranks " + Arrays.toString(ranks));
+        }
+        for (int i = 0; i < n; i++) {
+            if (i == me) {
+                continue;
+            }
+            java.nio.IntBuffer in = MPI.newIntBuffer(1);
+            java.nio.IntBuffer out = MPI.newIntBuffer(1).put(0, me);
+            if (i < me) {
+                all.send(out, 1, MPI.INT, i, 201);
+            }
+            mpi.Request r = all.iRecv(in, 1, MPI.INT, i, 201);
+            while (!r.test()) {
+                Thread.sleep(0, 100_000);
+            }
+            if (i > me) {
+                all.send(out, 1, MPI.INT, i, 201);
+            }
+            check(in.get(0) == i, "rank " + me + " got " + in.get(0) + " from " + i);
+        }
+        all.free();
     }
 
     private static void child(String[] args) throws Exception {
@@ -243,6 +282,7 @@ public final class DpmRank {
         int[] sum = new int[1];
         parent.allReduce(new int[] {1}, sum, 1, MPI.INT, MPI.SUM);
         check(sum[0] == parent.getRemoteSize(), "allreduce over parents " + sum[0]);
+        mergeBothLow(parent);
         parent.disconnect();
         check(Intercomm.getParent().isNull(), "parent after disconnect");
         System.out.println("ok child " + rank + " of " + MPI.COMM_WORLD.getSize() + " on node "

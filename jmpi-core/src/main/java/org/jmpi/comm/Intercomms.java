@@ -93,15 +93,18 @@ public final class Intercomms {
      */
     public static Communicator merge(Communicator inter, boolean high) {
         Communicator local = localOf(inter);
-        org.jmpi.bootstrap.Bootstrap self = org.jmpi.runtime.JmpiRuntime.get().bootstrap();
-        long[] mine = {high ? 1 : 0, jobKey(self.jobId()), self.rank()};
-        long[] theirs = new long[mine.length];
+        // the two leaders' (high, job key, rank in job), swapped between them and then sent to their groups
+        long[] both = new long[6];
         if (inter.rank() == 0) {
-            theirs = GroupCollectives.exchange(inter, inter.collectiveContext(), 0, LEADER_TAG + 1, mine);
+            org.jmpi.bootstrap.Bootstrap self = org.jmpi.runtime.JmpiRuntime.get().bootstrap();
+            long[] mine = {high ? 1 : 0, jobKey(self.jobId()), self.rank()};
+            long[] theirs = GroupCollectives.exchange(inter, inter.collectiveContext(), 0, LEADER_TAG + 1, mine);
+            System.arraycopy(mine, 0, both, 0, 3);
+            System.arraycopy(theirs, 0, both, 3, 3);
         }
-        theirs = GroupCollectives.bcast(local, theirs, 0);
-        boolean localFirst = mine[0] != theirs[0] ? mine[0] == 0
-                : mine[1] != theirs[1] ? mine[1] < theirs[1] : mine[2] < theirs[2];
+        both = GroupCollectives.bcast(local, both, 0);
+        boolean localFirst = both[0] != both[3] ? both[0] == 0
+                : both[1] != both[4] ? both[1] < both[4] : both[2] < both[5];
         int context = allocateAcross(inter);
         int[] a = inter.localWorldRanks();
         int[] b = inter.worldRanks();

@@ -793,37 +793,25 @@ public final class Engine implements InprocEndpoint, FrameSink {
     }
 
     /**
-     * {@link #receiveNow}'s look at the ring, {@link #LANE_SPINS} times while nothing is there; then
-     * {@link #takeLater}. Answers the bytes received or -1. Caller owns the progress lock.
+     * {@link #receiveNow}'s wait for the peer's next frame. Takes it when it is the one asked for; another frame
+     * first (a wrap of the ring, a credit, another message) goes to the engine as a poll would hand it over, and the
+     * wait goes on (another message is then unexpected: the usual way). While nothing comes it only looks at the
+     * ring ({@link #awaitFrame}, {@link #LANE_SPINS} looks at a time); between those spells it handles the other
+     * peers' frames (everything, TCP too, every {@link #LANE_POLL_ALL} looks: that may make this frame unexpected,
+     * the usual way), gives the processor to whoever needs it between looks once it has waited
+     * {@link #LANE_SPIN_NANOS} (on a full host the peer, or the compiler threads), and after
+     * {@link #LANE_WAIT_NANOS} leaves the wait to the usual receive, which may sleep. Answers the bytes received or
+     * -1. Caller owns the progress lock.
+     *
+     * <p>The spinning is in {@link #awaitFrame} alone, a few bytecodes, so that the loop the JIT compiles on the spot
+     * (on-stack replacement) while a rank waits is that small loop, not the whole take with its copy.
      */
     private long takeNow(Lane l, int context, int worldSource, int source, int tag, MemorySegment into) {
-        for (int looks = 0; looks < LANE_SPINS; looks++) {
+        long start = 0;
+        boolean yielding = false;
+        for (int spells = 0; ; ) {
             if (queues.anyPosted() || queues.unexpectedCount > 0) {
                 return -1; // matching must decide: the usual way
-            }
-            long n = l.takeShort(worldSource, Protocol.EAGER, context, source, tag, into, 0, into.byteSize());
-            if (n != Lane.NOTHING) {
-                return n >= 0 ? n : takeLater(l, context, worldSource, source, tag, into);
-            }
-            Thread.onSpinWait();
-        }
-        return takeLater(l, context, worldSource, source, tag, into);
-    }
-
-    /**
-     * The rest of {@link #takeNow}, out of its way: another frame first (a wrap of the ring, a credit, another
-     * message) goes to the engine as a poll would hand it over, and the look goes on (another message is then
-     * unexpected: the usual way); while nothing comes, the other peers' frames every {@link #LANE_SPINS} looks
-     * (everything, TCP too, every {@link #LANE_POLL_ALL}: that may make this frame unexpected, the usual way), the
-     * processor to whoever needs it between looks after {@link #LANE_SPIN_NANOS} (on a full host the peer, or the
-     * compiler threads), and after {@link #LANE_WAIT_NANOS} the usual receive, which may sleep.
-     */
-    private long takeLater(Lane l, int context, int worldSource, int source, int tag, MemorySegment into) {
-        long start = System.nanoTime();
-        boolean yielding = false;
-        for (int looks = 1; ; looks++) {
-            if (queues.anyPosted() || queues.unexpectedCount > 0) {
-                return -1;
             }
             long n = l.takeShort(worldSource, Protocol.EAGER, context, source, tag, into, 0, into.byteSize());
             if (n >= 0) {
@@ -835,24 +823,40 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 }
                 continue;
             }
-            if ((looks & (LANE_SPINS - 1)) == 0) {
-                if ((looks & (LANE_POLL_ALL - 1)) == 0) {
-                    progress.pollOwned();
-                } else {
-                    l.pollOthers(worldSource);
-                }
-                long waited = System.nanoTime() - start;
-                if (waited > LANE_WAIT_NANOS) {
-                    return -1;
-                }
-                yielding = waited > LANE_SPIN_NANOS;
+            if (awaitFrame(l, worldSource, yielding)) {
+                continue;
             }
+            spells++;
+            if ((spells & (LANE_POLL_ALL / LANE_SPINS - 1)) == 0) {
+                progress.pollOwned();
+            } else {
+                l.pollOthers(worldSource);
+            }
+            long now = System.nanoTime();
+            if (start == 0) {
+                start = now;
+            }
+            long waited = now - start;
+            if (waited > LANE_WAIT_NANOS) {
+                return -1;
+            }
+            yielding = waited > LANE_SPIN_NANOS;
+        }
+    }
+
+    /** Up to {@link #LANE_SPINS} looks at whether {@code peer}'s next frame is there; whether it is. */
+    private static boolean awaitFrame(Lane l, int peer, boolean yielding) {
+        for (int looks = 0; looks < LANE_SPINS; looks++) {
             if (yielding) {
                 Thread.yield();
             } else {
                 Thread.onSpinWait();
             }
+            if (l.arrived(peer)) {
+                return true;
+            }
         }
+        return false;
     }
 
     /**

@@ -324,14 +324,13 @@ public final class Progress {
                 continue;
             }
             if (idle < spinIterations) {
-                idle++;
-                Thread.onSpinWait();
+                idle += spinQuietly(condition, request);
             } else if (spinNanos > 0 && (spinStart == 0 || stillSpinning(spinStart))) {
                 // the time floor of the spin phase: see stillSpinning()
                 if (spinStart == 0) {
                     spinStart = System.nanoTime();
                 }
-                Thread.onSpinWait();
+                spinQuietly(condition, request);
             } else if (idle < spinIterations + yieldIterations) {
                 idle++;
                 Thread.yield();
@@ -347,6 +346,27 @@ public final class Progress {
                 parkNanos = Math.min(parkNanos * 2, TimeUnit.MILLISECONDS.toNanos(1));
             }
         }
+    }
+
+    /** Spins {@link #spinQuietly} takes at most before the waiting loop looks at its phases again. */
+    static final int QUIET_SPINS = 64;
+
+    /**
+     * Spins while the wait's condition does not hold and the transport has nothing for a poll (a look at memory),
+     * up to {@link #QUIET_SPINS} times; the spins done (at least 1). The waiting loop's spinning happens here, in a
+     * loop of a few bytecodes, so that the code the JIT compiles on the spot while a rank waits (on-stack
+     * replacement) is this loop, not the whole progress pass. In threads mode, or with pollers (in-JVM progress),
+     * one spin.
+     */
+    private int spinQuietly(BooleanSupplier condition, RequestImpl request) {
+        Transport t = transport;
+        boolean quiet = t != null && job == null && pollers.isEmpty();
+        int spins = 0;
+        do {
+            Thread.onSpinWait();
+            spins++;
+        } while (quiet && spins < QUIET_SPINS && !t.mayHaveWork() && !holds(condition, request));
+        return spins;
     }
 
     /**

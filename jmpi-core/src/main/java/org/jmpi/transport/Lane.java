@@ -46,6 +46,13 @@ public interface Lane {
     boolean pollOthers(int peer);
 
     /**
+     * Whether {@code peer}'s next frame may be there for {@link #takeShort}: one look at the peer's memory, no
+     * bookkeeping, so that a thread waiting for it can spin on this alone. True whenever the lane cannot tell (the
+     * caller then calls {@link #takeShort}, which decides). Same threading as {@link #takeShort}.
+     */
+    boolean arrived(int peer);
+
+    /**
      * Hands {@code peer}'s next frame to the sink (after {@link #takeShort} answered {@link #OTHER}: a control frame,
      * another message), as {@link Transport#poll} would. False when nothing could be handed over. Same threading as
      * {@link #takeShort}.

@@ -33,6 +33,15 @@ public interface Transport extends AutoCloseable {
     boolean poll();
 
     /**
+     * Whether a {@link #poll()} now might find something to do: a look at memory, no system call, no bookkeeping,
+     * so that a thread waiting for a completion can spin on it alone. True when the transport cannot tell cheaply
+     * (the default): the caller then polls.
+     */
+    default boolean mayHaveWork() {
+        return true;
+    }
+
+    /**
      * Blocks until there may be I/O to do, {@link #wakeup()} is called, or {@code nanos} elapse. Spurious returns
      * are allowed.
      */

@@ -38,11 +38,11 @@ class LaneBudgetTest {
     static final Map<String, Set<String>> LANE = Map.of(
             "mpi.Comm", Set.of("send", "recv", "receive", "sendRecv", "startBlockingSend", "startSend",
                     "receiveNowOutOfLine", "sendNowOutOfLine"),
-            "org.jmpi.pt2pt.Engine", Set.of("sendNow", "receiveNow", "takeNow", "takeLater", "laneTo"),
+            "org.jmpi.pt2pt.Engine", Set.of("sendNow", "receiveNow", "takeNow", "awaitFrame", "laneTo"),
             "org.jmpi.transport.shm.ShmTransport", Set.of("sendShort", "takeShort", "passOne", "pollOthers",
-                    "afterRecords"),
+                    "afterRecords", "arrived"),
             "org.jmpi.transport.shm.OutboundRing", Set.of("writeShortLocked", "publish", "reserve"),
-            "org.jmpi.transport.shm.InboundRing", Set.of("takeShort", "publishHead"));
+            "org.jmpi.transport.shm.InboundRing", Set.of("takeShort", "publishHead", "ready"));
 
     @Test
     void everyLaneMethodIsSmall() throws IOException {
@@ -82,7 +82,7 @@ class LaneBudgetTest {
                 org.jmpi.pt2pt.RecvRequest.class));
         noCodeUnits().that().areDeclaredInClassesThat().haveNameMatching(
                 "org\\.jmpi\\.pt2pt\\.Engine|org\\.jmpi\\.transport\\.shm\\.(ShmTransport|OutboundRing|InboundRing)")
-                .and().haveNameMatching("sendNow|receiveNow|takeNow|takeLater|sendShort|takeShort|writeShortLocked")
+                .and().haveNameMatching("sendNow|receiveNow|takeNow|awaitFrame|sendShort|takeShort|arrived|writeShortLocked")
                 .should(new ArchCondition<JavaCodeUnit>("not use frame headers, header copies, requests or thread-locals") {
                     @Override
                     public void check(JavaCodeUnit unit, ConditionEvents events) {

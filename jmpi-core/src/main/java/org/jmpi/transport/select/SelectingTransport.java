@@ -170,6 +170,11 @@ public final class SelectingTransport implements Transport, ProtocolHints, Singl
         return any;
     }
 
+    @Override
+    public boolean mayHaveWork() {
+        return tcp != null || shm == null || shm.mayHaveWork();
+    }
+
     /** Polls TCP if {@link #QUIET_TCP_POLL_NANOS} have passed since the last time; polls always once it had work. */
     private boolean pollQuietTcp() {
         long now = System.nanoTime();

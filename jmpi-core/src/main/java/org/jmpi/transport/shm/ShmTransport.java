@@ -454,6 +454,12 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
         return n;
     }
 
+    @Override
+    public boolean arrived(int peer) {
+        InboundRing in = inboundOf[peer];
+        return in == null || closed || in.ready();
+    }
+
     private static void runAll(ArrayDeque<Runnable> done) {
         Runnable r;
         while ((r = done.poll()) != null) {
@@ -560,6 +566,25 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
     @Override
     public boolean poll() {
         return pollOthers(-1);
+    }
+
+    /** True when a frame waits in a ring from a peer or frames wait to be written to one (or when closed). */
+    @Override
+    public boolean mayHaveWork() {
+        if (closed) {
+            return true;
+        }
+        for (OutboundRing o : attached) {
+            if (o.hasPending()) {
+                return true;
+            }
+        }
+        for (InboundRing in : inbound) {
+            if (in.ready()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

@@ -358,6 +358,42 @@ class ShmTransportTest {
         ShmTransport.futexCapNanos = ShmTransport.FUTEX_CAP_NANOS;
     }
 
+    /**
+     * The cheap looks a waiting thread spins on ({@link ShmTransport#mayHaveWork}, {@link ShmTransport#arrived}):
+     * false while nothing waits in a ring, true once a frame is in the receiver's ring and until it is polled, and a
+     * poll then finds exactly what they announced.
+     */
+    @Test
+    @Timeout(30)
+    void theLooksAWaitSpinsOnSeeAFrameUntilItIsPolled() throws Exception {
+        try (ShmCluster c = cluster(3, ShmConfig.defaults())) {
+            Node a = c.node(0);
+            Node b = c.node(1);
+            for (Node n : c.nodes) {
+                n.stopPolling();
+            }
+            AtomicInteger got = new AtomicInteger();
+            b.handler = (self, peer, h, p) -> got.incrementAndGet();
+            assertThat(b.transport.mayHaveWork()).isFalse();
+            assertThat(b.transport.arrived(0)).isFalse();
+            a.transport.send(1, header(8, 0, 0, 0), MemorySegment.ofArray(new byte[8]), null);
+            long deadline = System.nanoTime() + SECONDS.toNanos(20);
+            while (!b.transport.arrived(0)) { // written at once, or queued at the sender until a poll writes it
+                assertThat(a.transport.mayHaveWork()).as("the sender holds the frame").isTrue();
+                a.transport.poll();
+                assertThat(System.nanoTime()).as("the frame reached the ring").isLessThan(deadline);
+            }
+            assertThat(b.transport.arrived(2)).as("nothing from rank 2").isFalse();
+            assertThat(b.transport.mayHaveWork()).isTrue();
+            assertThat(b.transport.poll()).isTrue();
+            assertThat(got).hasValue(1);
+            assertThat(b.transport.mayHaveWork()).isFalse();
+            assertThat(b.transport.arrived(0)).isFalse();
+            assertThat(b.transport.poll()).isFalse();
+            c.assertHealthy();
+        }
+    }
+
     @Test
     void aSleepingReceiverIsWokenByTheDoorbell() throws Exception {
         futexSleepsOnly();

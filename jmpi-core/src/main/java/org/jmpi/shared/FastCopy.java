@@ -29,7 +29,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * then throws its usual exception). Linking the downcall costs the JDK some tens of milliseconds of CPU, so it is done
  * in a daemon thread at the first large copy, not at start-up.
  *
- * <p><b>Small copies</b> (everything below the native threshold) take {@link MemorySegment#copy} as it is. A chain
+ * <p><b>Small copies</b> (everything below the native threshold) take the JDK's copy in its form with element
+ * layouts ({@code JAVA_BYTE} on both sides): bounds checks and one {@code Unsafe.copyMemory}, without the plain
+ * form's loops per size class (each of which C2 compiles in only when a program first copies that size, throwing
+ * the compiled copy away every time: a cold OSU allreduce compiled this method 8-9 times per rank, now 3-4). A chain
  * of casts to the JDK's exact segment classes (one call per pair of kinds, so that C2 knew both classes) once saved
  * part of a small copy between a Java array and native memory once compiled (a 32 B gather on byte[]: 0.28-0.40 us
  * against 0.19 us), but C1 could not compile those methods (eight inlined copies each: "out of virtual registers",
@@ -82,31 +85,45 @@ public final class FastCopy {
      * exceptions).
      */
     public static void copy(MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset, long length) {
-        if (length >= nativeMin && !src.isMapped() && !dst.isMapped()) {
-            MethodHandle h = memmove;
-            if (h != null) {
-                if (!dst.isReadOnly()) {
-                    // asSlice checks bounds and that the segments are alive; the linker keeps their scopes alive
-                    // for the duration of the call. A whole segment is passed as it is: no slice to allocate (a
-                    // message between two whole arrays in threads mode then allocates nothing here)
-                    MemorySegment d = dstOffset == 0 && dst.byteSize() == length ? dst : dst.asSlice(dstOffset, length);
-                    MemorySegment s = srcOffset == 0 && src.byteSize() == length ? src : src.asSlice(srcOffset, length);
-                    try {
-                        if (!shortDistance(h, s, d)) {
-                            long ignored = (long) h.invokeExact(d, s, length);
-                            return;
-                        }
-                    } catch (RuntimeException | Error e) {
-                        throw e;
-                    } catch (Throwable t) {
-                        throw new IllegalStateException(t);
-                    }
-                }
-            } else {
-                link();
-            }
+        if (length < nativeMin || !copyNatively(src, srcOffset, dst, dstOffset, length)) {
+            // the form with element layouts: checks and one Unsafe.copyMemory, without the size-dependent loops of
+            // the plain form, each of which the JIT would compile in only when a program first copies that size
+            MemorySegment.copy(src, ValueLayout.JAVA_BYTE, srcOffset, dst, ValueLayout.JAVA_BYTE, dstOffset, length);
         }
-        MemorySegment.copy(src, srcOffset, dst, dstOffset, length);
+    }
+
+    /**
+     * A large piece through {@code memmove}, when it may take it (see the class comment); false when it did not copy.
+     * Kept out of {@link #copy}, whose small copies then compile to the JDK's copy and a comparison: the checks and
+     * the downcall here see every kind of segment a program uses, and each new kind makes the JIT compile what
+     * inlined them again.
+     */
+    private static boolean copyNatively(MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset,
+            long length) {
+        MethodHandle h = memmove;
+        if (h == null) {
+            link();
+            return false;
+        }
+        if (src.isMapped() || dst.isMapped() || dst.isReadOnly()) {
+            return false;
+        }
+        // asSlice checks bounds and that the segments are alive; the linker keeps their scopes alive for the
+        // duration of the call. A whole segment is passed as it is: no slice to allocate (a message between two
+        // whole arrays in threads mode then allocates nothing here)
+        MemorySegment d = dstOffset == 0 && dst.byteSize() == length ? dst : dst.asSlice(dstOffset, length);
+        MemorySegment s = srcOffset == 0 && src.byteSize() == length ? src : src.asSlice(srcOffset, length);
+        try {
+            if (shortDistance(h, s, d)) {
+                return false;
+            }
+            long ignored = (long) h.invokeExact(d, s, length);
+            return true;
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
     }
 
     /** Distances (destination minus source, modulo 4 KiB) at which memmove is slow: 1 to this minus 1. */

@@ -28,11 +28,28 @@ public interface MessageData {
     /** The empty message (count 0 or a null buffer with count 0). */
     MessageData EMPTY = new SegmentData(MemorySegment.NULL);
 
-    /** A contiguous piece of memory. */
-    record SegmentData(MemorySegment segment) implements MessageData {
+    /**
+     * A contiguous piece of memory. Its length is kept in a field: {@code segment.byteSize()} is an interface call,
+     * which the JIT compiles for the segment classes it has seen so far, and every new kind of buffer (a double[]
+     * after a byte[], a direct buffer) then threw away every compiled method that had inlined it.
+     */
+    final class SegmentData implements MessageData {
+        private final MemorySegment segment;
+        private final long bytes;
+
+        public SegmentData(MemorySegment segment) {
+            this.segment = segment;
+            this.bytes = segment.byteSize();
+        }
+
+        /** The memory. */
+        public MemorySegment segment() {
+            return segment;
+        }
+
         @Override
         public long bytes() {
-            return segment.byteSize();
+            return bytes;
         }
 
         @Override
@@ -48,6 +65,11 @@ public interface MessageData {
         @Override
         public void unpackFrom(long offset, MemorySegment src, long srcOffset, long length) {
             FastCopy.copy(src, srcOffset, segment, offset, length);
+        }
+
+        @Override
+        public String toString() {
+            return "SegmentData[" + segment + "]";
         }
     }
 

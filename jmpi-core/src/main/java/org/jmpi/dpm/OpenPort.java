@@ -20,8 +20,11 @@ import org.jmpi.runtime.MpiError;
  * ERR_PORT; one thread accepts at a time (the port's monitor).
  */
 final class OpenPort implements AutoCloseable {
-    /** How often a waiting accept looks at {@code giveUp} and at whether the port was closed. */
-    private static final int POLL_MILLIS = 100;
+    /**
+     * How often a waiting accept looks at {@code giveUp} and at whether the port was closed, and runs its progress
+     * pass (see {@link #acceptOne}).
+     */
+    private static final int POLL_MILLIS = Wire.SLICE_MILLIS;
 
     private final ServerSocket server;
     private final PortName name;
@@ -67,11 +70,16 @@ final class OpenPort implements AutoCloseable {
 
     /**
      * Waits for a connector that presents this port's token and returns its connection (magic and token read).
+     * While it waits it runs {@code progress} every {@link #POLL_MILLIS}: the accepting rank is in an MPI call, which
+     * must keep the rank's other traffic moving (a message it sent just before, on a connection still being made,
+     * may be what the connector waits for before it connects; an unfinished connection is dropped by its other end
+     * after 10 s).
      *
      * @param giveUp polled while waiting; when it says true the wait ends with ERR_SPAWN (spawn: the launcher died)
+     * @param progress one non-blocking progress pass of this rank
      * @throws MpiError ERR_PORT when the port is or gets closed
      */
-    synchronized Accepted acceptOne(BooleanSupplier giveUp) {
+    synchronized Accepted acceptOne(BooleanSupplier giveUp, Runnable progress) {
         while (true) {
             if (closed) {
                 throw new MpiError(ErrorClass.ERR_PORT, "port " + name.format() + " is closed");
@@ -79,6 +87,7 @@ final class OpenPort implements AutoCloseable {
             if (giveUp.getAsBoolean()) {
                 throw new MpiError(ErrorClass.ERR_SPAWN, "the spawned processes ended before they connected");
             }
+            progress.run();
             Socket c;
             try {
                 c = server.accept();

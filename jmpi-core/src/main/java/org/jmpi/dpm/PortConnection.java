@@ -23,6 +23,10 @@ import org.jmpi.runtime.MpiError;
  * ({@link Intercomms#agreeAcross}). No frame travels between the groups before both have attached each other: the
  * agreement's answer reaches a group only after the other group's allreduce, which follows its attach.
  *
+ * <p>While a root waits on the port (for a connector, for the acceptor's answer, for the other group's part of the
+ * agreement) it drives its rank's progress every few milliseconds, as any blocking MPI call does, so that what the
+ * rank sent before (a message the other side needs before it connects or accepts) still goes out.
+ *
  * <p>Bounded waits: a connect to a port nobody listens on fails at once (connection refused) with ERR_PORT; a
  * connect whose partner does not answer fails after {@link #connectTimeoutMillis()} (parameter
  * {@code jmpi.dpm.timeout}, seconds, default 60); each later step of the handshake after {@link Wire#HANDSHAKE_MILLIS}.
@@ -81,7 +85,7 @@ final class PortConnection {
         if (port == null) {
             throw new MpiError(ErrorClass.ERR_PORT, "'" + portName + "' is not an open port of this process");
         }
-        OpenPort.Accepted a = port.acceptOne(giveUp);
+        OpenPort.Accepted a = port.acceptOne(giveUp, progressOf(dp));
         Socket s = a.socket();
         try {
             Wire w = a.wire();
@@ -111,6 +115,7 @@ final class PortConnection {
             w.writeBytes(name.token());
             w.writeString(table);
             w.flush();
+            w.awaitInput(s, timeout, progressOf(dp)); // until the acceptor accepts
             String ok = w.readString();
             if (!Wire.OK.equals(ok)) {
                 throw new IOException("unexpected answer '" + ok + "'");
@@ -221,6 +226,7 @@ final class PortConnection {
                 try {
                     w.writeLongs(mine);
                     w.flush();
+                    w.awaitInput(link.socket(), Wire.HANDSHAKE_MILLIS, progressOf(dp)); // the other group's allreduce
                     return w.readLongs(mine.length);
                 } catch (IOException e) {
                     long[] none = new long[mine.length];
@@ -245,6 +251,15 @@ final class PortConnection {
                 closeQuietly(link.socket());
             }
         }
+    }
+
+    /**
+     * One non-blocking progress pass of this rank, for a root that waits on a port's connection: the wait is part of
+     * an MPI call, and blocking calls keep the rank's traffic moving (MPI's progress rule).
+     */
+    static Runnable progressOf(DynamicProcesses dp) {
+        org.jmpi.runtime.Progress p = dp.runtime().progress();
+        return p::poll;
     }
 
     static void closeQuietly(Socket s) {

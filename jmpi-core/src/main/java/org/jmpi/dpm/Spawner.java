@@ -213,11 +213,17 @@ final class Spawner {
         launchers.remove(launcher);
     }
 
-    /** MPI_Finalize at the root: waits for the children's jobs to end (they finalize on their own). */
+    /**
+     * MPI_Finalize at the root: waits for the children's jobs to end (they finalize on their own), driving this
+     * rank's progress meanwhile, as a blocking call does (what it sent before may still be on its way).
+     */
     void awaitLaunchers() {
+        Runnable progress = PortConnection.progressOf(dp);
         for (Process p : launchers) {
             try {
-                p.waitFor();
+                while (!p.waitFor(Wire.SLICE_MILLIS, TimeUnit.MILLISECONDS)) {
+                    progress.run();
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;

@@ -58,6 +58,40 @@ final class Wire {
         out.flush();
     }
 
+    /** How long one look at the socket lasts while {@link #awaitInput} waits, between two progress passes. */
+    static final int SLICE_MILLIS = 10;
+
+    /**
+     * Waits until the partner's next block has begun to arrive (or the connection ended), at most
+     * {@code timeoutMillis}, running {@code progress} every {@link #SLICE_MILLIS}: a root waiting here is in an MPI
+     * call and must keep its rank's other traffic moving, as every blocking call does (a message it sent just before
+     * may still need its connection finished). The block itself is then read with the socket's own timeout.
+     *
+     * @throws java.net.SocketTimeoutException when nothing came within {@code timeoutMillis}
+     */
+    void awaitInput(Socket s, int timeoutMillis, Runnable progress) throws IOException {
+        int saved = s.getSoTimeout();
+        long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+        s.setSoTimeout(SLICE_MILLIS);
+        try {
+            while (true) {
+                in.mark(1);
+                try {
+                    in.read(); // -1 at the end of the stream: the read that follows reports it
+                    in.reset();
+                    return;
+                } catch (java.net.SocketTimeoutException e) {
+                    if (System.nanoTime() - deadline > 0) {
+                        throw e;
+                    }
+                    progress.run();
+                }
+            }
+        } finally {
+            s.setSoTimeout(saved);
+        }
+    }
+
     byte[] readBytes() throws IOException {
         int n = in.readInt();
         if (n < 0 || n > MAX_BLOCK) {

@@ -261,6 +261,20 @@ class DynamicProcessesTest {
     }
 
     /**
+     * A rank blocked in MPI_Comm_accept, and one blocked in MPI_Comm_connect, still delivers a message it sent just
+     * before (on a connection that was still being made), which the other side needs before it connects or accepts.
+     * Open MPI's dynamic/NoDisconnect hung this way: a parent's second spawn (an accept) kept its message to the first
+     * child unsent until that child's transport dropped the unfinished connection.
+     */
+    @Test
+    void aRankBlockedInAcceptOrConnectStillSendsWhatItSentBefore() throws Exception {
+        Process job = job(Map.of(), 1, "progress");
+        assertThat(job.waitFor(90, TimeUnit.SECONDS)).as("job ended: " + output(job)).isTrue();
+        String out = finish(job);
+        assertThat(count(out, "ok progress")).as(out).isEqualTo(1);
+    }
+
+    /**
      * 20 spawn + disconnect cycles of two children each: threads and file descriptors counted half way and at the
      * end, so a leak of one per cycle shows 10 times over, beyond the slack of 2 threads (100 cycles took 116 s of a
      * 29-minute CI run on a slow day, 40 took 43 s of a 30-minute one; each cycle starts two JVMs).

@@ -21,7 +21,9 @@ import mpi.MPIException;
  *   <li>{@code spawn N [CMD]}: spawns N children (this class, mode child), exchanges with them, disconnects;</li>
  *   <li>{@code child}: the spawned side;</li>
  *   <li>{@code cycles K}: K spawn+disconnect cycles of one child, printing the process's thread and fd counts;</li>
- *   <li>{@code bad}: every bad input under ERRORS_RETURN, printing each error class.</li>
+ *   <li>{@code bad}: every bad input under ERRORS_RETURN, printing each error class;</li>
+ *   <li>{@code progress}: a rank blocked in accept and then in connect must deliver what it sent before (its
+ *       children need that message before they can connect or accept); {@code progress-child PORT} its children.</li>
  * </ul>
  * Every line a check prints starts with {@code ok}; a failed check throws (the rank exits non-zero).
  */
@@ -51,6 +53,8 @@ public final class DpmRank {
             case "cycles" -> cycles(Integer.parseInt(args[1]));
             case "bad" -> bad();
             case "nested" -> nested();
+            case "progress" -> progressWhileBlocked();
+            case "progress-child" -> progressWhileBlockedChild(args[1]);
             case "orphaning" -> {
                 MPI.COMM_WORLD.spawn(DpmRank.class.getName(), new String[] {"waiting"}, 2, MPI.INFO_NULL, 0, null);
                 System.out.println("spawned " + ProcessHandle.current().pid());
@@ -409,6 +413,60 @@ public final class DpmRank {
         g.recv(d, 1, MPI.INT, 0, 12);
         g.disconnect();
         parent.send(new int[] {d[0] + 1}, 1, MPI.INT, 0, 11);
+        parent.disconnect();
+    }
+
+    /**
+     * A blocking accept and a blocking connect drive this rank's progress (MPI's progress rule), as every blocking call
+     * does: each is entered right after a send to a child that opens this rank's first connection to that child, and
+     * the other side of the accept or connect needs that message before it calls connect or accept. First, child 1
+     * receives the message and connects to the port this rank accepts on; then child 0 receives one and tells child 1,
+     * which accepts on a port of its own that this rank connects to. Without progress in accept and connect the
+     * message stays unsent (its connection is never finished) and the two sides wait for each other for ever.
+     */
+    private static void progressWhileBlocked() throws Exception {
+        String port = Intracomm.openPort();
+        Intercomm children = MPI.COMM_SELF.spawn(DpmRank.class.getName(), new String[] {"progress-child", port}, 2,
+                MPI.INFO_NULL, 0, null);
+        children.send(new int[] {1}, 1, MPI.INT, 1, 31);
+        Intercomm viaAccept = MPI.COMM_SELF.accept(port, 0);
+        int[] v = new int[1];
+        viaAccept.recv(v, 1, MPI.INT, 0, 32);
+        check(v[0] == 2, "through the accepted intercommunicator " + v[0]);
+        viaAccept.disconnect();
+        Intracomm.closePort(port);
+        char[] name = new char[MPI.MAX_PORT_NAME];
+        mpi.Status st = children.recv(name, name.length, MPI.CHAR, 1, 33);
+        children.send(new int[] {3}, 1, MPI.INT, 0, 34);
+        Intercomm viaConnect = MPI.COMM_SELF.connect(new String(name, 0, st.getCount(MPI.CHAR)), 0);
+        viaConnect.recv(v, 1, MPI.INT, 0, 35);
+        check(v[0] == 4, "through the connected intercommunicator " + v[0]);
+        viaConnect.disconnect();
+        children.disconnect();
+        System.out.println("ok progress");
+    }
+
+    private static void progressWhileBlockedChild(String parentPort) throws Exception {
+        Intercomm parent = Intercomm.getParent();
+        int[] v = new int[1];
+        if (MPI.COMM_WORLD.getRank() == 1) {
+            parent.recv(v, 1, MPI.INT, 0, 31);
+            check(v[0] == 1, "the parent sent " + v[0]);
+            Intercomm c = MPI.COMM_SELF.connect(parentPort, 0);
+            c.send(new int[] {2}, 1, MPI.INT, 0, 32);
+            c.disconnect();
+            String mine = Intracomm.openPort();
+            parent.send(mine.toCharArray(), mine.length(), MPI.CHAR, 0, 33);
+            MPI.COMM_WORLD.recv(v, 1, MPI.INT, 0, 36);
+            check(v[0] == 3, "child 0 passed on " + v[0]);
+            Intercomm a = MPI.COMM_SELF.accept(mine, 0);
+            a.send(new int[] {4}, 1, MPI.INT, 0, 35);
+            a.disconnect();
+            Intracomm.closePort(mine);
+        } else {
+            parent.recv(v, 1, MPI.INT, 0, 34);
+            MPI.COMM_WORLD.send(v, 1, MPI.INT, 1, 36);
+        }
         parent.disconnect();
     }
 

@@ -13,11 +13,13 @@
 #
 # Environment: JMPI_HOME (default: the distribution this script belongs to, jmpi-dist/target/jmpi), TIMEOUT seconds
 # per run (default 120), DIRS (default: every directory with a make_<directory> script), ONLY (an extended regular
-# expression on program names). A run passes when it exits 0 within the timeout; "leftover" when it passed but left a
-# process of its own or a /dev/shm file of jmpi behind (both are then removed).
+# expression on program names). A run passes when it exits 0 within the timeout; it is skipped when it exits 77, as the
+# suite's programs do when they cannot run here (too few processes, no thread support); "leftover" when it passed but
+# left a process of its own or a /dev/shm file of its jobs behind (both are then removed; the files of other jmpi jobs
+# running on the machine are left alone).
 set -euo pipefail
 
-[ $# -ge 2 ] || { sed -n '2,18p' "$0"; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,20p' "$0"; exit 2; }
 src=$(cd "$1" && pwd)
 out=$2
 shift 2
@@ -40,8 +42,13 @@ for d in $dirs; do
     rm -rf "$w"
     mkdir -p "$w"
     # the directory's sources (todo/ holds unfinished ports); the reporting helpers are links into ../reporting
-    find "$src/$d" -maxdepth 1 -name '*.java' -exec cp -L {} "$w/" \;
+    find "$src/$d" -maxdepth 1 -name '*.java' -xtype f -exec cp -L {} "$w/" \; # not the link to the generated config
     cp "$src"/reporting/*.java "$w/" 2>/dev/null || true
+    # reporting/OmpitestConfig.java is made by the suite's configure; its values for an MPI without ompi_info
+    # (API parameters checked, no threads, no dist graph, no affinity extension)
+    [ -f "$w/OmpitestConfig.java" ] || [ ! -f "$src/reporting/OmpitestConfig.java.in" ] \
+        || sed -e 's/@OMPITEST_CHECKING_MPI_API_PARAMS@/1/' -e 's/@OMPI_PARAM_CHECK@/1/' -e 's/@[A-Z_]*@/0/' \
+            "$src/reporting/OmpitestConfig.java.in" > "$w/OmpitestConfig.java"
     (cd "$w" && "$jmpi/bin/mpijavac" -nowarn -d . ./*.java > "$out/logs/$d.javac.txt" 2>&1) \
         || (cd "$w" && for f in ./*.java; do "$jmpi/bin/mpijavac" -nowarn -d . "$f" >> "$out/logs/$d.javac.txt" 2>&1 || true; done)
     TWO_PROC="" NUM_PROC=""
@@ -56,9 +63,11 @@ for d in $dirs; do
         list=$NUM_PROC
         [ "$np" = 2 ] && list=$TWO_PROC
         for p in $list; do
+            p=${p%.java} # make_collective_intercomm lists the sources
             [ -z "${ONLY:-}" ] || [[ $p =~ $ONLY ]] || continue
             log=$out/logs/$d.$p.$np.txt
             start=$(date +%s%N)
+            shm_before=$(ls /dev/shm 2>/dev/null | grep '^jmpi-' || true)
             if [ ! -f "$w/$p.class" ]; then
                 verdict=no-class rc=-
             else
@@ -66,12 +75,17 @@ for d in $dirs; do
                 (cd "$w" && timeout -k 10 "$timeout" "$jmpi/bin/jmpirun" -n "$np" -cp . "$p" > "$log" 2>&1)
                 rc=$?
                 set -e
-                case $rc in 0) verdict=pass ;; 124|137) verdict=timeout ;; *) verdict=fail ;; esac
+                case $rc in 0) verdict=pass ;; 77) verdict=skip ;; 124|137) verdict=timeout ;; *) verdict=fail ;; esac
                 left=$(pgrep -f -- "java .* $p( |\$)" || true)
-                if [ -n "$left" ] || compgen -G '/dev/shm/jmpi-*' > /dev/null; then
+                # segment files of this run: new since it started, of a job whose jmpirun (jmpi_<pid>_<n>) is gone;
+                # other jmpi jobs on the machine keep theirs
+                files=$(ls /dev/shm 2>/dev/null | grep '^jmpi-' | grep -vxF -e "$shm_before" -e '' \
+                    | while read -r f; do pid=${f#jmpi-jmpi_}; pid=${pid%%_*}
+                        [[ $pid =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null || echo "/dev/shm/$f"; done || true)
+                if [ -n "$left" ] || [ -n "$files" ]; then
                     [ "$verdict" = pass ] && verdict=leftover
                     [ -z "$left" ] || kill -9 $left 2>/dev/null || true
-                    rm -f /dev/shm/jmpi-*
+                    [ -z "$files" ] || rm -f $files
                 fi
             fi
             secs=$(( ($(date +%s%N) - start) / 100000000 ))

@@ -604,6 +604,11 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
                 return true;
             }
         }
+        return anyRecordWaiting();
+    }
+
+    /** Whether a record waits in a ring from some peer (one acquire load per ring). */
+    private boolean anyRecordWaiting() {
         for (InboundRing in : inbound) {
             if (in.ready()) {
                 return true;
@@ -798,10 +803,8 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
             wakeRequested = false;
             return true;
         }
-        for (InboundRing in : inbound) {
-            if (in.ready()) {
-                return true;
-            }
+        if (anyRecordWaiting()) {
+            return true;
         }
         for (OutboundRing o : attached) {
             if (o.hasPending()) {

@@ -170,9 +170,14 @@ public final class SelectingTransport implements Transport, ProtocolHints, Singl
         return any;
     }
 
+    /**
+     * Shared memory's look when TCP is quiet (only local peers; TCP is then polled every 1024 passes, at most every
+     * {@link #QUIET_TCP_POLL_NANOS}, and a waiter that spins on this runs a pass at least every few dozen spins);
+     * true when TCP is polled on every pass, which needs a system call to know.
+     */
     @Override
     public boolean mayHaveWork() {
-        return tcp != null || shm == null || shm.mayHaveWork();
+        return shm == null || pollTcpAlways || shm.mayHaveWork();
     }
 
     /** Polls TCP if {@link #QUIET_TCP_POLL_NANOS} have passed since the last time; polls always once it had work. */

@@ -187,6 +187,41 @@ class SelectingTransportTest {
         }
     }
 
+    /**
+     * What a waiting thread spins on: with only local peers (TCP quiet) the shared-memory look, false once every frame
+     * was taken; once TCP is polled on every pass (other jobs expected) always true. With a peer on another host,
+     * always true.
+     */
+    @Test
+    void aQuietTcpLeavesTheLookToSharedMemory() throws Exception {
+        List<Rank> local = start(new int[] {0, 0}, new TransportChoice(TransportChoice.Mode.AUTO, false));
+        try {
+            exchange(local);
+            SelectingTransport t0 = local.get(0).transport;
+            assertThat(t0.pollsTcpOnEveryPass()).isFalse();
+            long deadline = System.nanoTime() + SECONDS.toNanos(20);
+            while (t0.mayHaveWork()) { // the poller thread takes what is left
+                assertThat(System.nanoTime()).as("nothing left to poll").isLessThan(deadline);
+                Thread.onSpinWait();
+            }
+            t0.expectOtherJobs();
+            assertThat(t0.mayHaveWork()).as("TCP polled on every pass").isTrue();
+        } finally {
+            for (Rank r : local) {
+                r.close();
+            }
+        }
+        List<Rank> mixed = start(new int[] {0, 0, 1}, new TransportChoice(TransportChoice.Mode.AUTO, false));
+        try {
+            exchange(mixed);
+            assertThat(mixed.get(0).transport.mayHaveWork()).as("a peer on another host").isTrue();
+        } finally {
+            for (Rank r : mixed) {
+                r.close();
+            }
+        }
+    }
+
     @Test
     void tcpEverywhereWhenForced() throws Exception {
         List<Rank> ranks = start(new int[] {0, 0, 0}, new TransportChoice(TransportChoice.Mode.TCP, false));

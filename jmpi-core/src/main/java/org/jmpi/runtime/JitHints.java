@@ -14,7 +14,9 @@ import java.util.jar.JarFile;
 
 /**
  * JVM options that keep C2 from inlining jmpi's out-of-line halves into the small API methods that call them, and
- * that start the JIT sooner on jmpi's message path.
+ * that start the JIT sooner on jmpi's message path; and compiler directives ({@link #directives()}) that keep jmpi's
+ * runtime out of C2 altogether, which jmpirun's proxy gives every Java rank besides. Under the directives the first
+ * kind matters less: C2 compiles none of the methods they concern.
  *
  * <p>Why: {@code Comm.recv} must return a new {@code Status}. When C2 inlines {@code recv} into the caller's loop and
  * the caller ignores the result (the usual case), escape analysis removes that allocation, and a ping-pong allocates

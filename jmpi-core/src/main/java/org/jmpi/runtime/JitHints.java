@@ -79,6 +79,12 @@ public final class JitHints {
     private JitHints() {}
 
     /**
+     * Lets {@link #applyInBackground()} reach the JVM's diagnostic commands ({@code jdk.management}'s internal
+     * {@code DiagnosticCommandImpl}); without it that method does nothing.
+     */
+    static final String ADD_OPENS = "--add-opens=jdk.management/com.sun.management.internal=ALL-UNNAMED";
+
+    /**
      * The options, first {@code quiet} (else each JVM prints the command it was given on its standard output). The
      * last one makes C1 and C2 wait ten times longer before they compile the JDK's class-file library
      * ({@code jdk.internal.classfile}). The JDK uses that library when it generates classes at run time: 47-74 in a
@@ -86,7 +92,7 @@ public final class JitHints {
      * during {@code MPI_Init}). About 200 of the library's methods were hot enough for C1 there, a fifth of a rank's
      * C1 compilations, for work that is over within that second.
      */
-    public static final List<String> JVM_OPTIONS = List.of("-XX:CompileCommand=quiet",
+    public static final List<String> JVM_OPTIONS = List.of("-XX:CompileCommand=quiet", ADD_OPENS,
             "-XX:CompileCommand=dontinline,mpi.*::*OutOfLine",
             scaled("mpi"), scaled("org.jmpi.runtime"), scaled("org.jmpi.pt2pt"), scaled("org.jmpi.transport"),
             scaled("org.jmpi.datatype"), scaled("org.jmpi.shared"), early("org.jmpi.transport.FrameLayout"),
@@ -110,11 +116,12 @@ public final class JitHints {
             "org.jmpi.coll", "org.jmpi.datatype", "org.jmpi.shared", "org.jmpi.comm", "org.jmpi.topo", "org.jmpi.rma",
             "org.jmpi.bootstrap");
 
-    /** What the JVM prints on standard output when it has read {@link #directives()}: the proxy drops that line. */
+    /** The JVM's answer when it has taken {@link #directives()}. */
     public static final String DIRECTIVES_NOTICE = "2 compiler directives added";
 
     /**
-     * Compiler directives (a {@code -XX:CompilerDirectivesFile}) that keep jmpi's runtime out of C2: its methods are
+     * Compiler directives that keep jmpi's runtime out of C2 ({@link #applyInBackground()} gives them to the JVM at
+     * {@code MPI_Init}): its methods are
      * compiled by C1 only (first with profiling, then, once C2 would have taken them, without), and C2 does not inline
      * them into the program's own methods either. C2 then compiles the program, the JDK and the reduction kernels, some
      * 0.1 s of compiler time per rank instead of 1.0-1.5 s in an OSU latency run.
@@ -176,13 +183,8 @@ public final class JitHints {
         }
     }
 
-    /**
-     * The JVM options that give a rank {@link #directives()}: written once to a file named after its content in the
-     * temporary directory (shared by jobs and users of this jmpi; an existing file of that name is taken as is).
-     *
-     * @throws IOException if the file cannot be written
-     */
-    public static List<String> directiveOptions() throws IOException {
+    /** {@link #directives()} in a file named after its content in the temporary directory, written if absent. */
+    static Path directivesFile() throws IOException {
         byte[] text = directives().getBytes(StandardCharsets.UTF_8);
         String hash;
         try {
@@ -201,6 +203,47 @@ public final class JitHints {
                 Files.deleteIfExists(tmp);
             }
         }
-        return List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:CompilerDirectivesFile=" + file);
+        return file;
+    }
+
+    /**
+     * Gives this JVM {@link #directives()} from inside, once per JVM, in a daemon thread: for the JVMs whose command
+     * line does not name them, the one that runs the ranks of {@code jmpirun --threads} and ranks that another launcher
+     * starts through {@code bin/jmpi-java}. Through the JVM's diagnostic command {@code Compiler.directives_add},
+     * which answers to the caller instead of printing on standard output as the command-line flag does; it needs
+     * {@link #ADD_OPENS} (part of {@link #JVM_OPTIONS}). Nothing happens with {@code JMPI_JIT_DIRECTIVES=0} or
+     * {@code JMPI_JIT_HINTS=0}, when the command line has a directives file already, or when the command cannot be
+     * reached. Costs some 13 ms of CPU in that thread, while the rank starts.
+     */
+    public static void applyInBackground() {
+        if ("0".equals(System.getenv("JMPI_JIT_DIRECTIVES")) || "0".equals(System.getenv("JMPI_JIT_HINTS"))
+                || System.getProperties().putIfAbsent("jmpi.jit.directives", "given") != null) {
+            return; // turned off, or given already in this JVM (a rank of --threads after the first)
+        }
+        Thread.ofPlatform().daemon().name("jmpi-jit-directives").start(JitHints::applyNow);
+    }
+
+    /** {@link #applyInBackground()}'s work, in the calling thread; true if the JVM took the directives. */
+    public static boolean applyNow() {
+        try {
+            boolean onCommandLine = ProcessHandle.current().info().arguments()
+                    .map(args -> java.util.Arrays.stream(args).anyMatch(a -> a.startsWith("-XX:CompilerDirectivesFile=")))
+                    .orElse(false);
+            if (onCommandLine) {
+                return false;
+            }
+            String command = "Compiler.directives_add " + directivesFile();
+            // the provider's class initialiser loads the native library the diagnostic commands are in
+            Class.forName("com.sun.management.internal.PlatformMBeanProviderImpl");
+            Class<?> impl = Class.forName("com.sun.management.internal.DiagnosticCommandImpl");
+            java.lang.reflect.Method get = impl.getDeclaredMethod("getDiagnosticCommandMBean");
+            get.setAccessible(true);
+            java.lang.reflect.Method execute = impl.getDeclaredMethod("executeDiagnosticCommand", String.class);
+            execute.setAccessible(true);
+            Object answer = execute.invoke(get.invoke(null), command);
+            return DIRECTIVES_NOTICE.equals(String.valueOf(answer).strip());
+        } catch (IOException | ReflectiveOperationException | RuntimeException | LinkageError e) {
+            return false; // not reachable (no --add-opens, another JDK): the runtime stays on C2, as before
+        }
     }
 }

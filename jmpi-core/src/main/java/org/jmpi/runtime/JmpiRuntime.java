@@ -182,6 +182,7 @@ public final class JmpiRuntime {
             throw MpiError.state("MPI is finalized.");
         }
         StartupTrace.mark("MPI_Init: start");
+        JitHints.applyInBackground();
         Config config = Config.fromEnvironment();
         org.jmpi.shared.FastCopy.setNativeMin(Config.longParam("jmpi.copy.native.min",
                 org.jmpi.shared.FastCopy.DEFAULT_NATIVE_MIN, 0, 1L << 40));

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The compiler directives that keep jmpi's runtime out of C2: the JVM this runs on accepts them and announces them
- * with exactly {@link JitHints#DIRECTIVES_NOTICE} (the line jmpirun's proxy drops), and they name jmpi's own
+ * with exactly {@link JitHints#DIRECTIVES_NOTICE}, and they name jmpi's own
  * {@code mpi} classes one by one, not a program's {@code mpi.something} package.
  */
 class JitHintsTest {
@@ -28,19 +28,58 @@ class JitHintsTest {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void theJvmAcceptsThemAndSaysSoInOneLine() throws Exception {
-        List<String> options = JitHints.directiveOptions();
-        assertThat(options).hasSize(2);
-        Path file = Path.of(options.get(1).substring("-XX:CompilerDirectivesFile=".length()));
+        Path file = JitHints.directivesFile();
         assertThat(Files.readString(file)).isEqualTo(JitHints.directives());
         // made once: a second call names the same file
-        assertThat(JitHints.directiveOptions()).isEqualTo(options);
+        assertThat(JitHints.directivesFile()).isEqualTo(file);
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(options);
+        cmd.add("-XX:+UnlockDiagnosticVMOptions");
+        cmd.add("-XX:CompilerDirectivesFile=" + file);
         cmd.add("-version");
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor()).isZero();
         assertThat(out.lines().toList()).containsExactly(JitHints.DIRECTIVES_NOTICE);
+    }
+
+    /**
+     * A JVM whose command line names no directives file takes them from inside ({@link JitHints#applyNow}, what
+     * {@code MPI_Init} runs in the background), silently, when it has {@link JitHints#ADD_OPENS}; without that option
+     * the call does nothing and says so.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aJvmWithoutTheFlagTakesThemFromInsideWithoutPrinting() throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String cp = System.getProperty("java.class.path");
+        Process p = new ProcessBuilder(java, JitHints.ADD_OPENS, "-cp", cp, Apply.class.getName())
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).isZero();
+        assertThat(out.lines().toList()).first().isEqualTo("applied true");
+        // the JVM's own list of directives now has the runtime's packages, and nothing else was printed
+        assertThat(out).contains("org/jmpi/pt2pt/").doesNotContain("compiler directives added");
+        p = new ProcessBuilder(java, "-cp", cp, Apply.class.getName()).redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).isZero();
+        assertThat(out.lines().toList()).first().isEqualTo("applied false");
+    }
+
+    /** Runs {@link JitHints#applyNow} and prints its answer, then the JVM's directives (test child JVM). */
+    public static final class Apply {
+        public static void main(String[] args) throws Exception {
+            boolean applied = JitHints.applyNow();
+            System.out.println("applied " + applied);
+            if (applied) {
+                Class<?> impl = Class.forName("com.sun.management.internal.DiagnosticCommandImpl");
+                java.lang.reflect.Method get = impl.getDeclaredMethod("getDiagnosticCommandMBean");
+                get.setAccessible(true);
+                java.lang.reflect.Method execute = impl.getDeclaredMethod("executeDiagnosticCommand", String.class);
+                execute.setAccessible(true);
+                System.out.println(execute.invoke(get.invoke(null), "Compiler.directives_print"));
+            }
+        }
     }
 }

@@ -146,8 +146,7 @@ public final class HostProxy implements AutoCloseable {
 
     private void startRank(RankLaunch r) {
         Map<String, String> rankEnv = rankEnvironment(r);
-        List<String> argv = command(r, rankEnv);
-        ProcessBuilder pb = new ProcessBuilder(argv);
+        ProcessBuilder pb = new ProcessBuilder(command(r, rankEnv));
         Map<String, String> env = pb.environment();
         env.clear();
         env.putAll(rankEnv);
@@ -186,10 +185,8 @@ public final class HostProxy implements AutoCloseable {
         }
         upstream.accept(new Started(r.rank(), p.pid()));
         Process proc = p;
-        // the JVM announces the directives file on standard output, before the program runs: not the program's output
-        boolean directives = argv.stream().anyMatch(a -> a.startsWith("-XX:CompilerDirectivesFile="));
-        Thread out = pump(r.rank(), false, p.getInputStream(), directives ? JitHints.DIRECTIVES_NOTICE : null);
-        Thread err = pump(r.rank(), true, p.getErrorStream(), null);
+        Thread out = pump(r.rank(), false, p.getInputStream());
+        Thread err = pump(r.rank(), true, p.getErrorStream());
         Thread w = Thread.ofPlatform().daemon().name("jmpi-exit-" + r.rank()).start(() -> watch(r.rank(), proc, out, err));
         synchronized (lock) {
             watchers.add(w);
@@ -216,9 +213,8 @@ public final class HostProxy implements AutoCloseable {
      * the core away from a rank's partner while it waits for a message (measured: 2-rank barrier and ping-pong times
      * scattered over 2-10x their best; a user's {@code -XX:+Use...GC} wins).</li>
      * <li>When the command is a {@code java}, {@link JitHints#JVM_OPTIONS} come first (unless {@code
-     * JMPI_JIT_HINTS=0}): a {@code recv} whose Status the program ignores then allocates nothing; and so do
-     * {@link JitHints#directives()}, which keep jmpi's runtime out of C2 (unless {@code JMPI_JIT_DIRECTIVES=0} or the
-     * command has a directives file of its own).</li>
+     * JMPI_JIT_HINTS=0}): among them the option that lets {@code MPI_Init} give the JVM the compiler directives that
+     * keep jmpi's runtime out of C2 ({@link JitHints#applyInBackground()}).</li>
      * <li>With {@code JMPI_BIND_TO=core} (or {@code hwthread}; {@code jmpirun --bind-to core}) the command runs under
      * {@code taskset -c CPU}, the local rank's CPU in turn among those this proxy may use, so every thread of the JVM
      * stays on that CPU, as {@code mpiexec -bind-to core} does for native ranks.</li>
@@ -242,10 +238,6 @@ public final class HostProxy implements AutoCloseable {
         }
         if (java && !"0".equals(env.get("JMPI_JIT_HINTS"))) {
             argv.addAll(1, JitHints.JVM_OPTIONS);
-            if (!"0".equals(env.get("JMPI_JIT_DIRECTIVES")) && argv.stream().noneMatch(
-                    a -> a.startsWith("-XX:CompilerDirectivesFile=") || a.equals("-XX:-UnlockDiagnosticVMOptions"))) {
-                argv.addAll(1, directiveOptions());
-            }
         }
         String bind = env.get("JMPI_BIND_TO");
         if (bind != null && (bind.equalsIgnoreCase("core") || bind.equalsIgnoreCase("hwthread"))) {
@@ -265,30 +257,6 @@ public final class HostProxy implements AutoCloseable {
     }
 
     private final AtomicBoolean bindNoted = new AtomicBoolean();
-
-    /** {@link JitHints#directiveOptions()}, made once; none if its file cannot be written (noted once). */
-    private List<String> directiveOptions() {
-        String failure = null;
-        List<String> options;
-        synchronized (lock) {
-            if (directiveOptions == null) {
-                try {
-                    directiveOptions = JitHints.directiveOptions();
-                } catch (IOException | RuntimeException e) {
-                    directiveOptions = List.of();
-                    failure = e.getMessage();
-                }
-            }
-            options = directiveOptions;
-        }
-        if (failure != null) {
-            upstream.accept(new Notice("host " + spec.hostName() + ": cannot write the JIT directives (" + failure
-                    + "); ranks run without them"));
-        }
-        return options;
-    }
-
-    private List<String> directiveOptions;
 
     /** The java of the JDK this proxy runs on: what a rank command's bare {@code java} means. */
     private static final String OWN_JAVA = new File(new File(System.getProperty("java.home"), "bin"), "java")
@@ -366,15 +334,10 @@ public final class HostProxy implements AutoCloseable {
         return "*";
     }
 
-    /** Forwards a rank's output line by line; {@code dropFirst}: a first line that is exactly this is not forwarded. */
-    private Thread pump(int rank, boolean stderr, InputStream in, String dropFirst) {
+    private Thread pump(int rank, boolean stderr, InputStream in) {
         return Thread.ofPlatform().daemon().name("jmpi-out-" + rank + (stderr ? "-err" : "-out")).start(() -> {
             try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, Charset.defaultCharset()))) {
-                String line = reader.readLine();
-                if (line != null && line.equals(dropFirst)) {
-                    line = reader.readLine();
-                }
-                for (; line != null; line = reader.readLine()) {
+                for (String line = reader.readLine(); line != null; line = reader.readLine()) {
                     upstream.accept(new Output(rank, stderr, line));
                 }
             } catch (IOException | RuntimeException e) {

@@ -86,6 +86,11 @@ public final class TestRank {
                 pmi.fence();
                 pmi.finalizeJob();
             }
+            case "directives" -> {
+                // the rank's JVM can take jmpi's compiler directives from inside (it got JitHints.ADD_OPENS)
+                System.out.println("rank " + rank + " directives " + org.jmpi.runtime.JitHints.applyNow());
+                pmi.finalizeJob();
+            }
             case "hello" -> {
                 System.out.println("hello from rank " + rank);
                 System.err.println("warning from rank " + rank);

@@ -1,16 +1,12 @@
 package org.jmpi.runtime;
 
 import java.io.IOException;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.TreeSet;
-import java.util.jar.JarFile;
 
 /**
  * JVM options that keep C2 from inlining jmpi's out-of-line halves into the small API methods that call them, and
@@ -116,7 +112,7 @@ public final class JitHints {
             "org.jmpi.coll", "org.jmpi.datatype", "org.jmpi.shared", "org.jmpi.comm", "org.jmpi.topo", "org.jmpi.rma",
             "org.jmpi.bootstrap");
 
-    /** The JVM's answer when it has taken {@link #directives()}. */
+    /** The JVM's answer, and its note on standard output at start, when it has taken {@link #directives()}. */
     public static final String DIRECTIVES_NOTICE = "2 compiler directives added";
 
     /**
@@ -134,13 +130,13 @@ public final class JitHints {
      * gradient 0.81 -> 0.65 s, N-body 1.07 -> 0.90 s; OMB-J's allreduce at 256 KiB-1 MiB 1.1 ms -> 0.25-0.46 ms.
      * The price: a small message's steady latency, which C2 had brought to 0.4 us, stays at C1's 0.8 us.
      *
-     * <p>The {@code mpi} package is named class by class (its classes as found next to this one), so that a program's
-     * own package {@code mpi.something} (OMB-J's {@code mpi.pt2pt}) is not matched.
+     * <p>The {@code mpi} package is named by its classes' capital initials ({@code mpi/A*} to {@code mpi/Z*}), so that a
+     * program's own package {@code mpi.something} (OMB-J's {@code mpi.pt2pt}) is not matched.
      */
     public static String directives() {
         List<String> patterns = new ArrayList<>();
-        for (String cls : facadeClasses()) {
-            patterns.add("mpi/" + cls + "*.*");
+        for (char initial = 'A'; initial <= 'Z'; initial++) {
+            patterns.add("mpi/" + initial + "*.*");
         }
         for (String pkg : C1_PACKAGES) {
             patterns.add(pkg.replace('.', '/') + "/*.*");
@@ -155,70 +151,68 @@ public final class JitHints {
                 + "] } } ]\n";
     }
 
-    /** The top-level classes of jmpi's {@code mpi} package, from the jar or directory {@code mpi.MPI} came from. */
-    private static TreeSet<String> facadeClasses() {
-        TreeSet<String> names = new TreeSet<>();
-        try {
-            Path from = Path.of(Class.forName("mpi.MPI").getProtectionDomain().getCodeSource().getLocation().toURI());
-            if (Files.isDirectory(from)) {
-                try (var files = Files.list(from.resolve("mpi"))) {
-                    files.map(f -> f.getFileName().toString()).forEach(n -> addTopLevel(names, n));
-                }
-            } else {
-                try (JarFile jar = new JarFile(from.toFile())) {
-                    jar.stream().map(e -> e.getName())
-                            .filter(n -> n.startsWith("mpi/") && n.indexOf('/', 4) < 0)
-                            .forEach(n -> addTopLevel(names, n.substring(4)));
-                }
-            }
-        } catch (IOException | URISyntaxException | ClassNotFoundException | RuntimeException e) {
-            // no facade classes to name: C2 still compiles them, the rest of the runtime stays C1's
-        }
-        return names;
+    /**
+     * The JVM options that give a rank {@link #directives()} from its command line, for a launcher that starts the
+     * rank's JVM (jmpirun's host proxy): the JVM reads the file at start, at no cost to the rank, and says so in one
+     * line ({@link #DIRECTIVES_NOTICE}) on its standard output, which the launcher drops; the property tells
+     * {@link #applyInBackground()} that there is nothing left to do.
+     *
+     * @throws IOException if the file cannot be written
+     */
+    public static List<String> directiveOptions() throws IOException {
+        return List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:CompilerDirectivesFile=" + directivesFile(),
+                "-D" + GIVEN + "=command line");
     }
 
-    private static void addTopLevel(TreeSet<String> names, String file) {
-        if (file.endsWith(".class") && file.indexOf('$') < 0 && !file.equals("package-info.class")) {
-            names.add(file.substring(0, file.length() - ".class".length()));
-        }
-    }
+    /** The system property that says this JVM has the directives (or is getting them). */
+    static final String GIVEN = "jmpi.jit.directives";
 
-    /** {@link #directives()} in a file named after its content in the temporary directory, written if absent. */
+    /**
+     * {@link #directives()} in a file of the temporary directory named after its content's hash and length, written
+     * if absent (a file of that name with other content is left alone and a file of this JVM's own is written).
+     */
     static Path directivesFile() throws IOException {
-        byte[] text = directives().getBytes(StandardCharsets.UTF_8);
-        String hash;
-        try {
-            hash = HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(text), 0, 8);
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IOException(e);
+        String text = directives();
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        Path dir = Path.of(System.getProperty("java.io.tmpdir"));
+        Path file = dir.resolve(String.format("jmpi-jit-%08x-%d.json", text.hashCode(), bytes.length));
+        if (Files.isRegularFile(file) && java.util.Arrays.equals(Files.readAllBytes(file), bytes)) {
+            return file;
         }
-        Path file = Path.of(System.getProperty("java.io.tmpdir"), "jmpi-jit-" + hash + ".json");
-        if (!Files.isRegularFile(file)) {
-            Path tmp = Files.createTempFile(file.getParent(), "jmpi-jit-", ".tmp");
-            try {
-                Files.write(tmp, text);
-                tmp.toFile().setReadable(true, false);
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } finally {
+        Path tmp = Files.createTempFile(dir, "jmpi-jit-", ".json");
+        try {
+            Files.write(tmp, bytes);
+            tmp.toFile().setReadable(true, false);
+            if (Files.exists(file)) {
+                Path own = tmp; // someone else's file under our name: keep ours apart (deleted at exit)
+                own.toFile().deleteOnExit();
+                tmp = null;
+                return own;
+            }
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            tmp = null;
+            return file;
+        } finally {
+            if (tmp != null) {
                 Files.deleteIfExists(tmp);
             }
         }
-        return file;
     }
 
     /**
      * Gives this JVM {@link #directives()} from inside, once per JVM, in a daemon thread: for the JVMs whose command
-     * line does not name them, the one that runs the ranks of {@code jmpirun --threads} and ranks that another launcher
-     * starts through {@code bin/jmpi-java}. Through the JVM's diagnostic command {@code Compiler.directives_add},
+     * line does not name them ({@link #directiveOptions()}), the one that runs the ranks of {@code jmpirun --threads}
+     * and ranks that another launcher starts through {@code bin/jmpi-java}. Through the JVM's diagnostic command {@code Compiler.directives_add},
      * which answers to the caller instead of printing on standard output as the command-line flag does; it needs
      * {@link #ADD_OPENS} (part of {@link #JVM_OPTIONS}). Nothing happens with {@code JMPI_JIT_DIRECTIVES=0} or
-     * {@code JMPI_JIT_HINTS=0}, when the command line has a directives file already, or when the command cannot be
-     * reached. Costs some 13 ms of CPU in that thread, while the rank starts.
+     * {@code JMPI_JIT_HINTS=0}, or when the command cannot be reached. The directives go on top of any the JVM has
+     * (a {@code -XX:CompilerDirectivesFile} of the user's: set {@code JMPI_JIT_DIRECTIVES=0} to keep only those). Costs
+     * some 15-20 ms of CPU in that thread, while the rank starts.
      */
     public static void applyInBackground() {
         if ("0".equals(System.getenv("JMPI_JIT_DIRECTIVES")) || "0".equals(System.getenv("JMPI_JIT_HINTS"))
-                || System.getProperties().putIfAbsent("jmpi.jit.directives", "given") != null) {
-            return; // turned off, or given already in this JVM (a rank of --threads after the first)
+                || System.getProperties().putIfAbsent(GIVEN, "MPI_Init") != null) {
+            return; // turned off, or given already (on the command line, or to an earlier rank of --threads)
         }
         Thread.ofPlatform().daemon().name("jmpi-jit-directives").start(JitHints::applyNow);
     }
@@ -226,12 +220,6 @@ public final class JitHints {
     /** {@link #applyInBackground()}'s work, in the calling thread; true if the JVM took the directives. */
     public static boolean applyNow() {
         try {
-            boolean onCommandLine = ProcessHandle.current().info().arguments()
-                    .map(args -> java.util.Arrays.stream(args).anyMatch(a -> a.startsWith("-XX:CompilerDirectivesFile=")))
-                    .orElse(false);
-            if (onCommandLine) {
-                return false;
-            }
             String command = "Compiler.directives_add " + directivesFile();
             // the provider's class initialiser loads the native library the diagnostic commands are in
             Class.forName("com.sun.management.internal.PlatformMBeanProviderImpl");

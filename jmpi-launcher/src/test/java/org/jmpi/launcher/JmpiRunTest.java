@@ -293,8 +293,17 @@ class JmpiRunTest {
                 .hasSize(2);
         // but its compilations stay in the background: blocking ones made every job longer (JitHints)
         assertThat(out().lines().filter(l -> l.contains("BackgroundCompilation,"))).isEmpty();
+        // the runtime stays out of C2 (JitHints.directives), and the JVM's note that it read them is not output
+        assertThat(out().lines().filter(l -> l.matches(
+                "\\s*ccstr CompilerDirectivesFile\\s+= .*/jmpi-jit-\\p{XDigit}{8}-\\d+\\.json\\s.*"))).hasSize(2);
+        assertThat(out().lines().filter(l -> l.contains("compiler directives added"))).isEmpty();
         out.reset();
-        // among them the option that lets a rank take the compiler directives from inside (JitHints.applyNow)
+        assertThat(jmpirun(Map.of(), "--no-stdin", "-x", "JMPI_JIT_DIRECTIVES=0", "-n", "2", "--exec", javaExe,
+                "-XX:+PrintFlagsFinal", "-version")).as(err()).isZero();
+        assertThat(out().lines().filter(l -> l.contains("jmpi-jit-"))).isEmpty();
+        assertThat(out().lines().filter(l -> l.contains("OutOfLine"))).hasSize(2);
+        out.reset();
+        // and the option that lets a JVM without them take them from inside (JitHints.applyNow: --threads, jmpi-java)
         assertThat(jmpirun(Map.of(), "--no-stdin", "-n", "2", "-cp", LauncherTest.testClasses().toString(),
                 TestRank.class.getName(), "directives")).as(err()).isZero();
         assertThat(out().lines().filter(l -> l.endsWith("directives true"))).hasSize(2);

@@ -146,7 +146,8 @@ public final class HostProxy implements AutoCloseable {
 
     private void startRank(RankLaunch r) {
         Map<String, String> rankEnv = rankEnvironment(r);
-        ProcessBuilder pb = new ProcessBuilder(command(r, rankEnv));
+        List<String> argv = command(r, rankEnv);
+        ProcessBuilder pb = new ProcessBuilder(argv);
         Map<String, String> env = pb.environment();
         env.clear();
         env.putAll(rankEnv);
@@ -185,8 +186,10 @@ public final class HostProxy implements AutoCloseable {
         }
         upstream.accept(new Started(r.rank(), p.pid()));
         Process proc = p;
-        Thread out = pump(r.rank(), false, p.getInputStream());
-        Thread err = pump(r.rank(), true, p.getErrorStream());
+        // the JVM announces the directives file on standard output, before the program runs: not the program's output
+        boolean directives = argv.stream().anyMatch(a -> a.startsWith("-XX:CompilerDirectivesFile="));
+        Thread out = pump(r.rank(), false, p.getInputStream(), directives ? JitHints.DIRECTIVES_NOTICE : null);
+        Thread err = pump(r.rank(), true, p.getErrorStream(), null);
         Thread w = Thread.ofPlatform().daemon().name("jmpi-exit-" + r.rank()).start(() -> watch(r.rank(), proc, out, err));
         synchronized (lock) {
             watchers.add(w);
@@ -213,8 +216,10 @@ public final class HostProxy implements AutoCloseable {
      * the core away from a rank's partner while it waits for a message (measured: 2-rank barrier and ping-pong times
      * scattered over 2-10x their best; a user's {@code -XX:+Use...GC} wins).</li>
      * <li>When the command is a {@code java}, {@link JitHints#JVM_OPTIONS} come first (unless {@code
-     * JMPI_JIT_HINTS=0}): among them the option that lets {@code MPI_Init} give the JVM the compiler directives that
-     * keep jmpi's runtime out of C2 ({@link JitHints#applyInBackground()}).</li>
+     * JMPI_JIT_HINTS=0}), and {@link JitHints#directives()}, which keep jmpi's runtime out of C2, as a file named on
+     * the command line (unless {@code JMPI_JIT_DIRECTIVES=0} or the command has a directives file of its own): the
+     * JVM reads it at start, so that {@code MPI_Init} need not give them itself ({@link JitHints#directiveOptions()}).
+     * The JVM's note that it read them, the first line of the rank's standard output, is dropped.</li>
      * <li>With {@code JMPI_BIND_TO=core} (or {@code hwthread}; {@code jmpirun --bind-to core}) the command runs under
      * {@code taskset -c CPU}, the local rank's CPU in turn among those this proxy may use, so every thread of the JVM
      * stays on that CPU, as {@code mpiexec -bind-to core} does for native ranks.</li>
@@ -238,6 +243,10 @@ public final class HostProxy implements AutoCloseable {
         }
         if (java && !"0".equals(env.get("JMPI_JIT_HINTS"))) {
             argv.addAll(1, JitHints.JVM_OPTIONS);
+            if (!"0".equals(env.get("JMPI_JIT_DIRECTIVES")) && argv.stream().noneMatch(
+                    a -> a.startsWith("-XX:CompilerDirectivesFile=") || a.equals("-XX:-UnlockDiagnosticVMOptions"))) {
+                argv.addAll(1, directiveOptions());
+            }
         }
         String bind = env.get("JMPI_BIND_TO");
         if (bind != null && (bind.equalsIgnoreCase("core") || bind.equalsIgnoreCase("hwthread"))) {
@@ -257,6 +266,30 @@ public final class HostProxy implements AutoCloseable {
     }
 
     private final AtomicBoolean bindNoted = new AtomicBoolean();
+
+    /** {@link JitHints#directiveOptions()}, made once; none if its file cannot be written (noted once). */
+    private List<String> directiveOptions() {
+        String failure = null;
+        List<String> options;
+        synchronized (lock) {
+            if (directiveOptions == null) {
+                try {
+                    directiveOptions = JitHints.directiveOptions();
+                } catch (IOException | RuntimeException e) {
+                    directiveOptions = List.of();
+                    failure = e.getMessage();
+                }
+            }
+            options = directiveOptions;
+        }
+        if (failure != null) {
+            upstream.accept(new Notice("host " + spec.hostName() + ": cannot write the JIT directives (" + failure
+                    + "); ranks run without them"));
+        }
+        return options;
+    }
+
+    private List<String> directiveOptions;
 
     /** The java of the JDK this proxy runs on: what a rank command's bare {@code java} means. */
     private static final String OWN_JAVA = new File(new File(System.getProperty("java.home"), "bin"), "java")
@@ -334,10 +367,15 @@ public final class HostProxy implements AutoCloseable {
         return "*";
     }
 
-    private Thread pump(int rank, boolean stderr, InputStream in) {
+    /** Forwards a rank's output line by line; {@code dropFirst}: a first line that is exactly this is not forwarded. */
+    private Thread pump(int rank, boolean stderr, InputStream in, String dropFirst) {
         return Thread.ofPlatform().daemon().name("jmpi-out-" + rank + (stderr ? "-err" : "-out")).start(() -> {
             try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, Charset.defaultCharset()))) {
-                for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                String line = reader.readLine();
+                if (line != null && line.equals(dropFirst)) {
+                    line = reader.readLine();
+                }
+                for (; line != null; line = reader.readLine()) {
                     upstream.accept(new Output(rank, stderr, line));
                 }
             } catch (IOException | RuntimeException e) {

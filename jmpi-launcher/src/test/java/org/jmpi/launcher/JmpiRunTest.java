@@ -303,6 +303,19 @@ class JmpiRunTest {
         assertThat(out().lines().filter(l -> l.contains("jmpi-jit-"))).isEmpty();
         assertThat(out().lines().filter(l -> l.contains("OutOfLine"))).hasSize(2);
         out.reset();
+        // a directives file of the user's replaces jmpi's, and its note stays in the output, even when it reads as ours
+        java.nio.file.Path own = java.nio.file.Files.createTempFile("own-directives", ".json");
+        try {
+            java.nio.file.Files.writeString(own, "[ { match: \"x/Y.z\", c2: { Exclude: true } },"
+                    + " { match: \"x/Y.w\", c2: { Exclude: true } } ]");
+            assertThat(jmpirun(Map.of(), "--no-stdin", "-n", "2", "--exec", javaExe, "-XX:+UnlockDiagnosticVMOptions",
+                    "-XX:CompilerDirectivesFile=" + own, "-XX:+PrintFlagsFinal", "-version")).as(err()).isZero();
+            assertThat(out().lines().filter(l -> l.endsWith("2 compiler directives added"))).hasSize(2);
+            assertThat(out().lines().filter(l -> l.contains("jmpi-jit-"))).isEmpty();
+        } finally {
+            java.nio.file.Files.deleteIfExists(own);
+        }
+        out.reset();
         // and the option that lets a JVM without them take them from inside (JitHints.applyNow: --threads, jmpi-java)
         assertThat(jmpirun(Map.of(), "--no-stdin", "-n", "2", "-cp", LauncherTest.testClasses().toString(),
                 TestRank.class.getName(), "directives")).as(err()).isZero();

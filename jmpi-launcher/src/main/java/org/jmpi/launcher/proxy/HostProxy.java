@@ -186,8 +186,9 @@ public final class HostProxy implements AutoCloseable {
         }
         upstream.accept(new Started(r.rank(), p.pid()));
         Process proc = p;
-        // the JVM announces the directives file on standard output, before the program runs: not the program's output
-        boolean directives = argv.stream().anyMatch(a -> a.startsWith("-XX:CompilerDirectivesFile="));
+        // the JVM announces jmpi's directives file on standard output, before the program runs: not the program's
+        // output (a directives file of the user's is left to say what it says)
+        boolean directives = addedDirectives(argv);
         Thread out = pump(r.rank(), false, p.getInputStream(), directives ? JitHints.DIRECTIVES_NOTICE : null);
         Thread err = pump(r.rank(), true, p.getErrorStream(), null);
         Thread w = Thread.ofPlatform().daemon().name("jmpi-exit-" + r.rank()).start(() -> watch(r.rank(), proc, out, err));
@@ -290,6 +291,15 @@ public final class HostProxy implements AutoCloseable {
     }
 
     private List<String> directiveOptions;
+
+    /** Whether {@link #command} gave {@code argv} jmpi's directives file. */
+    private boolean addedDirectives(List<String> argv) {
+        List<String> ours;
+        synchronized (lock) {
+            ours = directiveOptions;
+        }
+        return ours != null && !ours.isEmpty() && java.util.Collections.indexOfSubList(argv, ours) >= 0;
+    }
 
     /** The java of the JDK this proxy runs on: what a rank command's bare {@code java} means. */
     private static final String OWN_JAVA = new File(new File(System.getProperty("java.home"), "bin"), "java")

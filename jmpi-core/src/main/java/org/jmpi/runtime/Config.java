@@ -11,32 +11,29 @@ import java.util.Map;
  * @param eagerLimit messages up to this many bytes are sent eagerly (copied at the receiver if unexpected);
  *     larger ones use rendezvous
  * @param chunkBytes size of the data frames of a rendezvous transfer over a transport
- * @param spinIterations polling iterations before a waiting thread starts to yield
- * @param yieldIterations yields before a waiting thread blocks
- * @param spinMicros a waiting thread spins for at least this long too, unless the host is oversubscribed (500 us by
- *     default: longer than a wake-up on a VM whose idle CPU halts, 100-300 us, and short enough to hand the core on
- *     when the partner was preempted, e.g. by the JIT's compiler threads during a program's first second)
+ * @param spinIterations polling iterations before a waiting thread starts to yield (256, a few microseconds)
+ * @param yieldIterations polls, each after a yield, before a waiting thread blocks (100,000: about a tenth of a second
+ *     when nothing else runs; see {@link Progress})
  * @param flowWindow bytes of eager messages (plus a fixed overhead each) a sender may have outstanding at one
  *     receiver over a transport before it waits for the receiver to consume some (credit-based flow control)
  * @param unexpectedLimit in threads mode, bytes of unexpected eager messages a rank copies and keeps before it
  *     keeps further ones by reference, so that their senders wait until they are received
  */
 public record Config(long eagerLimit, long chunkBytes, int spinIterations, int yieldIterations, long flowWindow,
-        long unexpectedLimit, long spinMicros) {
+        long unexpectedLimit) {
     public static Config fromEnvironment() {
         return new Config(
                 longParam("jmpi.eager.limit", 64 * 1024, 0, 1L << 30),
                 longParam("jmpi.chunk.bytes", 1 << 20, 4096, 1L << 30),
-                (int) longParam("jmpi.spin.iterations", 4000, 0, Integer.MAX_VALUE),
-                (int) longParam("jmpi.yield.iterations", 50, 0, Integer.MAX_VALUE),
+                (int) longParam("jmpi.spin.iterations", 256, 0, Integer.MAX_VALUE),
+                (int) longParam("jmpi.yield.iterations", 100_000, 0, Integer.MAX_VALUE),
                 longParam("jmpi.flow.window", 4L << 20, 256 * 1024, 1L << 40),
-                longParam("jmpi.unexpected.limit", 64L << 20, 0, 1L << 40),
-                longParam("jmpi.spin.micros", 500, 0, 10_000_000));
+                longParam("jmpi.unexpected.limit", 64L << 20, 0, 1L << 40));
     }
 
     /** Defaults, for tests. */
     public static Config defaults() {
-        return new Config(64 * 1024, 1 << 20, 4000, 50, 4L << 20, 64L << 20, 500);
+        return new Config(64 * 1024, 1 << 20, 256, 100_000, 4L << 20, 64L << 20);
     }
 
     /** Every parameter with its value, for {@code jmpirun --info}. */
@@ -46,7 +43,6 @@ public record Config(long eagerLimit, long chunkBytes, int spinIterations, int y
         m.put("jmpi.chunk.bytes", Long.toString(chunkBytes));
         m.put("jmpi.spin.iterations", Integer.toString(spinIterations));
         m.put("jmpi.yield.iterations", Integer.toString(yieldIterations));
-        m.put("jmpi.spin.micros", Long.toString(spinMicros));
         m.put("jmpi.flow.window", Long.toString(flowWindow));
         m.put("jmpi.unexpected.limit", Long.toString(unexpectedLimit));
         return m;

@@ -55,7 +55,6 @@ public final class JmpiRuntime {
         boolean crowded = oversubscribed(bootstrap);
         this.progress = new Progress(job,
                 crowded && Config.raw("jmpi.spin.iterations") == null ? OVERSUBSCRIBED_SPIN : config.spinIterations(),
-                crowded && Config.raw("jmpi.spin.micros") == null ? 0 : config.spinMicros(),
                 crowded && Config.raw("jmpi.yield.iterations") == null ? 0 : config.yieldIterations(),
                 jfrCounters());
         int rank = bootstrap.rank();

@@ -15,12 +15,19 @@ import org.jmpi.transport.Transport;
  * other thread parks with a short timeout. Completing a request unparks its waiter and, when a thread may be asleep
  * in {@code await}, wakes the transport.
  *
+ * <p>The spin is short (a few microseconds: a small message's reply comes within it) and the yield phase long
+ * (about a tenth of a second when nothing else wants the processor). A yield costs a waiting rank about a
+ * microsecond when no other thread is runnable, and hands the core over when one is. In a program's first seconds,
+ * with one rank per core, those are the JIT's compiler threads: a rank that spins instead keeps them off the core
+ * its partner does not need now, and they preempt the partner instead, which then stalls both ranks for a
+ * scheduler's time slice. Blocking early is no better: on a virtual machine whose idle processor halts, a wake-up
+ * costs 100-300 us, and two ranks exchanging small messages settle into paying one per exchange.
+ *
  * <p>Threading: {@code transports} is written once before the runtime is published. The progress lock makes
  * {@code poll}/{@code await} single-threaded as the transport SPI requires. {@code selecting} is a volatile hint.
  */
 public final class Progress {
     private final int spinIterations;
-    private final long spinNanos;
     private final int yieldIterations;
     /**
      * Held by the thread that polls the transport or sleeps in it; only ever tried, never waited for, so its release
@@ -55,30 +62,24 @@ public final class Progress {
         boolean poll();
     }
 
-    public Progress(ThreadsJob job, int spinIterations, int yieldIterations) {
-        this(job, spinIterations, 0, yieldIterations);
-    }
-
     /**
-     * @param spinIterations polling iterations a waiting thread spins at least
-     * @param spinMicros and for at least this long (0: the iterations only); see {@link #awaitUntil}
-     * @param yieldIterations yields after spinning, before blocking
+     * @param spinIterations polls a waiting thread spins first
+     * @param yieldIterations polls, each after a yield of the processor, before it blocks; see {@link #awaitUntil}
      */
-    public Progress(ThreadsJob job, int spinIterations, long spinMicros, int yieldIterations) {
-        this(job, spinIterations, spinMicros, yieldIterations, false);
+    public Progress(ThreadsJob job, int spinIterations, int yieldIterations) {
+        this(job, spinIterations, yieldIterations, false);
     }
 
     /**
      * @param timeWaits whether to add up the time threads spend in {@link #awaitUntil} ({@link #waitedNanos()}):
      *     two clock reads per wait, only when the periodic JFR counters are on
      */
-    public Progress(ThreadsJob job, int spinIterations, long spinMicros, int yieldIterations, boolean timeWaits) {
+    public Progress(ThreadsJob job, int spinIterations, int yieldIterations, boolean timeWaits) {
         this.job = job;
         this.timeWaits = timeWaits;
         this.waitedNanos = timeWaits ? new java.util.concurrent.atomic.LongAdder() : null;
         this.waitCount = timeWaits ? new java.util.concurrent.atomic.LongAdder() : null;
         this.spinIterations = spinIterations;
-        this.spinNanos = TimeUnit.MICROSECONDS.toNanos(spinMicros);
         this.yieldIterations = yieldIterations;
     }
 
@@ -311,7 +312,6 @@ public final class Progress {
     private void awaitLoopUntimed(BooleanSupplier condition, RequestImpl request, Runnable register) {
         int idle = 0;
         long parkNanos = 1_000;
-        long spinStart = 0;
         boolean toRegister = request != null || register != null;
         while (!holds(condition, request)) {
             if (job != null) {
@@ -319,18 +319,11 @@ public final class Progress {
             }
             if (poll()) {
                 idle = 0;
-                spinStart = 0;
                 parkNanos = 1_000;
                 continue;
             }
             if (idle < spinIterations) {
                 idle += spinQuietly(condition, request);
-            } else if (spinNanos > 0 && (spinStart == 0 || stillSpinning(spinStart))) {
-                // the time floor of the spin phase: see stillSpinning()
-                if (spinStart == 0) {
-                    spinStart = System.nanoTime();
-                }
-                spinQuietly(condition, request);
             } else if (idle < spinIterations + yieldIterations) {
                 idle++;
                 Thread.yield();
@@ -367,19 +360,6 @@ public final class Progress {
             spins++;
         } while (quiet && spins < QUIET_SPINS && !t.mayHaveWork() && !holds(condition, request));
         return spins;
-    }
-
-    /**
-     * Whether a thread that started spinning at {@code start} should go on. Spinning has a floor in time as well as in
-     * iterations: once a waiting rank blocks, its partner's next message must wake it, and on a virtual machine whose
-     * idle CPU halts that costs 100-300 us here. A wait shorter than that wake-up then ends in a block, whose slow
-     * wake-up makes the partner's next wait long too: two ranks exchanging small messages fell into a steady state
-     * where every exchange cost a wake-up (a 4-byte allreduce at 300 us instead of 0.6 us). Spinning for longer than
-     * a wake-up takes keeps them out of it. Not on an oversubscribed host (see JmpiRuntime), where the partner is
-     * likely not running and spinning only delays it.
-     */
-    private boolean stillSpinning(long start) {
-        return System.nanoTime() - start < spinNanos;
     }
 
     private static boolean holds(BooleanSupplier condition, RequestImpl request) {

@@ -20,9 +20,10 @@ public final class ExampleStart {
     public record Loaded<S>(S settings, Dataset train, Dataset test) {}
 
     /**
-     * Asks MPI for {@link MPI#THREAD_MULTIPLE} (the reducer's thread calls MPI too), makes waits in MPI sleep rather
-     * than spin unless {@code jmpi.spin.micros} / {@code JMPI_SPIN_MICROS} says otherwise (each rank has two busy
-     * threads: a rank spinning in MPI may take the core another rank's back-propagation needs), parses the options
+     * Asks MPI for {@link MPI#THREAD_MULTIPLE} (the reducer's thread calls MPI too), makes waits in MPI sleep soon
+     * rather than poll between yields for long unless {@code jmpi.yield.iterations} / {@code JMPI_YIELD_ITERATIONS}
+     * says otherwise (each rank has two busy threads: a rank waiting in MPI may take the core another rank's
+     * back-propagation needs), parses the options
      * and loads the data. Bad options or missing data: rank 0 prints the message (with the apt-get command for the
      * data), MPI is finalised and the JVM exits with status 2.
      *
@@ -32,8 +33,8 @@ public final class ExampleStart {
      */
     public static <S> Loaded<S> start(String program, String[] args, Function<String[], S> parse,
             ToIntFunction<S> trainLimit) throws MPIException {
-        if (System.getProperty("jmpi.spin.micros") == null && System.getenv("JMPI_SPIN_MICROS") == null) {
-            System.setProperty("jmpi.spin.micros", "0");
+        if (System.getProperty("jmpi.yield.iterations") == null && System.getenv("JMPI_YIELD_ITERATIONS") == null) {
+            System.setProperty("jmpi.yield.iterations", "50");
         }
         MPI.InitThread(args, MPI.THREAD_MULTIPLE);
         try {

@@ -768,11 +768,16 @@ public final class Engine implements InprocEndpoint, FrameSink {
      * payload goes straight from the ring into {@code data}. Waits for it up to {@link #LANE_WAIT_NANOS}, other peers'
      * frames handled meanwhile ({@link #takeNow}). Answers the bytes received, or -1: nothing was received (another
      * message came first, none came soon, the lane was busy or unavailable) and the caller receives the usual way.
+     * A receive whose buffer is larger than the lane's frames goes the usual way at once: a message that large comes
+     * streamed or by rendezvous, and while the lane waited for it, it arrived unmatched, to be copied into a buffer
+     * allocated for it and copied again (a cold OMB-J ping-pong of 128 KiB on {@code byte[]} took 580 us a round
+     * trip, Open MPI Java 22 us).
      */
     public long receiveNow(MessageData data, int context, int worldSource, int source, int tag) {
         Lane l = laneTo(worldSource);
         MemorySegment into = data.contiguous();
-        if (l == null || into == null || anyPoisoned || anyFailed || context < 0 || !progress.tryOwn()) {
+        if (l == null || into == null || into.byteSize() > l.shortPayloadMax() || anyPoisoned || anyFailed
+                || context < 0 || !progress.tryOwn()) {
             return -1;
         }
         long n;

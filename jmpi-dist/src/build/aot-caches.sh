@@ -6,7 +6,8 @@
 #   stamp               what they were made from: the JDK (home and version) and each jar's size and time; jmpirun
 #                       and jmpi-java use a cache only when all of it still holds
 #
-# by running a two-rank job of org.jmpi.examples.AotTraining under jmpirun, with the launcher and rank 0 recording.
+# by running a two-rank job of org.jmpi.examples.AotTraining under jmpirun, with the launcher and rank 0 recording
+# (a few seconds).
 #
 #   aot-caches.sh DIST JAVA_HOME
 #
@@ -31,16 +32,27 @@ fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/cwd" "$aot.tmp"
-# The cache holds no training profiles (-AOTRecordTraining): with them, every rank compiles at start what the
-# training run found hot, which made a 4-rank Hello 15% slower on two cores.
+# The launcher's cache holds no training data (-AOTRecordTraining). The ranks' cache records which of jmpi's methods
+# the JIT compiled in the training run, and nothing of the JDK's: the ranks train with C1 alone (TieredStopAtLevel=1)
+# and with the JDK's methods left to the interpreter (their compile thresholds a thousand times higher). A rank that
+# starts from the cache then compiles each of those jmpi methods once, with C1's final tier, as soon as it runs hot,
+# instead of first with full profiling and again without (C2 never takes them: JitHints' directives); the JDK's
+# methods and the program's own are compiled as without a cache. Cold, 2 ranks on 2 cores (gated, 3 rounds,
+# 2026-11-27): OMB-J bcast 0.75x the time, allreduce 0.86x, latency 0.81-0.94x, mini-applications 0.87-0.92x; a
+# 4-rank Hello about 3% longer. With the JDK's methods recorded too (a training run with every tier), every rank
+# compiled at start what the training found hot, and a 4-rank Hello was 15% slower.
 record="-XX:+UnlockDiagnosticVMOptions -XX:-AOTRecordTraining"
+train="-XX:TieredStopAtLevel=1"
+for pkg in java jdk sun com; do
+  train="$train -XX:CompileCommand=CompileThresholdScaling,$pkg.*::*,1000.0"
+done
 # jmpirun's launcher options for processes mode (see bin/jmpirun), plus recording
 launcher_opts="-XX:UserThreadWaitAttemptsAtExit=0 -XX:TieredStopAtLevel=1 -XX:+UseSerialGC $record"
 launcher_opts="$launcher_opts -XX:AOTCacheOutput=$aot.tmp/jmpi-launcher.aot"
 # the working directory is an empty directory: the ranks' default class path is '.', and a JDK 25 cannot be made from
 # a class path with a non-empty directory
 if ! (cd "$work/cwd" && JMPI_JAVA="$java" JMPI_AOT=0 JMPI_LAUNCHER_JVM_ARGS="$launcher_opts" \
-    JMPI_JVM_ARGS="$record -XX:AOTCacheOutput=$work/rank%p.aot" timeout 300 "$dist/bin/jmpirun" --no-stdin -n 2 \
+    JMPI_JVM_ARGS="$train -XX:AOTCacheOutput=$work/rank%p.aot" timeout 300 "$dist/bin/jmpirun" --no-stdin -n 2 \
     org.jmpi.examples.AotTraining "$work/rank0.pid") > "$work/log" 2>&1; then
   echo "aot-caches: the training run failed; no cache made. Its output:"
   cat "$work/log"

@@ -157,18 +157,25 @@ public final class BufferView {
         return segmentOf(buf).byteSize();
     }
 
-    /** Bytes of one element of a buffer of this kind (1 for a ByteBuffer). */
+    /**
+     * Bytes of one element of a buffer of this kind (1 for a ByteBuffer). Type tests, not a pattern {@code switch}
+     * (here and in {@link #segmentOf}): a rank would generate a class at run time for each such switch the first time
+     * it runs, which the ranks' class cache cannot hold.
+     */
     public static int elementBytes(Buffer b) {
-        return switch (b) {
-            case ByteBuffer x -> 1;
-            case CharBuffer x -> 2;
-            case ShortBuffer x -> 2;
-            case IntBuffer x -> 4;
-            case FloatBuffer x -> 4;
-            case LongBuffer x -> 8;
-            case DoubleBuffer x -> 8;
-            default -> throw unsupported(b);
-        };
+        if (b instanceof ByteBuffer) {
+            return 1;
+        }
+        if (b instanceof CharBuffer || b instanceof ShortBuffer) {
+            return 2;
+        }
+        if (b instanceof IntBuffer || b instanceof FloatBuffer) {
+            return 4;
+        }
+        if (b instanceof LongBuffer || b instanceof DoubleBuffer) {
+            return 8;
+        }
+        throw unsupported(b);
     }
 
     /**
@@ -193,23 +200,32 @@ public final class BufferView {
 
     /** The whole buffer as a segment (from index 0 to its capacity). */
     private static MemorySegment segmentOf(Object buf) {
-        return switch (buf) {
-            case byte[] a -> MemorySegment.ofArray(a);
-            case char[] a -> MemorySegment.ofArray(a);
-            case short[] a -> MemorySegment.ofArray(a);
-            case int[] a -> MemorySegment.ofArray(a);
-            case long[] a -> MemorySegment.ofArray(a);
-            case float[] a -> MemorySegment.ofArray(a);
-            case double[] a -> MemorySegment.ofArray(a);
-            case ByteBuffer b -> MemorySegment.ofBuffer(b.duplicate().clear());
-            case CharBuffer b -> MemorySegment.ofBuffer(b.duplicate().clear());
-            case ShortBuffer b -> MemorySegment.ofBuffer(b.duplicate().clear());
-            case IntBuffer b -> MemorySegment.ofBuffer(b.duplicate().clear());
-            case LongBuffer b -> MemorySegment.ofBuffer(b.duplicate().clear());
-            case FloatBuffer b -> MemorySegment.ofBuffer(b.duplicate().clear());
-            case DoubleBuffer b -> MemorySegment.ofBuffer(b.duplicate().clear());
-            default -> throw unsupported(buf);
-        };
+        if (buf instanceof byte[] a) {
+            return MemorySegment.ofArray(a);
+        }
+        if (buf instanceof double[] a) {
+            return MemorySegment.ofArray(a);
+        }
+        if (buf instanceof int[] a) {
+            return MemorySegment.ofArray(a);
+        }
+        if (buf instanceof long[] a) {
+            return MemorySegment.ofArray(a);
+        }
+        if (buf instanceof float[] a) {
+            return MemorySegment.ofArray(a);
+        }
+        if (buf instanceof char[] a) {
+            return MemorySegment.ofArray(a);
+        }
+        if (buf instanceof short[] a) {
+            return MemorySegment.ofArray(a);
+        }
+        if (buf instanceof Buffer b) {
+            elementBytes(b); // the seven kinds of typed buffer only
+            return MemorySegment.ofBuffer(b.duplicate().clear());
+        }
+        throw unsupported(buf);
     }
 
     /**

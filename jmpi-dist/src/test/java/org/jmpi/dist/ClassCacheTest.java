@@ -92,6 +92,29 @@ class ClassCacheTest {
     }
 
     /**
+     * The ranks' cache records which of jmpi's methods the training run compiled (with C1 alone), so a rank compiles
+     * them once, with C1's final tier, instead of first with full profiling (tier 3) and then again without (C2 does
+     * not take them, see JitHints). Without the record a ping-pong compiles more of them at tier 3 than at tier 1.
+     */
+    @Test
+    void jmpisMethodsAreCompiledOnceWithC1sFinalTier() throws Exception {
+        assumeTrue(Files.isDirectory(dist.resolve("lib/aot")), "no caches");
+        Run r = jmpirun(dist, Map.of(), "-n", "2", "--jvm-arg", "-Xlog:jit+compilation=debug",
+                "org.jmpi.examples.PingPong", "--max", "1048576");
+        assertThat(r.exit()).as(r.output()).isZero();
+        Matcher m = Pattern.compile("\\]\\s+\\d+\\s+[%sbn!]*\\s*([0-4])\\s+org\\.jmpi\\.(?:pt2pt|transport|runtime|datatype)\\."
+                + "\\S+::.*").matcher(r.output());
+        int[] byLevel = new int[5];
+        while (m.find()) {
+            if (!m.group().contains("made not entrant")) {
+                byLevel[Integer.parseInt(m.group(1))]++;
+            }
+        }
+        assertThat(byLevel[1]).as("compiled with C1's final tier").isGreaterThan(100);
+        assertThat(byLevel[3] * 10).as("compiled with full profiling: %d", byLevel[3]).isLessThan(byLevel[1]);
+    }
+
+    /**
      * A misspelt main class is one line, with the caches on: ranks used to start, and one torn down while its JVM
      * still started from the cache could add a stray {@code Runtime.exit(143) logging failed} line.
      */

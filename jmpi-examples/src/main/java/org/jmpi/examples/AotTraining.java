@@ -11,11 +11,13 @@ import mpi.Request;
 import mpi.Status;
 
 /**
- * The workload from which the build makes the ranks' class cache (see docs/tuning.md, "Start-up"): the calls most
- * programs make, each a few times, on Java arrays and direct buffers, small and large, so that the classes they need
- * are in the cache. Not a benchmark and not an example to copy; it checks its results so that a broken build does not
- * make a cache from a failing run. The build runs it on two ranks; with a file name as argument, rank 0 writes its
- * process id there (the build keeps that rank's cache).
+ * The workload from which the build makes the ranks' class cache (see docs/launching.md, "Start-up"): the calls most
+ * programs make, on Java arrays and direct buffers, from 1 byte to 1 MiB (eager, streamed and rendezvous messages),
+ * so that the classes they need are in the cache, and often enough (a few hundred times each) that the JIT compiles
+ * the methods they run: the cache records which ones it compiled, and a rank that starts from it compiles those at
+ * once with C1's final tier. Not a benchmark and not an example to copy; it checks its results so that a broken build
+ * does not make a cache from a failing run. The build runs it on two ranks; with a file name as first argument, rank
+ * 0 writes its process id there (the build keeps that rank's cache); a second argument sets the rounds (300).
  */
 public final class AotTraining {
     private AotTraining() {}
@@ -28,14 +30,18 @@ public final class AotTraining {
         if (rank == 0 && args.length > 0) {
             Files.writeString(Path.of(args[0]), Long.toString(ProcessHandle.current().pid()));
         }
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 300;
         System.out.println("training rank " + rank + " of " + size + " on " + MPI.getProcessorName());
         MPI.wtime();
         int peer = rank ^ 1;
-        for (int n : new int[] {1, 1024, 256 * 1024}) {
-            if (peer < size) {
-                pointToPoint(world, peer, n);
+        for (int n : new int[] {1, 8, 1024, 8 * 1024, 64 * 1024, 128 * 1024, 256 * 1024, 1024 * 1024}) {
+            // a third of the rounds above the eager limit: their paths loop over pieces
+            for (int i = n > 64 * 1024 ? rounds / 3 : rounds; i > 0; i--) {
+                if (peer < size) {
+                    pointToPoint(world, peer, n);
+                }
+                collectives(world, n);
             }
-            collectives(world, n);
         }
         Comm half = world.split(rank % 2, rank);
         half.barrier();
@@ -48,20 +54,22 @@ public final class AotTraining {
     }
 
     private static void pointToPoint(Intracomm c, int peer, int n) throws MPIException {
+        // n bytes of each kind
         byte[] bytes = new byte[n];
-        double[] doubles = new double[n];
+        int kd = Math.max(1, n / 8);
+        double[] doubles = new double[kd];
         ByteBuffer direct = MPI.newByteBuffer(n);
         boolean first = c.getRank() < peer;
         for (int round = 0; round < 2; round++) {
             if (first == (round == 0)) {
                 c.send(bytes, n, MPI.BYTE, peer, 1);
-                c.send(doubles, n, MPI.DOUBLE, peer, 2);
+                c.send(doubles, kd, MPI.DOUBLE, peer, 2);
                 c.send(direct, n, MPI.BYTE, peer, 3);
             } else {
                 Status s = c.recv(bytes, n, MPI.BYTE, peer, 1);
                 check(s.getCount(MPI.BYTE) == n, "byte[] count");
                 c.probe(peer, 2);
-                c.recv(doubles, n, MPI.DOUBLE, MPI.ANY_SOURCE, 2);
+                c.recv(doubles, kd, MPI.DOUBLE, MPI.ANY_SOURCE, 2);
                 c.recv(direct, n, MPI.BYTE, peer, MPI.ANY_TAG);
             }
         }
@@ -69,21 +77,27 @@ public final class AotTraining {
         Request s = c.iSend(MPI.newByteBuffer(n), n, MPI.BYTE, peer, 4);
         Request.waitAll(new Request[] {r, s});
         c.sendRecv(bytes, n, MPI.BYTE, peer, 5, new byte[n], n, MPI.BYTE, peer, 5);
+        c.sendRecv(doubles, kd, MPI.DOUBLE, peer, 6, new double[kd], kd, MPI.DOUBLE, peer, 6);
     }
 
     private static void collectives(Intracomm c, int n) throws MPIException {
         int size = c.getSize();
-        int[] ints = new int[n];
-        int[] sums = new int[n];
+        // n bytes of each kind
+        int k = Math.max(1, n / 4);
+        int[] ints = new int[k];
+        int[] sums = new int[k];
         java.util.Arrays.fill(ints, c.getRank() + 1);
-        c.bcast(ints, n, MPI.INT, 0);
-        c.allReduce(ints, sums, n, MPI.INT, MPI.SUM);
-        check(sums[n - 1] == size, "allreduce");
-        double[] d = new double[n];
-        double[] dsum = new double[n];
-        c.reduce(d, dsum, n, MPI.DOUBLE, MPI.MAX, 0);
-        c.allReduce(MPI.newDoubleBuffer(n), MPI.newDoubleBuffer(n), n, MPI.DOUBLE, MPI.SUM);
-        int part = Math.max(1, n / size);
+        c.bcast(ints, k, MPI.INT, 0);
+        c.bcast(MPI.newByteBuffer(n), n, MPI.BYTE, 0);
+        c.allReduce(ints, sums, k, MPI.INT, MPI.SUM);
+        check(sums[k - 1] == size, "allreduce");
+        int kd = Math.max(1, n / 8);
+        double[] d = new double[kd];
+        double[] dsum = new double[kd];
+        c.reduce(d, dsum, kd, MPI.DOUBLE, MPI.MAX, 0);
+        c.allReduce(d, dsum, kd, MPI.DOUBLE, MPI.SUM);
+        c.allReduce(MPI.newDoubleBuffer(kd), MPI.newDoubleBuffer(kd), kd, MPI.DOUBLE, MPI.SUM);
+        int part = Math.max(1, k / size);
         int[] all = new int[part * size];
         c.gather(ints, part, MPI.INT, all, part, MPI.INT, 0);
         c.scatter(all, part, MPI.INT, ints, part, MPI.INT, 0);

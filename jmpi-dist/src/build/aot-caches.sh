@@ -37,10 +37,11 @@ mkdir -p "$work/cwd" "$aot.tmp"
 # and with the JDK's methods left to the interpreter (their compile thresholds a thousand times higher). A rank that
 # starts from the cache then compiles each of those jmpi methods once, with C1's final tier, as soon as it runs hot,
 # instead of first with full profiling and again without (C2 never takes them: JitHints' directives); the JDK's
-# methods and the program's own are compiled as without a cache. Cold, 2 ranks on 2 cores (gated, 3 rounds,
-# 2026-11-27): OMB-J bcast 0.75x the time, allreduce 0.86x, latency 0.81-0.94x, mini-applications 0.87-0.92x; a
-# 4-rank Hello about 3% longer. With the JDK's methods recorded too (a training run with every tier), every rank
-# compiled at start what the training found hot, and a 4-rank Hello was 15% slower.
+# methods and the program's own are compiled as without a cache. Cold, 2 ranks on 2 cores, against the cache without
+# training data (two gated sittings of 3 rounds, 2026-11-27): OMB-J bcast 0.75x the time, allreduce 0.85x, latency
+# 0.85-0.94x, the mini-applications 0.81-1.05x, 0.86x over the 13 cases of the cold suite; a 4-rank Hello no slower
+# (0.98x, 16 paired runs). With the JDK's methods recorded too (a training run with every tier), every rank compiled
+# at start what the training found hot, and a 4-rank Hello was 15% slower.
 record="-XX:+UnlockDiagnosticVMOptions -XX:-AOTRecordTraining"
 train="-XX:TieredStopAtLevel=1"
 for pkg in java jdk sun com; do

@@ -142,18 +142,33 @@ public final class FastCopy {
         return distance != 0 && distance < SHORT_DISTANCE;
     }
 
-    /** The memory of a Java primitive array, as a heap segment of the JDK's class for that array kind. */
+    /**
+     * The memory of a Java primitive array, as a heap segment of the JDK's class for that array kind. Type tests, not
+     * a pattern {@code switch}, which would generate a class at run time the first time it runs.
+     */
     public static MemorySegment arraySegment(Object array) {
-        return switch (array) {
-            case byte[] a -> MemorySegment.ofArray(a);
-            case char[] a -> MemorySegment.ofArray(a);
-            case short[] a -> MemorySegment.ofArray(a);
-            case int[] a -> MemorySegment.ofArray(a);
-            case long[] a -> MemorySegment.ofArray(a);
-            case float[] a -> MemorySegment.ofArray(a);
-            case double[] a -> MemorySegment.ofArray(a);
-            default -> throw new IllegalArgumentException("not a primitive array: " + array.getClass());
-        };
+        if (array instanceof byte[] a) {
+            return MemorySegment.ofArray(a);
+        }
+        if (array instanceof double[] a) {
+            return MemorySegment.ofArray(a);
+        }
+        if (array instanceof int[] a) {
+            return MemorySegment.ofArray(a);
+        }
+        if (array instanceof long[] a) {
+            return MemorySegment.ofArray(a);
+        }
+        if (array instanceof float[] a) {
+            return MemorySegment.ofArray(a);
+        }
+        if (array instanceof char[] a) {
+            return MemorySegment.ofArray(a);
+        }
+        if (array instanceof short[] a) {
+            return MemorySegment.ofArray(a);
+        }
+        throw new IllegalArgumentException("not a primitive array: " + array.getClass());
     }
 
     /** Whether large copies go through {@code memmove} now (tests, diagnostics). */

@@ -159,8 +159,8 @@ public final class BufferView {
 
     /**
      * Bytes of one element of a buffer of this kind (1 for a ByteBuffer). Type tests, not a pattern {@code switch}
-     * (here and in {@link #segmentOf}): a rank would generate a class at run time for each such switch the first time
-     * it runs, which the ranks' class cache cannot hold.
+     * (here and in {@code FastCopy.arraySegment}): a rank would generate a class at run time for each such switch the
+     * first time it runs, which the ranks' class cache cannot hold.
      */
     public static int elementBytes(Buffer b) {
         if (b instanceof ByteBuffer) {
@@ -200,32 +200,15 @@ public final class BufferView {
 
     /** The whole buffer as a segment (from index 0 to its capacity). */
     private static MemorySegment segmentOf(Object buf) {
-        if (buf instanceof byte[] a) {
-            return MemorySegment.ofArray(a);
-        }
-        if (buf instanceof double[] a) {
-            return MemorySegment.ofArray(a);
-        }
-        if (buf instanceof int[] a) {
-            return MemorySegment.ofArray(a);
-        }
-        if (buf instanceof long[] a) {
-            return MemorySegment.ofArray(a);
-        }
-        if (buf instanceof float[] a) {
-            return MemorySegment.ofArray(a);
-        }
-        if (buf instanceof char[] a) {
-            return MemorySegment.ofArray(a);
-        }
-        if (buf instanceof short[] a) {
-            return MemorySegment.ofArray(a);
-        }
         if (buf instanceof Buffer b) {
             elementBytes(b); // the seven kinds of typed buffer only
             return MemorySegment.ofBuffer(b.duplicate().clear());
         }
-        throw unsupported(buf);
+        if (buf == null || buf instanceof boolean[] || !buf.getClass().isArray()
+                || !buf.getClass().getComponentType().isPrimitive()) {
+            throw unsupported(buf);
+        }
+        return org.jmpi.shared.FastCopy.arraySegment(buf);
     }
 
     /**

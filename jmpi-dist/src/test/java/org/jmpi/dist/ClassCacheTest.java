@@ -102,8 +102,9 @@ class ClassCacheTest {
         Run r = jmpirun(dist, Map.of(), "-n", "2", "--jvm-arg", "-Xlog:jit+compilation=debug",
                 "org.jmpi.examples.PingPong", "--max", "1048576");
         assertThat(r.exit()).as(r.output()).isZero();
-        Matcher m = Pattern.compile("\\]\\s+\\d+\\s+[%sbn!]*\\s*([0-4])\\s+org\\.jmpi\\.(?:pt2pt|transport|runtime|datatype)\\."
-                + "\\S+::.*").matcher(r.output());
+        // a compilation's log line: "[uptime] id flags level class::method ...", for jmpi's message path
+        Matcher m = Pattern.compile("\\]\\s+\\d+\\s+[%sbn!]*\\s*([0-4])\\s+"
+                + "org\\.jmpi\\.(?:pt2pt|transport|runtime|datatype)\\.\\S+::.*").matcher(r.output());
         int[] byLevel = new int[5];
         while (m.find()) {
             if (!m.group().contains("made not entrant")) {

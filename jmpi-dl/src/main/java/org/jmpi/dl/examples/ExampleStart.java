@@ -23,8 +23,8 @@ public final class ExampleStart {
      * Asks MPI for {@link MPI#THREAD_MULTIPLE} (the reducer's thread calls MPI too), makes waits in MPI sleep soon
      * rather than poll between yields for long unless {@code jmpi.yield.iterations} / {@code JMPI_YIELD_ITERATIONS}
      * says otherwise (each rank has two busy threads: a rank waiting in MPI may take the core another rank's
-     * back-propagation needs), parses the options and loads the data. Bad options or missing data: rank 0 prints the message (with the apt-get command for the
-     * data), MPI is finalised and the JVM exits with status 2.
+     * back-propagation needs), parses the options and loads the data. Bad options or missing data: rank 0 prints the
+     * message (with the apt-get command for the data), MPI is finalised and the JVM exits with status 2.
      *
      * @param program    the name printed before a message
      * @param parse      parses the options, throwing IllegalArgumentException with a message when they are wrong

@@ -55,7 +55,9 @@ final class AotCache {
         }
         for (Path p : userClassPath) {
             Path name = p.getFileName();
-            if (name != null && name.toString().startsWith("jmpi-core")) {
+            if (name != null && (name.toString().startsWith("jmpi-core") || name.toString().startsWith("jmpi-mpj")
+                    || name.toString().equals("mpj.jar"))) {
+                // the cache holds jmpi-core's classes: not for another copy of them, nor for the MPJ Express API
                 return List.of();
             }
         }

@@ -79,6 +79,11 @@ public final class JmpiRun implements Callable<Integer> {
     @Option(names = "--classpath", description = "print the class path jmpi ranks need (the jmpi-core jar) and exit")
     boolean printClasspath;
 
+    @Option(names = "--api", paramLabel = "ompi|mpj", description = "the MPI API of the program: ompi (Open MPI's Java"
+            + " bindings, the default) or mpj (mpiJava 1.2 as MPJ Express implements it: lib/jmpi-mpj.jar instead of"
+            + " jmpi-core, and MPJ Express's three leading arguments before the program's)")
+    String api = "ompi";
+
     @Option(names = "--java-options", description = "print the JVM options jmpi ranks need (for java under another"
             + " launcher) and exit")
     boolean printJavaOptions;
@@ -477,9 +482,23 @@ public final class JmpiRun implements Callable<Integer> {
 
     private int run(List<JmpiRun> moreApps) throws Exception {
         org.jmpi.shared.StartupTrace.mark("jmpirun: command line parsed");
+        if (!api.equals("ompi") && !api.equals("mpj")) {
+            err.println("jmpirun: --api takes ompi or mpj, not '" + api + "'");
+            return USAGE_ERROR;
+        }
+        if (mpj() && mpjJar() == null) {
+            err.println("jmpirun: --api mpj needs lib/jmpi-mpj.jar beside " + Launcher.jmpiClassPath().get(0)
+                    + ", which is not there");
+            return USAGE_ERROR;
+        }
         if (printClasspath) {
-            out.println(joinPaths(Launcher.jmpiClassPath()));
+            out.println(joinPaths(mpj() ? List.of(mpjJar()) : Launcher.jmpiClassPath()));
             return 0;
+        }
+        if (mpj() && (!tools.isEmpty() || summary || summarySvg != null || check || trace != null)) {
+            err.println("jmpirun: --summary, --trace, --check and --tool work with programs of the Open MPI API only,"
+                    + " not yet with --api mpj");
+            return USAGE_ERROR;
         }
         if (printJavaOptions) {
             out.println(String.join(" ", JavaCommand.RANK_JVM_OPTIONS));
@@ -899,12 +918,16 @@ public final class JmpiRun implements Callable<Integer> {
             }
             b.mainClass(mainClass);
             b.classpath(userClassPath());
+            if (mpj()) {
+                b.classpath(mpjJar());
+                b.addJmpiClassPath(false);
+            }
             b.jvmArgs(envJvm);
             b.jvmArgs(jvmArgs);
         }
         // mpirun -np 4 java ... Main: the java command gets jmpi's class path and the options ranks need
         b.args(JavaCommand.isJava(mainClass) ? JavaCommand.withJmpi(args, Launcher.jmpiClassPath(),
-                env.get("CLASSPATH"), err) : args);
+                env.get("CLASSPATH"), err) : programArgs());
         Map<String, String> vars = new LinkedHashMap<>();
         for (String x : exports) {
             int eq = x.indexOf('=');
@@ -1033,7 +1056,7 @@ public final class JmpiRun implements Callable<Integer> {
 
     private int runThreads(List<Path> cp, Duration timeout, int n) throws Exception {
         List<Path> all = new ArrayList<>(cp);
-        for (Path p : Launcher.jmpiClassPath()) {
+        for (Path p : mpj() ? List.of(mpjJar()) : Launcher.jmpiClassPath()) {
             if (!all.contains(p)) {
                 all.add(p);
             }
@@ -1048,9 +1071,34 @@ public final class JmpiRun implements Callable<Integer> {
             }
         }
         try (AutoCloseable names = DynamicProcessSupport.threadsNameService(environment, nameserver)) {
-            return new ThreadsRun(err).run(n, urls, mainClass, args.toArray(String[]::new), tagOutput, timeout,
-                    installSignals);
+            return new ThreadsRun(err).run(n, urls, mainClass, programArgs().toArray(String[]::new), tagOutput,
+                    timeout, installSignals);
         }
+    }
+
+    private boolean mpj() {
+        return api.equals("mpj");
+    }
+
+    /** The MPJ Express API's jar of this distribution (lib/jmpi-mpj.jar beside jmpi-core.jar), or null. */
+    private static Path mpjJar() {
+        Path core = Launcher.jmpiClassPath().get(0);
+        Path lib = core.getParent();
+        Path jar = lib == null ? null : lib.resolve("jmpi-mpj.jar");
+        return jar != null && Files.isRegularFile(jar) ? jar : null;
+    }
+
+    /**
+     * The program's arguments; with --api mpj after MPJ Express's three leading ones (rank, configuration, device),
+     * which mpi.MPI.Init recognises by the second, sets the first to the rank and leaves out of what it returns.
+     */
+    private List<String> programArgs() {
+        if (!mpj()) {
+            return args;
+        }
+        List<String> all = new ArrayList<>(List.of("0", "jmpi-mpj", threads ? "multicore" : "niodev"));
+        all.addAll(args);
+        return all;
     }
 
     private static List<JmpiRun> concat(JmpiRun first, List<JmpiRun> more) {

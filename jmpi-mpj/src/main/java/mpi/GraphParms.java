@@ -1,0 +1,7 @@
+package mpi;
+
+/** What {@link Graphcomm#Get()} returns. */
+public class GraphParms {
+    public int[] index;
+    public int[] edges;
+}

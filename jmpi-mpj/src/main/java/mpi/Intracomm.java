@@ -1,0 +1,311 @@
+package mpi;
+
+/** An intra-communicator: collective operations, splitting, and topologies. */
+public class Intracomm extends Comm {
+    Intracomm(org.jmpi.mpj.ompi.Intracomm runtime) {
+        super(runtime);
+    }
+
+    org.jmpi.mpj.ompi.Intracomm intra() {
+        return (org.jmpi.mpj.ompi.Intracomm) live();
+    }
+
+    public static int Compare(Comm comm1, Comm comm2) {
+        return Comm.Compare(comm1, comm2);
+    }
+
+    @Override
+    public Object clone() {
+        return super.clone();
+    }
+
+    public Intracomm Split(int colour, int key) {
+        try {
+            org.jmpi.mpj.ompi.Intracomm c = intra().split(colour == MPI.UNDEFINED ? org.jmpi.mpj.ompi.MPI.UNDEFINED
+                    : colour, key);
+            return c == null || c.isNull() ? null : (Intracomm) wrap(c);
+        } catch (org.jmpi.mpj.ompi.MPIException e) {
+            throw MPIException.of(e);
+        }
+    }
+
+    /** The communicator of {@code group}'s ranks; null on ranks outside the group (MPI_COMM_NULL). */
+    public Intracomm Create(Group group) {
+        try {
+            org.jmpi.mpj.ompi.Intracomm c = intra().create(group.runtime);
+            return c == null || c.isNull() ? null : (Intracomm) wrap(c);
+        } catch (org.jmpi.mpj.ompi.MPIException e) {
+            throw MPIException.of(e);
+        }
+    }
+
+    public Cartcomm Create_cart(int[] dims, boolean[] periods, boolean reorder) {
+        try {
+            org.jmpi.mpj.ompi.CartComm c = intra().createCart(dims, periods, reorder);
+            return c == null || c.isNull() ? null : new Cartcomm(c);
+        } catch (org.jmpi.mpj.ompi.MPIException e) {
+            throw MPIException.of(e);
+        }
+    }
+
+    public Graphcomm Create_graph(int[] index, int[] edges, boolean reorder) {
+        try {
+            org.jmpi.mpj.ompi.GraphComm c = intra().createGraph(index, edges, reorder);
+            return c == null || c.isNull() ? null : new Graphcomm(c);
+        } catch (org.jmpi.mpj.ompi.MPIException e) {
+            throw MPIException.of(e);
+        }
+    }
+
+    // ---------------------------------------------------------------- collectives
+
+    public void Barrier() {
+        try {
+            live().barrier();
+        } catch (org.jmpi.mpj.ompi.MPIException e) {
+            throw MPIException.of(e);
+        }
+    }
+
+    public void Bcast(Object buf, int offset, int count, Datatype type, int root) {
+        if (type.isObject()) {
+            ObjectCollectives.bcast(this, buf, offset, count, type, root);
+            return;
+        }
+        try {
+            live().bcast(Buf.collective(buf, offset, type), count, type.runtime(), root);
+        } catch (org.jmpi.mpj.ompi.MPIException e) {
+            throw MPIException.of(e);
+        }
+    }
+
+    public void Gather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
+            int recvoffset, int recvcount, Datatype recvtype, int root) {
+        if (sendtype.isObject() || recvtype.isObject()) {
+            int n = Size();
+            int[] counts = new int[n];
+            int[] displs = new int[n];
+            for (int i = 0; i < n; i++) {
+                counts[i] = recvcount;
+                displs[i] = i * recvcount;
+            }
+            ObjectCollectives.gatherv(this, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, counts,
+                    displs, recvtype, root, false);
+            return;
+        }
+        try {
+            boolean isRoot = Rank() == root;
+            live().gather(Buf.collective(sendbuf, sendoffset, sendtype), sendcount, sendtype.runtime(),
+                    isRoot ? Buf.collective(recvbuf, recvoffset, recvtype) : recvbuf, recvcount,
+                    isRoot ? recvtype.runtime() : sendtype.runtime(), root);
+        } catch (org.jmpi.mpj.ompi.MPIException e) {
+            throw MPIException.of(e);
+        }
+    }
+
+    public void Gatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
+            int recvoffset, int[] recvcount, int[] displs, Datatype recvtype, int root) {
+        if (sendtype.isObject() || recvtype.isObject()) {
+            ObjectCollectives.gatherv(this, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount,
+                    displs, recvtype, root, false);
+            return;
+        }
+        try {
+            boolean isRoot = Rank() == root;
+            live().gatherv(Buf.collective(sendbuf, sendoffset, sendtype), sendcount, sendtype.runtime(),
+                    isRoot ? Buf.collective(recvbuf, recvoffset, recvtype) : recvbuf, recvcount, displs,
+                    isRoot ? recvtype.runtime() : sendtype.runtime(), root);
+        } catch (org.jmpi.mpj.ompi.MPIException e) {
+            throw MPIException.of(e);
+        }
+    }
+
+    public void Scatter(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
+            int recvoffset, int recvcount, Datatype recvtype, int root) {
+        if (sendtype.isObject() || recvtype.isObject()) {
+            int n = Size();
+            int[] counts = new int[n];
+            int[] displs = new int[n];
+            for (int i = 0; i < n; i++) {
+                counts[i] = sendcount;
+                displs[i] = i * sendcount;
+            }
+            ObjectCollectives.scatterv(this, sendbuf, sendoffset, counts, displs, sendtype, recvbuf, recvoffset,
+                    recvcount, recvtype, root);
+            return;
+        }
+        try {
+            boolean isRoot = Rank() == root;
+            live().scatter(isRoot ? Buf.collective(sendbuf, sendoffset, sendtype) : sendbuf, sendcount,
+                    isRoot ? sendtype.runtime() : recvtype.runtime(), Buf.collective(recvbuf, recvoffset, recvtype),
+                    recvcount, recvtype.runtime(), root);
+        } catch (org.jmpi.mpj.ompi.MPIException e) {
+            throw MPIException.of(e);
+        }
+    }
+
+    public void Scatterv(Object sendbuf, int sendoffset, int[] sendcount, int[] displs, Datatype sendtype,
+            Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
+        if (sendtype.isObject() || recvtype.isObject()) {
+            ObjectCollectives.scatterv(this, sendbuf, sendoffset, sendcount, displs, sendtype, recvbuf, recvoffset,
+                    recvcount, recvtype, root);
+            return;
+        }
+        try {
+            boolean isRoot = Rank() == root;
+            live().scatterv(isRoot ? Buf.collective(sendbuf, sendoffset, sendtype) : sendbuf, sendcount, displs,
+                    isRoot ? sendtype.runtime() : recvtype.runtime(), Buf.collective(recvbuf, recvoffset, recvtype),
+                    recvcount, recvtype.runtime(), root);
+        } catch (org.jmpi.mpj.ompi.MPIException e) {
+            throw MPIException.of(e);
+        }
+    }
+
+    public void Allgather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
+            int recvoffset, int recvcount, Datatype recvtype) {
+        if (sendtype.isObject() || recvtype.isObject()) {
+            int n = Size();
+            int[] counts = new int[n];
+            int[] displs = new int[n];
+            for (int i = 0; i < n; i++) {
+                counts[i] = recvcount;
+                displs[i] = i * recvcount;
+            }
+            ObjectCollectives.gatherv(this, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, counts,
+                    displs, recvtype, 0, true);
+            return;
+        }
+        try {
+            live().allGather(Buf.collective(sendbuf, sendoffset, sendtype), sendcount, sendtype.runtime(),
+                    Buf.collective(recvbuf, recvoffset, recvtype), recvcount, recvtype.runtime());
+        } catch (org.jmpi.mpj.ompi.MPIException e) {
+            throw MPIException.of(e);
+        }
+    }
+
+    public void Allgatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
+            int recvoffset, int[] recvcount, int[] displs, Datatype recvtype) {
+        if (sendtype.isObject() || recvtype.isObject()) {
+            ObjectCollectives.gatherv(this, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount,
+                    displs, recvtype, 0, true);
+            return;
+        }
+        try {
+            live().allGatherv(Buf.collective(sendbuf, sendoffset, sendtype), sendcount, sendtype.runtime(),
+                    Buf.collective(recvbuf, recvoffset, recvtype), recvcount, displs, recvtype.runtime());
+        } catch (org.jmpi.mpj.ompi.MPIException e) {
+            throw MPIException.of(e);
+        }
+    }
+
+    public void Alltoall(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
+            int recvoffset, int recvcount, Datatype recvtype) {
+        if (sendtype.isObject() || recvtype.isObject()) {
+            int n = Size();
+            int[] sc = new int[n];
+            int[] sd = new int[n];
+            int[] rc = new int[n];
+            int[] rd = new int[n];
+            for (int i = 0; i < n; i++) {
+                sc[i] = sendcount;
+                sd[i] = i * sendcount;
+                rc[i] = recvcount;
+                rd[i] = i * recvcount;
+            }
+            ObjectCollectives.alltoallv(this, sendbuf, sendoffset, sc, sd, sendtype, recvbuf, recvoffset, rc, rd,
+                    recvtype);
+            return;
+        }
+        try {
+            live().allToAll(Buf.collective(sendbuf, sendoffset, sendtype), sendcount, sendtype.runtime(),
+                    Buf.collective(recvbuf, recvoffset, recvtype), recvcount, recvtype.runtime());
+        } catch (org.jmpi.mpj.ompi.MPIException e) {
+            throw MPIException.of(e);
+        }
+    }
+
+    public void Alltoallv(Object sendbuf, int sendoffset, int[] sendcount, int[] sdispls, Datatype sendtype,
+            Object recvbuf, int recvoffset, int[] recvcount, int[] rdispls, Datatype recvtype) {
+        if (sendtype.isObject() || recvtype.isObject()) {
+            ObjectCollectives.alltoallv(this, sendbuf, sendoffset, sendcount, sdispls, sendtype, recvbuf, recvoffset,
+                    recvcount, rdispls, recvtype);
+            return;
+        }
+        try {
+            live().allToAllv(Buf.collective(sendbuf, sendoffset, sendtype), sendcount, sdispls, sendtype.runtime(),
+                    Buf.collective(recvbuf, recvoffset, recvtype), recvcount, rdispls, recvtype.runtime());
+        } catch (org.jmpi.mpj.ompi.MPIException e) {
+            throw MPIException.of(e);
+        }
+    }
+
+    public void Reduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype datatype,
+            Op op, int root) {
+        if (datatype.isObject()) {
+            ObjectCollectives.reduce(this, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, root);
+            return;
+        }
+        org.jmpi.mpj.ompi.Op o = op.runtimeFor(datatype);
+        try {
+            boolean isRoot = Rank() == root;
+            live().reduce(Buf.collective(sendbuf, sendoffset, datatype),
+                    isRoot ? Buf.collective(recvbuf, recvoffset, datatype) : recvbuf, count, datatype.runtime(), o,
+                    root);
+        } catch (org.jmpi.mpj.ompi.MPIException e) {
+            throw MPIException.of(e);
+        } finally {
+            op.release(o);
+        }
+    }
+
+    public void Allreduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
+            Datatype datatype, Op op) {
+        if (datatype.isObject()) {
+            ObjectCollectives.reduce(this, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, -1);
+            return;
+        }
+        org.jmpi.mpj.ompi.Op o = op.runtimeFor(datatype);
+        try {
+            live().allReduce(Buf.collective(sendbuf, sendoffset, datatype),
+                    Buf.collective(recvbuf, recvoffset, datatype), count, datatype.runtime(), o);
+        } catch (org.jmpi.mpj.ompi.MPIException e) {
+            throw MPIException.of(e);
+        } finally {
+            op.release(o);
+        }
+    }
+
+    public void Reduce_scatter(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int[] recvcounts,
+            Datatype datatype, Op op) {
+        if (datatype.isObject()) {
+            ObjectCollectives.reduceScatter(this, sendbuf, sendoffset, recvbuf, recvoffset, recvcounts, datatype, op);
+            return;
+        }
+        org.jmpi.mpj.ompi.Op o = op.runtimeFor(datatype);
+        try {
+            live().reduceScatter(Buf.collective(sendbuf, sendoffset, datatype),
+                    Buf.collective(recvbuf, recvoffset, datatype), recvcounts, datatype.runtime(), o);
+        } catch (org.jmpi.mpj.ompi.MPIException e) {
+            throw MPIException.of(e);
+        } finally {
+            op.release(o);
+        }
+    }
+
+    public void Scan(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype datatype,
+            Op op) {
+        if (datatype.isObject()) {
+            ObjectCollectives.scan(this, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op);
+            return;
+        }
+        org.jmpi.mpj.ompi.Op o = op.runtimeFor(datatype);
+        try {
+            intra().scan(Buf.collective(sendbuf, sendoffset, datatype), Buf.collective(recvbuf, recvoffset, datatype),
+                    count, datatype.runtime(), o);
+        } catch (org.jmpi.mpj.ompi.MPIException e) {
+            throw MPIException.of(e);
+        } finally {
+            op.release(o);
+        }
+    }
+}

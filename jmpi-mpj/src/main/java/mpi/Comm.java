@@ -248,8 +248,12 @@ public class Comm {
                 Buf.booleansBack(tmp, buf, offset);
                 return s;
             }
-            return Status.of(c.recv(Buf.at(buf, offset, datatype), count, datatype.runtime(), source(source),
+            Status s = Status.of(c.recv(Buf.at(buf, offset, datatype), count, datatype.runtime(), source(source),
                     tag(tag)), datatype);
+            if (datatype.size == 0) {
+                s.count = s.numEls = count;
+            }
+            return s;
         } catch (org.jmpi.mpj.ompi.MPIException e) {
             throw MPIException.of(e);
         }

@@ -108,7 +108,9 @@ public class Datatype implements Freeable {
     /** Makes the type usable in communication (types are also usable without, as in MPJ Express). */
     public void Commit() {
         checkLive();
-        runtime();
+        if (!isObject()) {
+            runtime();
+        }
     }
 
     public void free() {
@@ -344,6 +346,7 @@ public class Datatype implements Freeable {
             case FLOAT_CODE -> org.jmpi.mpj.ompi.MPI.FLOAT;
             case DOUBLE_CODE -> org.jmpi.mpj.ompi.MPI.DOUBLE;
             case PACKED_CODE -> org.jmpi.mpj.ompi.MPI.PACKED;
+            case NULL_CODE -> org.jmpi.mpj.ompi.MPI.BYTE; // a type without data (an empty Struct, LB/UB only)
             default -> throw new MPIException("MPI." + NAMES[baseType] + " has no data to communicate here",
                     ERR_TYPE);
         };
@@ -352,7 +355,10 @@ public class Datatype implements Freeable {
                 return base;
             }
             org.jmpi.mpj.ompi.Datatype t;
-            if (contiguous()) {
+            if (runStart.length == 0) {
+                t = org.jmpi.mpj.ompi.Datatype.createResized(org.jmpi.mpj.ompi.Datatype.createContiguous(0, base),
+                        lb, ub - lb);
+            } else if (contiguous()) {
                 t = org.jmpi.mpj.ompi.Datatype.createContiguous(runLength[0], base);
             } else {
                 t = org.jmpi.mpj.ompi.Datatype.createIndexed(runLength, runStart, base);

@@ -106,21 +106,39 @@ public class Group implements Freeable {
         }
     }
 
-    /** The ranks of the triplets {first, last, stride}. */
+    /**
+     * The ranks of the triplets {first, last, stride}: first, first + stride, ... up to last. As MPI says, each
+     * computed rank must be valid; {@code last} itself need not be one (a stride may step over it).
+     */
     public Group Range_incl(int[][] ranges) {
-        try {
-            return new Group(live().rangeIncl(ranges));
-        } catch (org.jmpi.mpj.ompi.MPIException e) {
-            throw MPIException.of(e);
-        }
+        return Incl(expand(ranges));
     }
 
+    /** The group without the ranks of the triplets (see {@link #Range_incl}). */
     public Group Range_excl(int[][] ranges) {
-        try {
-            return new Group(live().rangeExcl(ranges));
-        } catch (org.jmpi.mpj.ompi.MPIException e) {
-            throw MPIException.of(e);
+        return Excl(expand(ranges));
+    }
+
+    private static int[] expand(int[][] ranges) {
+        if (ranges == null) {
+            throw new MPIException("null ranges", 13);
         }
+        java.util.List<Integer> out = new java.util.ArrayList<>();
+        for (int[] t : ranges) {
+            if (t == null || t.length < 3) {
+                throw new MPIException("a range needs {first, last, stride}", 13);
+            }
+            if (t[2] == 0) {
+                throw new MPIException("range stride 0", 13);
+            }
+            for (long r = t[0]; t[2] > 0 ? r <= t[1] : r >= t[1]; r += t[2]) {
+                out.add((int) r);
+                if (out.size() > 1 << 24) {
+                    throw new MPIException("range too long", 13);
+                }
+            }
+        }
+        return out.stream().mapToInt(Integer::intValue).toArray();
     }
 
     public void free() {

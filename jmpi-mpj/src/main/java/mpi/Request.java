@@ -256,10 +256,13 @@ public class Request {
         return Waitall(array_of_requests);
     }
 
-    /** Waits until at least one completes; the statuses of all that did (each with its index). */
+    /**
+     * Waits until at least one completes; the statuses of all that did (each with its index). An empty array when
+     * none is active (as MPJ Express; MPI's outcount MPI_UNDEFINED).
+     */
     public static Status[] Waitsome(Request[] array_of_requests) {
         for (int spins = 0;; spins++) {
-            Status[] s = Testsome(array_of_requests);
+            Status[] s = testSome(array_of_requests);
             if (s == null || s.length > 0) {
                 return s == null ? new Status[0] : s;
             }
@@ -267,8 +270,14 @@ public class Request {
         }
     }
 
-    /** The statuses of those complete now (each with its index); an empty array if none; null if none is active. */
+    /** The statuses of those complete now (each with its index); an empty array if none is, or none is active. */
     public static Status[] Testsome(Request[] array_of_requests) {
+        Status[] s = testSome(array_of_requests);
+        return s == null ? new Status[0] : s;
+    }
+
+    /** {@link #Testsome}, but null when no request is active. */
+    private static Status[] testSome(Request[] array_of_requests) {
         java.util.List<Status> out = new java.util.ArrayList<>();
         boolean any = false;
         for (int i = 0; i < array_of_requests.length; i++) {

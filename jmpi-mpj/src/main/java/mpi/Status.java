@@ -64,6 +64,9 @@ public class Status implements Freeable {
 
     /** Elements of {@code datatype} received; MPI.UNDEFINED if the data is not a whole number of them. */
     public int Get_count(Datatype datatype) {
+        if (datatype.size == 0 && !datatype.isObject()) {
+            return count; // a type without data: the count received into (MPJ Express; MPI-1 left it open)
+        }
         if (objects >= 0 || datatype.isObject()) {
             int per = Math.max(1, datatype.size);
             int n = objects >= 0 ? objects : count;
@@ -83,6 +86,9 @@ public class Status implements Freeable {
 
     /** Base elements of {@code datatype} received (also when not a whole number of the type). */
     public int Get_elements(Datatype datatype) {
+        if (datatype.size == 0 && !datatype.isObject()) {
+            return MPI.UNDEFINED;
+        }
         if (objects >= 0 || datatype.isObject()) {
             return objects >= 0 ? objects : count;
         }

@@ -69,8 +69,10 @@ public final class Message {
                     engine.checkProbe(c.context(), src);
                     return null;
                 }
+                // the waiting loop may test its condition again after it held (spinning, before sleeping): once a
+                // message is taken it must stay the answer, or it would be lost (taken from the queue, never received)
                 JmpiRuntime.get().progress().awaitUntil(
-                        () -> (found[0] = engine.improbe(c.context(), src, t)) != null
+                        () -> found[0] != null || (found[0] = engine.improbe(c.context(), src, t)) != null
                                 || engine.probeFailure(c.context(), src) != 0);
                 if (found[0] == null) {
                     engine.checkProbe(c.context(), src);

@@ -254,7 +254,11 @@ public final class Progress {
         }, null, register);
     }
 
-    /** Waits until {@code condition} holds; the caller registered itself as waiter where completions happen. */
+    /**
+     * Waits until {@code condition} holds; the caller registered itself as waiter where completions happen. The loop
+     * may test the condition again after it held (a spin ends, a sleep is skipped): a condition with an effect (one
+     * that takes a message) must keep answering true once it has.
+     */
     public void awaitUntil(BooleanSupplier condition) {
         awaitUntil(condition, null, null);
     }

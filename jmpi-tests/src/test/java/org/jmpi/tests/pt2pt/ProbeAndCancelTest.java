@@ -20,6 +20,30 @@ class ProbeAndCancelTest {
                 e -> assertThat(e.getErrorClass()).as(e.getMessage()).isEqualTo(errorClass));
     }
 
+    /**
+     * A blocking matched probe that finds its message while the waiting loop spins or is about to sleep: the waiting
+     * loop tested the probe's condition again after it held, which took the next message (or none) and lost the one
+     * taken (processes mode hung within a few round trips of a ring of mProbe + mRecv, found by the MPJ Express
+     * facade's object receives).
+     */
+    @MpiTest(ranks = {2, 3})
+    void blockingMatchedProbesInARingLoseNoMessage() throws MPIException {
+        Comm w = MPI.COMM_WORLD;
+        int rank = w.getRank();
+        int size = w.getSize();
+        int right = (rank + 1) % size;
+        int left = (rank + size - 1) % size;
+        for (int i = 0; i < 300; i++) {
+            w.send(new int[] {i, rank}, 2, MPI.INT, right, 5 + i % 3);
+            Message m = new Message();
+            Status s = m.mProbe(i % 2 == 0 ? MPI.ANY_SOURCE : left, i % 4 == 0 ? MPI.ANY_TAG : 5 + i % 3, w);
+            assertThat(s.getTag()).isEqualTo(5 + i % 3);
+            int[] got = new int[2];
+            m.mRecv(got, 2, MPI.INT);
+            assertThat(got).containsExactly(i, left);
+        }
+    }
+
     @MpiTest(ranks = {2, 3, 4})
     void matchedProbeTakesTheMessage() throws MPIException {
         Comm w = MPI.COMM_WORLD;

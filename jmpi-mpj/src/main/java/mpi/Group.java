@@ -13,7 +13,7 @@ public class Group implements Freeable {
 
     private org.jmpi.mpj.ompi.Group live() {
         if (runtime == null) {
-            throw new MPIException("invalid group (freed or MPI.GROUP_NULL)", 8);
+            throw new MPIException("invalid group (freed or MPI.GROUP_NULL)", 9);
         }
         return runtime;
     }

@@ -223,7 +223,7 @@ final class ObjectCollectives {
     private static void checkOp(Op op) {
         if (op.function == null) {
             throw new MPIException("the predefined operation " + op + " does not apply to MPI.OBJECT; use an Op of "
-                    + "a User_function", 9);
+                    + "a User_function", 10);
         }
     }
 

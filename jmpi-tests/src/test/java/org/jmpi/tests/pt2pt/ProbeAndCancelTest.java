@@ -33,7 +33,7 @@ class ProbeAndCancelTest {
         int size = w.getSize();
         int right = (rank + 1) % size;
         int left = (rank + size - 1) % size;
-        for (int i = 0; i < 300; i++) {
+        for (int i = 0; i < 1000; i++) {
             w.send(new int[] {i, rank}, 2, MPI.INT, right, 5 + i % 3);
             Message m = new Message();
             Status s = m.mProbe(i % 2 == 0 ? MPI.ANY_SOURCE : left, i % 4 == 0 ? MPI.ANY_TAG : 5 + i % 3, w);

@@ -1,0 +1,166 @@
+package org.jmpi.dist;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Programs written for MPJ Express (the mpiJava 1.2 API) on the distribution's MPJ_HOME ({@code mpj/}): compiled
+ * against {@code mpj/lib/mpj.jar} and started with {@code mpj/bin/mpjrun.sh}, in threads ({@code -dev multicore}) and
+ * processes ({@code -dev niodev}), at 2 and 3 ranks. The programs (src/test/resources/mpj) check their results
+ * themselves and print a FAIL line per failed check, and rank 0 prints "DONE name" after a final barrier.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class MpjExpressApiTest {
+    private static Path dist;
+    private static Path mpjHome;
+
+    @TempDir
+    static Path classes;
+
+    @BeforeAll
+    static void compile() throws Exception {
+        dist = Path.of(System.getProperty("jmpi.dist", "target/jmpi")).toAbsolutePath();
+        mpjHome = dist.resolve("mpj");
+        assumeTrue(Files.isRegularFile(mpjHome.resolve("lib/mpj.jar")), "no laid-out distribution at " + dist);
+        List<String> args = new ArrayList<>(List.of("-nowarn", "-d", classes.toString(), "-cp",
+                mpjHome.resolve("lib/mpj.jar").toString()));
+        for (String name : List.of("MpjCheck", "MpjPointToPoint", "MpjObjects", "MpjDatatypes", "MpjLaunch")) {
+            Path src = classes.resolve(name + ".java");
+            try (InputStream in = MpjExpressApiTest.class.getResourceAsStream("/mpj/" + name + ".java")) {
+                Files.write(src, in.readAllBytes());
+            }
+            args.add(src.toString());
+        }
+        int rc = ToolProvider.getSystemJavaCompiler().run(null, null, null, args.toArray(String[]::new));
+        assertThat(rc).as("javac of the MPJ test programs against mpj.jar").isZero();
+    }
+
+    private record Run(int code, String output) {
+        List<String> lines() {
+            return output.lines().toList();
+        }
+    }
+
+    private static Run run(String... cmd) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).directory(classes.toFile());
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        Process p = pb.start();
+        byte[] out = p.getInputStream().readAllBytes();
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            throw new AssertionError("did not end: " + List.of(cmd) + "\n" + new String(out));
+        }
+        return new Run(p.exitValue(), new String(out));
+    }
+
+    private static Run mpjrun(String dev, int np, String... program) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(mpjHome.resolve("bin/mpjrun.sh").toString(), "-np",
+                Integer.toString(np), "-dev", dev, "-cp", classes.toString()));
+        cmd.addAll(List.of(program));
+        return run(cmd.toArray(String[]::new));
+    }
+
+    @ParameterizedTest(name = "{0} on {1} ranks, {2}")
+    @CsvSource({
+        "MpjPointToPoint, 2, multicore", "MpjPointToPoint, 3, multicore", "MpjPointToPoint, 3, niodev",
+        "MpjObjects, 2, multicore", "MpjObjects, 3, multicore", "MpjObjects, 3, niodev",
+        "MpjDatatypes, 2, niodev", "MpjDatatypes, 3, multicore", "MpjDatatypes, 3, niodev"})
+    void programsOfTheMpjApiRunUnchanged(String program, int np, String dev) throws Exception {
+        Run r = mpjrun(dev, np, program);
+        assertThat(r.output()).as(r.output()).doesNotContain("FAIL").contains("DONE " + program);
+        assertThat(r.code()).as(r.output()).isZero();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"multicore", "niodev"})
+    void ranksGetMpjExpressLeadingArgumentsAndInitReturnsTheProgramsOwn(String dev) throws Exception {
+        Run r = mpjrun(dev, 2, "MpjLaunch", "a b", "c");
+        assertThat(r.code()).as(r.output()).isZero();
+        assertThat(r.lines()).contains("rank 0 main 0,jmpi-mpj," + dev + ",a b,c init a b,c",
+                "rank 1 main 1,jmpi-mpj," + dev + ",a b,c init a b,c");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"multicore", "niodev"})
+    void aRankThatThrowsFailsTheJob(String dev) throws Exception {
+        Run r = mpjrun(dev, 3, "MpjLaunch", "fail", "1");
+        assertThat(r.code()).as(r.output()).isNotZero();
+        assertThat(r.output()).contains("rank 1 fails on purpose");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"multicore", "niodev"})
+    void abortEndsTheJobWithItsCode(String dev) throws Exception {
+        Run r = mpjrun(dev, 3, "MpjLaunch", "abort", "2");
+        assertThat(r.code()).as(r.output()).isEqualTo(5);
+    }
+
+    @Test
+    void aJarRunsByItsMainClass() throws Exception {
+        Path jar = classes.resolve("launch.jar");
+        Manifest m = new Manifest();
+        m.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        m.getMainAttributes().put(Attributes.Name.MAIN_CLASS, "MpjLaunch");
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), m)) {
+            out.putNextEntry(new JarEntry("MpjLaunch.class"));
+            out.write(Files.readAllBytes(classes.resolve("MpjLaunch.class")));
+            out.closeEntry();
+        }
+        Run r = run(mpjHome.resolve("bin/mpjrun.sh").toString(), "-np", "2", "-Xmx256m", "-jar", jar.toString(), "x");
+        assertThat(r.code()).as(r.output()).isZero();
+        assertThat(r.lines()).contains("rank 1 main 1,jmpi-mpj,multicore,x init x");
+    }
+
+    @Test
+    void jmpirunAndJmpiJavaTakeTheApiToo() throws Exception {
+        Run cp = run(dist.resolve("bin/jmpirun").toString(), "--api", "mpj", "--classpath");
+        assertThat(cp.output().strip()).endsWith("jmpi-mpj.jar");
+        Run r = run(dist.resolve("bin/jmpirun").toString(), "--api", "mpj", "-n", "2", "-cp", classes.toString(),
+                "MpjLaunch", "z");
+        assertThat(r.lines()).as(r.output()).contains("rank 1 main 1,jmpi-mpj,niodev,z init z");
+        Run single = run(dist.resolve("bin/jmpi-java").toString(), "--api", "mpj", "-cp", classes.toString(),
+                "MpjLaunch", "solo");
+        assertThat(single.lines()).as(single.output()).contains("rank 0 main solo init solo");
+        Run tools = run(dist.resolve("bin/jmpirun").toString(), "--api", "mpj", "--summary", "-n", "2", "-cp",
+                classes.toString(), "MpjLaunch");
+        assertThat(tools.code()).isEqualTo(2);
+        assertThat(tools.output()).contains("not yet with --api mpj");
+        Run bad = run(dist.resolve("bin/jmpirun").toString(), "--api", "mpi", "-n", "1", "MpjLaunch");
+        assertThat(bad.output()).contains("--api takes ompi or mpj");
+    }
+
+    @Test
+    void mpjHomeHasTheMpjExpressLayoutAndOneFacade() throws Exception {
+        assertThat(run(mpjHome.resolve("bin/mpjboot").toString()).code()).isZero();
+        assertThat(run(mpjHome.resolve("bin/mpjhalt").toString()).code()).isZero();
+        try (JarFile jar = new JarFile(mpjHome.resolve("lib/mpj.jar").toFile())) {
+            // the mpiJava classes, the runtime, and the Open MPI facade only under its moved name
+            assertThat(jar.getEntry("mpi/Cartcomm.class")).isNotNull();
+            assertThat(jar.getEntry("mpi/CartComm.class")).isNull();
+            assertThat(jar.getEntry("org/jmpi/mpj/ompi/CartComm.class")).isNotNull();
+            assertThat(jar.getEntry("org/jmpi/runtime/JmpiRuntime.class")).isNotNull();
+            assertThat(jar.getEntry("mpjbuf/Buffer.class")).isNotNull();
+            assertThat(jar.getEntry("module-info.class")).isNull();
+        }
+    }
+}

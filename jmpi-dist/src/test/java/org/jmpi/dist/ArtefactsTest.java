@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ArtefactsTest {
     private static Path dist;
     private static final Map<String, String> MODULES = Map.of("jmpi-core.jar", "org.jmpi.core", "jmpi-launcher.jar",
-            "org.jmpi.launcher", "jmpi-examples.jar", "org.jmpi.examples", "jmpi-dl.jar", "org.jmpi.dl");
+            "org.jmpi.launcher", "jmpi-examples.jar", "org.jmpi.examples", "jmpi-dl.jar", "org.jmpi.dl", "jmpi-mpj.jar",
+            "org.jmpi.mpj");
 
     @BeforeAll
     static void distribution() {
@@ -67,9 +68,9 @@ class ArtefactsTest {
             assertThat(m.group(1)).isEqualTo(System.getProperty("project.version"));
             n++;
         }
-        assertThat(n).as("the BOM's own version and one per artefact").isEqualTo(7);
+        assertThat(n).as("the BOM's own version and one per artefact").isEqualTo(8);
         for (String a : List.of("jmpi-core", "jmpi-launcher", "jmpi-junit", "jmpi-examples", "jmpi-dl",
-                "jmpi-dl-djl")) {
+                "jmpi-dl-djl", "jmpi-mpj")) {
             assertThat(text).contains("<artifactId>" + a + "</artifactId>");
         }
     }

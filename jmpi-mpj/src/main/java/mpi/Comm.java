@@ -211,18 +211,10 @@ public class Comm {
 
     private void send(int mode, Object buf, int offset, int count, Datatype type, int dest, int tag) {
         org.jmpi.mpj.ompi.Comm c = live();
-        Object b;
-        org.jmpi.mpj.ompi.Datatype t;
-        int n = count;
-        if (type.isObject()) {
-            byte[] bytes = ObjectMessages.encode(buf, offset, count, type);
-            b = bytes;
-            n = bytes.length;
-            t = org.jmpi.mpj.ompi.MPI.BYTE;
-        } else {
-            b = Buf.isBooleanAt(buf, offset) ? Buf.booleansFrom(buf, offset) : Buf.at(buf, offset, type);
-            t = type.runtime();
-        }
+        Outgoing o = outgoing(buf, offset, count, type);
+        Object b = o.buf();
+        int n = o.count();
+        org.jmpi.mpj.ompi.Datatype t = o.type();
         int d = source(dest);
         try {
             switch (mode) {
@@ -234,6 +226,18 @@ public class Comm {
         } catch (org.jmpi.mpj.ompi.MPIException e) {
             throw MPIException.of(e);
         }
+    }
+
+    /** What a send hands the runtime: the buffer (serialised objects, a copy of booleans at an offset), count, type. */
+    private record Outgoing(Object buf, int count, org.jmpi.mpj.ompi.Datatype type) {}
+
+    private static Outgoing outgoing(Object buf, int offset, int count, Datatype type) {
+        if (type.isObject()) {
+            byte[] bytes = ObjectMessages.encode(buf, offset, count, type);
+            return new Outgoing(bytes, bytes.length, org.jmpi.mpj.ompi.MPI.BYTE);
+        }
+        return new Outgoing(Buf.isBooleanAt(buf, offset) ? Buf.booleansFrom(buf, offset) : Buf.at(buf, offset, type),
+                count, type.runtime());
     }
 
     public Status Recv(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
@@ -328,18 +332,10 @@ public class Comm {
 
     private Request isend(int mode, Object buf, int offset, int count, Datatype type, int dest, int tag) {
         org.jmpi.mpj.ompi.Comm c = live();
-        Object b;
-        org.jmpi.mpj.ompi.Datatype t;
-        int n = count;
-        if (type.isObject()) {
-            byte[] bytes = ObjectMessages.encode(buf, offset, count, type);
-            b = bytes;
-            n = bytes.length;
-            t = org.jmpi.mpj.ompi.MPI.BYTE;
-        } else {
-            b = Buf.isBooleanAt(buf, offset) ? Buf.booleansFrom(buf, offset) : Buf.at(buf, offset, type);
-            t = type.runtime();
-        }
+        Outgoing o = outgoing(buf, offset, count, type);
+        Object b = o.buf();
+        int n = o.count();
+        org.jmpi.mpj.ompi.Datatype t = o.type();
         int d = source(dest);
         try {
             org.jmpi.mpj.ompi.Request r = switch (mode) {
@@ -499,7 +495,8 @@ public class Comm {
     public int Unpack(byte[] inbuf, int position, Object outbuf, int offset, int outcount, Datatype datatype) {
         if (datatype.isObject()) {
             if (position < 0 || position + 4L > inbuf.length) {
-                throw new MPIException("Unpack: no packed objects at position " + position, ObjectMessages.ERR_TRUNCATE);
+                throw new MPIException("Unpack: no packed objects at position " + position,
+                        ObjectMessages.ERR_TRUNCATE);
             }
             int n = java.nio.ByteBuffer.wrap(inbuf, position, 4).getInt();
             if (n < 0 || position + 4L + n > inbuf.length) {

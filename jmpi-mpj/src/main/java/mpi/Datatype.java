@@ -136,10 +136,9 @@ public class Datatype implements Freeable {
         return b.build();
     }
 
-    /** {@code count} blocks of {@code blocklength} copies, block starts {@code stride} extents of the old type apart. */
+    /** {@code count} blocks of {@code blocklength} copies, their starts {@code stride} old-type extents apart. */
     public static Datatype Vector(int count, int blocklength, int stride, Datatype oldtype) {
-        Datatype t = strided(count, blocklength, (long) stride * (oldtype.ub - oldtype.lb), oldtype, "vector");
-        return t;
+        return strided(count, blocklength, (long) stride * (oldtype.ub - oldtype.lb), oldtype, "vector");
     }
 
     /** As {@link #Vector}, but the stride counts base-type elements (the mpiJava rule), not extents. */

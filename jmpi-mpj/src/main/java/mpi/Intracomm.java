@@ -59,6 +59,22 @@ public class Intracomm extends Comm {
 
     // ---------------------------------------------------------------- collectives
 
+    /** {@code n} counts of {@code count} (the v-form of a collective with one count for every rank). */
+    private static int[] uniform(int n, int count) {
+        int[] c = new int[n];
+        java.util.Arrays.fill(c, count);
+        return c;
+    }
+
+    /** The displacements of blocks of these counts laid end to end. */
+    private static int[] consecutive(int[] counts) {
+        int[] d = new int[counts.length];
+        for (int i = 1; i < d.length; i++) {
+            d[i] = d[i - 1] + counts[i - 1];
+        }
+        return d;
+    }
+
     public void Barrier() {
         try {
             live().barrier();
@@ -82,13 +98,8 @@ public class Intracomm extends Comm {
     public void Gather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
             int recvoffset, int recvcount, Datatype recvtype, int root) {
         if (sendtype.isObject() || recvtype.isObject()) {
-            int n = Size();
-            int[] counts = new int[n];
-            int[] displs = new int[n];
-            for (int i = 0; i < n; i++) {
-                counts[i] = recvcount;
-                displs[i] = i * recvcount;
-            }
+            int[] counts = uniform(Size(), recvcount);
+            int[] displs = consecutive(counts);
             ObjectCollectives.gatherv(this, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, counts,
                     displs, recvtype, root, false);
             return;
@@ -123,13 +134,8 @@ public class Intracomm extends Comm {
     public void Scatter(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
             int recvoffset, int recvcount, Datatype recvtype, int root) {
         if (sendtype.isObject() || recvtype.isObject()) {
-            int n = Size();
-            int[] counts = new int[n];
-            int[] displs = new int[n];
-            for (int i = 0; i < n; i++) {
-                counts[i] = sendcount;
-                displs[i] = i * sendcount;
-            }
+            int[] counts = uniform(Size(), sendcount);
+            int[] displs = consecutive(counts);
             ObjectCollectives.scatterv(this, sendbuf, sendoffset, counts, displs, sendtype, recvbuf, recvoffset,
                     recvcount, recvtype, root);
             return;
@@ -164,13 +170,8 @@ public class Intracomm extends Comm {
     public void Allgather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
             int recvoffset, int recvcount, Datatype recvtype) {
         if (sendtype.isObject() || recvtype.isObject()) {
-            int n = Size();
-            int[] counts = new int[n];
-            int[] displs = new int[n];
-            for (int i = 0; i < n; i++) {
-                counts[i] = recvcount;
-                displs[i] = i * recvcount;
-            }
+            int[] counts = uniform(Size(), recvcount);
+            int[] displs = consecutive(counts);
             ObjectCollectives.gatherv(this, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, counts,
                     displs, recvtype, 0, true);
             return;
@@ -201,19 +202,10 @@ public class Intracomm extends Comm {
     public void Alltoall(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
             int recvoffset, int recvcount, Datatype recvtype) {
         if (sendtype.isObject() || recvtype.isObject()) {
-            int n = Size();
-            int[] sc = new int[n];
-            int[] sd = new int[n];
-            int[] rc = new int[n];
-            int[] rd = new int[n];
-            for (int i = 0; i < n; i++) {
-                sc[i] = sendcount;
-                sd[i] = i * sendcount;
-                rc[i] = recvcount;
-                rd[i] = i * recvcount;
-            }
-            ObjectCollectives.alltoallv(this, sendbuf, sendoffset, sc, sd, sendtype, recvbuf, recvoffset, rc, rd,
-                    recvtype);
+            int[] sc = uniform(Size(), sendcount);
+            int[] rc = uniform(Size(), recvcount);
+            ObjectCollectives.alltoallv(this, sendbuf, sendoffset, sc, consecutive(sc), sendtype, recvbuf, recvoffset,
+                    rc, consecutive(rc), recvtype);
             return;
         }
         try {

@@ -19,14 +19,12 @@ final class ObjectCollectives {
         int[] d = new int[lens.length];
         long at = 0;
         for (int i = 0; i < lens.length; i++) {
-            if (at > Integer.MAX_VALUE) {
-                throw new MPIException("object collective: more than 2 GiB of serialised data", ObjectMessages.ERR_OTHER);
-            }
             d[i] = (int) at;
             at += lens[i];
         }
         if (at > Integer.MAX_VALUE) {
-            throw new MPIException("object collective: more than 2 GiB of serialised data", ObjectMessages.ERR_OTHER);
+            throw new MPIException("object collective: more than 2 GiB of serialised data",
+                    ObjectMessages.ERR_OTHER);
         }
         return d;
     }
@@ -62,34 +60,44 @@ final class ObjectCollectives {
     static void gatherv(Intracomm c, Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
             int recvoffset, int[] recvcount, int[] displs, Datatype recvtype, int root, boolean all) {
         checkBoth(sendtype, recvtype);
-        org.jmpi.mpj.ompi.Comm o = c.live();
         try {
-            int n = o.getSize();
-            boolean receives = all || o.getRank() == root;
-            byte[] mine = ObjectMessages.encode(sendbuf, sendoffset, sendcount, sendtype);
-            int[] lens = new int[n];
-            int[] one = {mine.length};
-            if (all) {
-                o.allGather(one, 1, INTS, lens, 1, INTS);
-            } else {
-                o.gather(one, 1, INTS, lens, 1, INTS, root);
-            }
-            int[] at = receives ? displacements(lens) : new int[n];
-            byte[] data = new byte[receives ? sum(lens) : 0];
-            if (all) {
-                o.allGatherv(mine, mine.length, BYTES, data, lens, at, BYTES);
-            } else {
-                o.gatherv(mine, mine.length, BYTES, data, lens, at, BYTES, root);
-            }
-            if (receives) {
-                for (int r = 0; r < n; r++) {
-                    ObjectMessages.decode(data, at[r], lens[r], recvbuf, recvoffset + displs[r] * extent(recvtype),
-                            recvcount[r], recvtype);
+            Gathered g = gather(c.live(), ObjectMessages.encode(sendbuf, sendoffset, sendcount, sendtype),
+                    all ? -1 : root);
+            if (g != null) {
+                for (int r = 0; r < g.lens.length; r++) {
+                    ObjectMessages.decode(g.data, g.at[r], g.lens[r], recvbuf,
+                            recvoffset + displs[r] * extent(recvtype), recvcount[r], recvtype);
                 }
             }
         } catch (org.jmpi.mpj.ompi.MPIException e) {
             throw MPIException.of(e);
         }
+    }
+
+    /** Every rank's serialised bytes, in rank order, on {@code root} (all ranks with -1). */
+    private record Gathered(byte[] data, int[] lens, int[] at) {}
+
+    /** Gathers every rank's {@code mine}: the bytes on {@code root} (on every rank with root -1), else null. */
+    private static Gathered gather(org.jmpi.mpj.ompi.Comm o, byte[] mine, int root)
+            throws org.jmpi.mpj.ompi.MPIException {
+        int n = o.getSize();
+        boolean all = root < 0;
+        boolean receives = all || o.getRank() == root;
+        int[] lens = new int[n];
+        int[] one = {mine.length};
+        if (all) {
+            o.allGather(one, 1, INTS, lens, 1, INTS);
+        } else {
+            o.gather(one, 1, INTS, lens, 1, INTS, root);
+        }
+        int[] at = receives ? displacements(lens) : new int[n];
+        byte[] data = new byte[receives ? sum(lens) : 0];
+        if (all) {
+            o.allGatherv(mine, mine.length, BYTES, data, lens, at, BYTES);
+        } else {
+            o.gatherv(mine, mine.length, BYTES, data, lens, at, BYTES, root);
+        }
+        return receives ? new Gathered(data, lens, at) : null;
     }
 
     static void scatterv(Intracomm c, Object sendbuf, int sendoffset, int[] sendcount, int[] displs,
@@ -171,31 +179,14 @@ final class ObjectCollectives {
     /** Every rank's contribution, decoded into scratch arrays (rank order); on the ranks that {@code get}. */
     private static Object[][] contributions(org.jmpi.mpj.ompi.Comm o, Object sendbuf, int sendoffset, int count,
             Datatype t, int root) throws org.jmpi.mpj.ompi.MPIException {
-        int n = o.getSize();
-        boolean all = root < 0;
-        boolean receives = all || o.getRank() == root;
-        byte[] mine = ObjectMessages.encode(sendbuf, sendoffset, count, t);
-        int[] lens = new int[n];
-        int[] one = {mine.length};
-        if (all) {
-            o.allGather(one, 1, INTS, lens, 1, INTS);
-        } else {
-            o.gather(one, 1, INTS, lens, 1, INTS, root);
-        }
-        int[] at = receives ? displacements(lens) : new int[n];
-        byte[] data = new byte[receives ? sum(lens) : 0];
-        if (all) {
-            o.allGatherv(mine, mine.length, BYTES, data, lens, at, BYTES);
-        } else {
-            o.gatherv(mine, mine.length, BYTES, data, lens, at, BYTES, root);
-        }
-        if (!receives) {
+        Gathered g = gather(o, ObjectMessages.encode(sendbuf, sendoffset, count, t), root);
+        if (g == null) {
             return null;
         }
-        Object[][] parts = new Object[n][];
-        for (int r = 0; r < n; r++) {
+        Object[][] parts = new Object[g.lens.length][];
+        for (int r = 0; r < parts.length; r++) {
             parts[r] = scratch(count, t);
-            ObjectMessages.decode(data, at[r], lens[r], parts[r], base(t), count, t);
+            ObjectMessages.decode(g.data, g.at[r], g.lens[r], parts[r], base(t), count, t);
         }
         return parts;
     }

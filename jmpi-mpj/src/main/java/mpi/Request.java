@@ -225,20 +225,8 @@ public class Request {
 
     /** One completed request's status with {@code index} set, or null; MPI.UNDEFINED index when none is active. */
     public static Status Testany(Request[] array_of_requests) {
-        boolean any = false;
-        for (int i = 0; i < array_of_requests.length; i++) {
-            Request r = array_of_requests[i];
-            if (!active(r)) {
-                continue;
-            }
-            any = true;
-            Status s = r.Test();
-            if (s != null) {
-                s.index = i;
-                return s;
-            }
-        }
-        return any ? null : undefinedIndex();
+        java.util.List<Status> done = test(array_of_requests, 1);
+        return done == null ? undefinedIndex() : done.isEmpty() ? null : done.get(0);
     }
 
     /** All statuses if all are complete, else null (and nothing completed is lost: completed ones keep theirs). */
@@ -278,9 +266,18 @@ public class Request {
 
     /** {@link #Testsome}, but null when no request is active. */
     private static Status[] testSome(Request[] array_of_requests) {
+        java.util.List<Status> done = test(array_of_requests, Integer.MAX_VALUE);
+        return done == null ? null : done.toArray(new Status[0]);
+    }
+
+    /**
+     * Tests the active requests in order, up to {@code most} completions (each status with its index); null when none
+     * is active.
+     */
+    private static java.util.List<Status> test(Request[] array_of_requests, int most) {
         java.util.List<Status> out = new java.util.ArrayList<>();
         boolean any = false;
-        for (int i = 0; i < array_of_requests.length; i++) {
+        for (int i = 0; i < array_of_requests.length && out.size() < most; i++) {
             Request r = array_of_requests[i];
             if (!active(r)) {
                 continue;
@@ -292,7 +289,7 @@ public class Request {
                 out.add(s);
             }
         }
-        return any ? out.toArray(new Status[0]) : null;
+        return any || !out.isEmpty() ? out : null;
     }
 
     static void pause(int spins) {

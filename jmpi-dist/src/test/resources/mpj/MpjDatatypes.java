@@ -81,6 +81,9 @@ public class MpjDatatypes {
         long[] tot = new long[2];
         w.Scan(sums, 0, tot, 0, 2, MPI.LONG, MPI.SUM);
         MpjCheck.check(tot[0] == (long) me * (me + 1) / 2 && tot[1] == me + 1, "Scan of longs");
+        int[] alias = {me, 1};
+        w.Allreduce(alias, 0, alias, 0, 2, MPI.INT, MPI.SUM); // one array as both buffers: MPJ Express allowed it
+        MpjCheck.check(alias[0] == n * (n - 1) / 2 && alias[1] == n, "Allreduce with one array as both buffers");
         boolean[] flag = {me == 0};
         boolean[] anyFlag = new boolean[1];
         w.Allreduce(flag, 0, anyFlag, 0, 1, MPI.BOOLEAN, MPI.LOR);

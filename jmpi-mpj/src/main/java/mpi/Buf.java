@@ -82,4 +82,32 @@ final class Buf {
         }
         return at(buf, offset, type);
     }
+
+    /**
+     * The send buffer of a collective whose receive buffer is the same object: a copy, so the call sees the data as
+     * it was (MPI forbids the aliasing, MPJ Express allowed it and programs rely on it, e.g. the Java Grande
+     * RayTracer's {@code Reduce(a, 0, a, 0, ...)}). Any other send buffer as it is.
+     */
+    static Object unaliased(Object sendbuf, Object recvbuf) {
+        if (sendbuf != recvbuf || sendbuf == null) {
+            return sendbuf;
+        }
+        return switch (sendbuf) {
+            case byte[] a -> a.clone();
+            case int[] a -> a.clone();
+            case double[] a -> a.clone();
+            case long[] a -> a.clone();
+            case float[] a -> a.clone();
+            case short[] a -> a.clone();
+            case char[] a -> a.clone();
+            case boolean[] a -> a.clone();
+            case Object[] a -> a.clone();
+            case java.nio.ByteBuffer b -> {
+                java.nio.ByteBuffer c = java.nio.ByteBuffer.allocateDirect(b.capacity()).order(b.order());
+                c.put(0, b, 0, b.capacity());
+                yield c;
+            }
+            default -> sendbuf;
+        };
+    }
 }

@@ -97,6 +97,7 @@ public class Intracomm extends Comm {
 
     public void Gather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
             int recvoffset, int recvcount, Datatype recvtype, int root) {
+        sendbuf = Buf.unaliased(sendbuf, recvbuf);
         if (sendtype.isObject() || recvtype.isObject()) {
             int[] counts = uniform(Size(), recvcount);
             int[] displs = consecutive(counts);
@@ -116,6 +117,7 @@ public class Intracomm extends Comm {
 
     public void Gatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
             int recvoffset, int[] recvcount, int[] displs, Datatype recvtype, int root) {
+        sendbuf = Buf.unaliased(sendbuf, recvbuf);
         if (sendtype.isObject() || recvtype.isObject()) {
             ObjectCollectives.gatherv(this, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount,
                     displs, recvtype, root, false);
@@ -133,6 +135,7 @@ public class Intracomm extends Comm {
 
     public void Scatter(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
             int recvoffset, int recvcount, Datatype recvtype, int root) {
+        sendbuf = Buf.unaliased(sendbuf, recvbuf);
         if (sendtype.isObject() || recvtype.isObject()) {
             int[] counts = uniform(Size(), sendcount);
             int[] displs = consecutive(counts);
@@ -152,6 +155,7 @@ public class Intracomm extends Comm {
 
     public void Scatterv(Object sendbuf, int sendoffset, int[] sendcount, int[] displs, Datatype sendtype,
             Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
+        sendbuf = Buf.unaliased(sendbuf, recvbuf);
         if (sendtype.isObject() || recvtype.isObject()) {
             ObjectCollectives.scatterv(this, sendbuf, sendoffset, sendcount, displs, sendtype, recvbuf, recvoffset,
                     recvcount, recvtype, root);
@@ -169,6 +173,7 @@ public class Intracomm extends Comm {
 
     public void Allgather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
             int recvoffset, int recvcount, Datatype recvtype) {
+        sendbuf = Buf.unaliased(sendbuf, recvbuf);
         if (sendtype.isObject() || recvtype.isObject()) {
             int[] counts = uniform(Size(), recvcount);
             int[] displs = consecutive(counts);
@@ -186,6 +191,7 @@ public class Intracomm extends Comm {
 
     public void Allgatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
             int recvoffset, int[] recvcount, int[] displs, Datatype recvtype) {
+        sendbuf = Buf.unaliased(sendbuf, recvbuf);
         if (sendtype.isObject() || recvtype.isObject()) {
             ObjectCollectives.gatherv(this, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount,
                     displs, recvtype, 0, true);
@@ -201,6 +207,7 @@ public class Intracomm extends Comm {
 
     public void Alltoall(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
             int recvoffset, int recvcount, Datatype recvtype) {
+        sendbuf = Buf.unaliased(sendbuf, recvbuf);
         if (sendtype.isObject() || recvtype.isObject()) {
             int[] sc = uniform(Size(), sendcount);
             int[] rc = uniform(Size(), recvcount);
@@ -218,6 +225,7 @@ public class Intracomm extends Comm {
 
     public void Alltoallv(Object sendbuf, int sendoffset, int[] sendcount, int[] sdispls, Datatype sendtype,
             Object recvbuf, int recvoffset, int[] recvcount, int[] rdispls, Datatype recvtype) {
+        sendbuf = Buf.unaliased(sendbuf, recvbuf);
         if (sendtype.isObject() || recvtype.isObject()) {
             ObjectCollectives.alltoallv(this, sendbuf, sendoffset, sendcount, sdispls, sendtype, recvbuf, recvoffset,
                     recvcount, rdispls, recvtype);
@@ -233,6 +241,7 @@ public class Intracomm extends Comm {
 
     public void Reduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype datatype,
             Op op, int root) {
+        sendbuf = Buf.unaliased(sendbuf, recvbuf);
         if (datatype.isObject()) {
             ObjectCollectives.reduce(this, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, root);
             return;
@@ -252,6 +261,7 @@ public class Intracomm extends Comm {
 
     public void Allreduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
             Datatype datatype, Op op) {
+        sendbuf = Buf.unaliased(sendbuf, recvbuf);
         if (datatype.isObject()) {
             ObjectCollectives.reduce(this, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, -1);
             return;
@@ -269,6 +279,7 @@ public class Intracomm extends Comm {
 
     public void Reduce_scatter(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int[] recvcounts,
             Datatype datatype, Op op) {
+        sendbuf = Buf.unaliased(sendbuf, recvbuf);
         if (datatype.isObject()) {
             ObjectCollectives.reduceScatter(this, sendbuf, sendoffset, recvbuf, recvoffset, recvcounts, datatype, op);
             return;
@@ -286,6 +297,7 @@ public class Intracomm extends Comm {
 
     public void Scan(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype datatype,
             Op op) {
+        sendbuf = Buf.unaliased(sendbuf, recvbuf);
         if (datatype.isObject()) {
             ObjectCollectives.scan(this, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op);
             return;

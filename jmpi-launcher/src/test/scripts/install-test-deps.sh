@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the real components the launch-integration tests run against (Debian/Ubuntu, as root):
-#   mpich (mpiexec.hydra, mpicc.mpich), slurmctld + slurmd + slurm-client + munge, openssh-server + client,
+#   mpich (mpiexec.hydra, mpicc.mpich) and libmpich-dev (mpi.h: the C programs the interop tests compile; apt-get
+#   --no-install-recommends leaves it out of mpich), slurmctld + slurmd + slurm-client + munge, openssh-server + client,
 #   iproute2 (ip netns), procps (pgrep/ps for the no-orphans checks), libpmix-dev (so that srun --mpi=pmix runs, for
 #   the test of the PMIx-only message: Slurm's plugin opens libpmix.so), dataset-fashion-mnist (jmpi-dl's training
 #   tests and example).
@@ -11,6 +12,7 @@ set -euo pipefail
 need=()
 have() { command -v "$1" >/dev/null 2>&1 || [ -x "$1" ]; }
 have mpiexec.hydra || need+=(mpich)
+compgen -G "/usr/include/*/mpich/mpi.h" >/dev/null || need+=(libmpich-dev)
 have /usr/sbin/slurmctld || need+=(slurmctld)
 have /usr/sbin/slurmd || need+=(slurmd)
 have srun || need+=(slurm-client)

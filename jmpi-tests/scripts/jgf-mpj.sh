@@ -26,7 +26,8 @@
 # every performance line (section 1: 40 Alltoall, 1 Barrier, 50 Bcast, 50 Gather, 50 PingPong, 2 Reduce, 4 Scatter).
 # MPJ Express's multicore launcher exits 0 when a rank throws: the output decides there. Verdicts: pass, fail,
 # timeout, skip (PingPong at np other than 2), no-data (MonteCarlo without hitData), no-class, leftover (passed but
-# left a process or a /dev/shm file of a jmpi job behind; both are then removed).
+# left a process naming its class, or a /dev/shm file of a jmpirun job that has ended, behind; both are then removed;
+# files of other launchers and of live jobs are never touched).
 #
 # MonteCarlo reads ../conf/hitData relative to its working directory (CallAppDemo). The file is not in MPJ Express's
 # tree: it is the original JGF distribution's Data/hitData (2597 lines, 122705 bytes, md5
@@ -227,10 +228,12 @@ for dev in $devs; do
                     [ -z "$left" ] && break
                     sleep 1
                 done
-                # segment files of this run: new since it started, of a job whose jmpirun (jmpi_<pid>_<n>) is gone
-                files=$(ls /dev/shm 2>/dev/null | grep '^jmpi-' | grep -vxF -e "$shm_before" -e '' \
+                # segment files of this run: new since it started, named by a jmpirun (jmpi-jmpi_<pid>_<n>...) that is
+                # gone; files of other launchers (MPICH Hydra's jmpi-jmpi_kvs_<pid>-<n>, ...) and of live jobs are
+                # never touched: other jobs may run on the machine meanwhile
+                files=$(ls /dev/shm 2>/dev/null | grep -E '^jmpi-jmpi_[0-9]+_' | grep -vxF -e "$shm_before" -e '' \
                     | while read -r f; do pid=${f#jmpi-jmpi_}; pid=${pid%%_*}
-                        [[ $pid =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null || echo "/dev/shm/$f"; done || true)
+                        kill -0 "$pid" 2>/dev/null || echo "/dev/shm/$f"; done || true)
                 if [ -n "$left" ] || [ -n "$files" ]; then
                     [ "$verdict" = pass ] && verdict=leftover
                     note="${note:+$note; }left behind: ${left:+processes $(echo $left)} ${files:+files $(echo $files)}"

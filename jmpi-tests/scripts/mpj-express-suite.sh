@@ -248,9 +248,9 @@ while read -r d p np; do
         done
         # segment files of this run: new since it started, of a job whose jmpirun (jmpi_<pid>_<n>) is gone;
         # other jmpi jobs on the machine keep theirs
-        files=$(ls /dev/shm 2>/dev/null | grep '^jmpi-' | grep -vxF -e "$shm_before" -e '' \
+        files=$(ls /dev/shm 2>/dev/null | grep -E '^jmpi-jmpi_[0-9]+_' | grep -vxF -e "$shm_before" -e '' \
             | while read -r f; do pid=${f#jmpi-jmpi_}; pid=${pid%%_*}
-                [[ $pid =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null || echo "/dev/shm/$f"; done || true)
+                kill -0 "$pid" 2>/dev/null || echo "/dev/shm/$f"; done || true) # only a gone jmpirun's
         if [ -n "$left" ] || [ -n "$files" ]; then
             [ "$verdict" = pass ] && verdict=leftover
             note="${note:+$note; }left behind: ${left:+processes $(echo $left)} ${files:+files $(echo $files)}"

@@ -79,9 +79,9 @@ for d in $dirs; do
                 left=$(pgrep -f -- "java .* $p( |\$)" || true)
                 # segment files of this run: new since it started, of a job whose jmpirun (jmpi_<pid>_<n>) is gone;
                 # other jmpi jobs on the machine keep theirs
-                files=$(ls /dev/shm 2>/dev/null | grep '^jmpi-' | grep -vxF -e "$shm_before" -e '' \
+                files=$(ls /dev/shm 2>/dev/null | grep -E '^jmpi-jmpi_[0-9]+_' | grep -vxF -e "$shm_before" -e '' \
                     | while read -r f; do pid=${f#jmpi-jmpi_}; pid=${pid%%_*}
-                        [[ $pid =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null || echo "/dev/shm/$f"; done || true)
+                        kill -0 "$pid" 2>/dev/null || echo "/dev/shm/$f"; done || true) # only a gone jmpirun's
                 if [ -n "$left" ] || [ -n "$files" ]; then
                     [ "$verdict" = pass ] && verdict=leftover
                     [ -z "$left" ] || kill -9 $left 2>/dev/null || true

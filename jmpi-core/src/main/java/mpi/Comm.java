@@ -152,7 +152,10 @@ public class Comm implements Freeable, Cloneable {
         return startSend(c, buf, count, type, dest, tag, SendMode.STANDARD, true);
     }
 
-    /** {@link #startSend}, through the engine's lane first when {@code blocking} (a send the caller waits for). */
+    /**
+     * {@link #startSend}, through the engine's lane first for a standard send: without a request when
+     * {@code blocking} (a send the caller waits for), with one complete already when not.
+     */
     private SendRequest startSend(Communicator c, Object buf, int count, Datatype type, int dest, int tag,
             SendMode mode, boolean blocking) {
         checkSend(c, count, type, dest, tag);
@@ -165,7 +168,9 @@ public class Comm implements Freeable, Cloneable {
         if (blocking && e.sendNow(data, w, c.context(), c.rank(), tag)) {
             return null;
         }
-        return e.isend(data, w, c.context(), c.rank(), tag, mode);
+        SendRequest now = blocking || mode != SendMode.STANDARD ? null
+                : e.isendNow(data, w, c.context(), c.rank(), tag);
+        return now != null ? now : e.isend(data, w, c.context(), c.rank(), tag, mode);
     }
 
     /** Send modes as the API names them; BUFFERED is handled here, the others by the engine. */

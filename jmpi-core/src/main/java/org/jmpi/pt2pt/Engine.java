@@ -763,6 +763,18 @@ public final class Engine implements InprocEndpoint, FrameSink {
     }
 
     /**
+     * A non-blocking standard send done now through the lane, as {@link #sendNow} does it: its request, complete
+     * already (as an eager {@link #isend} is once its frame is written), or null when the lane could not take the
+     * message and nothing was done (the caller then starts it with {@link #isend}).
+     */
+    public SendRequest isendNow(MessageData data, int worldDest, int context, int source, int tag) {
+        if (!sendNow(data, worldDest, context, source, tag)) {
+            return null;
+        }
+        return newSend().start(data, worldDest, tag).completeWritten();
+    }
+
+    /**
      * A blocking receive with exact source and tag, done through the lane while no other receive is posted and no
      * message waits unmatched: the peer's next frame is then the one matching would give this receive, and its
      * payload goes straight from the ring into {@code data}. Waits for it up to {@link #LANE_WAIT_NANOS}, other peers'

@@ -226,4 +226,52 @@ class LaneTest {
             assertThat(c).containsExactly('j', 'm');
         }
     }
+
+    /**
+     * A window of non-blocking sends of every size (small ones are written at once through the lane and come back
+     * complete, large ones wait for their receiver), to two tags, received in an order other than the one sent per
+     * tag: each message arrives whole, in order within its tag, and every send request completes with a usable
+     * status, also when tested and freed rather than waited for.
+     */
+    @MpiTest(ranks = {2, 3})
+    void aWindowOfNonBlockingSendsMixesLaneAndUsualPath() throws MPIException {
+        Comm w = MPI.COMM_WORLD;
+        int rank = w.getRank();
+        int n = SIZES.length * 2;
+        if (rank == 0) {
+            Request[] reqs = new Request[n];
+            ByteBuffer[] bufs = new ByteBuffer[n];
+            for (int i = 0; i < n; i++) {
+                int size = SIZES[i % SIZES.length];
+                bufs[i] = ByteBuffer.allocateDirect(Math.max(size, 1));
+                bufs[i].put(0, pattern(size, i));
+                reqs[i] = w.iSend(bufs[i], size, MPI.BYTE, 1, 20 + i % 2);
+            }
+            Request.waitAll(reqs);
+            for (Request r : reqs) {
+                assertThat(r.isNull()).isTrue();
+            }
+            Request last = w.iSend(new byte[] {5}, 1, MPI.BYTE, 1, 22);
+            while (!last.test()) {
+                Thread.onSpinWait();
+            }
+            Request freed = w.iSend(new byte[] {6}, 1, MPI.BYTE, 1, 23);
+            freed.free();
+        } else if (rank == 1) {
+            for (int tag : new int[] {21, 20}) {
+                for (int i = tag - 20; i < n; i += 2) {
+                    int size = SIZES[i % SIZES.length];
+                    byte[] got = new byte[size];
+                    Status s = w.recv(got, size, MPI.BYTE, 0, tag);
+                    assertThat(s.getCount(MPI.BYTE)).as("message %d", i).isEqualTo(size);
+                    assertThat(got).as("message %d", i).isEqualTo(pattern(size, i));
+                }
+            }
+            byte[] one = new byte[1];
+            w.recv(one, 1, MPI.BYTE, 0, 22);
+            assertThat(one[0]).isEqualTo((byte) 5);
+            w.recv(one, 1, MPI.BYTE, 0, 23);
+            assertThat(one[0]).isEqualTo((byte) 6);
+        }
+    }
 }

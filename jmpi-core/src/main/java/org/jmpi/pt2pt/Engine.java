@@ -901,37 +901,6 @@ public final class Engine implements InprocEndpoint, FrameSink {
 
     // ------------------------------------------------------------------ sends
 
-    /** Sends to other processes between two rehearsals ({@link #rehearse}). */
-    static final int REHEARSE_EVERY = 1024;
-    /** Rehearsals per rank. */
-    static final int REHEARSALS = 4;
-    /** Sends to other processes until the next rehearsal (any sending thread; racy, so only roughly counted). */
-    private int rehearsalCountdown = REHEARSE_EVERY;
-    private int rehearsals;
-
-    /**
-     * On a send every {@link #REHEARSE_EVERY}, {@link #REHEARSALS} times: while this process is not registered for the
-     * process-wide barrier ({@link org.jmpi.shared.Membarrier}), takes on objects of the calling thread's own the paths
-     * that registration opens (a lock biased and held through its bias, a request completed without a fence). The
-     * registration comes with the system calls' link, in the background,
-     * usually within a program's first second but in some runs only after the JIT has compiled the message path
-     * without those paths: it then threw every compiled method of the path away within half a millisecond, in the
-     * middle of a timed loop (on 2026-11-25, 4.3-7.3 us per message in a plain 8 B ping-pong's timed half, against
-     * 0.43-0.47 us once rehearsed). Rehearsed while the JIT still profiles, the paths are compiled in.
-     */
-    private void rehearse() {
-        rehearsalCountdown = ++rehearsals < REHEARSALS ? REHEARSE_EVERY : Integer.MAX_VALUE;
-        if (!org.jmpi.shared.Membarrier.privateReady()) {
-            org.jmpi.shared.BiasedLock.rehearse();
-            RequestImpl.rehearse();
-        }
-    }
-
-    /** Rehearsals made so far (tests). */
-    int rehearsals() {
-        return rehearsals;
-    }
-
     /**
      * Starts a send of {@code data} to world rank {@code worldDest}, enveloped as (context, source = the sender's
      * rank in the communicator, tag).
@@ -987,9 +956,6 @@ public final class Engine implements InprocEndpoint, FrameSink {
         if (anyFailed && failed(worldDest)) {
             s.fail(ErrorClass.ERR_PROC_FAILED, "rank " + worldDest + " has failed");
             return s;
-        }
-        if (--rehearsalCountdown == 0) {
-            rehearse();
         }
         long bytes = data.bytes();
         // this thread's header, filled for every send: fields that hold the value already are not stored again

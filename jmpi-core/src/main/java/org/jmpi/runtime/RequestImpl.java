@@ -66,36 +66,8 @@ public abstract class RequestImpl {
      */
     private Thread owner;
 
-    /** True only for {@link #rehearse()}'s request, which no thread but its owner ever sees. */
-    private final boolean rehearsal;
-
     protected RequestImpl(Progress progress) {
-        this(progress, false);
-    }
-
-    private RequestImpl(Progress progress, boolean rehearsal) {
         this.progress = progress;
-        this.rehearsal = rehearsal;
-    }
-
-    /** The request {@link #rehearse()} completes. */
-    private static final class Rehearsal extends RequestImpl {
-        Rehearsal() {
-            super(null, true);
-        }
-    }
-
-    /**
-     * Completes a new request of the calling thread's as its owner does once the process is registered for the barrier
-     * ({@code done} stored without a fence; see {@link #complete()}), before it is: that branch, inlined into every
-     * compiled method that completes a request, was otherwise never taken until the registration, which then threw
-     * them all away at once, sometimes in the middle of a timed loop (see {@link org.jmpi.shared.BiasedLock#rehearse},
-     * which the same callers run). No other thread ever sees the request, so no barrier is needed.
-     */
-    public static void rehearse() {
-        Rehearsal r = new Rehearsal();
-        r.ownedBy(Thread.currentThread());
-        r.complete();
     }
 
     /** The flight recorder's event of the blocking API call that owns this request (owner thread only). */
@@ -135,8 +107,7 @@ public abstract class RequestImpl {
      * without it: its registrations and completions cannot overlap.
      */
     protected final void complete() {
-        // one branch for both conditions, taken both ways by a rehearsal (see rehearse())
-        if (owner == Thread.currentThread() & (Membarrier.privateReady() | rehearsal)) {
+        if (owner == Thread.currentThread() && Membarrier.privateReady()) {
             DONE.setRelease(this, true);
         } else {
             done = true;

@@ -25,13 +25,6 @@ import java.util.concurrent.locks.ReentrantLock;
  * owner sees the revocation and takes the underlying lock. A lock is biased only once {@link Membarrier} is
  * registered, to a thread that took it {@link #GRANT_AFTER} times in a row, and never again after a revocation.
  *
- * <p>Rehearsed ({@link #rehearse()}): the registration usually comes a fraction of a second into a program, and in some
- * runs only after the JIT has compiled the message path, with the branches that bias a lock and take it through its
- * bias never taken. The registration then threw away, within half a millisecond, every compiled method that takes a
- * lock, in the middle of a timed loop, and the ranks ran at 20-30 us per message while C2 compiled them again. A
- * rehearsal takes those branches on a lock of its own, which no other thread ever sees and which is therefore biased
- * without the barrier, while the JIT still profiles.
- *
  * <p>Use it for locks held briefly and never across a blocking wait: a revoker waits for the owner to leave.
  * Reentrant, as {@code synchronized} is: a thread that holds it may take it again.
  */
@@ -60,42 +53,6 @@ public final class BiasedLock {
     /** The thread that took {@link #lock} last and how often in a row (while {@link #lock} is held). */
     private Thread last;
     private int run;
-    /**
-     * True for a lock that only the thread that made it ever takes ({@link #rehearse()}): it may be biased without the
-     * barrier, which a revocation needs and which never comes.
-     */
-    private final boolean rehearsal;
-
-    public BiasedLock() {
-        this(false);
-    }
-
-    private BiasedLock(boolean rehearsal) {
-        this.rehearsal = rehearsal;
-    }
-
-    /**
-     * Takes the paths a biased lock takes (the bias granted, then held through it, also reentrantly, by {@link #lock},
-     * {@link #tryLock} and {@link #unlock}) on a new lock private to the calling thread, so that the JIT, which
-     * profiles these methods once for every lock, compiles them with those paths before this process is registered for
-     * the barrier that real biases wait for (see the class comment). Cheap (some hundred acquisitions); a caller runs
-     * it on a few of a rank's first messages. Leaves no state behind.
-     */
-    public static void rehearse() {
-        BiasedLock l = new BiasedLock(true);
-        for (int i = 0; i <= GRANT_AFTER; i++) {
-            l.lock();
-            l.unlock();
-        }
-        l.lock();
-        l.lock();
-        l.unlock();
-        l.unlock();
-        if (l.tryLock()) {
-            l.unlock();
-        }
-    }
-
     /** Takes the lock, waiting as long as it takes. */
     public void lock() {
         if (owner == Thread.currentThread() && enterBiased()) {
@@ -175,8 +132,7 @@ public final class BiasedLock {
         // Nothing is written here unless a bias may follow: where it never can (no barrier, e.g. threads mode, whose
         // ranks' threads take each other's locks on every message) or no more (revoked), a write per acquisition
         // would move this object's cache line between the threads as well (8 B threads-mode latency 0.8 -> 1.1 us).
-        // One branch for the three conditions, so that a rehearsal takes the same branch as a real bias (see rehearse).
-        if (revoked | !(rehearsal | Membarrier.privateReady())) {
+        if (revoked || !Membarrier.privateReady()) {
             return;
         }
         if (last != me) {

@@ -28,7 +28,7 @@ public final class Membarrier {
     /**
      * {@code privateForm != null}, as a flag of its own: {@link #privateReady()} is inlined into every compiled method
      * that takes a lock or completes a request, and a comparison there would be a branch of its own, never taken until
-     * the registration and then thrown away with every one of those methods at once (see {@link BiasedLock#rehearse}).
+     * the registration and then thrown away with every one of those methods at once where C2 compiled them.
      */
     private static volatile boolean privateRegistered;
 

@@ -3,7 +3,9 @@
 # for it but what the program does itself), every run under $BASELINE/gate.py (waits for a quiet machine and flags a
 # run that other processes disturbed), the implementations interleaved run by run, ROUNDS rounds. For each round, for
 # each case, in turn: jmpi processes (jmpirun -n 2), jmpi threads (jmpirun -n 2 --threads), Open MPI's Java bindings
-# (mpirun.openmpi, same JDK) and, where the case has a C twin, MPICH (mpiexec.mpich -n 2 -bind-to core). Once per
+# (mpirun.openmpi, same JDK) and, where the case has a C twin, MPICH (mpiexec.mpich -n 2 -bind-to core); the order
+# rotates by one implementation each round (round 2 starts with the second of IMPLS, ...), so use a number of rounds
+# that is a multiple of the number of implementations for an even share of first places. Once per
 # round a companion run of jmpi processes (-l, -XX:+CITime, -Xlog:deoptimization=debug to a file per rank) for the
 # cases matching COMPANION. Then a report: OUTDIR/summary.md (medians over rounds, ratios jmpi / Open MPI Java, their
 # geometric mean per case, app times, C1/C2 compile time per rank, deoptimizations in jmpi's classes) and
@@ -483,15 +485,21 @@ companion() { # case jmpi-classes class args...: -XX:+CITime and deoptimization 
 quick=()
 [ "$QUICK" = 1 ] && quick=(-m 4096 -x 200 -i 2000)
 
+read -r -a impls_all <<< "$IMPLS"
 for r in $(seq 1 "$ROUNDS"); do
-    echo "== round $r of $ROUNDS ($(date +%T))"
+    # the order of the implementations rotates by one each round: on the project's VM a case's first run of a round
+    # differed from its second by up to a third either way, whichever build it was (2026-11-27: the same two builds
+    # gave 1.21 with one first and 0.84 with the other first)
+    k=$(( (r - 1) % ${#impls_all[@]} ))
+    order="${impls_all[*]:k} ${impls_all[*]:0:k}"
+    echo "== round $r of $ROUNDS ($(date +%T)), order: $order"
     comps=()
     for line in "${OMB_CASES[@]}"; do
         IFS='|' read -r name cls args twin metric <<< "$line"
         selected "$name" || continue
         read -r -a a <<< "$args"
         a+=(${quick[@]+"${quick[@]}"})
-        for impl in $IMPLS; do
+        for impl in $order; do
             f=$OUT/raw/$name.$impl.$r.txt
             if [ "$impl" = mpich ]; then
                 [ -n "$twin" ] || continue
@@ -514,7 +522,7 @@ for r in $(seq 1 "$ROUNDS"); do
                 ${a[@]+"${a[@]}"}
             continue
         fi
-        for impl in $IMPLS; do
+        for impl in $order; do
             f=$OUT/raw/$name.$impl.$r.txt
             if [ "$impl" = mpich ]; then
                 [ -n "$csrc" ] || continue

@@ -41,11 +41,11 @@ public final class BufferView {
      *
      * <p>Two levels: the {@link #RECENT} views used last, looked at newest first (a loop over one to four buffers
      * finds its view at the first probes, with no hashing), and a table of {@link #SETS} sets of {@link #WAYS}
-     * entries, chosen by the buffer's identity hash, for programs that turn through more buffers: a window of 64 non-blocking calls on
-     * 64 buffers (OMB-J's bandwidth tests), one buffer per neighbour and direction. With only a newest-first list of
-     * 16, such a window made a new view on every call, on both ranks (1 B messages: 2.2 us a message against 1.5 with
-     * one buffer; 64 buffers now share no set of four with four others in 97 % of programs). The table holds 512 views
-     * at most; the oldest entry of a set makes room for a newer view.
+     * entries, chosen by the buffer's identity hash, for programs that turn through more buffers: a window of 64
+     * non-blocking calls on 64 buffers (OMB-J's bandwidth tests), one buffer per neighbour and direction. With only a
+     * newest-first list of 16, such a window made a new view on every call, on both ranks (1 B messages: 2.2 us a
+     * message against 1.5 with one buffer; 64 buffers now share no set of four with four others in 97 % of
+     * programs). The table holds 512 views at most; the oldest entry of a set makes room for a newer view.
      *
      * <p>Entries are held through soft references: the collector clears them only when memory runs short (and before
      * it throws OutOfMemoryError), so the cache never makes a program run out of memory, and a young collection does

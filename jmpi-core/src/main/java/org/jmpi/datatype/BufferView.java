@@ -45,7 +45,9 @@ public final class BufferView {
      * non-blocking calls on 64 buffers (OMB-J's bandwidth tests), one buffer per neighbour and direction. With only a
      * newest-first list of 16, such a window made a new view on every call, on both ranks (1 B messages: 2.2 us a
      * message against 1.5 with one buffer; 64 buffers now share no set of four with four others in 97 % of
-     * programs). The table holds 512 views at most; the oldest entry of a set makes room for a newer view.
+     * programs). The table holds 512 views at most, of at most {@link #TABLE_MAX_BYTES} each (a program that sends
+     * from a fresh array every call must not have hundreds of dead megabyte arrays kept for it; above that size a new
+     * view costs little beside the message); the oldest entry of a set makes room for a newer view.
      *
      * <p>Entries are held through soft references: the collector clears them only when memory runs short (and before
      * it throws OutOfMemoryError), so the cache never makes a program run out of memory, and a young collection does
@@ -63,6 +65,8 @@ public final class BufferView {
         static final int SETS = 128;
         /** Entries per set. */
         static final int WAYS = 4;
+        /** Largest view the table keeps (the recent views may be larger, up to {@link #MAX_BYTES}). */
+        static final long TABLE_MAX_BYTES = 64 << 10;
         /** Largest view cached (see above). */
         static final long MAX_BYTES = 1 << 20;
 
@@ -101,9 +105,11 @@ public final class BufferView {
 
         void add(Object buf, int count, TypeDescriptor type, boolean forReceive, MessageData view) {
             SoftReference<Entry> ref = new SoftReference<>(new Entry(buf, count, type, forReceive, view));
-            int s = firstOfSet(buf);
-            System.arraycopy(table, s, table, s + 1, WAYS - 1);
-            table[s] = ref;
+            if (view.bytes() <= TABLE_MAX_BYTES) {
+                int s = firstOfSet(buf);
+                System.arraycopy(table, s, table, s + 1, WAYS - 1);
+                table[s] = ref;
+            }
             remember(ref);
         }
 

@@ -72,6 +72,20 @@ class BufferViewCacheTest {
     }
 
     @Test
+    void viewsOfMoreThan64KiBAreKeptOnlyAmongTheLastFour() {
+        byte[] small = new byte[64 << 10];
+        byte[] large = new byte[(64 << 10) + 1];
+        MessageData s = BufferView.of(small, small.length, BYTE, false);
+        MessageData l = BufferView.of(large, large.length, BYTE, false);
+        assertThat(BufferView.of(large, large.length, BYTE, false)).isSameAs(l);
+        for (int i = 0; i < 4; i++) {
+            BufferView.of(new byte[8], 8, BYTE, false);
+        }
+        assertThat(BufferView.of(small, small.length, BYTE, false)).as("found in the table").isSameAs(s);
+        assertThat(BufferView.of(large, large.length, BYTE, false)).as("only a recent view").isNotSameAs(l);
+    }
+
+    @Test
     void viewsOfMoreThanAMebibyteAreNotCached() {
         byte[] large = new byte[(1 << 20) + 1];
         MessageData first = BufferView.of(large, large.length, BYTE, false);

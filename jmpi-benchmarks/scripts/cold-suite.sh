@@ -33,7 +33,8 @@
 #   off by default), APPS_FILE (a file of APPS lines used instead of the table below),
 #   EXCLUDE_CONTAMINATED=1 (the report leaves disturbed runs out instead of flagging them), BASE_JMPI_HOME (a second
 #   jmpi distribution, e.g. of an earlier commit built in a worktree of its own: add jmpi-base to IMPLS for an A/B),
-#   ALT_JMPI_HOME (a third one: jmpi-alt).
+#   ALT_JMPI_HOME (a third one: jmpi-alt). With either, the report adds a section "jmpi-proc against jmpi-base" (per
+#   case, jmpi-proc's time over the other build's: geometric mean over the sizes, smallest and largest ratio).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -84,7 +85,7 @@ python3 - "$1" <<'PY'
 import csv, glob, math, os, re, statistics, sys
 out = sys.argv[1]
 raw = os.path.join(out, 'raw')
-IMPLS = ['jmpi-proc', 'jmpi-thr', 'ompi-java', 'mpich']
+IMPLS = ['jmpi-proc', 'jmpi-thr', 'ompi-java', 'mpich', 'jmpi-base', 'jmpi-alt']
 excl = os.environ.get('EXCLUDE_CONTAMINATED', '0') == '1'
 cases = []                                          # (name, kind, metric) in run order
 meta = {}
@@ -245,6 +246,35 @@ if apps:
     md.append('')
     for case in apps:
         md.append(f'- {case}: {status_line(case) or "no runs"}')
+    md.append('')
+# ---- A/B: jmpi processes against the other builds of the sitting (BASE_JMPI_HOME, ALT_JMPI_HOME)
+others = [i for i in ('jmpi-base', 'jmpi-alt') if any(k[1] == i for k in runs)]
+if others:
+    def medians(case, impl):
+        d = {}
+        for r, (st, data) in runs.get((case, impl), {}).items():
+            if usable(st):
+                for k, v in (data.items() if meta[case][0] == 'omb' else [('', data.get('seconds'))]):
+                    if v is not None:
+                        d.setdefault(k, []).append(v)
+        return {k: statistics.median(v) for k, v in d.items()}
+    md.append('## jmpi-proc against ' + ' and '.join(others) + '\n')
+    md.append('Time of jmpi-proc over the other build\'s (for bandwidth, its MB/s over jmpi-proc\'s); OMB-J cases: '
+              'geometric mean over the sizes both have, with the smallest and largest per-size ratio.\n')
+    md.append('| case | ' + ' | '.join(f'proc/{o[5:]} (min-max)' for o in others) + ' |')
+    md.append('|---|' + '---:|' * len(others))
+    for case in cases:
+        if case not in meta:
+            continue
+        mp = medians(case, 'jmpi-proc')
+        cells = []
+        for o in others:
+            mo = medians(case, o)
+            rs = [ratio(mp[k], mo[k], meta[case][1]) for k in mp if k in mo]
+            rs = [x for x in rs if x]
+            cells.append(f'{fmt(gmean(rs))} ({fmt(min(rs))}-{fmt(max(rs))})' if len(rs) > 1 else
+                         fmt(rs[0]) if rs else '—')
+        md.append(f'| {case} | ' + ' | '.join(cells) + ' |')
     md.append('')
 # ---- companions: -XX:+CITime per rank, deoptimizations
 def citime(text):

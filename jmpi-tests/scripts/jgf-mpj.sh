@@ -54,6 +54,7 @@ set -euo pipefail
 src=$(cd "$1" && pwd)
 out=$2
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/leftovers.sh"
 mpj=${MPJ_HOME:-$here/../../jmpi-dist/target/jmpi/mpj}
 nps=${NP:-2 4}
 devs=${DEV:-multicore niodev}
@@ -181,7 +182,7 @@ for dev in $devs; do
             elif [ "$b" = MonteCarlo ] && [ ! -f "$work/conf/hitData" ]; then
                 verdict=no-data note="no hitData: set HITDATA"
             else
-                shm_before=$(ls /dev/shm 2>/dev/null | grep '^jmpi-' || true)
+                shm_before=$(shm_snapshot)
                 set +e
                 (cd "$work/run" && timeout -k 10 "$timeout" "$mpj/bin/mpjrun.sh" -np "$np" -dev "$dev" \
                     -cp "$classes" "$cls" < /dev/null > "$log" 2>&1)
@@ -222,23 +223,12 @@ for dev in $devs; do
                 else
                     verdict=pass
                 fi
-                # processes of this run still alive after up to 3 s (a java command line naming the class)
-                for _ in 1 2 3 4; do
-                    left=$(pgrep -f -- "java .*[ /:]${cls//./\\.}( |\$)" || true)
-                    [ -z "$left" ] && break
-                    sleep 1
-                done
-                # segment files of this run: new since it started, named by a jmpirun (jmpi-jmpi_<pid>_<n>...) that is
-                # gone; files of other launchers (MPICH Hydra's jmpi-jmpi_kvs_<pid>-<n>, ...) and of live jobs are
-                # never touched: other jobs may run on the machine meanwhile
-                files=$(ls /dev/shm 2>/dev/null | grep -E '^jmpi-jmpi_[0-9]+_' | grep -vxF -e "$shm_before" -e '' \
-                    | while read -r f; do pid=${f#jmpi-jmpi_}; pid=${pid%%_*}
-                        kill -0 "$pid" 2>/dev/null || echo "/dev/shm/$f"; done || true)
+                left=$(leftover_processes "$cls")
+                files=$(leftover_files "$shm_before")
                 if [ -n "$left" ] || [ -n "$files" ]; then
                     [ "$verdict" = pass ] && verdict=leftover
                     note="${note:+$note; }left behind: ${left:+processes $(echo $left)} ${files:+files $(echo $files)}"
-                    [ -z "$left" ] || kill -9 $left 2>/dev/null || true
-                    [ -z "$files" ] || rm -f $files
+                    remove_leftovers "$left" "$files"
                 fi
             fi
             secs=$(( ($(date +%s%N) - start) / 100000000 ))

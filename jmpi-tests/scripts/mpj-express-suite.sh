@@ -36,6 +36,7 @@ set -euo pipefail
 src=$(cd "$1" && pwd)
 out=$2
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/leftovers.sh"
 mpj=${MPJ_HOME:-$here/../../jmpi-dist/target/jmpi/mpj}
 dev=${DEV:-multicore}
 timeout=${TIMEOUT:-120}
@@ -212,7 +213,7 @@ while read -r d p np; do
         if [[ $internal == *" $d/${p//.//}.java "* ]]; then verdict=internal; else verdict=no-class; fi
     else
         cls=$(driver "$d" "$p")
-        shm_before=$(ls /dev/shm 2>/dev/null | grep '^jmpi-' || true)
+        shm_before=$(shm_snapshot)
         set +e
         (cd "$work" && timeout -k 10 "$timeout" "$mpj/bin/mpjrun.sh" -np "$np" -dev "$dev" -cp "$classes" "$cls" \
             < /dev/null > "$log" 2>&1)
@@ -239,23 +240,12 @@ while read -r d p np; do
         else
             verdict=fail note="no completion line"
         fi
-        # processes of this run still alive (launcher or ranks: a java command line naming the class), after up to 3 s
-        # for JVMs that are already exiting
-        for _ in 1 2 3 4; do
-            left=$(pgrep -f -- "java .*[ /:]${cls//./\\.}( |\$)" || true)
-            [ -z "$left" ] && break
-            sleep 1
-        done
-        # segment files of this run: new since it started, of a job whose jmpirun (jmpi_<pid>_<n>) is gone;
-        # other jmpi jobs on the machine keep theirs
-        files=$(ls /dev/shm 2>/dev/null | grep -E '^jmpi-jmpi_[0-9]+_' | grep -vxF -e "$shm_before" -e '' \
-            | while read -r f; do pid=${f#jmpi-jmpi_}; pid=${pid%%_*}
-                kill -0 "$pid" 2>/dev/null || echo "/dev/shm/$f"; done || true) # only a gone jmpirun's
+        left=$(leftover_processes "$cls")
+        files=$(leftover_files "$shm_before")
         if [ -n "$left" ] || [ -n "$files" ]; then
             [ "$verdict" = pass ] && verdict=leftover
             note="${note:+$note; }left behind: ${left:+processes $(echo $left)} ${files:+files $(echo $files)}"
-            [ -z "$left" ] || kill -9 $left 2>/dev/null || true
-            [ -z "$files" ] || rm -f $files
+            remove_leftovers "$left" "$files"
         fi
     fi
     if [[ $xfail == *" $d/$p:$np "* ]]; then

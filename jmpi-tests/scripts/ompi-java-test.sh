@@ -25,6 +25,7 @@ out=$2
 shift 2
 nps=(2 "${@:-4}")
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/leftovers.sh"
 jmpi=${JMPI_HOME:-$here/../../jmpi-dist/target/jmpi}
 timeout=${TIMEOUT:-120}
 [ -x "$jmpi/bin/jmpirun" ] || { echo "no jmpirun under $jmpi (build first, or set JMPI_HOME)" >&2; exit 2; }
@@ -67,7 +68,7 @@ for d in $dirs; do
             [ -z "${ONLY:-}" ] || [[ $p =~ $ONLY ]] || continue
             log=$out/logs/$d.$p.$np.txt
             start=$(date +%s%N)
-            shm_before=$(ls /dev/shm 2>/dev/null | grep '^jmpi-' || true)
+            shm_before=$(shm_snapshot)
             if [ ! -f "$w/$p.class" ]; then
                 verdict=no-class rc=-
             else
@@ -76,16 +77,11 @@ for d in $dirs; do
                 rc=$?
                 set -e
                 case $rc in 0) verdict=pass ;; 77) verdict=skip ;; 124|137) verdict=timeout ;; *) verdict=fail ;; esac
-                left=$(pgrep -f -- "java .* $p( |\$)" || true)
-                # segment files of this run: new since it started, of a job whose jmpirun (jmpi_<pid>_<n>) is gone;
-                # other jmpi jobs on the machine keep theirs
-                files=$(ls /dev/shm 2>/dev/null | grep -E '^jmpi-jmpi_[0-9]+_' | grep -vxF -e "$shm_before" -e '' \
-                    | while read -r f; do pid=${f#jmpi-jmpi_}; pid=${pid%%_*}
-                        kill -0 "$pid" 2>/dev/null || echo "/dev/shm/$f"; done || true) # only a gone jmpirun's
+                left=$(leftover_processes "$p")
+                files=$(leftover_files "$shm_before")
                 if [ -n "$left" ] || [ -n "$files" ]; then
                     [ "$verdict" = pass ] && verdict=leftover
-                    [ -z "$left" ] || kill -9 $left 2>/dev/null || true
-                    [ -z "$files" ] || rm -f $files
+                    remove_leftovers "$left" "$files"
                 fi
             fi
             secs=$(( ($(date +%s%N) - start) / 100000000 ))

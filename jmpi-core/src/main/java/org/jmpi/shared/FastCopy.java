@@ -19,15 +19,22 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@link Linker.Option#critical(boolean) critical(true)}, which lets it see heap memory (the collector pins the array
  * for the duration of the call, a few microseconds at most per piece).
  *
- * <p><b>When.</b> Pieces of at least {@code jmpi.copy.native.min} bytes (default 4 KiB; 0 turns the native copy off;
- * read and checked at MPI_Init by the runtime, which fails with ERR_ARG on a bad value)
+ * <p><b>When.</b> Only when asked for: pieces of at least {@code jmpi.copy.native.min} bytes (default 0, off; e.g. 4k
+ * turns it on; read and checked at MPI_Init by the runtime, which fails with ERR_ARG on a bad value)
  * between segments whose source and destination are alive, the destination writable, neither of them a mapped file
  * (a page of a mapped file may fault, e.g. when the file was truncated or the file system is full: the JDK's copy
  * turns that fault into an exception, a fault inside {@code memmove} would end the JVM; the shared-memory transport
  * hands out its rings, whose pages are all written at creation, as plain native segments). Smaller pieces and every
  * copy before the downcall is linked take {@link MemorySegment#copy}, as does anything the checks refuse (the JDK
- * then throws its usual exception). Linking the downcall costs the JDK some tens of milliseconds of CPU, so it is done
- * in a daemon thread at the first large copy, not at start-up.
+ * then throws its usual exception). The downcall is linked in a daemon thread at the first large copy.
+ *
+ * <p><b>Why off by default.</b> Linking the first downcall of a JVM costs 150-230 ms of CPU (90-125 ms of wall time,
+ * the JDK generating and compiling the call's glue; measured in a plain JVM on the test VM) and its first calls run
+ * slowly until the JIT has compiled that glue. A program whose ranks fill the cores pays that inside its own first
+ * iterations: with the native copy on from 4 KiB (the default until 2026-11-27), the 2-D Jacobi (1024&sup2;, halo rows
+ * of 8 KiB) took 0.71-0.82 s on two ranks against 0.57-0.66 s without it, the conjugate gradient 0.64 against 0.46 s,
+ * and OMB-J's broadcast of 4-16 KiB 3.5-8.8 us against 0.9-1.7 us (it links there). What it buys, copies of cache
+ * lines the other core has just written at 15-25 GB/s instead of 6-8, pays that back only after gigabytes.
  *
  * <p><b>Small copies</b> (everything below the native threshold) take the JDK's copy in its form with element
  * layouts ({@code JAVA_BYTE} on both sides): bounds checks and one {@code Unsafe.copyMemory}, without the plain
@@ -54,8 +61,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class FastCopy {
     private FastCopy() {}
 
-    /** The default of {@code jmpi.copy.native.min}. */
-    public static final long DEFAULT_NATIVE_MIN = 4096;
+    /** The default of {@code jmpi.copy.native.min}: 0, the native copy is off (see the class comment). */
+    public static final long DEFAULT_NATIVE_MIN = 0;
 
     private static final AtomicBoolean LINKING = new AtomicBoolean();
     private static volatile MethodHandle memmove;
@@ -64,7 +71,7 @@ public final class FastCopy {
      * at MPI_Init (every rank of a JVM reads the same setting), read without ordering: a rank's copies come after its
      * own initialisation.
      */
-    private static long nativeMin = DEFAULT_NATIVE_MIN;
+    private static long nativeMin = Long.MAX_VALUE;
 
     /**
      * Sets {@code jmpi.copy.native.min}, which the runtime has parsed and checked: pieces of at least {@code min}

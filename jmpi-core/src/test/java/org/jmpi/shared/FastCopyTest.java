@@ -7,17 +7,27 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** {@link FastCopy} copies exactly what {@link MemorySegment#copy} copies, with the same checks, on every route. */
 class FastCopyTest {
-    private static final int BIG = (int) FastCopy.DEFAULT_NATIVE_MIN * 3 + 13;
+    /** The threshold these tests turn the native copy on with (it is off by default). */
+    private static final long NATIVE_MIN = 4096;
+    private static final int BIG = (int) NATIVE_MIN * 3 + 13;
 
     @BeforeAll
     static void link() {
+        FastCopy.setNativeMin(NATIVE_MIN);
         assertThat(FastCopy.linkNow()).as("memmove links (the tests run with native access)").isTrue();
     }
+
+    @AfterAll
+    static void offAgain() {
+        FastCopy.setNativeMin(FastCopy.DEFAULT_NATIVE_MIN);
+    }
+
 
     private static byte[] random(int n, long seed) {
         byte[] b = new byte[n];
@@ -212,7 +222,7 @@ class FastCopyTest {
             FastCopy.setNativeMin(1);
             assertThat(FastCopy.nativeMin()).isEqualTo(64);
         } finally {
-            FastCopy.setNativeMin(FastCopy.DEFAULT_NATIVE_MIN);
+            FastCopy.setNativeMin(NATIVE_MIN);
         }
     }
 

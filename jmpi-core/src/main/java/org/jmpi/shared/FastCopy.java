@@ -9,9 +9,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Copies of message payloads between memory that another core touches (a shared-memory ring, a peer's buffer in
- * threads mode) and the caller's buffer, through the C library's {@code memmove} for large pieces.
+ * threads mode) and the caller's buffer: the JDK's copy, or on request the C library's {@code memmove} for large
+ * pieces (see "When" and "Why off by default").
  *
- * <p><b>Why.</b> Measured on the 2-core test VM: a producer/consumer pipeline through a 256 KiB ring moves 6-8 GB/s
+ * <p><b>Why memmove at all.</b> Measured on the 2-core test VM: a producer/consumer pipeline through a 256 KiB ring moves 6-8 GB/s
  * with {@link MemorySegment#copy} and 15-25 GB/s with glibc's {@code memmove} on the same memory (a C twin of the
  * pipeline reaches 22-37 GB/s); inside one core's cache the two are equal. The JDK's copy loop is fine for cache-hot
  * data but not for cache lines that live in the other core's cache, which is what a two-copy transport copies.

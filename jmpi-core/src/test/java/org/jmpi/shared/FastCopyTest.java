@@ -28,7 +28,6 @@ class FastCopyTest {
         FastCopy.setNativeMin(FastCopy.DEFAULT_NATIVE_MIN);
     }
 
-
     private static byte[] random(int n, long seed) {
         byte[] b = new byte[n];
         new Random(seed).nextBytes(b);

@@ -185,6 +185,8 @@ public final class JmpiRuntime {
         Config config = Config.fromEnvironment();
         org.jmpi.shared.FastCopy.setNativeMin(Config.longParam("jmpi.copy.native.min",
                 org.jmpi.shared.FastCopy.DEFAULT_NATIVE_MIN, 0, 1L << 40));
+        org.jmpi.shared.FastCopy.setNativeAfter(Config.longParam("jmpi.copy.native.after",
+                org.jmpi.shared.FastCopy.DEFAULT_NATIVE_AFTER, 0, 1L << 50));
         Bootstrap b = BootstrapFactory.detect();
         StartupTrace.mark("MPI_Init: process manager connected");
         JmpiRuntime rt = new JmpiRuntime(b, config, Math.max(0, Math.min(3, requiredThreadLevel)));

@@ -9,8 +9,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Copies of message payloads between memory that another core touches (a shared-memory ring, a peer's buffer in
- * threads mode) and the caller's buffer: the JDK's copy, or on request the C library's {@code memmove} for large
- * pieces (see "When" and "Why off by default").
+ * threads mode) and the caller's buffer, through the C library's {@code memmove} for large pieces once a rank has
+ * copied enough to pay for linking it (see "When" and "Why not at once").
  *
  * <p><b>Why memmove at all.</b> Measured on the 2-core test VM: a producer/consumer pipeline through a 256 KiB ring moves 6-8 GB/s
  * with {@link MemorySegment#copy} and 15-25 GB/s with glibc's {@code memmove} on the same memory (a C twin of the
@@ -20,22 +20,24 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@link Linker.Option#critical(boolean) critical(true)}, which lets it see heap memory (the collector pins the array
  * for the duration of the call, a few microseconds at most per piece).
  *
- * <p><b>When.</b> Only when asked for: pieces of at least {@code jmpi.copy.native.min} bytes (default 0, off; e.g. 4k
- * turns it on; read and checked at MPI_Init by the runtime, which fails with ERR_ARG on a bad value)
- * between segments whose source and destination are alive, the destination writable, neither of them a mapped file
- * (a page of a mapped file may fault, e.g. when the file was truncated or the file system is full: the JDK's copy
+ * <p><b>When.</b> Pieces of at least {@code jmpi.copy.native.min} bytes (default 4 KiB; 0 turns the native copy off)
+ * once the JVM has copied {@code jmpi.copy.native.after} bytes in such pieces with the JDK's copy (default 1 GiB; 0:
+ * from the first one); both read and checked at MPI_Init by the runtime, which fails with ERR_ARG on a bad value.
+ * Only between segments whose source and destination are alive, the destination writable, neither of them a mapped
+ * file (a page of a mapped file may fault, e.g. when the file was truncated or the file system is full: the JDK's copy
  * turns that fault into an exception, a fault inside {@code memmove} would end the JVM; the shared-memory transport
  * hands out its rings, whose pages are all written at creation, as plain native segments). Smaller pieces and every
  * copy before the downcall is linked take {@link MemorySegment#copy}, as does anything the checks refuse (the JDK
- * then throws its usual exception). The downcall is linked in a daemon thread at the first large copy.
+ * then throws its usual exception). The downcall is linked in a daemon thread when the count is reached.
  *
- * <p><b>Why off by default.</b> Linking the first downcall of a JVM costs 150-230 ms of CPU (90-125 ms of wall time,
- * the JDK generating and compiling the call's glue; measured in a plain JVM on the test VM) and its first calls run
- * slowly until the JIT has compiled that glue. A program whose ranks fill the cores pays that inside its own first
- * iterations: with the native copy on from 4 KiB (the default until 2026-11-27), the 2-D Jacobi (1024&sup2;, halo rows
- * of 8 KiB) took 0.71-0.82 s on two ranks against 0.57-0.66 s without it, the conjugate gradient 0.64 against 0.46 s,
- * and OMB-J's broadcast of 4-16 KiB 3.5-8.8 us against 0.9-1.7 us (it links there). What it buys, copies of cache
- * lines the other core has just written at 15-25 GB/s instead of 6-8, pays that back only after gigabytes.
+ * <p><b>Why not at once.</b> Linking the first downcall of a JVM costs 150-230 ms of CPU in a plain JVM and 50-80 ms in
+ * a rank with the class cache (the JDK generating and compiling the call's glue), and its first calls run slowly until
+ * the JIT has compiled that glue. A program whose ranks fill the cores pays that inside its own first iterations:
+ * linked at the first piece of 4 KiB (until 2026-11-27), it made the 2-D Jacobi (1024&sup2;, halo rows of 8 KiB) 1.27
+ * times slower on two ranks, the conjugate gradient 1.09 times and OMB-J's broadcast of 4-16 KiB 3-6 times (cold
+ * suite of 2026-11-27). What it buys, cache lines the other core has just written copied at 15-25 GB/s instead of 6-8,
+ * pays the link back after roughly a gigabyte (about 0.09 ns saved per byte): a window of non-blocking sends of Java
+ * arrays from 8 KiB to 4 MiB moved 1.3-2.7 times as much with it once warm.
  *
  * <p><b>Small copies</b> (everything below the native threshold) take the JDK's copy in its form with element
  * layouts ({@code JAVA_BYTE} on both sides): bounds checks and one {@code Unsafe.copyMemory}, without the plain
@@ -62,8 +64,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class FastCopy {
     private FastCopy() {}
 
-    /** The default of {@code jmpi.copy.native.min}: 0, the native copy is off (see the class comment). */
-    public static final long DEFAULT_NATIVE_MIN = 0;
+    /** The default of {@code jmpi.copy.native.min}. */
+    public static final long DEFAULT_NATIVE_MIN = 4096;
+    /** The default of {@code jmpi.copy.native.after}: 1 GiB (see the class comment, "Why not at once"). */
+    public static final long DEFAULT_NATIVE_AFTER = 1L << 30;
 
     private static final AtomicBoolean LINKING = new AtomicBoolean();
     private static volatile MethodHandle memmove;
@@ -72,7 +76,14 @@ public final class FastCopy {
      * at MPI_Init (every rank of a JVM reads the same setting), read without ordering: a rank's copies come after its
      * own initialisation.
      */
-    private static long nativeMin = Long.MAX_VALUE;
+    private static long nativeMin = DEFAULT_NATIVE_MIN;
+    /** Bytes of large pieces to copy with the JDK's copy before the downcall is linked (set at MPI_Init as above). */
+    private static long nativeAfter = DEFAULT_NATIVE_AFTER;
+    /**
+     * Bytes copied in large pieces while the downcall was not linked: approximate (threads of a JVM add to it without
+     * ordering; a lost update delays the link by one piece).
+     */
+    private static long copiedBeforeLink;
 
     /**
      * Sets {@code jmpi.copy.native.min}, which the runtime has parsed and checked: pieces of at least {@code min}
@@ -80,6 +91,14 @@ public final class FastCopy {
      */
     public static void setNativeMin(long min) {
         nativeMin = min <= 0 ? Long.MAX_VALUE : Math.max(min, 64);
+    }
+
+    /**
+     * Sets {@code jmpi.copy.native.after}, which the runtime has parsed and checked: the downcall is linked once this
+     * many bytes have been copied in large pieces; 0 links it at the first one.
+     */
+    public static void setNativeAfter(long bytes) {
+        nativeAfter = Math.max(0, bytes);
     }
 
     /** The smallest piece copied by {@code memmove} now; {@code Long.MAX_VALUE} when the native copy is off. */
@@ -110,7 +129,9 @@ public final class FastCopy {
             long length) {
         MethodHandle h = memmove;
         if (h == null) {
-            link();
+            if (linkDue(length)) {
+                link();
+            }
             return false;
         }
         if (src.isMapped() || dst.isMapped() || dst.isReadOnly()) {
@@ -132,6 +153,18 @@ public final class FastCopy {
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
+    }
+
+    /** Counts a large piece copied before the link; whether enough has been copied to link now. */
+    static boolean linkDue(long length) {
+        long copied = copiedBeforeLink + length;
+        copiedBeforeLink = copied;
+        return copied >= nativeAfter;
+    }
+
+    /** Forgets the bytes counted towards the link (tests). */
+    static void resetLinkCount() {
+        copiedBeforeLink = 0;
     }
 
     /** Distances (destination minus source, modulo 4 KiB) at which memmove is slow: 1 to this minus 1. */

@@ -13,8 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /** {@link FastCopy} copies exactly what {@link MemorySegment#copy} copies, with the same checks, on every route. */
 class FastCopyTest {
-    /** The threshold these tests turn the native copy on with (it is off by default). */
-    private static final long NATIVE_MIN = 4096;
+    private static final long NATIVE_MIN = FastCopy.DEFAULT_NATIVE_MIN;
     private static final int BIG = (int) NATIVE_MIN * 3 + 13;
 
     @BeforeAll
@@ -24,8 +23,27 @@ class FastCopyTest {
     }
 
     @AfterAll
-    static void offAgain() {
+    static void defaults() {
         FastCopy.setNativeMin(FastCopy.DEFAULT_NATIVE_MIN);
+        FastCopy.setNativeAfter(FastCopy.DEFAULT_NATIVE_AFTER);
+        FastCopy.resetLinkCount();
+    }
+
+    @Test
+    void theDowncallIsDueOnceEnoughHasBeenCopiedInLargePieces() {
+        try {
+            FastCopy.setNativeAfter(3 * BIG);
+            FastCopy.resetLinkCount();
+            assertThat(FastCopy.linkDue(BIG)).isFalse();
+            assertThat(FastCopy.linkDue(BIG)).isFalse();
+            assertThat(FastCopy.linkDue(BIG)).isTrue();
+            FastCopy.setNativeAfter(0);
+            FastCopy.resetLinkCount();
+            assertThat(FastCopy.linkDue(BIG)).as("0: at the first large piece").isTrue();
+        } finally {
+            FastCopy.setNativeAfter(FastCopy.DEFAULT_NATIVE_AFTER);
+            FastCopy.resetLinkCount();
+        }
     }
 
     private static byte[] random(int n, long seed) {

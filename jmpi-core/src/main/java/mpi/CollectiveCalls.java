@@ -291,6 +291,26 @@ final class CollectiveCalls {
         }
     }
 
+    /**
+     * A persistent collective (MPI 4.0): the schedule is built now, with this call's collective sequence number as
+     * its tag, and started by each {@link Prequest#start()}.
+     */
+    static Prequest persistent(Comm comm, String call, Build build) throws MPIException {
+        try {
+            if (comm instanceof Intercomm) {
+                comm.live();
+                throw new MpiError(ErrorClass.ERR_UNSUPPORTED_OPERATION, "persistent collectives on "
+                        + "intercommunicators are not supported yet; use the non-blocking form");
+            }
+            Communicator c = intra(comm);
+            Schedule s = Collectives.schedule(c, call);
+            build.build(s, c);
+            return new Prequest(comm, call, s.persistent());
+        } catch (MpiError e) {
+            throw comm.fail(call, e);
+        }
+    }
+
     private static Communicator intra(Comm comm) {
         Communicator c = comm.live();
         if (comm instanceof Intercomm) {

@@ -1377,6 +1377,212 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
+    // ------------------------------------------------------------------ MPI 4.0: persistent collectives
+
+    /*
+     * MPI 4.0 section 6.13. Each init call is a collective call (every rank, same order as the communicator's other
+     * collectives) that builds the operation once and returns an inactive request; Prequest.start()/startAll start
+     * it, the Request calls complete it, and it may be started again once complete. Buffers may be Java arrays or
+     * java.nio buffers; their contents are read and written at each activation, not at init. Intracommunicators only.
+     */
+
+    /** MPI_Barrier_init. */
+    public final Prequest barrierInit() throws MPIException {
+        return CollectiveCalls.persistent(this, "MPI_Barrier_init", (s, c) -> org.jmpi.coll.Collectives.barrier(s));
+    }
+
+    /** MPI_Bcast_init. */
+    public final Prequest bcastInit(Object buf, int count, Datatype type, int root) throws MPIException {
+        return CollectiveCalls.persistent(this, "MPI_Bcast_init", CollectiveCalls.bcast(buf, count, type, root));
+    }
+
+    /** MPI_Reduce_init. */
+    public final Prequest reduceInit(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root) throws MPIException {
+        return CollectiveCalls.persistent(this, "MPI_Reduce_init",
+                CollectiveCalls.reduce(sendbuf, recvbuf, count, type, op, root, false));
+    }
+
+    /** MPI_Reduce_init in place: the root's {@code buf} holds its input and receives the result. */
+    public final Prequest reduceInit(Object buf, int count, Datatype type, Op op, int root) throws MPIException {
+        return CollectiveCalls.persistent(this, "MPI_Reduce_init",
+                CollectiveCalls.reduce(null, buf, count, type, op, root, true));
+    }
+
+    /** MPI_Allreduce_init. */
+    public final Prequest allReduceInit(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
+        return CollectiveCalls.persistent(this, "MPI_Allreduce_init",
+                CollectiveCalls.allReduce(sendbuf, recvbuf, count, type, op, false));
+    }
+
+    /** MPI_Allreduce_init in place. */
+    public final Prequest allReduceInit(Object buf, int count, Datatype type, Op op) throws MPIException {
+        return CollectiveCalls.persistent(this, "MPI_Allreduce_init",
+                CollectiveCalls.allReduce(null, buf, count, type, op, true));
+    }
+
+    /** MPI_Gather_init. */
+    public final Prequest gatherInit(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        return CollectiveCalls.persistent(this, "MPI_Gather_init",
+                CollectiveCalls.gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false));
+    }
+
+    /** MPI_Gather_init in place (the form of {@link #gather(Object, int, Datatype, int)}). */
+    public final Prequest gatherInit(Object buf, int count, Datatype type, int root) throws MPIException {
+        return CollectiveCalls.persistent(this, "MPI_Gather_init",
+                CollectiveCalls.gather(null, 0, null, buf, count, type, root, true));
+    }
+
+    /** MPI_Gatherv_init. */
+    public final Prequest gathervInit(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root) throws MPIException {
+        return CollectiveCalls.persistent(this, "MPI_Gatherv_init",
+                CollectiveCalls.gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root, 0));
+    }
+
+    /** MPI_Gatherv_init, the root's in-place form. */
+    public final Prequest gathervInit(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root) throws MPIException {
+        return CollectiveCalls.persistent(this, "MPI_Gatherv_init",
+                CollectiveCalls.gatherv(null, 0, null, recvbuf, recvcount, displs, recvtype, root, 1));
+    }
+
+    /** MPI_Gatherv_init, the form for ranks other than the root. */
+    public final Prequest gathervInit(Object sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
+        return CollectiveCalls.persistent(this, "MPI_Gatherv_init",
+                CollectiveCalls.gatherv(sendbuf, sendcount, sendtype, null, null, null, null, root, 2));
+    }
+
+    /** MPI_Scatter_init. */
+    public final Prequest scatterInit(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        return CollectiveCalls.persistent(this, "MPI_Scatter_init",
+                CollectiveCalls.scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false));
+    }
+
+    /** MPI_Scatter_init in place (the form of {@link #scatter(Object, int, Datatype, int)}). */
+    public final Prequest scatterInit(Object buf, int count, Datatype type, int root) throws MPIException {
+        return CollectiveCalls.persistent(this, "MPI_Scatter_init",
+                CollectiveCalls.scatter(buf, count, type, null, 0, null, root, true));
+    }
+
+    /** MPI_Scatterv_init. */
+    public final Prequest scattervInit(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        return CollectiveCalls.persistent(this, "MPI_Scatterv_init",
+                CollectiveCalls.scatterv(sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root, 0));
+    }
+
+    /** MPI_Scatterv_init, the root's in-place form. */
+    public final Prequest scattervInit(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root) throws MPIException {
+        return CollectiveCalls.persistent(this, "MPI_Scatterv_init",
+                CollectiveCalls.scatterv(sendbuf, sendcount, displs, sendtype, null, 0, null, root, 1));
+    }
+
+    /** MPI_Scatterv_init, the form for ranks other than the root. */
+    public final Prequest scattervInit(Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        return CollectiveCalls.persistent(this, "MPI_Scatterv_init",
+                CollectiveCalls.scatterv(null, null, null, null, recvbuf, recvcount, recvtype, root, 2));
+    }
+
+    /** MPI_Allgather_init. */
+    public final Prequest allGatherInit(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype) throws MPIException {
+        return CollectiveCalls.persistent(this, "MPI_Allgather_init",
+                CollectiveCalls.allGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false));
+    }
+
+    /** MPI_Allgather_init in place. */
+    public final Prequest allGatherInit(Object buf, int count, Datatype type) throws MPIException {
+        return CollectiveCalls.persistent(this, "MPI_Allgather_init",
+                CollectiveCalls.allGather(null, 0, null, buf, count, type, true));
+    }
+
+    /** MPI_Allgatherv_init. */
+    public final Prequest allGathervInit(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
+        return CollectiveCalls.persistent(this, "MPI_Allgatherv_init",
+                CollectiveCalls.allGatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, false));
+    }
+
+    /** MPI_Allgatherv_init in place. */
+    public final Prequest allGathervInit(Object buf, int[] count, int[] displs, Datatype type) throws MPIException {
+        return CollectiveCalls.persistent(this, "MPI_Allgatherv_init",
+                CollectiveCalls.allGatherv(null, 0, null, buf, count, displs, type, true));
+    }
+
+    /** MPI_Alltoall_init. */
+    public final Prequest allToAllInit(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype) throws MPIException {
+        return CollectiveCalls.persistent(this, "MPI_Alltoall_init",
+                CollectiveCalls.allToAll(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
+    }
+
+    /** MPI_Alltoallv_init. */
+    public final Prequest allToAllvInit(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
+        return CollectiveCalls.persistent(this, "MPI_Alltoallv_init",
+                CollectiveCalls.allToAllv(sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls,
+                        recvtype));
+    }
+
+    /** MPI_Alltoallw_init (displacements in bytes). */
+    public final Prequest allToAllwInit(Object sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes, Object recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes) throws MPIException {
+        return CollectiveCalls.persistent(this, "MPI_Alltoallw_init",
+                CollectiveCalls.allToAllw(sendBuf, sendCount, sDispls, sendTypes, recvBuf, recvCount, rDispls,
+                        recvTypes));
+    }
+
+    /** MPI_Reduce_scatter_init. */
+    public final Prequest reduceScatterInit(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op) throws MPIException {
+        return CollectiveCalls.persistent(this, "MPI_Reduce_scatter_init",
+                CollectiveCalls.reduceScatter(sendbuf, recvbuf, recvcounts, type, op, false));
+    }
+
+    /** MPI_Reduce_scatter_init in place. */
+    public final Prequest reduceScatterInit(Object buf, int[] counts, Datatype type, Op op) throws MPIException {
+        return CollectiveCalls.persistent(this, "MPI_Reduce_scatter_init",
+                CollectiveCalls.reduceScatter(null, buf, counts, type, op, true));
+    }
+
+    /** MPI_Reduce_scatter_block_init. */
+    public final Prequest reduceScatterBlockInit(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op) throws MPIException {
+        return CollectiveCalls.persistent(this, "MPI_Reduce_scatter_block_init",
+                CollectiveCalls.reduceScatterBlock(sendbuf, recvbuf, recvcount, type, op, false));
+    }
+
+    /** MPI_Reduce_scatter_block_init in place. */
+    public final Prequest reduceScatterBlockInit(Object buf, int count, Datatype type, Op op) throws MPIException {
+        return CollectiveCalls.persistent(this, "MPI_Reduce_scatter_block_init",
+                CollectiveCalls.reduceScatterBlock(null, buf, count, type, op, true));
+    }
+
+    /** MPI_Neighbor_allgather_init. */
+    public final Prequest neighborAllGatherInit(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype) throws MPIException {
+        return neighborInit("MPI_Neighbor_allgather_init", () -> CommOps.allGatherInit(this, sendbuf, sendcount,
+                sendtype, recvbuf, recvcount, null, null, recvtype));
+    }
+
+    /** MPI_Neighbor_allgatherv_init. */
+    public final Prequest neighborAllGathervInit(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
+        return neighborInit("MPI_Neighbor_allgatherv_init", () -> CommOps.allGatherInit(this, sendbuf, sendcount,
+                sendtype, recvbuf, 0, recvcount, displs, recvtype));
+    }
+
+    /** MPI_Neighbor_alltoall_init. */
+    public final Prequest neighborAllToAllInit(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype) throws MPIException {
+        return neighborInit("MPI_Neighbor_alltoall_init", () -> CommOps.allToAllInit(this, sendbuf, sendcount, null,
+                null, sendtype, recvbuf, recvcount, null, null, recvtype));
+    }
+
+    /** MPI_Neighbor_alltoallv_init. */
+    public final Prequest neighborAllToAllvInit(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
+        return neighborInit("MPI_Neighbor_alltoallv_init", () -> CommOps.allToAllInit(this, sendbuf, 0, sendcount,
+                sdispls, sendtype, recvbuf, 0, recvcount, rdispls, recvtype));
+    }
+
+    private Prequest neighborInit(String call,
+            java.util.function.Supplier<java.util.function.Supplier<org.jmpi.topo.NeighborExchange>> init)
+            throws MPIException {
+        try {
+            java.util.function.Supplier<org.jmpi.topo.NeighborExchange> start = init.get();
+            return new Prequest(this, call, () -> start.get());
+        } catch (MpiError e) {
+            throw fail(call, e);
+        }
+    }
+
     private Request neighborStart(String call, java.util.function.Supplier<RequestImpl> start) throws MPIException {
         try {
             return Request.of(this, start.get(), call);

@@ -398,6 +398,16 @@ final class CommOps {
     /** Starts a neighbour allgather(v): {@code recvCounts}/{@code displs} null for the plain form. */
     static NeighborExchange allGather(Comm comm, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
             int recvcount, int[] recvCounts, int[] displs, Datatype recvtype) {
+        return allGatherInit(comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvCounts, displs, recvtype)
+                .get();
+    }
+
+    /**
+     * A neighbour allgather(v) with its views made and its sequence number taken now; each {@code get()} starts one
+     * activation (a persistent neighbourhood collective starts it many times, a non-blocking one once).
+     */
+    static java.util.function.Supplier<NeighborExchange> allGatherInit(Comm comm, Object sendbuf, int sendcount,
+            Datatype sendtype, Object recvbuf, int recvcount, int[] recvCounts, int[] displs, Datatype recvtype) {
         Topology t = topology(comm);
         Communicator c = comm.impl;
         int[] in = t.inNeighbors(c.rank());
@@ -406,19 +416,29 @@ final class CommOps {
         MessageData[] send = new MessageData[out.length];
         Arrays.fill(send, s);
         MessageData[] recv = recvBlocks(in.length, recvbuf, recvcount, recvCounts, displs, recvtype);
-        return NeighborExchange.start(c, t, send, recv);
+        int seq = c.nextCollective();
+        return () -> NeighborExchange.start(c, t, send, recv, seq);
     }
 
     /** Starts a neighbour alltoall(v): counts/displs null for the plain form. */
     static NeighborExchange allToAll(Comm comm, Object sendbuf, int sendcount, int[] sendCounts, int[] sdispls,
             Datatype sendtype, Object recvbuf, int recvcount, int[] recvCounts, int[] rdispls, Datatype recvtype) {
+        return allToAllInit(comm, sendbuf, sendcount, sendCounts, sdispls, sendtype, recvbuf, recvcount, recvCounts,
+                rdispls, recvtype).get();
+    }
+
+    /** A neighbour alltoall(v), as {@link #allGatherInit}. */
+    static java.util.function.Supplier<NeighborExchange> allToAllInit(Comm comm, Object sendbuf, int sendcount,
+            int[] sendCounts, int[] sdispls, Datatype sendtype, Object recvbuf, int recvcount, int[] recvCounts,
+            int[] rdispls, Datatype recvtype) {
         Topology t = topology(comm);
         Communicator c = comm.impl;
         int[] in = t.inNeighbors(c.rank());
         int[] out = t.outNeighbors(c.rank());
         MessageData[] send = blocksOf(out.length, sendbuf, sendcount, sendCounts, sdispls, sendtype, false);
         MessageData[] recv = recvBlocks(in.length, recvbuf, recvcount, recvCounts, rdispls, recvtype);
-        return NeighborExchange.start(c, t, send, recv);
+        int seq = c.nextCollective();
+        return () -> NeighborExchange.start(c, t, send, recv, seq);
     }
 
     private static MessageData[] recvBlocks(int n, Object buf, int count, int[] counts, int[] displs, Datatype type) {

@@ -185,6 +185,30 @@ public class Intracomm extends Comm {
         return CollectiveCalls.begin(this, "MPI_Iexscan", CollectiveCalls.scan(null, buf, count, type, op, true, true));
     }
 
+    /** MPI_Scan_init (MPI 4.0; see {@link Comm#allReduceInit}). */
+    public final Prequest scanInit(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
+        return CollectiveCalls.persistent(this, "MPI_Scan_init",
+                CollectiveCalls.scan(sendbuf, recvbuf, count, type, op, false, false));
+    }
+
+    /** MPI_Scan_init in place. */
+    public final Prequest scanInit(Object buf, int count, Datatype type, Op op) throws MPIException {
+        return CollectiveCalls.persistent(this, "MPI_Scan_init",
+                CollectiveCalls.scan(null, buf, count, type, op, true, false));
+    }
+
+    /** MPI_Exscan_init (MPI 4.0). */
+    public final Prequest exScanInit(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
+        return CollectiveCalls.persistent(this, "MPI_Exscan_init",
+                CollectiveCalls.scan(sendbuf, recvbuf, count, type, op, false, true));
+    }
+
+    /** MPI_Exscan_init in place. */
+    public final Prequest exScanInit(Object buf, int count, Datatype type, Op op) throws MPIException {
+        return CollectiveCalls.persistent(this, "MPI_Exscan_init",
+                CollectiveCalls.scan(null, buf, count, type, op, true, true));
+    }
+
     /** MPI_Open_port: a new port name ({@code jmpi-port:host:port:token}); the name is the capability to connect. */
     public static String openPort() throws MPIException {
         try {

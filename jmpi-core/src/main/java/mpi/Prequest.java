@@ -5,14 +5,25 @@ import org.jmpi.runtime.ErrorClass;
 import org.jmpi.runtime.MpiError;
 
 /**
- * A persistent communication request: created once with the arguments of a send or receive, then started any
- * number of times ({@link #start()}, {@link #startAll}). Between activations it is inactive: waiting on it returns
- * an empty status at once. {@link #free()} ends it.
+ * A persistent communication request: created once with the arguments of a send or receive, or of a collective
+ * operation (MPI 4.0's persistent collectives: {@link Comm#allReduceInit} and the others), then started any number of
+ * times ({@link #start()}, {@link #startAll}). Between activations it is inactive: waiting on it returns an empty
+ * status at once. {@link #free()} ends it.
+ *
+ * <p>A persistent collective is built once, at its init call: algorithm, schedule, temporary buffers and tag are
+ * fixed then, so a start allocates nothing and only runs the schedule again. Like every collective, the init calls
+ * on one communicator come in the same order on every rank; the starts of different persistent collectives may come
+ * in any order, and a started one is a non-blocking collective that every rank of the communicator must start and
+ * complete.
  */
 public final class Prequest extends Request {
     /** What the request does when started. */
     enum Kind {
-        SEND, BSEND, SSEND, RSEND, RECV
+        SEND, BSEND, SSEND, RSEND, RECV,
+        /** A persistent collective: {@link #schedule} runs it. */
+        COLLECTIVE,
+        /** A persistent neighbourhood collective: {@link #neighbors} starts one activation. */
+        NEIGHBOR
     }
 
     private final Kind kind;
@@ -21,6 +32,10 @@ public final class Prequest extends Request {
     private final Datatype type;
     private final int peer;
     private final int tag;
+    /** The schedule of a persistent collective (kind COLLECTIVE), built once. */
+    private final org.jmpi.coll.Schedule schedule;
+    /** Starts one activation of a persistent neighbourhood collective (kind NEIGHBOR). */
+    private final java.util.function.Supplier<org.jmpi.runtime.RequestImpl> neighbors;
 
     Prequest() {
         this(null, "MPI_Prequest", Kind.SEND, null, 0, MPI.BYTE, MPI.PROC_NULL, 0);
@@ -35,6 +50,34 @@ public final class Prequest extends Request {
         this.type = type;
         this.peer = peer;
         this.tag = tag;
+        this.schedule = null;
+        this.neighbors = null;
+        this.nullHandle = false;
+        this.impl = null;
+    }
+
+    /** A persistent collective whose schedule {@code s} was built by its init call. */
+    Prequest(Comm comm, String call, org.jmpi.coll.Schedule s) {
+        this(comm, call, Kind.COLLECTIVE, s, null);
+    }
+
+    /** A persistent neighbourhood collective; {@code start} starts one activation. */
+    Prequest(Comm comm, String call, java.util.function.Supplier<org.jmpi.runtime.RequestImpl> start) {
+        this(comm, call, Kind.NEIGHBOR, null, start);
+    }
+
+    private Prequest(Comm comm, String call, Kind kind, org.jmpi.coll.Schedule s,
+            java.util.function.Supplier<org.jmpi.runtime.RequestImpl> start) {
+        this.comm = comm;
+        this.call = call;
+        this.kind = kind;
+        this.buf = null;
+        this.count = 0;
+        this.type = null;
+        this.peer = MPI.PROC_NULL;
+        this.tag = 0;
+        this.schedule = s;
+        this.neighbors = start;
         this.nullHandle = false;
         this.impl = null;
     }
@@ -58,6 +101,8 @@ public final class Prequest extends Request {
         }
         Communicator c = comm.live();
         impl = switch (kind) {
+            case COLLECTIVE -> schedule.restart();
+            case NEIGHBOR -> neighbors.get();
             case RECV -> comm.startRecv(c, buf, count, type, peer, tag);
             case SEND -> comm.startSend(c, buf, count, type, peer, tag, Comm.Mode.STANDARD);
             case BSEND -> comm.startSend(c, buf, count, type, peer, tag, Comm.Mode.BUFFERED);
@@ -68,6 +113,22 @@ public final class Prequest extends Request {
             impl = org.jmpi.runtime.RequestImpl.completed(org.jmpi.runtime.JmpiRuntime.get().progress(),
                     MPI.PROC_NULL, MPI.ANY_TAG, 0);
         }
+    }
+
+    /**
+     * Frees the request. A persistent collective must be inactive (MPI 4.0: freeing an active one is erroneous):
+     * its temporary buffers go back to the pool.
+     */
+    @Override
+    public void free() throws MPIException {
+        if (schedule != null && !freed) {
+            if (impl != null && !impl.isDone()) {
+                throw fail("MPI_Request_free", new MpiError(ErrorClass.ERR_REQUEST,
+                        "free of an active persistent collective request (" + call + "): complete it first"));
+            }
+            schedule.release();
+        }
+        super.free();
     }
 
     /** Starts one activation of the operation. */

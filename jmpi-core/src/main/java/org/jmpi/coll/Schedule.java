@@ -75,6 +75,8 @@ public final class Schedule extends RequestImpl {
     private RequestImpl[] requests;
     private int cursor;
     private boolean finished;
+    /** A persistent collective's schedule: started again by {@link #restart()}, temporaries kept until {@link #release()}. */
+    private boolean persistent;
     private int firstError;
     private String firstErrorMessage;
 
@@ -158,6 +160,54 @@ public final class Schedule extends RequestImpl {
         }
         byte[] a = (byte[]) tempArray(byte[].class, (int) bytes);
         return Blocks.of(a, 0, bytes);
+    }
+
+    /**
+     * Makes this schedule a persistent collective's (MPI 4.0 section 6.13): built once, started any number of times by
+     * {@link #restart()} with the same rounds, buffers and tag (the tag of the collective sequence number it was built
+     * with: activations of one request never overlap, and messages between two ranks match in order, so an
+     * activation's messages cannot meet another's; different requests have different tags, so they may start in any
+     * order). Its temporaries stay with it until {@link #release()}. Returns this.
+     */
+    public Schedule persistent() {
+        persistent = true;
+        return this;
+    }
+
+    /**
+     * Starts a persistent schedule again (the first call starts it): the previous activation must have completed.
+     * Allocates nothing. Returns this.
+     */
+    public Schedule restart() {
+        if (!persistent) {
+            throw new IllegalStateException("not a persistent schedule");
+        }
+        if (!started) {
+            return start();
+        }
+        if (!isDone() || !finished) { // done first: its volatile read orders the read of finished
+            throw new MpiError(ErrorClass.ERR_REQUEST, name + ": started while its previous activation is active");
+        }
+        while (!settled()) {
+            Thread.onSpinWait(); // the completing thread is still inside complete(): a few instructions
+        }
+        recycle();
+        next = 0;
+        current = null;
+        cursor = 0;
+        firstError = 0;
+        firstErrorMessage = null;
+        finished = false;
+        signal(); // its atomic update publishes the stores above to whichever thread drains
+        return this;
+    }
+
+    /** Gives a persistent schedule's temporaries back to the pool (the request was freed); not started again. */
+    public void release() {
+        for (Object t : temps) {
+            ArrayPool.give(t);
+        }
+        temps.clear();
     }
 
     /** Starts the schedule: runs as many rounds as can run at once. Returns this. */
@@ -373,10 +423,9 @@ public final class Schedule extends RequestImpl {
 
     private void finish() {
         finished = true;
-        for (Object t : temps) {
-            ArrayPool.give(t);
+        if (!persistent) {
+            release();
         }
-        temps.clear();
         if (firstError != 0) {
             error = firstError;
             errorMessage = firstErrorMessage;

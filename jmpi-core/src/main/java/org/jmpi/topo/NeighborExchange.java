@@ -41,9 +41,18 @@ public final class NeighborExchange extends RequestImpl {
      * @param recv the block for each in-neighbour slot
      */
     public static NeighborExchange start(Communicator c, Topology topo, MessageData[] send, MessageData[] recv) {
+        return start(c, topo, send, recv, c.nextCollective());
+    }
+
+    /**
+     * Starts the exchange with the tag of a collective sequence number taken earlier (a persistent neighbourhood
+     * collective takes one at its init call and starts every activation with it).
+     */
+    public static NeighborExchange start(Communicator c, Topology topo, MessageData[] send, MessageData[] recv,
+            int sequence) {
         NeighborExchange x = new NeighborExchange();
         Engine engine = JmpiRuntime.get().engine();
-        int seq = c.nextCollective() & 0x1fffff;
+        int seq = sequence & 0x1fffff;
         int me = c.rank();
         int[] in = topo.inNeighbors(me);
         int[] out = topo.outNeighbors(me);

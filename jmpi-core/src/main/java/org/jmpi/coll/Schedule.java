@@ -77,6 +77,8 @@ public final class Schedule extends RequestImpl {
     private boolean finished;
     /** A persistent collective's schedule: started again by {@link #restart()}, temporaries kept until {@link #release()}. */
     private boolean persistent;
+    /** A finished request of this schedule that had not settled when its round ended; see {@link #roundDone}. */
+    private RequestImpl lingering;
     private int firstError;
     private String firstErrorMessage;
 
@@ -192,6 +194,10 @@ public final class Schedule extends RequestImpl {
             Thread.onSpinWait(); // the completing thread is still inside complete(): a few instructions
         }
         recycle();
+        if (lingering != null) {
+            engine.release(lingering);
+            lingering = null;
+        }
         next = 0;
         current = null;
         cursor = 0;
@@ -409,7 +415,16 @@ public final class Schedule extends RequestImpl {
                 recordError(q.error(), name + ": " + q.errorMessage());
             }
             reqs[cursor++] = null;
-            engine.release(q); // nobody else holds it: reused if its completer is done with it
+            if (!q.settled()) {
+                // most often the request whose completion runs this drain (its complete() is on the stack): kept
+                // until the next start of a persistent schedule, by when it has settled, instead of being dropped
+                RequestImpl kept = lingering;
+                lingering = q;
+                q = kept;
+            }
+            if (q != null) {
+                engine.release(q); // nobody else holds it: reused if its completer is done with it
+            }
         }
         return true;
     }

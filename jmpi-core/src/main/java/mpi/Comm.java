@@ -637,14 +637,8 @@ public class Comm implements Freeable, Cloneable {
             SendRequest s = null;
             if (dest != MPI.PROC_NULL) {
                 // the outgoing data is copied first, because the receive overwrites the same buffer
-                long n = data.bytes();
-                if (n > Integer.MAX_VALUE - 8) {
-                    throw new MpiError(ErrorClass.ERR_COUNT, "sendRecvReplace of more than 2 GiB is not supported");
-                }
-                java.lang.foreign.MemorySegment copy = java.lang.foreign.MemorySegment.ofArray(new byte[(int) n]);
-                data.packTo(0, copy, 0, n);
-                s = JmpiRuntime.get().engine().isend(new MessageData.SegmentData(copy), c.worldRank(dest),
-                        c.context(), c.rank(), sendtag, SendMode.STANDARD);
+                s = JmpiRuntime.get().engine().isend(copyOf(data), c.worldRank(dest), c.context(), c.rank(),
+                        sendtag, SendMode.STANDARD);
             }
             RecvRequest r = source == MPI.PROC_NULL ? null
                     : JmpiRuntime.get().engine().irecvFromApplication(data, c.context(), checkSource(c, source),
@@ -664,6 +658,59 @@ public class Comm implements Freeable, Cloneable {
         } catch (MpiError e) {
             throw fail("MPI_Sendrecv_replace", e);
         }
+    }
+
+    /**
+     * MPI_Isendrecv (MPI 4.0): starts a send and a receive together; the request completes when both have, and its
+     * status is the receive's. Buffers may be Java arrays or java.nio buffers; neither may be touched until then.
+     */
+    public final Request iSendRecv(Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag, Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag) throws MPIException {
+        try {
+            Communicator c = live();
+            checkSend(c, sendcount, sendtype, dest, sendtag);
+            RecvRequest r = startRecv(c, recvbuf, recvcount, recvtype, source, recvtag);
+            SendRequest s = startSend(c, sendbuf, sendcount, sendtype, dest, sendtag, SendMode.STANDARD);
+            return Request.of(this, new org.jmpi.pt2pt.SendRecvRequest(JmpiRuntime.get().progress(), s, r),
+                    "MPI_Isendrecv");
+        } catch (MpiError e) {
+            throw fail("MPI_Isendrecv", e);
+        }
+    }
+
+    /**
+     * MPI_Isendrecv_replace (MPI 4.0): sends the contents of {@code buf} and receives into it. The outgoing data is
+     * copied at the call, so the receive may land at once.
+     */
+    public final Request iSendRecvReplace(Object buf, int count, Datatype type, int dest, int sendtag, int source, int recvtag) throws MPIException {
+        try {
+            Communicator c = live();
+            checkCount(count);
+            checkType(type);
+            checkDest(c, dest);
+            checkSendTag(sendtag);
+            int src = checkSource(c, source);
+            int rtag = checkRecvTag(recvtag);
+            MessageData data = BufferView.of(buf, count, type.desc, true);
+            SendRequest s = dest == MPI.PROC_NULL ? null : JmpiRuntime.get().engine().isend(copyOf(data),
+                    c.worldRank(dest), c.context(), c.rank(), sendtag, SendMode.STANDARD);
+            RecvRequest r = source == MPI.PROC_NULL ? null
+                    : JmpiRuntime.get().engine().irecvFromApplication(data, c.context(), src, rtag);
+            return Request.of(this, new org.jmpi.pt2pt.SendRecvRequest(JmpiRuntime.get().progress(), s, r),
+                    "MPI_Isendrecv_replace");
+        } catch (MpiError e) {
+            throw fail("MPI_Isendrecv_replace", e);
+        }
+    }
+
+    /** The packed bytes of {@code data}, copied (the send half of a sendrecv-replace). */
+    private static MessageData copyOf(MessageData data) {
+        long n = data.bytes();
+        if (n > Integer.MAX_VALUE - 8) {
+            throw new MpiError(ErrorClass.ERR_COUNT, "sendRecvReplace of more than 2 GiB is not supported");
+        }
+        java.lang.foreign.MemorySegment copy = java.lang.foreign.MemorySegment.ofArray(new byte[(int) n]);
+        data.packTo(0, copy, 0, n);
+        return new MessageData.SegmentData(copy);
     }
 
     /** Buffered send: copies the data into the attached buffer's space and returns; ERR_BUFFER if it does not fit. */

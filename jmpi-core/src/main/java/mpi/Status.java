@@ -62,6 +62,34 @@ public final class Status {
         }
     }
 
+    /**
+     * MPI_Get_count_c (MPI 4.0): {@link #getCount} as a {@code long}, for counts above 2^31 - 1 (a message from a
+     * memory segment); {@code MPI.UNDEFINED} when the data is not a whole number of items.
+     */
+    public long getCountLong(Datatype datatype) throws MPIException {
+        try {
+            checkType(datatype);
+            long size = datatype.desc.size();
+            if (size == 0) {
+                return bytes == 0 ? 0 : MPI.UNDEFINED;
+            }
+            return bytes % size != 0 ? MPI.UNDEFINED : bytes / size;
+        } catch (MpiError e) {
+            throw Errors.raise("MPI_Get_count_c", e);
+        }
+    }
+
+    /** MPI_Get_elements_c (MPI 4.0): {@link #getElements} as a {@code long}. */
+    public long getElementsLong(Datatype datatype) throws MPIException {
+        try {
+            checkType(datatype);
+            long n = datatype.desc.basicElementsIn(bytes);
+            return n < 0 ? MPI.UNDEFINED : n;
+        } catch (MpiError e) {
+            throw Errors.raise("MPI_Get_elements_c", e);
+        }
+    }
+
     public boolean isCancelled() throws MPIException {
         return cancelled;
     }

@@ -245,6 +245,9 @@ public final class BufferView {
 
     /** The whole buffer as a segment (from index 0 to its capacity). */
     private static MemorySegment segmentOf(Object buf) {
+        if (buf instanceof MemorySegment m) {
+            return m; // MPI 4.0's large buffers, as raw memory from offset 0 (heap or native, any arena the threads may use)
+        }
         if (buf instanceof Buffer b) {
             elementBytes(b); // the seven kinds of typed buffer only
             return MemorySegment.ofBuffer(b.duplicate().clear());
@@ -262,7 +265,7 @@ public final class BufferView {
      * paid them twice per message (a 0-byte ping-pong took 1.0 us one-way against 0.6 at 1 byte).
      */
     private static void checkSupported(Object buf) {
-        if (!(buf instanceof Buffer || buf instanceof byte[] || buf instanceof char[] || buf instanceof short[]
+        if (!(buf instanceof Buffer || buf instanceof MemorySegment || buf instanceof byte[] || buf instanceof char[] || buf instanceof short[]
                 || buf instanceof int[] || buf instanceof long[] || buf instanceof float[] || buf instanceof double[]
                 || buf instanceof boolean[])) {
             throw unsupported(buf);
@@ -271,7 +274,7 @@ public final class BufferView {
 
     private static MpiError unsupported(Object buf) {
         return new MpiError(ErrorClass.ERR_BUFFER, "unsupported buffer " + describe(buf)
-                + ": use a primitive array or a java.nio buffer");
+                + ": use a primitive array, a java.nio buffer or a MemorySegment");
     }
 
     static String describe(Object buf) {
@@ -285,6 +288,9 @@ public final class BufferView {
         if (buf instanceof Buffer b) {
             return (b.isDirect() ? "direct " : "heap ") + buf.getClass().getSimpleName() + " of capacity "
                     + b.capacity();
+        }
+        if (buf instanceof MemorySegment m) {
+            return (m.isNative() ? "native" : "heap") + " MemorySegment of " + m.byteSize() + " bytes";
         }
         return buf.getClass().getName();
     }

@@ -713,6 +713,69 @@ public class Comm implements Freeable, Cloneable {
         return new MessageData.SegmentData(copy);
     }
 
+    /**
+     * MPI_Psend_init (MPI 4.0): a partitioned send of {@code partitions} parts of {@code count} elements each, from
+     * {@code buf} (a Java array, a java.nio buffer or a MemorySegment). After each {@link Prequest#start()}, every
+     * partition is marked ready once ({@link Prequest#pReady}) and travels then. Tags below 2^30.
+     */
+    public final Prequest pSendInit(Object buf, int partitions, int count, Datatype type, int dest, int tag) throws MPIException {
+        return partitionedInit("MPI_Psend_init", true, buf, partitions, count, type, dest, tag);
+    }
+
+    /**
+     * MPI_Precv_init (MPI 4.0): a partitioned receive into {@code partitions} parts of {@code count} elements; it
+     * matches a partitioned send of the same size in bytes (the two may have different partition counts), in init
+     * order. {@link Prequest#pArrived} tells when a part has arrived.
+     */
+    public final Prequest pRecvInit(Object buf, int partitions, int count, Datatype type, int source, int tag) throws MPIException {
+        return partitionedInit("MPI_Precv_init", false, buf, partitions, count, type, source, tag);
+    }
+
+    private Prequest partitionedInit(String call, boolean send, Object buf, int partitions, int count, Datatype type,
+            int peer, int tag) throws MPIException {
+        try {
+            Communicator c = live();
+            if (this instanceof Intercomm) {
+                throw new MpiError(ErrorClass.ERR_UNSUPPORTED_OPERATION, call + " on an intercommunicator is not "
+                        + "supported yet");
+            }
+            checkCount(count);
+            checkType(type);
+            if (partitions < 1) {
+                throw new MpiError(ErrorClass.ERR_ARG, "partitions must be 1 or more, not " + partitions);
+            }
+            long total = (long) partitions * count;
+            if (total > Integer.MAX_VALUE) {
+                throw new MpiError(ErrorClass.ERR_COUNT, partitions + " partitions of " + count
+                        + " elements are more than 2^31 - 1 elements");
+            }
+            int p;
+            if (send) {
+                checkDest(c, peer);
+                checkSendTag(tag);
+                p = peer;
+            } else {
+                if (peer == MPI.ANY_SOURCE) {
+                    throw new MpiError(ErrorClass.ERR_RANK, "a partitioned receive takes no MPI.ANY_SOURCE");
+                }
+                if (tag == MPI.ANY_TAG) {
+                    throw new MpiError(ErrorClass.ERR_TAG, "a partitioned receive takes no MPI.ANY_TAG");
+                }
+                checkSource(c, peer);
+                checkRecvTag(tag);
+                p = peer;
+            }
+            MessageData data = BufferView.of(buf, (int) total, type.desc, !send);
+            long partBytes = (long) count * type.desc.size();
+            org.jmpi.pt2pt.Partitioned part = send
+                    ? org.jmpi.pt2pt.Partitioned.sendInit(c, data, partitions, partBytes, p, tag)
+                    : org.jmpi.pt2pt.Partitioned.recvInit(c, data, partitions, partBytes, p, tag);
+            return new Prequest(this, call, part);
+        } catch (MpiError e) {
+            throw fail(call, e);
+        }
+    }
+
     /** Buffered send: copies the data into the attached buffer's space and returns; ERR_BUFFER if it does not fit. */
     public final void bSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
         blockingSend("MPI_Bsend", buf, count, type, dest, tag, Mode.BUFFERED);

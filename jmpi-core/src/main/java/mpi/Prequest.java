@@ -23,7 +23,9 @@ public final class Prequest extends Request {
         /** A persistent collective: {@link #schedule} runs it. */
         COLLECTIVE,
         /** A persistent neighbourhood collective: {@link #neighbors} starts one activation. */
-        NEIGHBOR
+        NEIGHBOR,
+        /** A partitioned send or receive (MPI 4.0): {@link #partitioned} runs it. */
+        PARTITIONED
     }
 
     private final Kind kind;
@@ -36,6 +38,8 @@ public final class Prequest extends Request {
     private final org.jmpi.coll.Schedule schedule;
     /** Starts one activation of a persistent neighbourhood collective (kind NEIGHBOR). */
     private final java.util.function.Supplier<org.jmpi.runtime.RequestImpl> neighbors;
+    /** A partitioned send or receive (kind PARTITIONED). */
+    private final org.jmpi.pt2pt.Partitioned partitioned;
 
     Prequest() {
         this(null, "MPI_Prequest", Kind.SEND, null, 0, MPI.BYTE, MPI.PROC_NULL, 0);
@@ -52,6 +56,7 @@ public final class Prequest extends Request {
         this.tag = tag;
         this.schedule = null;
         this.neighbors = null;
+        this.partitioned = null;
         this.nullHandle = false;
         this.impl = null;
     }
@@ -78,6 +83,24 @@ public final class Prequest extends Request {
         this.tag = 0;
         this.schedule = s;
         this.neighbors = start;
+        this.partitioned = null;
+        this.nullHandle = false;
+        this.impl = null;
+    }
+
+    /** A partitioned send or receive (MPI 4.0). */
+    Prequest(Comm comm, String call, org.jmpi.pt2pt.Partitioned p) {
+        this.comm = comm;
+        this.call = call;
+        this.kind = Kind.PARTITIONED;
+        this.buf = null;
+        this.count = 0;
+        this.type = null;
+        this.peer = MPI.PROC_NULL;
+        this.tag = 0;
+        this.schedule = null;
+        this.neighbors = null;
+        this.partitioned = p;
         this.nullHandle = false;
         this.impl = null;
     }
@@ -90,6 +113,9 @@ public final class Prequest extends Request {
     @Override
     void inactive() {
         impl = null;
+        if (partitioned != null) {
+            partitioned.inactive();
+        }
     }
 
     private void startOne() {
@@ -103,6 +129,7 @@ public final class Prequest extends Request {
         impl = switch (kind) {
             case COLLECTIVE -> schedule.restart();
             case NEIGHBOR -> neighbors.get();
+            case PARTITIONED -> partitioned.start();
             case RECV -> comm.startRecv(c, buf, count, type, peer, tag);
             case SEND -> comm.startSend(c, buf, count, type, peer, tag, Comm.Mode.STANDARD);
             case BSEND -> comm.startSend(c, buf, count, type, peer, tag, Comm.Mode.BUFFERED);
@@ -112,6 +139,72 @@ public final class Prequest extends Request {
         if (impl == null) { // PROC_NULL
             impl = org.jmpi.runtime.RequestImpl.completed(org.jmpi.runtime.JmpiRuntime.get().progress(),
                     MPI.PROC_NULL, MPI.ANY_TAG, 0);
+        }
+    }
+
+    // ------------------------------------------------------------------ MPI 4.0: partitioned communication
+
+    private org.jmpi.pt2pt.Partitioned partitioned(String name) {
+        if (partitioned == null) {
+            throw new MpiError(ErrorClass.ERR_REQUEST, name + " on a request that is not partitioned (" + call + ")");
+        }
+        if (freed) {
+            throw new MpiError(ErrorClass.ERR_REQUEST, name + " on a freed request");
+        }
+        return partitioned;
+    }
+
+    /**
+     * MPI_Pready: partition {@code partition} of this started partitioned send may go (its data is final). Each
+     * partition once per activation; threads may mark different partitions at the same time.
+     */
+    public void pReady(int partition) throws MPIException {
+        try {
+            partitioned("MPI_Pready").ready(partition);
+        } catch (MpiError e) {
+            throw fail("MPI_Pready", e);
+        }
+    }
+
+    /** MPI_Pready_range: partitions {@code low} to {@code high}, both included. */
+    public void pReadyRange(int low, int high) throws MPIException {
+        try {
+            org.jmpi.pt2pt.Partitioned p = partitioned("MPI_Pready_range");
+            if (low > high) {
+                throw new MpiError(ErrorClass.ERR_ARG, "low " + low + " above high " + high);
+            }
+            for (int i = low; i <= high; i++) {
+                p.ready(i);
+            }
+        } catch (MpiError e) {
+            throw fail("MPI_Pready_range", e);
+        }
+    }
+
+    /** MPI_Pready_list: the listed partitions. */
+    public void pReadyList(int[] partitions) throws MPIException {
+        try {
+            org.jmpi.pt2pt.Partitioned p = partitioned("MPI_Pready_list");
+            if (partitions == null) {
+                throw new MpiError(ErrorClass.ERR_ARG, "null partition list");
+            }
+            for (int i : partitions) {
+                p.ready(i);
+            }
+        } catch (MpiError e) {
+            throw fail("MPI_Pready_list", e);
+        }
+    }
+
+    /**
+     * MPI_Parrived: whether partition {@code partition} of this started partitioned receive has arrived (its data may
+     * be read before the whole request completes). Polls progress when it has not.
+     */
+    public boolean pArrived(int partition) throws MPIException {
+        try {
+            return partitioned("MPI_Parrived").arrived(partition);
+        } catch (MpiError e) {
+            throw fail("MPI_Parrived", e);
         }
     }
 

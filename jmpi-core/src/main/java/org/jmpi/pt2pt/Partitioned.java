@@ -58,6 +58,8 @@ public final class Partitioned {
     private long sendPartBytes;
     private final RequestImpl hello;
     private final MemorySegment helloData;
+    /** The messages of the send partitions (views of {@link #data}), made once: at init (send), from the hello (receive). */
+    private MessageData[] parts;
     private Activation current;
 
     private Partitioned(Communicator comm, boolean send, int peer, int userTag, int partitions, MessageData data,
@@ -73,6 +75,17 @@ public final class Partitioned {
         this.hello = hello;
         this.helloData = helloData;
         this.base = base;
+        if (send) {
+            parts = slices(data, partitions, partBytes);
+        }
+    }
+
+    private static MessageData[] slices(MessageData data, int n, long bytes) {
+        MessageData[] s = new MessageData[n];
+        for (int i = 0; i < n; i++) {
+            s[i] = Blocks.slice(data, i * bytes, bytes);
+        }
+        return s;
     }
 
     private static final int PROC_NULL = -2;
@@ -160,13 +173,13 @@ public final class Partitioned {
                         + " bytes matched a partitioned send of " + (long) sendPartitions * sendPartBytes + " bytes");
                 return;
             }
+            parts = slices(data, sendPartitions, sendPartBytes);
         }
         a.sendDone = new AtomicIntegerArray(sendPartitions);
         a.expect(sendPartitions);
         for (int p = 0; p < sendPartitions; p++) {
             int part = p;
-            RequestImpl r = engine.irecv(Blocks.slice(data, p * sendPartBytes, sendPartBytes), comm.collectiveContext(),
-                    peer, dataTag(p));
+            RequestImpl r = engine.irecv(parts[p], comm.collectiveContext(), peer, dataTag(p));
             r.whenDone(() -> {
                 if (a.sendDone.compareAndSet(part, 0, 1)) {
                     a.partDone(r);
@@ -193,7 +206,7 @@ public final class Partitioned {
         if (peer == PROC_NULL) {
             return;
         }
-        RequestImpl r = engine.isend(Blocks.slice(data, p * partBytes, partBytes), comm.worldRank(peer),
+        RequestImpl r = engine.isend(parts[p], comm.worldRank(peer),
                 comm.collectiveContext(), comm.rank(), dataTag(p), SendMode.STANDARD);
         r.whenDone(() -> {
             if (a.sent.compareAndSet(p, 0, 1)) {

@@ -167,6 +167,11 @@ final class CommOps {
         if (tag < 0) {
             throw new MpiError(ErrorClass.ERR_TAG, "invalid tag " + tag);
         }
+        return createGroupTagged(c, group, tag);
+    }
+
+    /** {@link #createGroup} with any tag but -1 (MPI_Comm_create_from_group uses negative ones). */
+    static Communicator createGroupTagged(Communicator c, Group group, int tag) {
         int[] world = checkSubgroup(c, group);
         int me = indexOf(world, c.worldRank(c.rank()));
         if (me < 0) {

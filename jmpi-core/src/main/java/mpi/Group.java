@@ -38,6 +38,23 @@ public final class Group implements Freeable {
         this.predefined = predefined;
     }
 
+    /**
+     * MPI_Group_from_session_pset (MPI 4.0): the group of a session's process set, {@code mpi://WORLD} or
+     * {@code mpi://SELF}.
+     */
+    public static Group fromSessionPset(Session session, String pset) throws MPIException {
+        if (session == null) {
+            throw Errors.raise(MPI.ERRORS_RETURN, "MPI_Group_from_session_pset",
+                    new org.jmpi.runtime.MpiError(org.jmpi.runtime.ErrorClass.ERR_SESSION, "null session"));
+        }
+        session.checkOpen("MPI_Group_from_session_pset");
+        try {
+            return new Group(session.psetRanks(pset), Session.myWorldRank());
+        } catch (org.jmpi.runtime.MpiError e) {
+            throw session.fail("MPI_Group_from_session_pset", e);
+        }
+    }
+
     /** The predefined empty group {@link MPI#GROUP_EMPTY}. */
     static Group newEmpty() {
         return new Group(new int[0], MPI.UNDEFINED, true);

@@ -92,6 +92,38 @@ public class Intracomm extends Comm {
         }
     }
 
+    /**
+     * MPI_Comm_create_from_group (MPI 4.0): a new communicator over {@code group}, without a parent communicator
+     * (the group may come from a session's process set). Collective over the group's members, which pass the same
+     * {@code stringTag}; concurrent calls with different tags do not interfere. Works with sessions and with or
+     * without {@code MPI.Init}.
+     *
+     * @param info may be null (no key changes anything)
+     * @param errhandler the new communicator's error handler (null: MPI.ERRORS_ARE_FATAL)
+     * @return the communicator; a null communicator to a caller that is not in the group
+     */
+    public static Intracomm createFromGroup(Group group, String stringTag, Info info, Errhandler errhandler) throws MPIException {
+        try {
+            if (stringTag == null) {
+                throw new org.jmpi.runtime.MpiError(org.jmpi.runtime.ErrorClass.ERR_ARG, "null string tag");
+            }
+            org.jmpi.runtime.Communicator world = org.jmpi.runtime.JmpiRuntime.get().world();
+            // a negative tag of the world's spare context: apart from createGroup's tags (>= 0) and ANY (-1)
+            int tag = Integer.MIN_VALUE | (stringTag.hashCode() & 0x3fffffff);
+            org.jmpi.runtime.Communicator n = CommOps.createGroupTagged(world, group, tag);
+            Intracomm c = new Intracomm();
+            c.errhandler = errhandler != null ? errhandler : MPI.ERRORS_ARE_FATAL;
+            if (n == null) {
+                c.nullHandle = true;
+            } else {
+                c.impl = n;
+            }
+            return c;
+        } catch (org.jmpi.runtime.MpiError e) {
+            throw Errors.raise(errhandler, "MPI_Comm_create_from_group", e);
+        }
+    }
+
     /** Collective over the members of {@code group} only; {@code tag} tells concurrent calls apart. */
     public final Intracomm createGroup(Group group, int tag) throws MPIException {
         try {

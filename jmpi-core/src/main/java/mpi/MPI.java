@@ -173,6 +173,8 @@ public final class MPI {
     public static final int ERR_NO_SUCH_FILE = org.jmpi.runtime.ErrorClass.ERR_NO_SUCH_FILE;
     public static final int ERR_PORT = org.jmpi.runtime.ErrorClass.ERR_PORT;
     public static final int ERR_PROC_ABORTED = org.jmpi.runtime.ErrorClass.ERR_PROC_ABORTED;
+    /** An invalid or finalized session (MPI 4.0). */
+    public static final int ERR_SESSION = org.jmpi.runtime.ErrorClass.ERR_SESSION;
     public static final int ERR_QUOTA = org.jmpi.runtime.ErrorClass.ERR_QUOTA;
     public static final int ERR_READ_ONLY = org.jmpi.runtime.ErrorClass.ERR_READ_ONLY;
     public static final int ERR_RMA_CONFLICT = org.jmpi.runtime.ErrorClass.ERR_RMA_CONFLICT;
@@ -235,6 +237,11 @@ public final class MPI {
         try {
             org.jmpi.dpm.DynamicProcesses.beforeFinalize();
             org.jmpi.runtime.JmpiRuntime.finalizeRuntime();
+            if (org.jmpi.runtime.JmpiRuntime.current() != null) {
+                // an MPI 4.0 session keeps MPI running: the world model's communicators are gone all the same
+                COMM_WORLD.impl = null;
+                COMM_SELF.impl = null;
+            }
         } catch (org.jmpi.runtime.MpiError e) {
             throw Errors.raise("MPI_Finalize", e);
         }

@@ -66,6 +66,9 @@ class ApiSurfaceTest {
         assertThat(nested).isEqualTo(6);
     }
 
+    /** Types of MPI 4.0 that Open MPI's bindings would have had to add to package mpi (docs/mpi-4.md). */
+    private static final Set<String> MPI_4_TYPES = Set.of("Session");
+
     @Test
     void everyPublicTopLevelTypeOfPackageMpiIsListed() throws IOException, URISyntaxException {
         Set<String> listed = ApiList.load().stream()
@@ -90,13 +93,13 @@ class ApiSurfaceTest {
                 } catch (ClassNotFoundException e) {
                     continue;
                 }
-                if (Modifier.isPublic(c.getModifiers()) && !listed.contains(simple)) {
+                if (Modifier.isPublic(c.getModifiers()) && !listed.contains(simple) && !MPI_4_TYPES.contains(simple)) {
                     extra.add(simple);
                 }
             }
         }
         assertThat(extra)
-                .as("public types in package mpi that Open MPI does not have; put extensions in org.jmpi.*")
+                .as("public types in package mpi that Open MPI does not have (besides MPI 4.0's); put extensions in org.jmpi.*")
                 .isEmpty();
     }
 

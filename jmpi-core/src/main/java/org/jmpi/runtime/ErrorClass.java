@@ -76,6 +76,8 @@ public final class ErrorClass {
     public static final int ERR_PROC_FAILED_PENDING = 76;
     /** The communicator was revoked (ULFM's MPI_ERR_REVOKED; Open MPI's value). */
     public static final int ERR_REVOKED = 77;
+    /** An invalid or finalized session (MPI 4.0's MPI_ERR_SESSION; Open MPI's value). */
+    public static final int ERR_SESSION = 78;
     public static final int ERR_LASTCODE = 92;
     public static final int ERR_SYSRESOURCE = -2;
 
@@ -144,6 +146,7 @@ public final class ErrorClass {
             case ERR_PROC_FAILED -> "MPI_ERR_PROC_FAILED";
             case ERR_PROC_FAILED_PENDING -> "MPI_ERR_PROC_FAILED_PENDING";
             case ERR_REVOKED -> "MPI_ERR_REVOKED";
+            case ERR_SESSION -> "MPI_ERR_SESSION";
             case ERR_SYSRESOURCE -> "MPI_ERR_SYSRESOURCE";
             default -> "MPI error class " + errorClass;
         };

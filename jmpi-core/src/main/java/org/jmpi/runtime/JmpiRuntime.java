@@ -174,12 +174,39 @@ public final class JmpiRuntime {
      * @return the thread level provided
      */
     public static synchronized JmpiRuntime init(int requiredThreadLevel) {
-        if (current != null) {
-            throw MpiError.state("MPI is already initialized.");
+        if (worldStarted) {
+            throw MpiError.state(worldEnded ? "MPI is finalized." : "MPI is already initialized.");
         }
-        if (finalized) {
-            throw MpiError.state("MPI is finalized.");
+        JmpiRuntime rt = acquire(requiredThreadLevel);
+        worldStarted = true;
+        return rt;
+    }
+
+    /**
+     * Users of the runtime: the world model (MPI_Init ... MPI_Finalize) and each open MPI 4.0 session. The runtime
+     * starts with the first and ends, with the barrier over the world, when the last one leaves; it cannot start again
+     * in the same process (the process manager has been told that this rank is done).
+     */
+    private static int users;
+    private static boolean worldStarted;
+    private static boolean worldEnded;
+
+    /**
+     * Starts the runtime for one more user (a session, or the world model through {@link #init}), or joins the one
+     * running; the thread level is the running runtime's when it runs already.
+     */
+    public static synchronized JmpiRuntime acquire(int requiredThreadLevel) {
+        if (current == null) {
+            if (finalized) {
+                throw MpiError.state("MPI was finalized in this process and cannot start again.");
+            }
+            current = start(requiredThreadLevel);
         }
+        users++;
+        return current;
+    }
+
+    private static JmpiRuntime start(int requiredThreadLevel) {
         StartupTrace.mark("MPI_Init: start");
         JitHints.applyInBackground();
         Config config = Config.fromEnvironment();
@@ -189,9 +216,7 @@ public final class JmpiRuntime {
                 org.jmpi.shared.FastCopy.DEFAULT_NATIVE_AFTER, 0, 1L << 50));
         Bootstrap b = BootstrapFactory.detect();
         StartupTrace.mark("MPI_Init: process manager connected");
-        JmpiRuntime rt = new JmpiRuntime(b, config, Math.max(0, Math.min(3, requiredThreadLevel)));
-        current = rt;
-        return rt;
+        return new JmpiRuntime(b, config, Math.max(0, Math.min(3, requiredThreadLevel)));
     }
 
     /** The runtime, or an error when MPI is not initialised or already finalised. */
@@ -207,17 +232,35 @@ public final class JmpiRuntime {
         return current;
     }
 
+    /** Whether the world model was initialized (MPI_Initialized: also after MPI_Finalize; sessions do not count). */
     public static boolean isInitialized() {
-        return current != null || finalized;
+        return worldStarted;
     }
 
+    /** Whether the world model was finalized (MPI_Finalized). */
     public static boolean isFinalized() {
-        return finalized;
+        return worldEnded;
     }
 
-    /** Ends this rank's part in MPI: a barrier over the world (so no rank closes while others still talk). */
+    /** MPI_Finalize: the world model's user leaves; see {@link #release()}. */
     public static synchronized void finalizeRuntime() {
+        get();
+        if (!worldStarted || worldEnded) {
+            throw MpiError.state(worldEnded ? "MPI is finalized." : "MPI is not initialized.");
+        }
+        worldEnded = true;
+        release();
+    }
+
+    /**
+     * One user leaves (MPI_Finalize, or a session's finalize). When it was the last, ends this rank's part in MPI: a
+     * barrier over the world (so no rank closes while others still talk), then the transports close.
+     */
+    public static synchronized void release() {
         JmpiRuntime rt = get();
+        if (--users > 0) {
+            return;
+        }
         for (Runnable hook : rt.finalizeHooks) {
             hook.run();
         }

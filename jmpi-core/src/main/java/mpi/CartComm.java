@@ -35,6 +35,11 @@ public final class CartComm extends Intracomm {
         return (CartComm) super.dupWithInfo(info);
     }
 
+    @Override
+    public CartComm iDupWithInfo(Info info) throws MPIException {
+        return (CartComm) super.iDupWithInfo(info);
+    }
+
     private CartTopology cart() {
         live();
         if (!(topology instanceof CartTopology t)) {

@@ -314,6 +314,11 @@ public class Comm implements Freeable, Cloneable {
         return CommOps.dup(this, blank(), info, "MPI_Comm_dup_with_info");
     }
 
+    /** MPI_Comm_idup_with_info (MPI 4.0): {@link #iDup()} whose duplicate takes {@code info} as its hints. */
+    public Comm iDupWithInfo(Info info) throws MPIException {
+        return CommOps.iDup(this, blank(), info, "MPI_Comm_idup_with_info");
+    }
+
     public final Request getRequest() {
         return request != null ? request : new Request();
     }

@@ -76,15 +76,20 @@ final class CommOps {
      * ({@code getRequest()}) completes. Intercommunicators and single processes duplicate at once.
      */
     static <T extends Comm> T iDup(Comm comm, T blank) throws MPIException {
+        return iDup(comm, blank, null, "MPI_Comm_idup");
+    }
+
+    /** MPI_Comm_idup, or MPI_Comm_idup_with_info (MPI 4.0) when {@code info} is not null: the duplicate takes it. */
+    static <T extends Comm> T iDup(Comm comm, T blank, Info info, String call) throws MPIException {
         Communicator c;
         try {
             c = comm.live();
         } catch (MpiError e) {
-            throw comm.fail("MPI_Comm_idup", e);
+            throw comm.fail(call, e);
         }
         if (c.isInter() || c.size() == 1) {
-            T d = dup(comm, blank, null, "MPI_Comm_idup");
-            d.request = Request.of(comm, null, "MPI_Comm_idup");
+            T d = dup(comm, blank, info, call);
+            d.request = Request.of(comm, null, call);
             return d;
         }
         try {
@@ -94,7 +99,8 @@ final class CommOps {
                 d.attributes = comm.attributes.copy();
             }
             d.topology = comm.topology;
-            d.info = comm.info == null ? null : comm.info.dup();
+            Info hints = info != null ? info : comm.info;
+            d.info = hints == null || hints.isNull() ? null : hints.dup();
             Communicator helper;
             synchronized (comm) {
                 if (comm.idupHelper == null) {
@@ -106,10 +112,10 @@ final class CommOps {
             int rank = c.rank();
             org.jmpi.comm.AsyncContextAgreement a = org.jmpi.comm.AsyncContextAgreement.start(helper, c.context(),
                     ctx -> d.impl = new Communicator(ctx, group, rank));
-            d.request = Request.of(comm, a, "MPI_Comm_idup");
+            d.request = Request.of(comm, a, call);
             return d;
         } catch (MpiError e) {
-            throw comm.fail("MPI_Comm_idup", e);
+            throw comm.fail(call, e);
         }
     }
 

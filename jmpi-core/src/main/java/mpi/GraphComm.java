@@ -35,6 +35,11 @@ public final class GraphComm extends Intracomm {
         return (GraphComm) super.dupWithInfo(info);
     }
 
+    @Override
+    public GraphComm iDupWithInfo(Info info) throws MPIException {
+        return (GraphComm) super.iDupWithInfo(info);
+    }
+
     private GraphTopology graph() {
         live();
         if (!(topology instanceof GraphTopology g)) {

@@ -68,6 +68,11 @@ public final class Info implements Freeable, Cloneable {
         return entries.get(key);
     }
 
+    /** MPI_Info_get_string (MPI 4.0): the value of {@code key}, or null when it is not set (as {@link #get}). */
+    public String getString(String key) throws MPIException {
+        return get(key);
+    }
+
     /**
      * Removes {@code key}.
      *

@@ -48,6 +48,11 @@ public final class Intercomm extends Comm {
         return (Intercomm) super.dupWithInfo(info);
     }
 
+    @Override
+    public Intercomm iDupWithInfo(Info info) throws MPIException {
+        return (Intercomm) super.iDupWithInfo(info);
+    }
+
     public int getRemoteSize() throws MPIException {
         try {
             return live().size();

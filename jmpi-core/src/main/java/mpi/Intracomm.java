@@ -48,6 +48,11 @@ public class Intracomm extends Comm {
         return (Intracomm) super.dupWithInfo(info);
     }
 
+    @Override
+    public Intracomm iDupWithInfo(Info info) throws MPIException {
+        return (Intracomm) super.iDupWithInfo(info);
+    }
+
     /**
      * Splits into one communicator per colour, ranks ordered by key then by rank here; a process that passes
      * {@link MPI#UNDEFINED} gets a null communicator ({@code isNull()}).

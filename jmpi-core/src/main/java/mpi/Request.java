@@ -270,6 +270,72 @@ public class Request implements Freeable {
         }
     }
 
+    /**
+     * MPI_Request_get_status_all (MPI 4.1): the statuses of all requests when every one is complete (null or inactive
+     * ones give empty statuses), else null; like {@link #getStatus()}, no request is freed or made inactive.
+     */
+    public static Status[] getStatusAll(Request[] requests) throws MPIException {
+        Status[] out = statusesOrNull(requests, "MPI_Request_get_status_all");
+        for (Status st : out) {
+            if (st == null) {
+                return null;
+            }
+        }
+        return out;
+    }
+
+    /**
+     * MPI_Request_get_status_any (MPI 4.1): the status of one complete active request, its index in the array set
+     * ({@link Status#getIndex()}); null when none is complete; an empty status with index MPI.UNDEFINED when none is
+     * active. No request is freed.
+     */
+    public static Status getStatusAny(Request[] requests) throws MPIException {
+        Status[] all = statusesOrNull(requests, "MPI_Request_get_status_any");
+        boolean anyActive = false;
+        for (int i = 0; i < requests.length; i++) {
+            if (requests[i] != null && requests[i].active()) {
+                anyActive = true;
+                if (all[i] != null) {
+                    all[i].index = i;
+                    return all[i];
+                }
+            }
+        }
+        return anyActive ? null : emptyStatus(MPI.UNDEFINED);
+    }
+
+    /**
+     * MPI_Request_get_status_some (MPI 4.1): the statuses of the complete active requests, each with its index; an
+     * empty array when none is complete; null when none is active. No request is freed.
+     */
+    public static Status[] getStatusSome(Request[] requests) throws MPIException {
+        Status[] all = statusesOrNull(requests, "MPI_Request_get_status_some");
+        List<Status> done = new ArrayList<>();
+        boolean anyActive = false;
+        for (int i = 0; i < requests.length; i++) {
+            if (requests[i] != null && requests[i].active()) {
+                anyActive = true;
+                if (all[i] != null) {
+                    all[i].index = i;
+                    done.add(all[i]);
+                }
+            }
+        }
+        return anyActive ? done.toArray(new Status[0]) : null;
+    }
+
+    /** {@link #getStatus()} of each request (null entries: empty statuses); null where not complete. */
+    private static Status[] statusesOrNull(Request[] requests, String call) throws MPIException {
+        if (requests == null) {
+            throw Errors.raise(call, new MpiError(ErrorClass.ERR_ARG, "null request array"));
+        }
+        Status[] out = new Status[requests.length];
+        for (int i = 0; i < requests.length; i++) {
+            out[i] = requests[i] == null ? emptyStatus(MPI.UNDEFINED) : requests[i].getStatus();
+        }
+        return out;
+    }
+
     public final boolean test() throws MPIException {
         try {
             checkNotFreed();

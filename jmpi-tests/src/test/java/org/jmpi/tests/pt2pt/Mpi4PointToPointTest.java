@@ -39,7 +39,68 @@ class Mpi4PointToPointTest {
         }
         line();
         segments();
+        statusesWithoutFreeing();
+        dupWithInfo();
         errors();
+    }
+
+    /**
+     * MPI 4.1's Request.getStatusAll/Any/Some: a receive that has its message and one that cannot have it yet (its
+     * sender waits for a go-ahead); nothing is freed, so the requests complete and are waited for afterwards.
+     */
+    static void statusesWithoutFreeing() throws MPIException {
+        Intracomm w = MPI.COMM_WORLD;
+        int rank = w.getRank();
+        int size = w.getSize();
+        int next = (rank + 1) % size;
+        int prev = (rank + size - 1) % size;
+        int[] first = new int[1];
+        int[] second = new int[1];
+        Request[] rs = {
+            w.iRecv(first, 1, MPI.INT, prev, 21), null, w.iRecv(second, 1, MPI.INT, prev, 22)
+        };
+        w.send(new int[] {rank}, 1, MPI.INT, next, 21);
+        while (rs[0].getStatus() == null) {
+            Thread.onSpinWait();
+        }
+        // the tag-22 message is sent only after every rank passed the checks below
+        assertThat(Request.getStatusAll(rs)).isNull();
+        Status any = Request.getStatusAny(rs);
+        assertThat(any).isNotNull();
+        assertThat(any.getIndex()).isZero();
+        assertThat(any.getSource()).isEqualTo(prev);
+        Status[] some = Request.getStatusSome(rs);
+        assertThat(some).hasSize(1);
+        assertThat(some[0].getIndex()).isZero();
+        assertThat(rs[0].isNull()).as("get_status frees nothing").isFalse();
+        w.barrier();
+        w.send(new int[] {rank + 1000}, 1, MPI.INT, next, 22);
+        Status[] all;
+        while ((all = Request.getStatusAll(rs)) == null) {
+            Thread.onSpinWait();
+        }
+        assertThat(all).hasSize(3);
+        assertThat(all[2].getTag()).isEqualTo(22);
+        assertThat(all[1].getSource()).as("a null entry's status is empty").isEqualTo(MPI.ANY_SOURCE);
+        Request.waitAll(rs);
+        assertThat(first[0]).isEqualTo(prev);
+        assertThat(second[0]).isEqualTo(prev + 1000);
+        assertThat(Request.getStatusSome(new Request[] {rs[0], null})).as("none active").isNull();
+        assertThat(Request.getStatusAny(new Request[] {rs[0]}).getIndex()).isEqualTo(MPI.UNDEFINED);
+    }
+
+    /** MPI 4.0's idupWithInfo: the duplicate carries the given hints and works once its request completes. */
+    static void dupWithInfo() throws MPIException {
+        Intracomm w = MPI.COMM_WORLD;
+        mpi.Info hints = new mpi.Info();
+        hints.set("mpi_assert_no_any_tag", "true");
+        Intracomm d = w.iDupWithInfo(hints);
+        d.getRequest().waitFor();
+        assertThat(d.getInfo().getString("mpi_assert_no_any_tag")).isEqualTo("true");
+        int[] sum = new int[1];
+        d.allReduce(new int[] {1}, sum, 1, MPI.INT, MPI.SUM);
+        assertThat(sum[0]).isEqualTo(w.getSize());
+        d.free();
     }
 
     static int value(int rank, int i) {

@@ -29,6 +29,16 @@ public class Comm implements Freeable, Cloneable {
     Request request;
 
     public static final int TYPE_SHARED = 0;
+    /**
+     * MPI 4.0's MPI_COMM_TYPE_HW_UNGUIDED for {@link Intracomm#splitType}: a strict subset at the next level of the
+     * hardware (with jmpi, a host), or a null communicator when there is none.
+     */
+    public static final int TYPE_HW_UNGUIDED = 1;
+    /**
+     * MPI 4.0's MPI_COMM_TYPE_HW_GUIDED for {@link Intracomm#splitType}: the info key {@code mpi_hw_resource_type}
+     * names the level; jmpi knows {@code mpi_shared_memory} (a host) and gives a null communicator for the others.
+     */
+    public static final int TYPE_HW_GUIDED = 2;
 
     /** The runtime's side of this communicator; set by Init for the predefined ones. */
     Communicator impl;

@@ -156,6 +156,18 @@ final class CommOps {
         return c.rank();
     }
 
+    /** Whether every process of {@code c} runs on this host (every rank computes the same answer). */
+    static boolean onOneHost(Communicator c) {
+        org.jmpi.bootstrap.Bootstrap b = JmpiRuntime.get().bootstrap();
+        for (int r = 0; r < c.size(); r++) {
+            int w = c.worldRank(r);
+            if (w != b.rank() && !b.isLocal(w)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** MPI_Comm_create: every process of {@code c} calls it; null for processes outside {@code group}. */
     static Communicator create(Communicator c, Group group) {
         int[] world = checkSubgroup(c, group);

@@ -72,16 +72,37 @@ public class Intracomm extends Comm {
         try {
             org.jmpi.runtime.Communicator c = live();
             int colour;
+            boolean hw = false;
             if (splitType == TYPE_SHARED) {
                 colour = CommOps.sharedColor(c);
+            } else if (splitType == TYPE_HW_GUIDED) {
+                String level = info == null || info.isNull() ? null : info.get("mpi_hw_resource_type");
+                if (level == null) {
+                    throw new org.jmpi.runtime.MpiError(MPI.ERR_ARG, "Comm.TYPE_HW_GUIDED needs the info key "
+                            + "mpi_hw_resource_type (jmpi knows mpi_shared_memory)");
+                }
+                hw = level.equals("mpi_shared_memory");
+                colour = hw ? CommOps.sharedColor(c) : MPI.UNDEFINED;
+            } else if (splitType == TYPE_HW_UNGUIDED) {
+                // the next level down that is a strict subset: the host, when this communicator spans several
+                hw = !CommOps.onOneHost(c);
+                colour = hw ? CommOps.sharedColor(c) : MPI.UNDEFINED;
             } else if (splitType == MPI.UNDEFINED) {
                 colour = MPI.UNDEFINED;
             } else {
                 throw new org.jmpi.runtime.MpiError(MPI.ERR_ARG, "invalid split type " + splitType
-                        + " (use Comm.TYPE_SHARED or MPI.UNDEFINED)");
+                        + " (use Comm.TYPE_SHARED, TYPE_HW_GUIDED, TYPE_HW_UNGUIDED or MPI.UNDEFINED)");
             }
             org.jmpi.runtime.Communicator n = CommOps.split(c, colour, key);
-            return n == null ? CommOps.nullComm(this, new Intracomm()) : CommOps.adopt(this, new Intracomm(), n, false);
+            if (n == null) {
+                return CommOps.nullComm(this, new Intracomm());
+            }
+            Intracomm made = CommOps.adopt(this, new Intracomm(), n, false);
+            if (hw) {
+                made.info = new Info();
+                made.info.set("mpi_hw_resource_type", "mpi_shared_memory");
+            }
+            return made;
         } catch (org.jmpi.runtime.MpiError e) {
             throw fail("MPI_Comm_split_type", e);
         }

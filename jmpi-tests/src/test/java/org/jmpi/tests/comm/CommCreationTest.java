@@ -221,6 +221,19 @@ class CommCreationTest {
         h.free();
         Intracomm n = w.splitType(MPI.UNDEFINED, 0, MPI.INFO_NULL);
         assertThat(n.isNull()).isTrue();
+
+        // MPI 4.0: guided by mpi_shared_memory, the host; an unknown resource type, and unguided on one host (no
+        // strict subset below the host that jmpi knows): a null communicator
+        mpi.Info guided = new mpi.Info();
+        guided.set("mpi_hw_resource_type", "mpi_shared_memory");
+        Intracomm g = w.splitType(Comm.TYPE_HW_GUIDED, 0, guided);
+        assertThat(g.getSize()).isEqualTo(w.getSize());
+        assertThat(g.getInfo().get("mpi_hw_resource_type")).isEqualTo("mpi_shared_memory");
+        g.free();
+        mpi.Info numa = new mpi.Info();
+        numa.set("mpi_hw_resource_type", "NUMANode");
+        assertThat(w.splitType(Comm.TYPE_HW_GUIDED, 0, numa).isNull()).isTrue();
+        assertThat(w.splitType(Comm.TYPE_HW_UNGUIDED, 0, MPI.INFO_NULL).isNull()).isTrue();
     }
 
     private static void namesInfoAndAttributes() throws MPIException {

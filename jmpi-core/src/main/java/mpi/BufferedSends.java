@@ -16,66 +16,96 @@ import org.jmpi.runtime.MpiError;
  * The copy lives in memory of our own, so the attached array is only an accounting of capacity, as the standard
  * allows; detaching waits until every buffered message has left.
  *
- * <p>Threading: all state is guarded by the class monitor (one per rank: this class is loaded per rank).
+ * <p>Threading: each {@link Pool}'s state is guarded by its monitor.
  */
 final class BufferedSends {
     private BufferedSends() {}
 
-    private static byte[] attached;
-    private static long used;
+    /**
+     * One attached buffer's accounting: the process's ({@code MPI.attachBuffer}) or a communicator's (MPI 4.1's
+     * {@code Comm.attachBuffer}). Threading: guarded by its monitor.
+     */
+    static final class Pool {
+        private byte[] attached;
+        private long used;
 
-    static synchronized void attach(byte[] buffer) {
-        if (buffer == null) {
-            throw new MpiError(ErrorClass.ERR_BUFFER, "null buffer");
+        synchronized void attach(byte[] buffer) {
+            if (buffer == null) {
+                throw new MpiError(ErrorClass.ERR_BUFFER, "null buffer");
+            }
+            if (attached != null) {
+                throw new MpiError(ErrorClass.ERR_BUFFER, "a buffer of " + attached.length
+                        + " bytes is already attached; detach it first");
+            }
+            attached = buffer;
+            used = 0;
         }
-        if (attached != null) {
-            throw new MpiError(ErrorClass.ERR_BUFFER, "a buffer of " + attached.length
-                    + " bytes is already attached; detach it first");
+
+        synchronized boolean isAttached() {
+            return attached != null;
         }
-        attached = buffer;
-        used = 0;
+
+        byte[] detach() {
+            synchronized (this) {
+                if (attached == null) {
+                    throw new MpiError(ErrorClass.ERR_BUFFER, "no buffer is attached");
+                }
+            }
+            flush();
+            synchronized (this) {
+                byte[] b = attached;
+                attached = null;
+                return b;
+            }
+        }
+
+        /** Waits until every message buffered here has left (MPI 4.1's MPI_Buffer_flush). */
+        void flush() {
+            JmpiRuntime.get().progress().awaitUntil(() -> {
+                synchronized (this) {
+                    return used == 0;
+                }
+            });
+        }
+
+        private synchronized void reserve(long need) {
+            if (attached == null) {
+                throw new MpiError(ErrorClass.ERR_BUFFER, "buffered send of " + (need - MPI.BSEND_OVERHEAD)
+                        + " bytes but no buffer is attached (MPI.attachBuffer or Comm.attachBuffer)");
+            }
+            if (used + need > attached.length) {
+                throw new MpiError(ErrorClass.ERR_BUFFER, "buffered send needs " + need + " bytes (data plus "
+                        + MPI.BSEND_OVERHEAD + " overhead) but only " + (attached.length - used) + " of the "
+                        + attached.length + " attached bytes are free");
+            }
+            used += need;
+        }
+
+        private synchronized void release(long need) {
+            used -= need;
+        }
+    }
+
+    /** The process's buffer (one per rank: this class is loaded per rank). */
+    static final Pool PROCESS = new Pool();
+
+    static void attach(byte[] buffer) {
+        PROCESS.attach(buffer);
     }
 
     static byte[] detach() {
-        synchronized (BufferedSends.class) {
-            if (attached == null) {
-                throw new MpiError(ErrorClass.ERR_BUFFER, "no buffer is attached");
-            }
-        }
-        JmpiRuntime.get().progress().awaitUntil(() -> {
-            synchronized (BufferedSends.class) {
-                return used == 0;
-            }
-        });
-        synchronized (BufferedSends.class) {
-            byte[] b = attached;
-            attached = null;
-            return b;
-        }
+        return PROCESS.detach();
     }
 
-    private static synchronized void reserve(long need) {
-        if (attached == null) {
-            throw new MpiError(ErrorClass.ERR_BUFFER, "buffered send of " + (need - MPI.BSEND_OVERHEAD)
-                    + " bytes but no buffer is attached (MPI.attachBuffer)");
-        }
-        if (used + need > attached.length) {
-            throw new MpiError(ErrorClass.ERR_BUFFER, "buffered send needs " + need + " bytes (data plus "
-                    + MPI.BSEND_OVERHEAD + " overhead) but only " + (attached.length - used) + " of the "
-                    + attached.length + " attached bytes are free");
-        }
-        used += need;
-    }
-
-    private static synchronized void release(long need) {
-        used -= need;
-    }
-
-    /** Starts a buffered send of already checked data; the returned request is complete. */
-    static SendRequest start(Communicator c, MessageData data, int dest, int tag) {
+    /**
+     * Starts a buffered send of already checked data; the returned request is complete. The communicator's buffer
+     * is used when one is attached to it, else the process's.
+     */
+    static SendRequest start(Pool commPool, Communicator c, MessageData data, int dest, int tag) {
+        Pool pool = commPool != null && commPool.isAttached() ? commPool : PROCESS;
         long n = data.bytes();
         long need = n + MPI.BSEND_OVERHEAD;
-        reserve(need);
+        pool.reserve(need);
         MemorySegment copy;
         try {
             if (n > Integer.MAX_VALUE - 8) {
@@ -84,7 +114,7 @@ final class BufferedSends {
             copy = MemorySegment.ofArray(new byte[(int) n]);
             data.packTo(0, copy, 0, n);
         } catch (RuntimeException e) {
-            release(need);
+            pool.release(need);
             throw e;
         }
         SendRequest s = JmpiRuntime.get().engine().isend(new MessageData.SegmentData(copy), c.worldRank(dest),
@@ -97,7 +127,7 @@ final class BufferedSends {
                 }
                 once[0] = true;
             }
-            release(need);
+            pool.release(need);
         });
         return s;
     }

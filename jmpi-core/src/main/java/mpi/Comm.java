@@ -29,6 +29,9 @@ public class Comm implements Freeable, Cloneable {
     Request request;
 
     public static final int TYPE_SHARED = 0;
+
+    /** This communicator's buffer for buffered sends (MPI 4.1), or null: the process's is used. */
+    volatile BufferedSends.Pool bsendPool;
     /**
      * MPI 4.0's MPI_COMM_TYPE_HW_UNGUIDED for {@link Intracomm#splitType}: a strict subset at the next level of the
      * hardware (with jmpi, a host), or a null communicator when there is none.
@@ -207,7 +210,7 @@ public class Comm implements Freeable, Cloneable {
         if (dest == MPI.PROC_NULL) {
             return null;
         }
-        BufferedSends.start(c, data, dest, tag);
+        BufferedSends.start(bsendPool, c, data, dest, tag);
         return RequestImpl.completed(JmpiRuntime.get().progress(), dest, tag, data.bytes());
     }
 
@@ -788,6 +791,54 @@ public class Comm implements Freeable, Cloneable {
             return new Prequest(this, call, part);
         } catch (MpiError e) {
             throw fail(call, e);
+        }
+    }
+
+    /**
+     * MPI_Comm_attach_buffer (MPI 4.1): a buffer for this communicator's buffered sends, used instead of the
+     * process's ({@link MPI#attachBuffer}).
+     */
+    public final void attachBuffer(byte[] buffer) throws MPIException {
+        try {
+            live();
+            synchronized (this) {
+                if (bsendPool == null) {
+                    bsendPool = new BufferedSends.Pool();
+                }
+            }
+            bsendPool.attach(buffer);
+        } catch (MpiError e) {
+            throw fail("MPI_Comm_attach_buffer", e);
+        }
+    }
+
+    /** MPI_Comm_detach_buffer (MPI 4.1): waits until its buffered messages have left, then returns the buffer. */
+    public final byte[] detachBuffer() throws MPIException {
+        try {
+            live();
+            BufferedSends.Pool p = bsendPool;
+            if (p == null) {
+                throw new MpiError(ErrorClass.ERR_BUFFER, "no buffer is attached to this communicator");
+            }
+            return p.detach();
+        } catch (MpiError e) {
+            throw fail("MPI_Comm_detach_buffer", e);
+        }
+    }
+
+    /**
+     * MPI_Comm_flush_buffer (MPI 4.1): waits until every message buffered in this communicator's buffer has left
+     * (nothing to wait for when it has none).
+     */
+    public final void flushBuffer() throws MPIException {
+        try {
+            live();
+            BufferedSends.Pool p = bsendPool;
+            if (p != null) {
+                p.flush();
+            }
+        } catch (MpiError e) {
+            throw fail("MPI_Comm_flush_buffer", e);
         }
     }
 

@@ -295,6 +295,16 @@ public final class MPI {
         }
     }
 
+    /** MPI_Buffer_flush (MPI 4.1): waits until every message buffered in the process's buffer has left. */
+    public static void flushBuffer() throws MPIException {
+        try {
+            org.jmpi.runtime.JmpiRuntime.get();
+            BufferedSends.PROCESS.flush();
+        } catch (org.jmpi.runtime.MpiError e) {
+            throw Errors.raise("MPI_Buffer_flush", e);
+        }
+    }
+
     /** Waits until every buffered message has left, then detaches and returns the buffer. */
     public static byte[] detachBuffer() throws MPIException {
         try {

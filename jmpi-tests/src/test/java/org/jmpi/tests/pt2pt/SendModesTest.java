@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.IntBuffer;
 import mpi.Comm;
+import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Prequest;
@@ -84,6 +85,45 @@ class SendModesTest {
         }
         p.free();
         MPI.detachBuffer();
+        w.barrier();
+    }
+
+    /**
+     * MPI 4.1's per-communicator buffers: a communicator with its own buffer uses it (the process has none), another
+     * communicator falls back to the process's; flush waits until the messages left; detach returns the buffer.
+     */
+    @MpiTest(ranks = {2, 3})
+    void communicatorBuffers() throws MPIException {
+        Intracomm w = MPI.COMM_WORLD;
+        w.setErrhandler(MPI.ERRORS_RETURN);
+        int rank = w.getRank();
+        int size = w.getSize();
+        int next = (rank + 1) % size;
+        int prev = (rank + size - 1) % size;
+        Intracomm mine = w.dup();
+        byte[] own = new byte[400 + MPI.BSEND_OVERHEAD];
+        mine.attachBuffer(own);
+        expect(MPI.ERR_BUFFER, () -> mine.attachBuffer(new byte[10])); // one at a time
+        expect(MPI.ERR_BUFFER, () -> mine.bSend(new int[101], 101, MPI.INT, next, 1)); // larger than its buffer
+        mine.bSend(new int[100], 100, MPI.INT, next, 1); // fits the communicator's buffer exactly
+        expect(MPI.ERR_BUFFER, () -> w.bSend(new int[1], 1, MPI.INT, next, 1)); // the process has no buffer
+        int[] in = new int[100];
+        mine.recv(in, 100, MPI.INT, prev, 1);
+        mine.flushBuffer(); // our message left (the next rank received it or will from its copy)
+        mine.bSend(new int[100], 100, MPI.INT, next, 2); // the space is free again
+        mine.recv(in, 100, MPI.INT, prev, 2);
+        byte[] shared = new byte[1 << 12];
+        MPI.attachBuffer(shared);
+        w.bSend(new int[] {rank}, 1, MPI.INT, next, 3); // the world uses the process's buffer
+        int[] got = new int[1];
+        w.recv(got, 1, MPI.INT, prev, 3);
+        assertThat(got[0]).isEqualTo(prev);
+        MPI.flushBuffer();
+        assertThat(mine.detachBuffer()).isSameAs(own);
+        expect(MPI.ERR_BUFFER, mine::detachBuffer);
+        mine.flushBuffer(); // nothing attached: nothing to wait for
+        assertThat(MPI.detachBuffer()).isSameAs(shared);
+        mine.free();
         w.barrier();
     }
 

@@ -644,26 +644,11 @@ public class Comm implements Freeable, Cloneable {
 
     public final Status sendRecvReplace(Object buf, int count, Datatype type, int dest, int sendtag, int source, int recvtag) throws MPIException {
         try {
-            Communicator c = live();
-            checkCount(count);
-            checkType(type);
-            checkDest(c, dest);
-            checkSendTag(sendtag);
-            checkSource(c, source);
-            checkRecvTag(recvtag);
-            MessageData data = BufferView.of(buf, count, type.desc, true);
-            SendRequest s = null;
-            if (dest != MPI.PROC_NULL) {
-                // the outgoing data is copied first, because the receive overwrites the same buffer
-                s = JmpiRuntime.get().engine().isend(copyOf(data), c.worldRank(dest), c.context(), c.rank(),
-                        sendtag, SendMode.STANDARD);
+            RequestImpl[] sr = startReplace(live(), buf, count, type, dest, sendtag, source, recvtag);
+            if (sr[0] != null) {
+                awaitOk(sr[0]);
             }
-            RecvRequest r = source == MPI.PROC_NULL ? null
-                    : JmpiRuntime.get().engine().irecvFromApplication(data, c.context(), checkSource(c, source),
-                            checkRecvTag(recvtag));
-            if (s != null) {
-                awaitOk(s);
-            }
+            RequestImpl r = sr[1];
             if (r == null) {
                 return procNullStatus();
             }
@@ -676,6 +661,26 @@ public class Comm implements Freeable, Cloneable {
         } catch (MpiError e) {
             throw fail("MPI_Sendrecv_replace", e);
         }
+    }
+
+    /**
+     * Checks the arguments of a sendrecv-replace and starts both halves: the send of a copy of the data (the receive
+     * overwrites the buffer) and the receive; each null for PROC_NULL.
+     */
+    private static RequestImpl[] startReplace(Communicator c, Object buf, int count, Datatype type, int dest,
+            int sendtag, int source, int recvtag) {
+        checkCount(count);
+        checkType(type);
+        checkDest(c, dest);
+        checkSendTag(sendtag);
+        int src = checkSource(c, source);
+        int rtag = checkRecvTag(recvtag);
+        MessageData data = BufferView.of(buf, count, type.desc, true);
+        Engine engine = JmpiRuntime.get().engine();
+        SendRequest s = dest == MPI.PROC_NULL ? null : engine.isend(copyOf(data), c.worldRank(dest), c.context(),
+                c.rank(), sendtag, SendMode.STANDARD);
+        RecvRequest r = source == MPI.PROC_NULL ? null : engine.irecvFromApplication(data, c.context(), src, rtag);
+        return new RequestImpl[] {s, r};
     }
 
     /**
@@ -701,19 +706,8 @@ public class Comm implements Freeable, Cloneable {
      */
     public final Request iSendRecvReplace(Object buf, int count, Datatype type, int dest, int sendtag, int source, int recvtag) throws MPIException {
         try {
-            Communicator c = live();
-            checkCount(count);
-            checkType(type);
-            checkDest(c, dest);
-            checkSendTag(sendtag);
-            int src = checkSource(c, source);
-            int rtag = checkRecvTag(recvtag);
-            MessageData data = BufferView.of(buf, count, type.desc, true);
-            SendRequest s = dest == MPI.PROC_NULL ? null : JmpiRuntime.get().engine().isend(copyOf(data),
-                    c.worldRank(dest), c.context(), c.rank(), sendtag, SendMode.STANDARD);
-            RecvRequest r = source == MPI.PROC_NULL ? null
-                    : JmpiRuntime.get().engine().irecvFromApplication(data, c.context(), src, rtag);
-            return Request.of(this, new org.jmpi.pt2pt.SendRecvRequest(JmpiRuntime.get().progress(), s, r),
+            RequestImpl[] sr = startReplace(live(), buf, count, type, dest, sendtag, source, recvtag);
+            return Request.of(this, new org.jmpi.pt2pt.SendRecvRequest(JmpiRuntime.get().progress(), sr[0], sr[1]),
                     "MPI_Isendrecv_replace");
         } catch (MpiError e) {
             throw fail("MPI_Isendrecv_replace", e);

@@ -415,9 +415,9 @@ public final class Schedule extends RequestImpl {
                 recordError(q.error(), name + ": " + q.errorMessage());
             }
             reqs[cursor++] = null;
-            if (!q.settled()) {
+            if (persistent && !q.settled()) {
                 // most often the request whose completion runs this drain (its complete() is on the stack): kept
-                // until the next start of a persistent schedule, by when it has settled, instead of being dropped
+                // until the next start of this persistent schedule, by when it has settled, instead of being dropped
                 RequestImpl kept = lingering;
                 lingering = q;
                 q = kept;

@@ -60,7 +60,8 @@ public final class Partitioned {
     private final MemorySegment helloData;
     /** The messages of the send partitions (views of {@link #data}), made once: at init (send), from the hello (receive). */
     private MessageData[] parts;
-    private Activation current;
+    /** The latest activation; read by the threads that mark partitions ready or look for arrived ones. */
+    private volatile Activation current;
 
     private Partitioned(Communicator comm, boolean send, int peer, int userTag, int partitions, MessageData data,
             long partBytes, RequestImpl hello, MemorySegment helloData, int base) {
@@ -146,12 +147,12 @@ public final class Partitioned {
         if (peer == PROC_NULL) {
             // nothing travels: ready partitions are only counted, and a receive has arrived at once
         } else if (send) {
-            a.expect(partitions);
+            a.more(partitions);
         } else {
-            a.expect(1); // the posting of the receives, once the hello is in
+            a.more(1); // the posting of the receives, once the hello is in
             hello.whenDone(() -> postReceives(a));
         }
-        a.partDone(null); // the start's own count
+        a.done(null); // the start's own count
         return a;
     }
 
@@ -161,7 +162,7 @@ public final class Partitioned {
             return; // whenDone may call twice
         }
         if (hello.error() != 0) {
-            a.fail(hello.error(), hello.errorMessage());
+            a.failed(hello.error(), hello.errorMessage());
             return;
         }
         if (sendPartitions == 0) {
@@ -169,24 +170,24 @@ public final class Partitioned {
             sendPartitions = (int) helloData.getAtIndex(ValueLayout.JAVA_LONG, 1);
             sendPartBytes = helloData.getAtIndex(ValueLayout.JAVA_LONG, 2);
             if ((long) sendPartitions * sendPartBytes != (long) partitions * partBytes) {
-                a.fail(ErrorClass.ERR_TRUNCATE, "partitioned receive of " + (long) partitions * partBytes
+                a.failed(ErrorClass.ERR_TRUNCATE, "partitioned receive of " + (long) partitions * partBytes
                         + " bytes matched a partitioned send of " + (long) sendPartitions * sendPartBytes + " bytes");
                 return;
             }
             parts = slices(data, sendPartitions, sendPartBytes);
         }
         a.sendDone = new AtomicIntegerArray(sendPartitions);
-        a.expect(sendPartitions);
+        a.more(sendPartitions);
         for (int p = 0; p < sendPartitions; p++) {
             int part = p;
             RequestImpl r = engine.irecv(parts[p], comm.collectiveContext(), peer, dataTag(p));
             r.whenDone(() -> {
                 if (a.sendDone.compareAndSet(part, 0, 1)) {
-                    a.partDone(r);
+                    a.done(r);
                 }
             });
         }
-        a.partDone(null); // the posting's own count
+        a.done(null); // the posting's own count
     }
 
     private int dataTag(int p) {
@@ -210,7 +211,7 @@ public final class Partitioned {
                 comm.collectiveContext(), comm.rank(), dataTag(p), SendMode.STANDARD);
         r.whenDone(() -> {
             if (a.sent.compareAndSet(p, 0, 1)) {
-                a.partDone(r);
+                a.done(r);
             }
         });
     }
@@ -232,9 +233,10 @@ public final class Partitioned {
         if (peer == PROC_NULL) {
             return true;
         }
-        if (done == null) {
+        if (done == null || partBytes == 0 || sendPartBytes == 0) {
+            // the hello is not in yet, or the parts are empty (then only the whole request tells)
             JmpiRuntime.get().progress().poll();
-            return false;
+            return a.isDone();
         }
         // the send partitions that cover bytes [p * partBytes, (p + 1) * partBytes)
         long from = p * partBytes;
@@ -287,16 +289,13 @@ public final class Partitioned {
     }
 
     /** One activation: completes when every partition has gone (send) or arrived (receive). */
-    private final class Activation extends RequestImpl {
-        final AtomicInteger pending = new AtomicInteger(1);
+    private final class Activation extends org.jmpi.runtime.CompositeRequest {
         final java.util.concurrent.atomic.AtomicLong received = new java.util.concurrent.atomic.AtomicLong();
         final AtomicIntegerArray readied = send ? new AtomicIntegerArray(partitions) : null;
         final AtomicIntegerArray sent = send ? new AtomicIntegerArray(partitions) : null;
         final java.util.concurrent.atomic.AtomicBoolean posted = new java.util.concurrent.atomic.AtomicBoolean();
         volatile AtomicIntegerArray sendDone;
         volatile boolean seen;
-        private volatile int firstError;
-        private volatile String firstMessage;
 
         Activation() {
             super(JmpiRuntime.get().progress());
@@ -308,37 +307,25 @@ public final class Partitioned {
             return seen;
         }
 
-        void expect(int n) {
-            pending.addAndGet(n);
+        void more(int n) {
+            expect(n);
         }
 
-        void fail(int errorClass, String message) {
-            if (firstError == 0) {
-                firstMessage = message;
-                firstError = errorClass;
-            }
-            partDone(null);
+        void failed(int errorClass, String message) {
+            fail(errorClass, message, true);
         }
 
-        void partDone(RequestImpl part) {
-            if (part != null && part.error() != 0 && firstError == 0) {
-                firstMessage = part.errorMessage();
-                firstError = part.error();
-            }
+        /** One part (a partition's message, or null: a count of {@link #more} or the start's). */
+        void done(RequestImpl part) {
             if (part != null && !send) {
                 received.addAndGet(part.bytes());
             }
-            if (pending.decrementAndGet() == 0) {
-                bytes = send ? 0 : received.get();
-                error = firstError;
-                errorMessage = firstMessage;
-                complete();
-            }
+            partDone(part);
         }
 
         @Override
-        public boolean cancel() {
-            return false;
+        protected void completing() {
+            bytes = send ? 0 : received.get();
         }
     }
 }

@@ -1,12 +1,10 @@
 package org.jmpi.topo;
 
-import java.util.concurrent.atomic.AtomicInteger;
 import org.jmpi.datatype.MessageData;
 import org.jmpi.pt2pt.Engine;
 import org.jmpi.pt2pt.SendMode;
 import org.jmpi.runtime.Communicator;
 import org.jmpi.runtime.JmpiRuntime;
-import org.jmpi.runtime.RequestImpl;
 
 /**
  * The neighbourhood collectives (MPI_Neighbor_allgather[v], MPI_Neighbor_alltoall[v] and their non-blocking
@@ -20,15 +18,10 @@ import org.jmpi.runtime.RequestImpl;
  * <p>Cost: one round; {@code indegree + outdegree} messages per process. Restriction: blocks of a PROC_NULL
  * neighbour (an edge of a non-periodic grid) are left untouched.
  *
- * <p>Threading: the countdown and the first error are written by the completion callbacks of the parts, which may
- * run in any thread; {@code complete()} runs once, in the thread that completes the last part.
+ * <p>Threading: as {@link org.jmpi.runtime.CompositeRequest}.
  */
-public final class NeighborExchange extends RequestImpl {
+public final class NeighborExchange extends org.jmpi.runtime.CompositeRequest {
     private static final int PROC_NULL = CartTopology.PROC_NULL;
-
-    private final AtomicInteger pending = new AtomicInteger(1);
-    private volatile int firstError;
-    private volatile String firstMessage;
 
     private NeighborExchange() {
         super(JmpiRuntime.get().progress());
@@ -72,22 +65,5 @@ public final class NeighborExchange extends RequestImpl {
         }
         x.partDone(null);
         return x;
-    }
-
-    private void add(RequestImpl part) {
-        pending.incrementAndGet();
-        part.whenDone(() -> partDone(part));
-    }
-
-    private void partDone(RequestImpl part) {
-        if (part != null && part.error() != 0 && firstError == 0) {
-            firstMessage = part.errorMessage();
-            firstError = part.error();
-        }
-        if (pending.decrementAndGet() == 0) {
-            error = firstError;
-            errorMessage = firstMessage;
-            complete();
-        }
     }
 }

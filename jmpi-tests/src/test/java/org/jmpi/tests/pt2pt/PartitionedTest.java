@@ -47,6 +47,7 @@ class PartitionedTest {
         pairs(16, 1000, 8, 2000, true);
         pairs(4, 65_536, 4, 65_536, true); // 1 MiB in four messages above the eager limit
         pairs(3, 5, 15, 1, false);
+        pairs(4, 0, 2, 0, false); // empty parts
         initOrder();
         errors();
         MPI.Finalize();

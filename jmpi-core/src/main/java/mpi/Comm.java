@@ -761,11 +761,9 @@ public class Comm implements Freeable, Cloneable {
                 throw new MpiError(ErrorClass.ERR_COUNT, partitions + " partitions of " + count
                         + " elements are more than 2^31 - 1 elements");
             }
-            int p;
             if (send) {
                 checkDest(c, peer);
                 checkSendTag(tag);
-                p = peer;
             } else {
                 if (peer == MPI.ANY_SOURCE) {
                     throw new MpiError(ErrorClass.ERR_RANK, "a partitioned receive takes no MPI.ANY_SOURCE");
@@ -775,13 +773,12 @@ public class Comm implements Freeable, Cloneable {
                 }
                 checkSource(c, peer);
                 checkRecvTag(tag);
-                p = peer;
             }
             MessageData data = BufferView.of(buf, (int) total, type.desc, !send);
             long partBytes = (long) count * type.desc.size();
             org.jmpi.pt2pt.Partitioned part = send
-                    ? org.jmpi.pt2pt.Partitioned.sendInit(c, data, partitions, partBytes, p, tag)
-                    : org.jmpi.pt2pt.Partitioned.recvInit(c, data, partitions, partBytes, p, tag);
+                    ? org.jmpi.pt2pt.Partitioned.sendInit(c, data, partitions, partBytes, peer, tag)
+                    : org.jmpi.pt2pt.Partitioned.recvInit(c, data, partitions, partBytes, peer, tag);
             return new Prequest(this, call, part);
         } catch (MpiError e) {
             throw fail(call, e);

@@ -47,19 +47,8 @@ public final class Status {
      * number of them.
      */
     public int getCount(Datatype datatype) throws MPIException {
-        try {
-            checkType(datatype);
-            long size = datatype.desc.size();
-            if (size == 0) {
-                return bytes == 0 ? 0 : MPI.UNDEFINED;
-            }
-            if (bytes % size != 0 || bytes / size > Integer.MAX_VALUE) {
-                return MPI.UNDEFINED;
-            }
-            return (int) (bytes / size);
-        } catch (MpiError e) {
-            throw Errors.raise("MPI_Get_count", e);
-        }
+        long n = count(datatype, "MPI_Get_count");
+        return n > Integer.MAX_VALUE ? MPI.UNDEFINED : (int) n;
     }
 
     /**
@@ -67,6 +56,10 @@ public final class Status {
      * memory segment); {@code MPI.UNDEFINED} when the data is not a whole number of items.
      */
     public long getCountLong(Datatype datatype) throws MPIException {
+        return count(datatype, "MPI_Get_count_c");
+    }
+
+    private long count(Datatype datatype, String call) throws MPIException {
         try {
             checkType(datatype);
             long size = datatype.desc.size();
@@ -75,18 +68,7 @@ public final class Status {
             }
             return bytes % size != 0 ? MPI.UNDEFINED : bytes / size;
         } catch (MpiError e) {
-            throw Errors.raise("MPI_Get_count_c", e);
-        }
-    }
-
-    /** MPI_Get_elements_c (MPI 4.0): {@link #getElements} as a {@code long}. */
-    public long getElementsLong(Datatype datatype) throws MPIException {
-        try {
-            checkType(datatype);
-            long n = datatype.desc.basicElementsIn(bytes);
-            return n < 0 ? MPI.UNDEFINED : n;
-        } catch (MpiError e) {
-            throw Errors.raise("MPI_Get_elements_c", e);
+            throw Errors.raise(call, e);
         }
     }
 
@@ -99,22 +81,27 @@ public final class Status {
      * MPI.UNDEFINED when the data ends inside one.
      */
     public int getElements(Datatype datatype) throws MPIException {
-        try {
-            checkType(datatype);
-            long n = datatype.desc.basicElementsIn(bytes);
-            return n < 0 || n > Integer.MAX_VALUE ? MPI.UNDEFINED : (int) n;
-        } catch (MpiError e) {
-            throw Errors.raise("MPI_Get_elements", e);
-        }
+        long n = elements(datatype, "MPI_Get_elements");
+        return n > Integer.MAX_VALUE ? MPI.UNDEFINED : (int) n;
+    }
+
+    /** MPI_Get_elements_c (MPI 4.0): {@link #getElements} as a {@code long}. */
+    public long getElementsLong(Datatype datatype) throws MPIException {
+        return elements(datatype, "MPI_Get_elements_c");
     }
 
     public Count getElementsX(Datatype datatype) throws MPIException {
+        return new Count(elements(datatype, "MPI_Get_elements_x"));
+    }
+
+    /** Basic elements in the data, or MPI.UNDEFINED. */
+    private long elements(Datatype datatype, String call) throws MPIException {
         try {
             checkType(datatype);
             long n = datatype.desc.basicElementsIn(bytes);
-            return new Count(n < 0 ? MPI.UNDEFINED : n);
+            return n < 0 ? MPI.UNDEFINED : n;
         } catch (MpiError e) {
-            throw Errors.raise("MPI_Get_elements_x", e);
+            throw Errors.raise(call, e);
         }
     }
 

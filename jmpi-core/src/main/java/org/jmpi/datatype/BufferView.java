@@ -245,15 +245,15 @@ public final class BufferView {
 
     /** The whole buffer as a segment (from index 0 to its capacity). */
     private static MemorySegment segmentOf(Object buf) {
-        if (buf instanceof MemorySegment m) {
-            return m; // MPI 4.0's large buffers, as raw memory from offset 0 (heap or native, any arena the threads may use)
-        }
         if (buf instanceof Buffer b) {
             elementBytes(b); // the seven kinds of typed buffer only
             return MemorySegment.ofBuffer(b.duplicate().clear());
         }
         if (buf == null || buf instanceof boolean[] || !buf.getClass().isArray()
                 || !buf.getClass().getComponentType().isPrimitive()) {
+            if (buf instanceof MemorySegment m) {
+                return m; // MPI 4.0's large buffers: raw memory from offset 0 (heap or native, an arena all threads use)
+            }
             throw unsupported(buf);
         }
         return org.jmpi.shared.FastCopy.arraySegment(buf);
@@ -265,9 +265,9 @@ public final class BufferView {
      * paid them twice per message (a 0-byte ping-pong took 1.0 us one-way against 0.6 at 1 byte).
      */
     private static void checkSupported(Object buf) {
-        if (!(buf instanceof Buffer || buf instanceof MemorySegment || buf instanceof byte[] || buf instanceof char[] || buf instanceof short[]
+        if (!(buf instanceof Buffer || buf instanceof byte[] || buf instanceof char[] || buf instanceof short[]
                 || buf instanceof int[] || buf instanceof long[] || buf instanceof float[] || buf instanceof double[]
-                || buf instanceof boolean[])) {
+                || buf instanceof boolean[] || buf instanceof MemorySegment)) {
             throw unsupported(buf);
         }
     }

@@ -188,8 +188,9 @@ public final class JmpiRuntime {
      * in the same process (the process manager has been told that this rank is done).
      */
     private static int users;
-    private static boolean worldStarted;
-    private static boolean worldEnded;
+    /** Read without the lock by MPI_Initialized/MPI_Finalized, from any thread. */
+    private static volatile boolean worldStarted;
+    private static volatile boolean worldEnded;
 
     /**
      * Starts the runtime for one more user (a session, or the world model through {@link #init}), or joins the one

@@ -1,6 +1,7 @@
 package org.jmpi.dist;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.InputStream;
@@ -8,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
@@ -61,8 +63,13 @@ class MpjExpressApiTest {
     }
 
     private static Run run(String... cmd) throws Exception {
+        return run(Map.of(), cmd);
+    }
+
+    private static Run run(Map<String, String> env, String... cmd) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).directory(classes.toFile());
         pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        pb.environment().putAll(env);
         Process p = pb.start();
         byte[] out = p.getInputStream().readAllBytes();
         if (!p.waitFor(120, TimeUnit.SECONDS)) {
@@ -147,6 +154,46 @@ class MpjExpressApiTest {
         assertThat(tools.output()).contains("not yet with --api mpj");
         Run bad = run(dist.resolve("bin/jmpirun").toString(), "--api", "mpi", "-n", "1", "MpjLaunch");
         assertThat(bad.output()).contains("--api takes ompi or mpj");
+    }
+
+    /**
+     * Process managers other than jmpirun start MPJ programs through {@code jmpi-java --api mpj}, as they start Open
+     * MPI ones through {@code jmpi-java}: Hydra ({@code mpiexec.hydra}, PMI over an inherited descriptor) with 3
+     * ranks, and a one-node Slurm ({@code srun --mpi=pmi2}; the launcher module's {@code slurm-local.sh}) with 2. Runs
+     * where the launch-integration tests run: in CI ({@code JMPI_REQUIRE_INTEGRATION=1}, where a missing piece fails
+     * the test) or with {@code JMPI_INTEGRATION=1}, as root with Debian's mpich and Slurm installed.
+     */
+    @Test
+    void hydraAndSlurmStartMpjProgramsThroughJmpiJava(@TempDir Path slurmDir) throws Exception {
+        boolean required = "1".equals(System.getenv("JMPI_REQUIRE_INTEGRATION"));
+        assumeTrue(required || "1".equals(System.getenv("JMPI_INTEGRATION")),
+                "skipped: set JMPI_INTEGRATION=1 to run the launch-integration tests");
+        Path script = dist.getParent().getParent().resolveSibling("jmpi-launcher/src/test/scripts/slurm-local.sh");
+        boolean root = run("id", "-u").output().strip().equals("0");
+        for (var need : Map.of("/usr/bin/mpiexec.hydra (Debian's mpich)", Files.isExecutable(Path.of(
+                "/usr/bin/mpiexec.hydra")), "/usr/sbin/slurmd (Slurm)", Files.isExecutable(Path.of("/usr/sbin/slurmd")),
+                "root (to start Slurm's daemons)", root, script.toString(), Files.isRegularFile(script)).entrySet()) {
+            if (!need.getValue() && required) {
+                fail("needs " + need.getKey() + " (JMPI_REQUIRE_INTEGRATION=1)");
+            }
+            assumeTrue(need.getValue(), "skipped: needs " + need.getKey());
+        }
+        String jmpiJava = dist.resolve("bin/jmpi-java").toString();
+        Run hydra = run("mpiexec.hydra", "-n", "3", jmpiJava, "--api", "mpj", "-cp", classes.toString(),
+                "MpjLaunch", "h");
+        assertThat(hydra.code()).as(hydra.output()).isZero();
+        assertThat(hydra.lines()).as(hydra.output()).contains("rank 0 main h init h", "rank 1 main h init h",
+                "rank 2 main h init h");
+        Run up = run("bash", script.toString(), "up", slurmDir.toString());
+        try {
+            assertThat(up.code()).as(up.output()).isZero();
+            Run srun = run(Map.of("SLURM_CONF", slurmDir.resolve("slurm.conf").toString()), "srun", "-n", "2",
+                    "--mpi=pmi2", jmpiJava, "--api", "mpj", "-cp", classes.toString(), "MpjLaunch", "s");
+            assertThat(srun.code()).as(srun.output()).isZero();
+            assertThat(srun.lines()).as(srun.output()).contains("rank 0 main s init s", "rank 1 main s init s");
+        } finally {
+            run("bash", script.toString(), "down", slurmDir.toString());
+        }
     }
 
     @Test

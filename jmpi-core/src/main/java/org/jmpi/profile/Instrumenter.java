@@ -44,6 +44,11 @@ public final class Instrumenter {
     private static final MethodTypeDesc AFTER = MethodTypeDesc.of(CD_void, CD_Object, CD_Object);
     private static final MethodTypeDesc FAILED = MethodTypeDesc.of(CD_void, CD_Object, THROWABLE);
     private static final Set<String> USER_EXTENDED = Set.of("mpi/UserFunction", "mpi/Struct");
+    /**
+     * The facade's package as a prefix of internal names. A constant, so that building jmpi-mpj, which moves the
+     * facade to {@code org.jmpi.mpj.ompi} (string constants included), moves it too: the lengths below follow.
+     */
+    private static final String PACKAGE = "mpi/";
 
     private Instrumenter() {}
 
@@ -52,8 +57,8 @@ public final class Instrumenter {
      * or null when it is not a class of package {@code mpi} or has none.
      */
     public static byte[] transform(String internalName, byte[] bytes) {
-        if (internalName == null || !internalName.startsWith("mpi/") || internalName.indexOf('/', 4) >= 0
-                || internalName.indexOf('$') >= 0) {
+        if (internalName == null || !internalName.startsWith(PACKAGE)
+                || internalName.indexOf('/', PACKAGE.length()) >= 0 || internalName.indexOf('$') >= 0) {
             return null;
         }
         ClassFile cf = ClassFile.of();
@@ -65,7 +70,7 @@ public final class Instrumenter {
             return null;
         }
         ClassDesc owner = cm.thisClass().asSymbol();
-        String simple = internalName.substring(4);
+        String simple = internalName.substring(PACKAGE.length());
         return cf.transformClass(cm, (clb, ce) -> {
             if (ce instanceof MethodModel mm && intercepted(mm)) {
                 renamedOriginal(clb, mm);

@@ -253,13 +253,24 @@ public final class CheckTool implements MpiTool {
         return (name == null || name.isEmpty() ? "a communicator" : name) + " of " + c.getSize() + " ranks";
     }
 
-    /** The first frame of the program: outside package mpi, jmpi and the JDK. */
+    /**
+     * The first frame of the program: outside jmpi's own jar (the runtime and its facades, also the MPJ Express one
+     * over the moved Open MPI facade in jmpi-mpj.jar) and the JDK.
+     */
     private static String site() {
-        return StackWalker.getInstance().walk(s -> s.map(StackWalker.StackFrame::toStackTraceElement)
-                .filter(f -> !f.getClassName().startsWith("mpi.") && !f.getClassName().startsWith("org.jmpi.tools.")
-                        && !f.getClassName().startsWith("org.jmpi.profile.") && !f.getClassName().startsWith("java.")
+        return StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE).walk(s -> s
+                .filter(f -> !ours(f.getDeclaringClass()) && !f.getClassName().startsWith("java.")
                         && !f.getClassName().startsWith("jdk."))
-                .findFirst().map(StackTraceElement::toString).orElse("(unknown)"));
+                .findFirst().map(f -> f.toStackTraceElement().toString()).orElse("(unknown)"));
+    }
+
+    private static final java.security.CodeSource OWN = CheckTool.class.getProtectionDomain().getCodeSource();
+
+    /** Whether {@code c} comes from the jar (or class directory) this class comes from. */
+    private static boolean ours(Class<?> c) {
+        java.security.CodeSource cs = c.getProtectionDomain().getCodeSource();
+        return c.getName().startsWith("mpi.") || c.getName().startsWith("org.jmpi.tools.")
+                || c.getName().startsWith("org.jmpi.profile.") || OWN != null && cs != null && java.util.Objects.equals(OWN.getLocation(), cs.getLocation());
     }
 
     // ---------------------------------------------------------------------------------------- blocked ranks

@@ -495,9 +495,9 @@ public final class JmpiRun implements Callable<Integer> {
             out.println(joinPaths(mpj() ? List.of(mpjJar()) : Launcher.jmpiClassPath()));
             return 0;
         }
-        if (mpj() && (!tools.isEmpty() || summary || summarySvg != null || check || trace != null)) {
-            err.println("jmpirun: --summary, --trace, --check and --tool work with programs of the Open MPI API only,"
-                    + " not yet with --api mpj");
+        if (mpj() && threads && (!tools.isEmpty() || summary || summarySvg != null || check || trace != null)) {
+            err.println("jmpirun: --summary, --trace, --check and --tool work with --api mpj in processes mode only,"
+                    + " not yet with --threads (mpjrun.sh -dev multicore)");
             return USAGE_ERROR;
         }
         if (printJavaOptions) {
@@ -621,7 +621,7 @@ public final class JmpiRun implements Callable<Integer> {
             prof = Profiling.of(tools, summary || summarySvg != null, check, trace, userClassPath());
             if (prof != null) {
                 prof.summarySvg = summarySvg == null ? null : Path.of(summarySvg).toAbsolutePath();
-                prof.apply(b);
+                prof.apply(b, mpj() ? mpjJar() : Launcher.jmpiClassPath().get(0));
             }
             if (jfr != null) {
                 b.jvmArgs(JfrRecording.rankOption(Path.of(jfr), environment));

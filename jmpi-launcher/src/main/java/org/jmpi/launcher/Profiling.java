@@ -142,14 +142,17 @@ final class Profiling {
         return names;
     }
 
-    /** Processes mode: the agent and the tools' names for every rank. */
-    void apply(Launcher.Builder b) {
-        Path core = Launcher.jmpiClassPath().get(0);
-        if (!Files.isRegularFile(core)) {
+    /**
+     * Processes mode: the agent and the tools' names for every rank. {@code jar} is the jar of the ranks' jmpi, whose
+     * manifest names the agent: jmpi-core.jar, or jmpi-mpj.jar for programs of the MPJ Express API (the same agent
+     * and tools there intercept the Open MPI facade under its moved name, which the MPJ facade calls).
+     */
+    void apply(Launcher.Builder b, Path jar) {
+        if (!Files.isRegularFile(jar)) {
             throw new IllegalArgumentException("--tool and --summary need jmpi-core as a jar (this jmpi runs from "
-                    + core + ")");
+                    + jar + ")");
         }
-        b.jvmArgs("-javaagent:" + core);
+        b.jvmArgs("-javaagent:" + jar);
         b.env("JMPI_TOOLS", String.join(",", tools));
         if (summaryDir != null) {
             b.env("JMPI_SUMMARY_DIR", summaryDir.toString());

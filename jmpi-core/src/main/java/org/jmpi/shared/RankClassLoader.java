@@ -88,15 +88,25 @@ public final class RankClassLoader extends URLClassLoader {
      */
     private static volatile java.util.function.BiFunction<String, byte[], byte[]> mpiTransformer;
 
-    /** Sets (or, with null, clears) the rewriting of package {@code mpi} for ranks started afterwards. */
+    /** Sets (or, with null, clears) the rewriting of the facades' classes for ranks started afterwards. */
     public static void transformMpiClasses(java.util.function.BiFunction<String, byte[], byte[]> transformer) {
         mpiTransformer = transformer;
+    }
+
+    /**
+     * Whether {@code name} is a class of an MPI facade: package {@code mpi}, or the Open MPI facade moved to
+     * {@code org.jmpi.mpj.ompi} inside jmpi-mpj.jar, under which the MPJ Express API's facade runs.
+     */
+    private static boolean isFacade(String name) {
+        int dot = name.lastIndexOf('.');
+        String pkg = dot < 0 ? "" : name.substring(0, dot);
+        return pkg.equals("mpi") || pkg.equals("org.jmpi.mpj.ompi");
     }
 
     @Override
     protected Class<?> findClass(String name) throws ClassNotFoundException {
         java.util.function.BiFunction<String, byte[], byte[]> t = mpiTransformer;
-        if (t != null && name.startsWith("mpi.") && name.indexOf('.', 4) < 0) {
+        if (t != null && isFacade(name)) {
             String internal = name.replace('.', '/');
             URL u = findResource(internal + ".class");
             if (u != null) {

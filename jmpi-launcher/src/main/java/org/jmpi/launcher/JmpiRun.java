@@ -495,11 +495,6 @@ public final class JmpiRun implements Callable<Integer> {
             out.println(joinPaths(mpj() ? List.of(mpjJar()) : Launcher.jmpiClassPath()));
             return 0;
         }
-        if (mpj() && threads && (!tools.isEmpty() || summary || summarySvg != null || check || trace != null)) {
-            err.println("jmpirun: --summary, --trace, --check and --tool work with --api mpj in processes mode only,"
-                    + " not yet with --threads (mpjrun.sh -dev multicore)");
-            return USAGE_ERROR;
-        }
         if (printJavaOptions) {
             out.println(String.join(" ", JavaCommand.RANK_JVM_OPTIONS));
             return 0;
@@ -735,7 +730,7 @@ public final class JmpiRun implements Callable<Integer> {
                 }
             }
         }
-        prof.applyThreads();
+        prof.applyThreads(mpj() ? mpjJar() : null);
         try {
             return runThreads(userClassPath(), timeout, n);
         } finally {

@@ -165,8 +165,12 @@ final class Profiling {
         }
     }
 
-    /** Threads mode: the ranks' class loaders intercept, the tools are named in this JVM's properties. */
-    void applyThreads() {
+    /**
+     * Threads mode: the ranks' class loaders intercept, the tools are named in this JVM's properties. With
+     * {@code mpjJar} (programs of the MPJ Express API) the interception is that jar's own, which knows the Open MPI
+     * facade under its moved name and calls that jar's hooks, as the ranks load them from it.
+     */
+    void applyThreads(Path mpjJar) throws IOException {
         System.setProperty("jmpi.tools", String.join(",", tools));
         if (summaryDir != null) {
             System.setProperty("jmpi.summary.dir", summaryDir.toString());
@@ -177,7 +181,31 @@ final class Profiling {
         if (traceDir != null) {
             System.setProperty("jmpi.trace.dir", traceDir.toString());
         }
-        RankClassLoader.transformMpiClasses(Instrumenter::transform);
+        RankClassLoader.transformMpiClasses(mpjJar == null ? Instrumenter::transform : movedInstrumenter(mpjJar));
+    }
+
+    /** {@code Instrumenter.transform} of the runtime inside {@code jar}, loaded apart from this JVM's own. */
+    private static java.util.function.BiFunction<String, byte[], byte[]> movedInstrumenter(Path jar)
+            throws IOException {
+        var loader = new java.net.URLClassLoader("jmpi-mpj-instrumenter", new java.net.URL[] {jar.toUri().toURL()},
+                ClassLoader.getPlatformClassLoader());
+        java.lang.invoke.MethodHandle transform;
+        try {
+            transform = java.lang.invoke.MethodHandles.publicLookup().findStatic(
+                    loader.loadClass(Instrumenter.class.getName()), "transform",
+                    java.lang.invoke.MethodType.methodType(byte[].class, String.class, byte[].class));
+        } catch (ReflectiveOperationException e) {
+            throw new IOException("no profiling interface in " + jar + ": " + e, e);
+        }
+        return (name, bytes) -> {
+            try {
+                return (byte[]) transform.invokeExact(name, bytes);
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable e) {
+                throw new IllegalStateException(e);
+            }
+        };
     }
 
     /** After the job: the summary (if asked for) on {@code err}; removes the temporary files. */

@@ -88,6 +88,22 @@ public class MpjDatatypes {
         boolean[] anyFlag = new boolean[1];
         w.Allreduce(flag, 0, anyFlag, 0, 1, MPI.BOOLEAN, MPI.LOR);
         MpjCheck.check(anyFlag[0], "LOR on booleans");
+        // boolean[] at non-zero offsets in collectives (copied in and out; the elements around stay as they were)
+        boolean[] bb = {true, false, me == 0, me == 0, true};
+        w.Bcast(bb, 2, 2, MPI.BOOLEAN, 0);
+        MpjCheck.check(bb[0] && !bb[1] && bb[2] && bb[3] && bb[4], "Bcast of booleans at offset 2");
+        boolean[] gathered = new boolean[n + 2];
+        gathered[0] = true;
+        gathered[n + 1] = true;
+        w.Allgather(new boolean[] {false, me % 2 == 1}, 1, 1, MPI.BOOLEAN, gathered, 1, 1, MPI.BOOLEAN);
+        boolean allRight = gathered[0] && gathered[n + 1];
+        for (int r = 0; r < n; r++) {
+            allRight &= gathered[1 + r] == (r % 2 == 1);
+        }
+        MpjCheck.check(allRight, "Allgather of booleans at offset 1");
+        boolean[] land = {false, true, false};
+        w.Reduce(new boolean[] {false, false, me >= 0}, 2, land, 1, 1, MPI.BOOLEAN, MPI.LAND, n - 1);
+        MpjCheck.check(me == n - 1 ? land[1] && !land[0] && !land[2] : land[1], "Reduce of booleans at offset 1");
 
         // Pack and Unpack with MPJ Express's buffer, sent as PACKED
         mpjbuf.Buffer pb = new mpjbuf.Buffer(mpjbuf.BufferFactory.create(200 + MPI.SEND_OVERHEAD), MPI.SEND_OVERHEAD,

@@ -71,16 +71,29 @@ final class Buf {
         System.arraycopy(from, 0, (boolean[]) buf, offset, from.length);
     }
 
-    /** {@link #at} for collective calls, where a {@code boolean[]} must be addressed from offset 0. */
+    /**
+     * {@link #at} for collective calls. A {@code boolean[]} at a non-zero offset, which has no view, is passed as a
+     * copy of its elements from the offset on; for a buffer the call writes, the caller copies that back with
+     * {@link #back} once the call has returned.
+     */
     static Object collective(Object buf, int offset, Datatype type) {
         if (isBooleanAt(buf, offset)) {
-            throw new MPIException("a boolean[] buffer at a non-zero offset is supported in point-to-point calls"
-                    + " only; pass offset 0 to collective calls", 1);
+            return booleansFrom(buf, offset);
         }
         if (type.isObject()) {
             throw new IllegalStateException("object data is not a runtime buffer");
         }
         return at(buf, offset, type);
+    }
+
+    /**
+     * After a collective call: the copy {@link #collective} made of {@code buf} from {@code offset} on (a
+     * {@code boolean[]}), with what the call wrote into it, back into {@code buf}; nothing for any other buffer.
+     */
+    static void back(Object passed, Object buf, int offset) {
+        if (passed != buf && passed instanceof boolean[] copy) {
+            booleansBack(copy, buf, offset);
+        }
     }
 
     /**

@@ -89,7 +89,9 @@ public class Intracomm extends Comm {
             return;
         }
         try {
-            live().bcast(Buf.collective(buf, offset, type), count, type.runtime(), root);
+            Object b = Buf.collective(buf, offset, type);
+            live().bcast(b, count, type.runtime(), root);
+            Buf.back(b, buf, offset);
         } catch (org.jmpi.mpj.ompi.MPIException e) {
             throw MPIException.of(e);
         }
@@ -107,9 +109,11 @@ public class Intracomm extends Comm {
         }
         try {
             boolean isRoot = Rank() == root;
+            Object r = isRoot ? Buf.collective(recvbuf, recvoffset, recvtype) : recvbuf;
             live().gather(Buf.collective(sendbuf, sendoffset, sendtype), sendcount, sendtype.runtime(),
-                    isRoot ? Buf.collective(recvbuf, recvoffset, recvtype) : recvbuf, recvcount,
+                    r, recvcount,
                     isRoot ? recvtype.runtime() : sendtype.runtime(), root);
+            Buf.back(r, recvbuf, recvoffset);
         } catch (org.jmpi.mpj.ompi.MPIException e) {
             throw MPIException.of(e);
         }
@@ -125,9 +129,11 @@ public class Intracomm extends Comm {
         }
         try {
             boolean isRoot = Rank() == root;
+            Object r = isRoot ? Buf.collective(recvbuf, recvoffset, recvtype) : recvbuf;
             live().gatherv(Buf.collective(sendbuf, sendoffset, sendtype), sendcount, sendtype.runtime(),
-                    isRoot ? Buf.collective(recvbuf, recvoffset, recvtype) : recvbuf, recvcount, displs,
+                    r, recvcount, displs,
                     isRoot ? recvtype.runtime() : sendtype.runtime(), root);
+            Buf.back(r, recvbuf, recvoffset);
         } catch (org.jmpi.mpj.ompi.MPIException e) {
             throw MPIException.of(e);
         }
@@ -145,9 +151,11 @@ public class Intracomm extends Comm {
         }
         try {
             boolean isRoot = Rank() == root;
+            Object r = Buf.collective(recvbuf, recvoffset, recvtype);
             live().scatter(isRoot ? Buf.collective(sendbuf, sendoffset, sendtype) : sendbuf, sendcount,
-                    isRoot ? sendtype.runtime() : recvtype.runtime(), Buf.collective(recvbuf, recvoffset, recvtype),
+                    isRoot ? sendtype.runtime() : recvtype.runtime(), r,
                     recvcount, recvtype.runtime(), root);
+            Buf.back(r, recvbuf, recvoffset);
         } catch (org.jmpi.mpj.ompi.MPIException e) {
             throw MPIException.of(e);
         }
@@ -163,9 +171,11 @@ public class Intracomm extends Comm {
         }
         try {
             boolean isRoot = Rank() == root;
+            Object r = Buf.collective(recvbuf, recvoffset, recvtype);
             live().scatterv(isRoot ? Buf.collective(sendbuf, sendoffset, sendtype) : sendbuf, sendcount, displs,
-                    isRoot ? sendtype.runtime() : recvtype.runtime(), Buf.collective(recvbuf, recvoffset, recvtype),
+                    isRoot ? sendtype.runtime() : recvtype.runtime(), r,
                     recvcount, recvtype.runtime(), root);
+            Buf.back(r, recvbuf, recvoffset);
         } catch (org.jmpi.mpj.ompi.MPIException e) {
             throw MPIException.of(e);
         }
@@ -182,8 +192,10 @@ public class Intracomm extends Comm {
             return;
         }
         try {
+            Object r = Buf.collective(recvbuf, recvoffset, recvtype);
             live().allGather(Buf.collective(sendbuf, sendoffset, sendtype), sendcount, sendtype.runtime(),
-                    Buf.collective(recvbuf, recvoffset, recvtype), recvcount, recvtype.runtime());
+                    r, recvcount, recvtype.runtime());
+            Buf.back(r, recvbuf, recvoffset);
         } catch (org.jmpi.mpj.ompi.MPIException e) {
             throw MPIException.of(e);
         }
@@ -198,8 +210,10 @@ public class Intracomm extends Comm {
             return;
         }
         try {
+            Object r = Buf.collective(recvbuf, recvoffset, recvtype);
             live().allGatherv(Buf.collective(sendbuf, sendoffset, sendtype), sendcount, sendtype.runtime(),
-                    Buf.collective(recvbuf, recvoffset, recvtype), recvcount, displs, recvtype.runtime());
+                    r, recvcount, displs, recvtype.runtime());
+            Buf.back(r, recvbuf, recvoffset);
         } catch (org.jmpi.mpj.ompi.MPIException e) {
             throw MPIException.of(e);
         }
@@ -216,8 +230,10 @@ public class Intracomm extends Comm {
             return;
         }
         try {
+            Object r = Buf.collective(recvbuf, recvoffset, recvtype);
             live().allToAll(Buf.collective(sendbuf, sendoffset, sendtype), sendcount, sendtype.runtime(),
-                    Buf.collective(recvbuf, recvoffset, recvtype), recvcount, recvtype.runtime());
+                    r, recvcount, recvtype.runtime());
+            Buf.back(r, recvbuf, recvoffset);
         } catch (org.jmpi.mpj.ompi.MPIException e) {
             throw MPIException.of(e);
         }
@@ -232,8 +248,10 @@ public class Intracomm extends Comm {
             return;
         }
         try {
+            Object r = Buf.collective(recvbuf, recvoffset, recvtype);
             live().allToAllv(Buf.collective(sendbuf, sendoffset, sendtype), sendcount, sdispls, sendtype.runtime(),
-                    Buf.collective(recvbuf, recvoffset, recvtype), recvcount, rdispls, recvtype.runtime());
+                    r, recvcount, rdispls, recvtype.runtime());
+            Buf.back(r, recvbuf, recvoffset);
         } catch (org.jmpi.mpj.ompi.MPIException e) {
             throw MPIException.of(e);
         }
@@ -249,9 +267,11 @@ public class Intracomm extends Comm {
         org.jmpi.mpj.ompi.Op o = op.runtimeFor(datatype);
         try {
             boolean isRoot = Rank() == root;
+            Object r = isRoot ? Buf.collective(recvbuf, recvoffset, datatype) : recvbuf;
             live().reduce(Buf.collective(sendbuf, sendoffset, datatype),
-                    isRoot ? Buf.collective(recvbuf, recvoffset, datatype) : recvbuf, count, datatype.runtime(), o,
+                    r, count, datatype.runtime(), o,
                     root);
+            Buf.back(r, recvbuf, recvoffset);
         } catch (org.jmpi.mpj.ompi.MPIException e) {
             throw MPIException.of(e);
         } finally {
@@ -268,8 +288,10 @@ public class Intracomm extends Comm {
         }
         org.jmpi.mpj.ompi.Op o = op.runtimeFor(datatype);
         try {
+            Object r = Buf.collective(recvbuf, recvoffset, datatype);
             live().allReduce(Buf.collective(sendbuf, sendoffset, datatype),
-                    Buf.collective(recvbuf, recvoffset, datatype), count, datatype.runtime(), o);
+                    r, count, datatype.runtime(), o);
+            Buf.back(r, recvbuf, recvoffset);
         } catch (org.jmpi.mpj.ompi.MPIException e) {
             throw MPIException.of(e);
         } finally {
@@ -286,8 +308,10 @@ public class Intracomm extends Comm {
         }
         org.jmpi.mpj.ompi.Op o = op.runtimeFor(datatype);
         try {
+            Object r = Buf.collective(recvbuf, recvoffset, datatype);
             live().reduceScatter(Buf.collective(sendbuf, sendoffset, datatype),
-                    Buf.collective(recvbuf, recvoffset, datatype), recvcounts, datatype.runtime(), o);
+                    r, recvcounts, datatype.runtime(), o);
+            Buf.back(r, recvbuf, recvoffset);
         } catch (org.jmpi.mpj.ompi.MPIException e) {
             throw MPIException.of(e);
         } finally {
@@ -304,8 +328,9 @@ public class Intracomm extends Comm {
         }
         org.jmpi.mpj.ompi.Op o = op.runtimeFor(datatype);
         try {
-            intra().scan(Buf.collective(sendbuf, sendoffset, datatype), Buf.collective(recvbuf, recvoffset, datatype),
-                    count, datatype.runtime(), o);
+            Object r = Buf.collective(recvbuf, recvoffset, datatype);
+            intra().scan(Buf.collective(sendbuf, sendoffset, datatype), r, count, datatype.runtime(), o);
+            Buf.back(r, recvbuf, recvoffset);
         } catch (org.jmpi.mpj.ompi.MPIException e) {
             throw MPIException.of(e);
         } finally {

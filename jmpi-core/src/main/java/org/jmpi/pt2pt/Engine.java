@@ -1614,11 +1614,35 @@ public final class Engine implements InprocEndpoint, FrameSink {
     }
 
     private void onEager(int peer, MemorySegment header, MemorySegment payload, long offset) {
-        int context = FrameLayout.getInt(header, FrameLayout.CONTEXT);
-        int source = FrameLayout.getInt(header, FrameLayout.SOURCE);
-        int tag = FrameLayout.getInt(header, FrameLayout.TAG);
-        long bytes = FrameLayout.getLong(header, FrameLayout.TOTAL);
-        long syncId = FrameLayout.getLong(header, FrameLayout.SEND_ID); // an eager synchronous send: answer DONE
+        eager(peer, FrameLayout.getInt(header, FrameLayout.CONTEXT), FrameLayout.getInt(header, FrameLayout.SOURCE),
+                FrameLayout.getInt(header, FrameLayout.TAG), FrameLayout.getLong(header, FrameLayout.TOTAL),
+                FrameLayout.getLong(header, FrameLayout.SEND_ID), payload, offset);
+    }
+
+    /**
+     * A SHORT frame (the lane's eager message, no ids) from its header's values: as an EAGER frame, without a header
+     * to read them from. Other kinds take the header.
+     */
+    @Override
+    public boolean onShort(int peer, int kind, int context, int source, int tag, MemorySegment memory, long offset,
+            int length) {
+        if (kind != Protocol.EAGER) {
+            return false;
+        }
+        org.jmpi.transport.Traffic t = traffic;
+        if (t != null) {
+            t.received(peer, length);
+        }
+        eager(peer, context, source, tag, length, 0, memory, offset);
+        return true;
+    }
+
+    /**
+     * An eager message of {@code bytes} bytes at {@code offset} of {@code payload}: to the posted receive it matches,
+     * else queued as unexpected. {@code syncId} non-zero: an eager synchronous send, answered DONE once matched.
+     */
+    private void eager(int peer, int context, int source, int tag, long bytes, long syncId, MemorySegment payload,
+            long offset) {
         if (context < 0 || anyPoisoned) {
             if (context < 0) {
                 consumed(peer, bytes + Protocol.OVERHEAD);

@@ -29,6 +29,18 @@ public interface FrameSink {
     }
 
     /**
+     * A SHORT frame ({@link Lane#sendShort}: an eager message without ids, its total its payload's length) whose
+     * header fields the transport hands over as values, with the payload at bytes {@code [offset, offset + length)}
+     * of {@code memory}: a sink that takes it from these returns true and spares the transport filling a header for
+     * {@link #onFrame(int, MemorySegment, MemorySegment, long, long)}, which follows when it returns false (the
+     * default).
+     */
+    default boolean onShort(int peer, int kind, int context, int source, int tag, MemorySegment memory, long offset,
+            int length) {
+        return false;
+    }
+
+    /**
      * Whether a frame handed over since the last call completed a receive, and forgets it. A transport that reads
      * several frames per poll stops reading after such a frame, so that the caller that waits for the receive sees
      * it done one read earlier: on shared memory the next read would miss in the cache, since the producer has just

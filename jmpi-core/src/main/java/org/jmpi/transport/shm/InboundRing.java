@@ -87,6 +87,13 @@ final class InboundRing {
             switch (type) {
                 case ShmLayout.TYPE_FRAME, ShmLayout.TYPE_SHORT -> {
                     long at;
+                    if (type == ShmLayout.TYPE_SHORT && shortTaken(sink, (int) off, length)) {
+                        records++;
+                        if (sink.takeCompletion()) {
+                            return records;
+                        }
+                        continue;
+                    }
                     if (type == ShmLayout.TYPE_SHORT) {
                         ShmLayout.copyShortHeaderOut(data, off + ShmLayout.MARKER_BYTES, header);
                         at = ShmLayout.SHORT_PAYLOAD_OFFSET;
@@ -181,6 +188,29 @@ final class InboundRing {
         consume(length);
         publishHead();
         return payload;
+    }
+
+    /**
+     * A SHORT record at {@code off} of {@code length} bytes, consumed and handed over: to {@link FrameSink#onShort}
+     * from its header words, or, when the sink wants a header, as {@link #poll} hands over any frame. False, and
+     * nothing done, when the record's payload length does not fit it (the caller reports that).
+     */
+    private boolean shortTaken(FrameSink sink, int off, long length) {
+        long first = envelopeWords.getLong(off + 8);
+        int payload = (int) first;
+        long at = off + ShmLayout.SHORT_PAYLOAD_OFFSET;
+        if (payload < 0 || ShmLayout.SHORT_PAYLOAD_OFFSET + (long) payload > length) {
+            return false;
+        }
+        long second = envelopeWords.getLong(off + 16);
+        int tag = (int) envelopeWords.getLong(off + 24);
+        consume(length); // before the sink sees it, as for any frame: the sink may send, and sending may poll
+        if (!sink.onShort(peer, (int) (first >>> 32), (int) second, (int) (second >>> 32), tag, data, at, payload)) {
+            ShmLayout.copyShortHeaderOut(data, off + ShmLayout.MARKER_BYTES, header);
+            sink.onFrame(peer, header, data, at, payload);
+        }
+        publishHead();
+        return true;
     }
 
     /** Longest frame a FIRST record may announce. */

@@ -270,7 +270,8 @@ public final class CheckTool implements MpiTool {
     private static boolean ours(Class<?> c) {
         java.security.CodeSource cs = c.getProtectionDomain().getCodeSource();
         return c.getName().startsWith("mpi.") || c.getName().startsWith("org.jmpi.tools.")
-                || c.getName().startsWith("org.jmpi.profile.") || OWN != null && cs != null && java.util.Objects.equals(OWN.getLocation(), cs.getLocation());
+                || c.getName().startsWith("org.jmpi.profile.")
+                || OWN != null && cs != null && java.util.Objects.equals(OWN.getLocation(), cs.getLocation());
     }
 
     // ---------------------------------------------------------------------------------------- blocked ranks

@@ -86,28 +86,26 @@ final class InboundRing {
             }
             switch (type) {
                 case ShmLayout.TYPE_FRAME, ShmLayout.TYPE_SHORT -> {
-                    long at;
-                    if (type == ShmLayout.TYPE_SHORT && shortTaken(sink, (int) off, length)) {
-                        records++;
-                        if (sink.takeCompletion()) {
-                            return records;
-                        }
-                        continue;
-                    }
-                    if (type == ShmLayout.TYPE_SHORT) {
-                        ShmLayout.copyShortHeaderOut(data, off + ShmLayout.MARKER_BYTES, header);
-                        at = ShmLayout.SHORT_PAYLOAD_OFFSET;
+                    boolean isShort = type == ShmLayout.TYPE_SHORT;
+                    long at = isShort ? ShmLayout.SHORT_PAYLOAD_OFFSET : ShmLayout.PAYLOAD_OFFSET;
+                    int payload;
+                    if (isShort) {
+                        payload = (int) envelopeWords.getLong((int) off + 8);
                     } else {
                         ShmLayout.copyHeaderOut(data, off + ShmLayout.MARKER_BYTES, header);
-                        at = ShmLayout.PAYLOAD_OFFSET;
+                        payload = FrameLayout.payloadLength(header);
                     }
-                    int payload = FrameLayout.payloadLength(header);
                     if (payload < 0 || at + (long) payload > length) {
                         return fail(sink, records, "a frame of " + payload + " payload bytes in a record of "
                                 + length);
                     }
-                    consume(length);
-                    sink.onFrame(peer, header, data, off + at, payload);
+                    consume(length); // before the sink sees it: the sink may send, and sending may poll
+                    if (!isShort || !shortTaken(sink, (int) off, payload)) {
+                        if (isShort) {
+                            ShmLayout.copyShortHeaderOut(data, off + ShmLayout.MARKER_BYTES, header);
+                        }
+                        sink.onFrame(peer, header, data, off + at, payload);
+                    }
                     publishHead();
                     records++;
                     if (sink.takeCompletion()) {
@@ -191,26 +189,14 @@ final class InboundRing {
     }
 
     /**
-     * A SHORT record at {@code off} of {@code length} bytes, consumed and handed over: to {@link FrameSink#onShort}
-     * from its header words, or, when the sink wants a header, as {@link #poll} hands over any frame. False, and
-     * nothing done, when the record's payload length does not fit it (the caller reports that).
+     * A SHORT record at {@code off} (consumed, its payload length checked) handed to {@link FrameSink#onShort} from
+     * its header words, without a header copied out; false when the sink wants the header.
      */
-    private boolean shortTaken(FrameSink sink, int off, long length) {
+    private boolean shortTaken(FrameSink sink, int off, int payload) {
         long first = envelopeWords.getLong(off + 8);
-        int payload = (int) first;
-        long at = off + ShmLayout.SHORT_PAYLOAD_OFFSET;
-        if (payload < 0 || ShmLayout.SHORT_PAYLOAD_OFFSET + (long) payload > length) {
-            return false;
-        }
         long second = envelopeWords.getLong(off + 16);
-        int tag = (int) envelopeWords.getLong(off + 24);
-        consume(length); // before the sink sees it, as for any frame: the sink may send, and sending may poll
-        if (!sink.onShort(peer, (int) (first >>> 32), (int) second, (int) (second >>> 32), tag, data, at, payload)) {
-            ShmLayout.copyShortHeaderOut(data, off + ShmLayout.MARKER_BYTES, header);
-            sink.onFrame(peer, header, data, at, payload);
-        }
-        publishHead();
-        return true;
+        return sink.onShort(peer, (int) (first >>> 32), (int) second, (int) (second >>> 32),
+                (int) envelopeWords.getLong(off + 24), data, off + ShmLayout.SHORT_PAYLOAD_OFFSET, payload);
     }
 
     /** Longest frame a FIRST record may announce. */

@@ -91,6 +91,16 @@ class ClassCacheTest {
         assertThat(r.cachesUsed()).as(r.output()).isEqualTo(4);
     }
 
+    /** Open MPI's idiom, {@code mpirun -np N java ... Main}: its ranks use the cache as jmpirun's own form's do. */
+    @Test
+    void theRanksOfAJavaCommandUseTheirCacheToo() throws Exception {
+        assumeTrue(Files.isDirectory(dist.resolve("lib/aot")), "no caches");
+        Run r = jmpirun(dist, Map.of(), "-n", "2", "java", "-Xlog:aot=info", "-cp",
+                dist.resolve("lib/jmpi-examples.jar").toString(), "org.jmpi.examples.Hello");
+        assertHello(r, 2);
+        assertThat(r.cachesUsed()).as(r.output()).isEqualTo(3);
+    }
+
     /**
      * The ranks' cache records which of jmpi's methods the training run compiled (with C1 alone), so a rank compiles
      * them once, with C1's final tier, instead of first with full profiling (tier 3) and then again without (C2 does

@@ -142,6 +142,42 @@ final class JavaCommand {
         return all;
     }
 
+    /** The JVM options among a java command's arguments: those before the main class, {@code -jar} or {@code -m}. */
+    static List<String> options(List<String> javaArgs) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < javaArgs.size(); i++) {
+            String a = javaArgs.get(i);
+            if (!a.startsWith("-") || a.equals("-jar") || a.equals("-m") || a.equals("--module")) {
+                break;
+            }
+            out.add(a);
+            if (WITH_VALUE.contains(a) && i + 1 < javaArgs.size()) {
+                out.add(javaArgs.get(++i));
+            }
+        }
+        return out;
+    }
+
+    /** The class path entries a java command's options name, without those of {@code jmpi}. */
+    static List<Path> classPath(List<String> javaArgs, List<Path> jmpi) {
+        List<String> options = options(javaArgs);
+        List<Path> out = new ArrayList<>();
+        for (int i = 0; i < options.size(); i++) {
+            String a = options.get(i);
+            String value = a.startsWith("--class-path=") ? a.substring("--class-path=".length())
+                    : (a.equals("-cp") || a.equals("-classpath") || a.equals("--class-path")) && i + 1 < options.size()
+                            ? options.get(++i) : null;
+            if (value != null) {
+                for (String e : value.split(File.pathSeparator)) {
+                    if (!e.isEmpty() && !jmpi.contains(Path.of(e))) {
+                        out.add(Path.of(e));
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
     private static String mainClassOf(String jar, PrintStream warnings) {
         try (JarFile f = new JarFile(jar)) {
             String m = f.getManifest() == null ? null : f.getManifest().getMainAttributes()

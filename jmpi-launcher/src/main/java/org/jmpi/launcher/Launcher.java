@@ -192,6 +192,12 @@ public final class Launcher {
     List<String> command(App a) {
         if (a.exec != null) {
             List<String> cmd = new ArrayList<>(a.exec);
+            if (a.exec.size() == 1 && JavaCommand.isJava(a.exec.get(0))) {
+                // mpirun -np 4 java ... Main (Open MPI's idiom): the ranks' class cache, as for jmpirun -n 4 Main
+                Path java = a.exec.get(0).equals("java") ? javaExecutable : Path.of(a.exec.get(0));
+                cmd.addAll(AotCache.rankOptions(java, JavaCommand.options(a.args), a.env,
+                        JavaCommand.classPath(a.args, jmpiClassPath())));
+            }
             cmd.addAll(a.args);
             return cmd;
         }

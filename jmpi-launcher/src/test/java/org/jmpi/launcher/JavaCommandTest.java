@@ -61,6 +61,20 @@ class JavaCommandTest {
 
     /** Open MPI's idiom and the example of docs/launching.md: the program is java, the ranks find jmpi. */
     @Test
+    void theOptionsAndTheUsersClassPathOfAJavaCommandAreToldApart() {
+        List<Path> jmpi = List.of(Path.of("/opt/jmpi/lib/jmpi-core.jar"));
+        List<String> args = List.of("-Xmx1g", "-cp", "app.jar:/opt/jmpi/lib/jmpi-core.jar:classes", "-ea", "Main", "-cp",
+                "not.an.option");
+        assertThat(JavaCommand.options(args)).containsExactly("-Xmx1g", "-cp",
+                "app.jar:/opt/jmpi/lib/jmpi-core.jar:classes", "-ea");
+        assertThat(JavaCommand.classPath(args, jmpi)).containsExactly(Path.of("app.jar"), Path.of("classes"));
+        assertThat(JavaCommand.classPath(List.of("--class-path=a:b", "-jar", "x.jar"), jmpi))
+                .containsExactly(Path.of("a"), Path.of("b"));
+        assertThat(JavaCommand.options(List.of("-m", "mod/Main", "-Xmx1g"))).isEmpty();
+        assertThat(JavaCommand.classPath(List.of("Main"), jmpi)).isEmpty();
+    }
+
+    @Test
     void jmpirunRunsJavaWithJmpi() throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();

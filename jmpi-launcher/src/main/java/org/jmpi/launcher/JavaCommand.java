@@ -27,6 +27,9 @@ final class JavaCommand {
             "--upgrade-module-path", "--add-modules", "--limit-modules", "--add-reads", "--add-exports",
             "--add-opens", "--patch-module", "--enable-native-access", "--source", "-splash");
 
+    /** java options whose value is the class path. */
+    private static final Set<String> CLASS_PATH = Set.of("-cp", "-classpath", "--class-path");
+
     private JavaCommand() {}
 
     /** The Java feature version jmpi needs, in the launcher and in every rank. */
@@ -97,28 +100,25 @@ final class JavaCommand {
         List<String> out = new ArrayList<>();
         boolean nativeAccess = false;
         boolean hasClassPath = false;
-        int i = 0;
-        for (; i < javaArgs.size(); i++) {
-            String a = javaArgs.get(i);
-            if (!a.startsWith("-") || a.equals("-jar") || a.equals("-m") || a.equals("--module")) {
-                break;
-            }
+        List<String> options = options(javaArgs);
+        for (int i = 0; i < options.size(); i++) {
+            String a = options.get(i);
             nativeAccess |= a.startsWith("--enable-native-access");
-            if ((a.equals("-cp") || a.equals("-classpath") || a.equals("--class-path")) && i + 1 < javaArgs.size()) {
+            if (CLASS_PATH.contains(a) && i + 1 < options.size()) {
                 out.add(a);
-                out.add(javaArgs.get(++i) + File.pathSeparator + jmpiPath);
+                out.add(options.get(++i) + File.pathSeparator + jmpiPath);
                 hasClassPath = true;
             } else if (a.startsWith("--class-path=")) {
                 out.add(a + File.pathSeparator + jmpiPath);
                 hasClassPath = true;
             } else {
                 out.add(a);
-                if (WITH_VALUE.contains(a) && i + 1 < javaArgs.size()) {
-                    out.add(javaArgs.get(++i));
+                if (WITH_VALUE.contains(a) && i + 1 < options.size()) {
+                    out.add(options.get(++i));
                 }
             }
         }
-        List<String> rest = new ArrayList<>(javaArgs.subList(i, javaArgs.size()));
+        List<String> rest = new ArrayList<>(javaArgs.subList(options.size(), javaArgs.size()));
         if (!rest.isEmpty() && rest.get(0).equals("-jar") && rest.size() > 1) {
             String mainClass = mainClassOf(rest.get(1), warnings);
             if (mainClass != null) {
@@ -142,7 +142,10 @@ final class JavaCommand {
         return all;
     }
 
-    /** The JVM options among a java command's arguments: those before the main class, {@code -jar} or {@code -m}. */
+    /**
+     * The JVM options among a java command's arguments, with their values: the arguments before the main class,
+     * {@code -jar} or {@code -m}.
+     */
     static List<String> options(List<String> javaArgs) {
         List<String> out = new ArrayList<>();
         for (int i = 0; i < javaArgs.size(); i++) {
@@ -165,8 +168,7 @@ final class JavaCommand {
         for (int i = 0; i < options.size(); i++) {
             String a = options.get(i);
             String value = a.startsWith("--class-path=") ? a.substring("--class-path=".length())
-                    : (a.equals("-cp") || a.equals("-classpath") || a.equals("--class-path")) && i + 1 < options.size()
-                            ? options.get(++i) : null;
+                    : CLASS_PATH.contains(a) && i + 1 < options.size() ? options.get(++i) : null;
             if (value != null) {
                 for (String e : value.split(File.pathSeparator)) {
                     if (!e.isEmpty() && !jmpi.contains(Path.of(e))) {

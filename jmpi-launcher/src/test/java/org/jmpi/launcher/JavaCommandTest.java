@@ -59,7 +59,6 @@ class JavaCommandTest {
                         "x");
     }
 
-    /** Open MPI's idiom and the example of docs/launching.md: the program is java, the ranks find jmpi. */
     @Test
     void theOptionsAndTheUsersClassPathOfAJavaCommandAreToldApart() {
         List<Path> jmpi = List.of(Path.of("/opt/jmpi/lib/jmpi-core.jar"));
@@ -74,6 +73,7 @@ class JavaCommandTest {
         assertThat(JavaCommand.classPath(List.of("Main"), jmpi)).isEmpty();
     }
 
+    /** Open MPI's idiom and the example of docs/launching.md: the program is java, the ranks find jmpi. */
     @Test
     void jmpirunRunsJavaWithJmpi() throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();

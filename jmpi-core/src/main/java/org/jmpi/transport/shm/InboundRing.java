@@ -88,9 +88,11 @@ final class InboundRing {
                 case ShmLayout.TYPE_FRAME, ShmLayout.TYPE_SHORT -> {
                     boolean isShort = type == ShmLayout.TYPE_SHORT;
                     long at = isShort ? ShmLayout.SHORT_PAYLOAD_OFFSET : ShmLayout.PAYLOAD_OFFSET;
+                    long first = 0; // a SHORT record's first header word: its payload length and kind
                     int payload;
                     if (isShort) {
-                        payload = (int) envelopeWords.getLong((int) off + 8);
+                        first = envelopeWords.getLong((int) off + 8);
+                        payload = (int) first;
                     } else {
                         ShmLayout.copyHeaderOut(data, off + ShmLayout.MARKER_BYTES, header);
                         payload = FrameLayout.payloadLength(header);
@@ -100,7 +102,7 @@ final class InboundRing {
                                 + length);
                     }
                     consume(length); // before the sink sees it: the sink may send, and sending may poll
-                    if (!isShort || !shortTaken(sink, (int) off, payload)) {
+                    if (!isShort || !shortTaken(sink, (int) off, first, payload)) {
                         if (isShort) {
                             ShmLayout.copyShortHeaderOut(data, off + ShmLayout.MARKER_BYTES, header);
                         }
@@ -189,11 +191,11 @@ final class InboundRing {
     }
 
     /**
-     * A SHORT record at {@code off} (consumed, its payload length checked) handed to {@link FrameSink#onShort} from
-     * its header words, without a header copied out; false when the sink wants the header.
+     * A SHORT record at {@code off} (consumed, its payload length checked; {@code first} its first header word)
+     * handed to {@link FrameSink#onShort} from its header words, without a header copied out; false when the sink
+     * wants the header.
      */
-    private boolean shortTaken(FrameSink sink, int off, int payload) {
-        long first = envelopeWords.getLong(off + 8);
+    private boolean shortTaken(FrameSink sink, int off, long first, int payload) {
         long second = envelopeWords.getLong(off + 16);
         return sink.onShort(peer, (int) (first >>> 32), (int) second, (int) (second >>> 32),
                 (int) envelopeWords.getLong(off + 24), data, off + ShmLayout.SHORT_PAYLOAD_OFFSET, payload);

@@ -4,6 +4,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import org.jmpi.runtime.ErrorClass;
 import org.jmpi.runtime.MpiError;
 
@@ -67,11 +68,21 @@ public record CollConfig(
 
     /** Reads every parameter; unset ones keep their defaults. */
     public static CollConfig fromEnvironment() {
+        return from(CollConfig::raw);
+    }
+
+    /**
+     * Every parameter from {@code values} (a parameter's name to its text, null when it is not set: then the
+     * default), checked as {@link #fromEnvironment} checks them.
+     *
+     * @throws MpiError ERR_ARG naming the parameter whose value is not valid
+     */
+    public static CollConfig from(Function<String, String> values) {
         CollConfig d = defaults();
         Map<Collective, Algorithm> forced = new EnumMap<>(Collective.class);
         for (Collective c : Collective.values()) {
             String property = "jmpi.coll." + c.key() + ".algorithm";
-            String v = raw(property);
+            String v = values.apply(property);
             if (v == null || v.isBlank() || v.trim().equalsIgnoreCase("auto")) {
                 continue;
             }
@@ -87,19 +98,19 @@ public record CollConfig(
             forced.put(c, a);
         }
         return new CollConfig(Map.copyOf(forced),
-                size("jmpi.coll.bcast.long", d.bcastLong),
-                size("jmpi.coll.bcast.pipeline", d.bcastPipeline),
-                Math.max(1, size("jmpi.coll.bcast.segment", d.bcastSegment)),
-                size("jmpi.coll.gather.short", d.gatherShort),
-                size("jmpi.coll.allgather.short", d.allgatherShort),
-                size("jmpi.coll.alltoall.short", d.alltoallShort),
-                size("jmpi.coll.alltoall.medium", d.alltoallMedium),
-                size("jmpi.coll.allreduce.short", d.allreduceShort),
-                size("jmpi.coll.allreduce.long", d.allreduceLong),
-                Math.max(1, size("jmpi.coll.allreduce.segment", d.allreduceSegment)),
-                size("jmpi.coll.reduce.long", d.reduceLong),
-                size("jmpi.coll.reduce_scatter.long", d.reduceScatterLong),
-                size("jmpi.coll.pace", d.pace));
+                size(values, "jmpi.coll.bcast.long", d.bcastLong),
+                size(values, "jmpi.coll.bcast.pipeline", d.bcastPipeline),
+                Math.max(1, size(values, "jmpi.coll.bcast.segment", d.bcastSegment)),
+                size(values, "jmpi.coll.gather.short", d.gatherShort),
+                size(values, "jmpi.coll.allgather.short", d.allgatherShort),
+                size(values, "jmpi.coll.alltoall.short", d.alltoallShort),
+                size(values, "jmpi.coll.alltoall.medium", d.alltoallMedium),
+                size(values, "jmpi.coll.allreduce.short", d.allreduceShort),
+                size(values, "jmpi.coll.allreduce.long", d.allreduceLong),
+                Math.max(1, size(values, "jmpi.coll.allreduce.segment", d.allreduceSegment)),
+                size(values, "jmpi.coll.reduce.long", d.reduceLong),
+                size(values, "jmpi.coll.reduce_scatter.long", d.reduceScatterLong),
+                size(values, "jmpi.coll.pace", d.pace));
     }
 
     /** Every parameter with its value, for {@code jmpirun --info}. */
@@ -133,8 +144,8 @@ public record CollConfig(
         return v;
     }
 
-    private static long size(String property, long dflt) {
-        String v = raw(property);
+    private static long size(Function<String, String> values, String property, long dflt) {
+        String v = values.apply(property);
         if (v == null || v.isBlank()) {
             return dflt;
         }

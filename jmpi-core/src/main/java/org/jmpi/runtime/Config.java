@@ -56,7 +56,13 @@ public record Config(long eagerLimit, long chunkBytes, int spinIterations, int y
         return v;
     }
 
-    static long longParam(String property, long dflt, long min, long max) {
+    /**
+     * A size parameter ({@code jmpi.*} property, else its {@code JMPI_*} variable, else {@code dflt}), checked to lie in
+     * {@code [min, max]}.
+     *
+     * @throws MpiError ERR_ARG naming the parameter when it is not a size or out of range
+     */
+    public static long longParam(String property, long dflt, long min, long max) {
         String v = raw(property);
         if (v == null || v.isBlank()) {
             return dflt;

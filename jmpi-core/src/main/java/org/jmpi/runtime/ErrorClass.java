@@ -61,6 +61,23 @@ public final class ErrorClass {
     public static final int ERR_UNSUPPORTED_DATAREP = 51;
     public static final int ERR_UNSUPPORTED_OPERATION = 52;
     public static final int ERR_WIN = 53;
+    /** The tools interface's error classes (MPI_T_ERR_*, MPI 3.0-4.0), with Open MPI's numbers. */
+    public static final int T_ERR_MEMORY = 54;
+    public static final int T_ERR_NOT_INITIALIZED = 55;
+    public static final int T_ERR_CANNOT_INIT = 56;
+    public static final int T_ERR_INVALID_INDEX = 57;
+    public static final int T_ERR_INVALID_ITEM = 58;
+    public static final int T_ERR_INVALID_HANDLE = 59;
+    public static final int T_ERR_OUT_OF_HANDLES = 60;
+    public static final int T_ERR_OUT_OF_SESSIONS = 61;
+    public static final int T_ERR_INVALID_SESSION = 62;
+    public static final int T_ERR_CVAR_SET_NOT_NOW = 63;
+    public static final int T_ERR_CVAR_SET_NEVER = 64;
+    public static final int T_ERR_PVAR_NO_STARTSTOP = 65;
+    public static final int T_ERR_PVAR_NO_WRITE = 66;
+    public static final int T_ERR_PVAR_NO_ATOMIC = 67;
+    public static final int T_ERR_INVALID = 72;
+    public static final int T_ERR_INVALID_NAME = 73;
     /** MPI-3 one-sided error classes, with Open MPI's numbers. */
     public static final int ERR_RMA_RANGE = 68;
     public static final int ERR_RMA_ATTACH = 69;
@@ -147,6 +164,22 @@ public final class ErrorClass {
             case ERR_PROC_FAILED_PENDING -> "MPI_ERR_PROC_FAILED_PENDING";
             case ERR_REVOKED -> "MPI_ERR_REVOKED";
             case ERR_SESSION -> "MPI_ERR_SESSION";
+            case T_ERR_MEMORY -> "MPI_T_ERR_MEMORY";
+            case T_ERR_NOT_INITIALIZED -> "MPI_T_ERR_NOT_INITIALIZED";
+            case T_ERR_CANNOT_INIT -> "MPI_T_ERR_CANNOT_INIT";
+            case T_ERR_INVALID_INDEX -> "MPI_T_ERR_INVALID_INDEX";
+            case T_ERR_INVALID_ITEM -> "MPI_T_ERR_INVALID_ITEM";
+            case T_ERR_INVALID_HANDLE -> "MPI_T_ERR_INVALID_HANDLE";
+            case T_ERR_OUT_OF_HANDLES -> "MPI_T_ERR_OUT_OF_HANDLES";
+            case T_ERR_OUT_OF_SESSIONS -> "MPI_T_ERR_OUT_OF_SESSIONS";
+            case T_ERR_INVALID_SESSION -> "MPI_T_ERR_INVALID_SESSION";
+            case T_ERR_CVAR_SET_NOT_NOW -> "MPI_T_ERR_CVAR_SET_NOT_NOW";
+            case T_ERR_CVAR_SET_NEVER -> "MPI_T_ERR_CVAR_SET_NEVER";
+            case T_ERR_PVAR_NO_STARTSTOP -> "MPI_T_ERR_PVAR_NO_STARTSTOP";
+            case T_ERR_PVAR_NO_WRITE -> "MPI_T_ERR_PVAR_NO_WRITE";
+            case T_ERR_PVAR_NO_ATOMIC -> "MPI_T_ERR_PVAR_NO_ATOMIC";
+            case T_ERR_INVALID -> "MPI_T_ERR_INVALID";
+            case T_ERR_INVALID_NAME -> "MPI_T_ERR_INVALID_NAME";
             case ERR_SYSRESOURCE -> "MPI_ERR_SYSRESOURCE";
             default -> "MPI error class " + errorClass;
         };

@@ -88,6 +88,10 @@ public final class JmpiRun implements Callable<Integer> {
             + " launcher) and exit")
     boolean printJavaOptions;
 
+    @Option(names = "--info", description = "print jmpi's tuning parameters with the values this environment gives"
+            + " them, and the counters a rank keeps (MPI_T's control and performance variables), and exit")
+    boolean printInfo;
+
     @Option(names = "--exec", description = "the program is an executable (a C MPI program, a script), not a Java"
             + " main class; implied when it contains '/' or is 'java'")
     boolean exec;
@@ -497,6 +501,10 @@ public final class JmpiRun implements Callable<Integer> {
         }
         if (printJavaOptions) {
             out.println(String.join(" ", JavaCommand.RANK_JVM_OPTIONS));
+            return 0;
+        }
+        if (printInfo) {
+            org.jmpi.tools.MpiT.describe().forEach(out::println);
             return 0;
         }
         if (kvsServer) {

@@ -181,6 +181,13 @@ class JmpiRunTest {
     }
 
     @Test
+    void printsTheToolsInterfacesVariables() {
+        assertThat(jmpirun(Map.of(), "--info")).as(err()).isZero();
+        assertThat(out()).contains("jmpi.eager.limit = 65536 ", "jmpi.coll.allreduce.algorithm = auto ",
+                "jmpi.unexpected.messages ", "jmpi.bytes.sent ");
+    }
+
+    @Test
     void usageErrors() {
         assertThat(jmpirun(Map.of(), "-n", "2")).isEqualTo(JmpiRun.USAGE_ERROR);
         assertThat(err()).contains("no main class");

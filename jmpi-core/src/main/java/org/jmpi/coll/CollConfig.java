@@ -33,6 +33,7 @@ import org.jmpi.runtime.MpiError;
  *     halving (commutative operations)
  * @param pace every this many collective calls on a communicator, the small messages of a rooted collective (bcast,
  *     reduce, gather, scatter without a schedule) are sent paced, so that a sender stays at most two such paces ahead
+ *     of each rank it sends to ({@link #AUTO_PACE}: {@link #autoPace} of the communicator's size)
  *     of each rank it sends to (see {@link Immediate}); 0 never
  */
 public record CollConfig(
@@ -52,18 +53,35 @@ public record CollConfig(
         long pace) {
 
     /**
-     * The default of {@code jmpi.coll.pace}: 128 calls. A rank then holds at most about 256 unexpected messages per
+     * The smallest pace {@link #autoPace} gives: 128 calls. A rank then holds at most about 256 unexpected messages per
      * rank sending to it in a loop of rooted collectives, which for the 8 children of a 256-rank binomial root stays
      * inside the engine's pool of 2,048 unexpected entries; the paced message costs its receiver one small answer.
      */
-    public static final long DEFAULT_PACE = 128;
+    public static final long MIN_AUTO_PACE = 128;
+
+    /** {@code jmpi.coll.pace=auto}, the default: the pace is {@link #autoPace} of the communicator's size. */
+    public static final long AUTO_PACE = -1;
+
+    /**
+     * The pace on a communicator of {@code size} ranks when {@code jmpi.coll.pace} is {@code auto}: as long as two
+     * paces of every other rank take at most three quarters of the engine's pool of 2,048 unexpected entries (768
+     * calls at 2 ranks, 384 at 3; with 512 at 3 ranks the root of a loop of 4-byte reduces overflowed the pool and
+     * allocated 21 bytes per call), at least {@link #MIN_AUTO_PACE}. The further a sender may run ahead, the less a
+     * root that receives more slowly than its children send (a program's first calls, compiled late) holds them back:
+     * a cold OMB-J bcast at 2 ranks took 1.63 times Open MPI Java's time with a pace of 1,024 against 1.85 with 128
+     * (geometric mean of 21 sizes, 3 gated rounds, 2026-11-27; 1.48 without pacing, which bounds nothing but the flow
+     * window).
+     */
+    public static long autoPace(int size) {
+        return Math.max(MIN_AUTO_PACE, 768 / Math.max(1, size - 1));
+    }
 
     /** The defaults, measured on the project's 2-core development machine (docs/tuning.md). */
     public static CollConfig defaults() {
         // allreduce.short 32 KiB (16 KiB until 2026-11-24): a 2-rank allreduce of 16 KiB took 6.6-8.3 us with
         // Rabenseifner's two rounds of 8 KiB halves and 3.5-3.7 us with one exchange (docs/tuning.md)
         return new CollConfig(Map.of(), 256 * 1024, 1L << 62, 128 * 1024, 16 * 1024, 64 * 1024, 256, 32 * 1024,
-                32 * 1024, 1 << 20, 256 * 1024, 512 * 1024, 512 * 1024, DEFAULT_PACE);
+                32 * 1024, 1 << 20, 256 * 1024, 512 * 1024, 512 * 1024, AUTO_PACE);
     }
 
     /** Reads every parameter; unset ones keep their defaults. */
@@ -110,7 +128,7 @@ public record CollConfig(
                 Math.max(1, size(values, "jmpi.coll.allreduce.segment", d.allreduceSegment)),
                 size(values, "jmpi.coll.reduce.long", d.reduceLong),
                 size(values, "jmpi.coll.reduce_scatter.long", d.reduceScatterLong),
-                size(values, "jmpi.coll.pace", d.pace));
+                pace(values));
     }
 
     /** Every parameter with its value, for {@code jmpirun --info}. */
@@ -132,7 +150,7 @@ public record CollConfig(
         m.put("jmpi.coll.allreduce.segment", Long.toString(allreduceSegment));
         m.put("jmpi.coll.reduce.long", Long.toString(reduceLong));
         m.put("jmpi.coll.reduce_scatter.long", Long.toString(reduceScatterLong));
-        m.put("jmpi.coll.pace", Long.toString(pace));
+        m.put("jmpi.coll.pace", pace == AUTO_PACE ? "auto" : Long.toString(pace));
         return m;
     }
 
@@ -142,6 +160,13 @@ public record CollConfig(
             v = System.getenv(property.toUpperCase(Locale.ROOT).replace('.', '_'));
         }
         return v;
+    }
+
+    /** {@code jmpi.coll.pace}: {@code auto} (or unset) is {@link #AUTO_PACE}, else a number of calls. */
+    private static long pace(Function<String, String> values) {
+        String v = values.apply("jmpi.coll.pace");
+        return v == null || v.isBlank() || v.trim().equalsIgnoreCase("auto") ? AUTO_PACE
+                : size(values, "jmpi.coll.pace", AUTO_PACE);
     }
 
     private static long size(Function<String, String> values, String property, long dflt) {

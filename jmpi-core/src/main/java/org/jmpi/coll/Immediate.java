@@ -37,7 +37,8 @@ import org.jmpi.runtime.Progress;
  * ahead of their receivers, up to a whole flow window (4 MiB, some 40,000 messages of 4 bytes) per sender, which the
  * receiver holds as unexpected messages, more than the engine pools (the root of a 3-rank reduce or gather allocated
  * 210-235 bytes per call that way; with many senders the backlog would be megabytes per sender). So every
- * {@code jmpi.coll.pace}-th call on a communicator ({@link CollConfig#pace()}; 0 turns pacing off) sends its small
+ * {@code jmpi.coll.pace}-th call on a communicator ({@link CollConfig#pace()}, by default {@link CollConfig#autoPace}
+ * of its size: 768 calls at 2 ranks down to 128 from 7 on; 0 turns pacing off) sends its small
  * messages ({@link #PACED_MAX} bytes at most) from a private copy as {@link SendMode#EAGER_SYNCHRONOUS}: the data
  * goes at once, the receiver answers when it has matched it, and this rank does not wait for that answer in the
  * call but before its next paced message to the same rank. A sender thus stays at most two paces ahead of each rank
@@ -59,9 +60,15 @@ public final class Immediate {
     /** Largest message sent paced; larger ones are few enough per flow window to need no pacing. */
     static final long PACED_MAX = 16 << 10;
 
-    /** Whether call {@code sequence}'s messages of {@code bytes} are sent paced: see "Pacing" above. */
-    private static boolean paced(int sequence, long bytes) {
+    /**
+     * Whether call {@code sequence}'s messages of {@code bytes} are sent paced on a communicator of {@code size} ranks:
+     * see "Pacing" above.
+     */
+    private static boolean paced(int size, int sequence, long bytes) {
         long pace = Tuning.config().pace();
+        if (pace == CollConfig.AUTO_PACE) {
+            pace = CollConfig.autoPace(size);
+        }
         return pace > 0 && bytes <= PACED_MAX && Integer.toUnsignedLong(sequence) % pace == pace - 1;
     }
 
@@ -228,7 +235,7 @@ public final class Immediate {
             // the children wait for data that will not come if this fails; as a schedule, stop at the first failed step
             receive(engine, progress, c, context, tag, Binomial.abs(rel - top, root, p), buf, call);
         }
-        if (paced(sequence, buf.bytes())) {
+        if (paced(p, sequence, buf.bytes())) {
             for (int mask = top >> 1; mask > 0; mask >>= 1) {
                 if (rel + mask < p) {
                     sendPaced(engine, progress, c, context, tag, Binomial.abs(rel + mask, root, p), buf, call);
@@ -533,7 +540,7 @@ public final class Immediate {
         if (recv != null) {
             Blocks.copy(tmp, 0, recv, 0, block);
         }
-        if (paced(sequence, size * block)) { // this rank's subtree: no message to a child is larger
+        if (paced(p, sequence, size * block)) { // this rank's subtree: no message to a child is larger
             for (int mask = top >> 1; mask > 0; mask >>= 1) {
                 int child = rel + mask;
                 if (child < p) {
@@ -774,7 +781,7 @@ public final class Immediate {
     private static void send(Engine engine, Progress progress, Communicator c, int context, int sequence, int to,
             MessageData out, String call) {
         int tag = sequence & Integer.MAX_VALUE;
-        if (paced(sequence, out.bytes())) {
+        if (paced(c.size(), sequence, out.bytes())) {
             sendPaced(engine, progress, c, context, tag, to, out, call);
         } else {
             exchange(engine, progress, c, context, tag, to, out, to, null, call);

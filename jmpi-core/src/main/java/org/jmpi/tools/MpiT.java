@@ -116,6 +116,12 @@ public final class MpiT {
     /** No variable or category has this name. */
     public static final int ERR_INVALID_NAME = ErrorClass.T_ERR_INVALID_NAME;
 
+    /**
+     * What {@link CvarHandle#read} gives, and {@link CvarHandle#write(long)} takes, for a size parameter that is
+     * {@code auto} ({@code jmpi.coll.pace}).
+     */
+    public static final long AUTO = -1;
+
     /** The items of an enumeration ({@code MPI_T_enum}): item {@code i} has the value {@code i}. */
     public record EnumInfo(String name, List<String> items) {}
 
@@ -225,7 +231,8 @@ public final class MpiT {
         }
 
         /**
-         * MPI_T_cvar_read of a number: the size or count, 0 or 1 for a boolean, the index of the choice.
+         * MPI_T_cvar_read of a number: the size or count ({@link #AUTO} for a parameter set to {@code auto}), 0 or 1
+         * for a boolean, the index of the choice.
          *
          * @throws MPIException {@link #ERR_INVALID} for a text variable (read it with {@link #readString})
          */
@@ -234,7 +241,7 @@ public final class MpiT {
                 valid();
                 String text = text();
                 return switch (variable.kind()) {
-                    case LONG -> Long.parseLong(text);
+                    case LONG -> text.equals("auto") ? AUTO : Long.parseLong(text);
                     case BOOLEAN -> Boolean.parseBoolean(text) ? 1 : 0;
                     case CHOICE -> variable.choices().indexOf(text);
                     case TEXT -> throw error(ERR_INVALID, variable.name() + " holds text: read it with readString");
@@ -258,7 +265,7 @@ public final class MpiT {
          */
         public void write(long value) throws MPIException {
             String text = switch (variable.kind()) {
-                case LONG -> Long.toString(value);
+                case LONG -> value == AUTO ? "auto" : Long.toString(value);
                 case BOOLEAN -> value == 0 || value == 1 ? Boolean.toString(value == 1) : null;
                 case CHOICE -> value >= 0 && value < variable.choices().size() ? variable.choices().get((int) value)
                         : null;

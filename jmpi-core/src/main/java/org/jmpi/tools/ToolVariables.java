@@ -118,7 +118,8 @@ final class ToolVariables {
             {"jmpi.coll.reduce_scatter.long", "reduce-scatters of at least this many total bytes use the ring,"
                     + " smaller ones recursive halving"},
             {"jmpi.coll.pace", "every this many calls on a communicator, the small messages of a blocking bcast,"
-                    + " reduce, gather or scatter are sent synchronously; 0 never"},
+                    + " reduce, gather or scatter are sent synchronously; 0 never; auto (-1) by the communicator's"
+                    + " size"},
         };
         for (String[] c : coll) {
             l.add(new Cvar(c[0], Source.COLLECTIVES, Kind.LONG, null, c[1]));

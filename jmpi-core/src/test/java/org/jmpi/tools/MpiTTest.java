@@ -87,7 +87,7 @@ class MpiTTest {
             } else if (info.enumType() != null) {
                 assertThat(info.enumType().items().get((int) h.read())).isEqualTo(text);
             } else if (info.datatype() == MPI.LONG) {
-                assertThat(h.read()).isEqualTo(Long.parseLong(text));
+                assertThat(h.read()).isEqualTo(text.equals("auto") ? MpiT.AUTO : Long.parseLong(text));
             }
             h.free();
             assertError(h::readString, MpiT.ERR_INVALID_HANDLE);
@@ -131,13 +131,16 @@ class MpiTTest {
         touched.addAll(List.of("jmpi.coll.pace", "jmpi.coll.allreduce.algorithm", "jmpi.shm.single.copy",
                 "jmpi.eager.limit"));
         MpiT.CvarHandle pace = MpiT.cvarHandleAlloc(MpiT.cvarGetIndex("jmpi.coll.pace"), null);
-        assertThat(pace.read()).isEqualTo(org.jmpi.coll.CollConfig.DEFAULT_PACE);
+        assertThat(pace.read()).isEqualTo(MpiT.AUTO);
+        assertThat(pace.readString()).isEqualTo("auto");
         pace.write(256);
         assertThat(System.getProperty("jmpi.coll.pace")).isEqualTo("256");
         assertThat(pace.read()).isEqualTo(256);
         assertThat(org.jmpi.coll.CollConfig.fromEnvironment().pace()).isEqualTo(256);
         assertError(() -> pace.write("many"), MpiT.ERR_INVALID);
         assertThat(System.getProperty("jmpi.coll.pace")).as("a refused value changes nothing").isEqualTo("256");
+        pace.write(MpiT.AUTO);
+        assertThat(org.jmpi.coll.CollConfig.fromEnvironment().pace()).isEqualTo(org.jmpi.coll.CollConfig.AUTO_PACE);
 
         MpiT.CvarHandle eager = MpiT.cvarHandleAlloc(MpiT.cvarGetIndex("jmpi.eager.limit"), null);
         eager.write("32k");
@@ -203,7 +206,7 @@ class MpiTTest {
             String name = MpiT.pvarGetInfo(i).name();
             assertThat(lines).anySatisfy(l -> assertThat(l).startsWith(name + " "));
         }
-        assertThat(lines).contains("jmpi.coll.pace = " + org.jmpi.coll.CollConfig.DEFAULT_PACE + "    "
+        assertThat(lines).contains("jmpi.coll.pace = auto    "
                 + MpiT.cvarGetInfo(MpiT.cvarGetIndex("jmpi.coll.pace")).description());
     }
 

@@ -115,7 +115,8 @@ class AllocationPerCallTest {
      * <p>The rooted ones (reduce, gather, scatter, bcast) at 3 ranks too: their senders used to run ahead of the root
      * by up to a flow window of 4-byte messages (about 40,000 per peer), more than the receiver keeps pooled
      * unexpected entries for (2,048), and the root allocated entries while the backlog swung (225-245 bytes per call).
-     * Pacing (org.jmpi.coll.Immediate) keeps a sender within two paces of 128 calls; a paced call itself costs its
+     * Pacing (org.jmpi.coll.Immediate) keeps a sender within two paces (768 calls at 2 ranks, 384 at 3: two paces of
+     * every sender take at most three quarters of the pool); a paced call itself costs its
      * sender about 100 bytes (the send's entry in the engine's table of sends that wait for an answer), under a byte
      * per call.
      */

@@ -14,7 +14,11 @@ import org.jmpi.runtime.MpiError;
  * copies its data at once (so it completes locally) and reserves its size plus {@code MPI.BSEND_OVERHEAD} of the
  * attached capacity until the message has left; a send that does not fit fails with {@code MPI.ERR_BUFFER}.
  * The copy lives in memory of our own, so the attached array is only an accounting of capacity, as the standard
- * allows; detaching waits until every buffered message has left.
+ * allows; detaching waits until every buffered message has left. {@code MPI.BUFFER_AUTOMATIC} attached instead of an
+ * array has no capacity to run out of.
+ *
+ * <p>Which buffer a send uses (MPI 4.1): its communicator's if one is attached, else that of the session the
+ * communicator comes from if it has one, else the process's.
  *
  * <p>Threading: each {@link Pool}'s state is guarded by its monitor.
  */
@@ -29,13 +33,18 @@ final class BufferedSends {
         private byte[] attached;
         private long used;
 
+        /** Whether {@code MPI.BUFFER_AUTOMATIC} is attached: sends take what they need. */
+        private boolean automatic() {
+            return attached == MPI.BUFFER_AUTOMATIC;
+        }
+
         synchronized void attach(byte[] buffer) {
             if (buffer == null) {
                 throw new MpiError(ErrorClass.ERR_BUFFER, "null buffer");
             }
             if (attached != null) {
-                throw new MpiError(ErrorClass.ERR_BUFFER, "a buffer of " + attached.length
-                        + " bytes is already attached; detach it first");
+                throw new MpiError(ErrorClass.ERR_BUFFER, (automatic() ? "MPI.BUFFER_AUTOMATIC"
+                        : "a buffer of " + attached.length + " bytes") + " is already attached; detach it first");
             }
             attached = buffer;
             used = 0;
@@ -73,7 +82,7 @@ final class BufferedSends {
                 throw new MpiError(ErrorClass.ERR_BUFFER, "buffered send of " + (need - MPI.BSEND_OVERHEAD)
                         + " bytes but no buffer is attached (MPI.attachBuffer or Comm.attachBuffer)");
             }
-            if (used + need > attached.length) {
+            if (!automatic() && used + need > attached.length) {
                 throw new MpiError(ErrorClass.ERR_BUFFER, "buffered send needs " + need + " bytes (data plus "
                         + MPI.BSEND_OVERHEAD + " overhead) but only " + (attached.length - used) + " of the "
                         + attached.length + " attached bytes are free");
@@ -99,10 +108,12 @@ final class BufferedSends {
 
     /**
      * Starts a buffered send of already checked data; the returned request is complete. The communicator's buffer
-     * is used when one is attached to it, else the process's.
+     * is used when one is attached to it, else its session's ({@code sessionPool}, null for a communicator of the
+     * world model) when one is attached there, else the process's.
      */
-    static SendRequest start(Pool commPool, Communicator c, MessageData data, int dest, int tag) {
-        Pool pool = commPool != null && commPool.isAttached() ? commPool : PROCESS;
+    static SendRequest start(Pool commPool, Pool sessionPool, Communicator c, MessageData data, int dest, int tag) {
+        Pool pool = commPool != null && commPool.isAttached() ? commPool
+                : sessionPool != null && sessionPool.isAttached() ? sessionPool : PROCESS;
         long n = data.bytes();
         long need = n + MPI.BSEND_OVERHEAD;
         pool.reserve(need);

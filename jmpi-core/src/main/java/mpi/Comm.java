@@ -32,6 +32,8 @@ public class Comm implements Freeable, Cloneable {
 
     /** This communicator's buffer for buffered sends (MPI 4.1), or null: the process's is used. */
     volatile BufferedSends.Pool bsendPool;
+    /** The session this communicator comes from (its group's, through createFromGroup, or its parent's), else null. */
+    Session session;
     /**
      * MPI 4.0's MPI_COMM_TYPE_HW_UNGUIDED for {@link Intracomm#splitType}: a strict subset at the next level of the
      * hardware (with jmpi, a host), or a null communicator when there is none.
@@ -210,7 +212,7 @@ public class Comm implements Freeable, Cloneable {
         if (dest == MPI.PROC_NULL) {
             return null;
         }
-        BufferedSends.start(bsendPool, c, data, dest, tag);
+        BufferedSends.start(bsendPool, session == null ? null : session.bsendPool, c, data, dest, tag);
         return RequestImpl.completed(JmpiRuntime.get().progress(), dest, tag, data.bytes());
     }
 

@@ -31,6 +31,7 @@ final class CommOps {
     static <T extends Comm> T adopt(Comm from, T to, Communicator impl, boolean copyAttributes) {
         to.impl = impl;
         to.errhandler = from.errhandler;
+        to.session = from.session;
         if (copyAttributes && from.attributes != null) {
             to.attributes = from.attributes.copy();
         }

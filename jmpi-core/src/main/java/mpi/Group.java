@@ -20,6 +20,8 @@ public final class Group implements Freeable {
     private final int[] worldRanks;
     private final int myWorldRank;
     private final boolean predefined;
+    /** The session whose process set this group was made from, or that of the group it was derived from; else null. */
+    Session session;
     private boolean freed;
 
     /**
@@ -49,7 +51,9 @@ public final class Group implements Freeable {
         }
         session.checkOpen("MPI_Group_from_session_pset");
         try {
-            return new Group(session.psetRanks(pset), Session.myWorldRank());
+            Group g = new Group(session.psetRanks(pset), Session.myWorldRank());
+            g.session = session;
+            return g;
         } catch (org.jmpi.runtime.MpiError e) {
             throw session.fail("MPI_Group_from_session_pset", e);
         }
@@ -281,7 +285,9 @@ public final class Group implements Freeable {
     }
 
     private Group derive(int[] members) {
-        return new Group(members, myWorldRank, false);
+        Group g = new Group(members, myWorldRank, false);
+        g.session = session;
+        return g;
     }
 
     private Group filter(Set<Integer> other, boolean keepMembers) {

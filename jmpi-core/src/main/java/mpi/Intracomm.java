@@ -139,6 +139,7 @@ public class Intracomm extends Comm {
             org.jmpi.runtime.Communicator n = CommOps.createGroupTagged(world, group, tag);
             Intracomm c = new Intracomm();
             c.errhandler = errhandler != null ? errhandler : MPI.ERRORS_ARE_FATAL;
+            c.session = group.session;
             if (n == null) {
                 c.nullHandle = true;
             } else {

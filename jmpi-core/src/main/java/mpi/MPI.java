@@ -96,6 +96,12 @@ public final class MPI {
     public static final int ROOT = -4;
     public static final int KEYVAL_INVALID = -1;
     public static final int BSEND_OVERHEAD = 128;
+    /**
+     * MPI_BUFFER_AUTOMATIC (MPI 4.1): attached instead of a buffer ({@link #attachBuffer}, {@link Comm#attachBuffer},
+     * {@link Session#attachBuffer}), it lets buffered sends take the memory they need, without a capacity to run out of;
+     * detaching it returns it. Compared by identity: its contents mean nothing.
+     */
+    public static final byte[] BUFFER_AUTOMATIC = new byte[0];
     public static final int MAX_OBJECT_NAME = 64;
     public static final int MAX_PORT_NAME = 1024;
     public static final int MAX_DATAREP_STRING = 128;

@@ -37,6 +37,8 @@ public final class Session implements AutoCloseable {
     private final Errhandler errhandler;
     private final int threadLevel;
     private boolean finished;
+    /** The buffer of the buffered sends on this session's communicators that have none of their own (MPI 4.1). */
+    final BufferedSends.Pool bsendPool = new BufferedSends.Pool();
 
     private Session(Errhandler errhandler, int threadLevel) {
         this.errhandler = errhandler;
@@ -151,12 +153,48 @@ public final class Session implements AutoCloseable {
     }
 
     /**
-     * MPI_Session_finalize: ends the session (its communicators should have been freed). Once no session is open and
-     * the world model, if started, has finished, MPI ends in this process (a barrier over the job).
+     * MPI_Session_attach_buffer (MPI 4.1): a buffer for the buffered sends on the communicators made from this
+     * session's process sets that have no buffer of their own ({@link Comm#attachBuffer}); {@link MPI#BUFFER_AUTOMATIC}
+     * lets them take the memory they need.
+     */
+    public void attachBuffer(byte[] buffer) throws MPIException {
+        checkOpen("MPI_Session_attach_buffer");
+        try {
+            bsendPool.attach(buffer);
+        } catch (MpiError e) {
+            throw fail("MPI_Session_attach_buffer", e);
+        }
+    }
+
+    /** MPI_Session_detach_buffer (MPI 4.1): waits until its buffered messages have left, then returns the buffer. */
+    public byte[] detachBuffer() throws MPIException {
+        checkOpen("MPI_Session_detach_buffer");
+        try {
+            return bsendPool.detach();
+        } catch (MpiError e) {
+            throw fail("MPI_Session_detach_buffer", e);
+        }
+    }
+
+    /** MPI_Session_flush_buffer (MPI 4.1): waits until every message buffered in this session's buffer has left. */
+    public void flushBuffer() throws MPIException {
+        checkOpen("MPI_Session_flush_buffer");
+        try {
+            bsendPool.flush();
+        } catch (MpiError e) {
+            throw fail("MPI_Session_flush_buffer", e);
+        }
+    }
+
+    /**
+     * MPI_Session_finalize: ends the session (its communicators should have been freed) once the messages buffered in
+     * its buffer have left. Once no session is open and the world model, if started, has finished, MPI ends in this
+     * process (a barrier over the job).
      */
     public void finalizeSession() throws MPIException {
         checkOpen("MPI_Session_finalize");
         try {
+            bsendPool.flush();
             finished = true;
             JmpiRuntime.release();
         } catch (MpiError e) {

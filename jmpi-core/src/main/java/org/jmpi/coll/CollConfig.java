@@ -33,8 +33,8 @@ import org.jmpi.runtime.MpiError;
  *     halving (commutative operations)
  * @param pace every this many collective calls on a communicator, the small messages of a rooted collective (bcast,
  *     reduce, gather, scatter without a schedule) are sent paced, so that a sender stays at most two such paces ahead
- *     of each rank it sends to ({@link #AUTO_PACE}: {@link #autoPace} of the communicator's size)
- *     of each rank it sends to (see {@link Immediate}); 0 never
+ *     of each rank it sends to (see {@link Immediate}); 0 never; {@link #AUTO_PACE} (the default): {@link #autoPace}
+ *     of the communicator's size
  */
 public record CollConfig(
         Map<Collective, Algorithm> forced,
@@ -68,8 +68,8 @@ public record CollConfig(
      * calls at 2 ranks, 384 at 3; with 512 at 3 ranks the root of a loop of 4-byte reduces overflowed the pool and
      * allocated 21 bytes per call), at least {@link #MIN_AUTO_PACE}. The further a sender may run ahead, the less a
      * root that receives more slowly than its children send (a program's first calls, compiled late) holds them back:
-     * a cold OMB-J bcast at 2 ranks took 1.63 times Open MPI Java's time with a pace of 1,024 against 1.85 with 128
-     * (geometric mean of 21 sizes, 3 gated rounds, 2026-11-27; 1.48 without pacing, which bounds nothing but the flow
+     * a cold OMB-J bcast at 2 ranks took 1.57 times Open MPI Java's time with this pace against 1.92 with 128
+     * (geometric mean of 21 sizes, 4 gated rounds, 2026-11-27; 1.30 without pacing, which bounds nothing but the flow
      * window).
      */
     public static long autoPace(int size) {

@@ -127,6 +127,65 @@ class SendModesTest {
         w.barrier();
     }
 
+    /**
+     * MPI 4.1's session buffers and MPI_BUFFER_AUTOMATIC: a communicator made from a session's process set, and one
+     * derived from it, use the session's buffer (not the process's, although one is attached), unless it has its own;
+     * an automatic buffer takes what a send needs and comes back on detach.
+     */
+    @MpiTest(ranks = {2, 3})
+    void sessionAndAutomaticBuffers() throws MPIException {
+        Intracomm w = MPI.COMM_WORLD;
+        w.setErrhandler(MPI.ERRORS_RETURN);
+        int rank = w.getRank();
+        int size = w.getSize();
+        int next = (rank + 1) % size;
+        int prev = (rank + size - 1) % size;
+        mpi.Session session = mpi.Session.init();
+        Intracomm sc = Intracomm.createFromGroup(mpi.Group.fromSessionPset(session, mpi.Session.WORLD_PSET),
+                "org.jmpi.tests.buffers", null, MPI.ERRORS_RETURN);
+        Intracomm derived = sc.dup();
+        byte[] own = new byte[400 + MPI.BSEND_OVERHEAD];
+        session.attachBuffer(own);
+        expect(MPI.ERR_BUFFER, () -> session.attachBuffer(new byte[10])); // one at a time
+        byte[] big = new byte[1 << 16];
+        MPI.attachBuffer(big);
+        expect(MPI.ERR_BUFFER, () -> sc.bSend(new int[101], 101, MPI.INT, next, 1)); // the session's, not the process's
+        expect(MPI.ERR_BUFFER, () -> derived.bSend(new int[101], 101, MPI.INT, next, 1)); // derived: the session's too
+        w.bSend(new int[101], 101, MPI.INT, next, 1); // the world model's communicators use the process's
+        int[] in = new int[100_000];
+        w.recv(in, 101, MPI.INT, prev, 1);
+        sc.bSend(new int[100], 100, MPI.INT, next, 2); // fits the session's buffer
+        sc.recv(in, 100, MPI.INT, prev, 2);
+        byte[] mine = new byte[1 << 12];
+        derived.attachBuffer(mine); // a communicator's own buffer comes first
+        derived.bSend(new int[101], 101, MPI.INT, next, 3);
+        derived.recv(in, 101, MPI.INT, prev, 3);
+        assertThat(derived.detachBuffer()).isSameAs(mine);
+        session.flushBuffer();
+        assertThat(session.detachBuffer()).isSameAs(own);
+
+        session.attachBuffer(MPI.BUFFER_AUTOMATIC);
+        expect(MPI.ERR_BUFFER, () -> session.attachBuffer(new byte[10]));
+        for (int round = 0; round < 3; round++) {
+            int[] out = new int[100_000];
+            java.util.Arrays.fill(out, rank + round);
+            sc.bSend(out, out.length, MPI.INT, next, 4); // 400 KB: no capacity to run out of
+            sc.recv(in, in.length, MPI.INT, prev, 4);
+            assertThat(in[99_999]).isEqualTo(prev + round);
+        }
+        assertThat(session.detachBuffer()).isSameAs(MPI.BUFFER_AUTOMATIC);
+        assertThat(MPI.detachBuffer()).isSameAs(big);
+        MPI.attachBuffer(MPI.BUFFER_AUTOMATIC);
+        w.bSend(new int[100_000], 100_000, MPI.INT, next, 5);
+        w.recv(in, in.length, MPI.INT, prev, 5);
+        assertThat(MPI.detachBuffer()).isSameAs(MPI.BUFFER_AUTOMATIC);
+        derived.free();
+        sc.free();
+        session.finalizeSession();
+        expect(MPI.ERR_SESSION, () -> session.attachBuffer(new byte[10]));
+        w.barrier();
+    }
+
     @MpiTest(ranks = {2, 3})
     void readySendAfterTheReceiveIsPosted() throws MPIException {
         Comm w = MPI.COMM_WORLD;

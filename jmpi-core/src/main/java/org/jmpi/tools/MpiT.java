@@ -677,30 +677,24 @@ public final class MpiT {
     }
 
     private static Cvar cvar(int index) throws MPIException {
-        check();
-        if (index < 0 || index >= ToolVariables.CVARS.size()) {
-            throw error(ERR_INVALID_INDEX, "no control variable has index " + index + " (there are "
-                    + ToolVariables.CVARS.size() + ")");
-        }
-        return ToolVariables.CVARS.get(index);
+        return item(ToolVariables.CVARS, index, "control variable");
     }
 
     private static Pvar pvar(int index) throws MPIException {
-        check();
-        if (index < 0 || index >= ToolVariables.PVARS.size()) {
-            throw error(ERR_INVALID_INDEX, "no performance variable has index " + index + " (there are "
-                    + ToolVariables.PVARS.size() + ")");
-        }
-        return ToolVariables.PVARS.get(index);
+        return item(ToolVariables.PVARS, index, "performance variable");
     }
 
     private static ToolVariables.Category category(int index) throws MPIException {
+        return item(ToolVariables.CATEGORIES, index, "category");
+    }
+
+    /** Item {@code index} of {@code items}, once the interface is initialised; ERR_INVALID_INDEX if there is none. */
+    private static <T> T item(List<T> items, int index, String what) throws MPIException {
         check();
-        if (index < 0 || index >= ToolVariables.CATEGORIES.size()) {
-            throw error(ERR_INVALID_INDEX, "no category has index " + index + " (there are "
-                    + ToolVariables.CATEGORIES.size() + ")");
+        if (index < 0 || index >= items.size()) {
+            throw error(ERR_INVALID_INDEX, "no " + what + " has index " + index + " (there are " + items.size() + ")");
         }
-        return ToolVariables.CATEGORIES.get(index);
+        return items.get(index);
     }
 
     private static JmpiRuntime runtime(Pvar v) throws MPIException {

@@ -86,7 +86,7 @@ public record CollConfig(
 
     /** Reads every parameter; unset ones keep their defaults. */
     public static CollConfig fromEnvironment() {
-        return from(CollConfig::raw);
+        return from(org.jmpi.runtime.Config::raw);
     }
 
     /**
@@ -152,14 +152,6 @@ public record CollConfig(
         m.put("jmpi.coll.reduce_scatter.long", Long.toString(reduceScatterLong));
         m.put("jmpi.coll.pace", pace == AUTO_PACE ? "auto" : Long.toString(pace));
         return m;
-    }
-
-    private static String raw(String property) {
-        String v = System.getProperty(property);
-        if (v == null) {
-            v = System.getenv(property.toUpperCase(Locale.ROOT).replace('.', '_'));
-        }
-        return v;
     }
 
     /** {@code jmpi.coll.pace}: {@code auto} (or unset) is {@link #AUTO_PACE}, else a number of calls. */

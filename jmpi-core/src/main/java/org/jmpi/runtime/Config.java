@@ -48,12 +48,23 @@ public record Config(long eagerLimit, long chunkBytes, int spinIterations, int y
         return m;
     }
 
-    static String raw(String property) {
+    /** How parameter {@code property} is set: its system property, else its {@code JMPI_*} variable, else null. */
+    public static String raw(String property) {
         String v = System.getProperty(property);
         if (v == null) {
             v = System.getenv(property.toUpperCase(java.util.Locale.ROOT).replace('.', '_'));
         }
         return v;
+    }
+
+    /** {@code jmpi.copy.native.min}: copies of at least this many bytes use memmove; 0 never. */
+    public static long copyNativeMin() {
+        return longParam("jmpi.copy.native.min", org.jmpi.shared.FastCopy.DEFAULT_NATIVE_MIN, 0, 1L << 40);
+    }
+
+    /** {@code jmpi.copy.native.after}: bytes copied in large pieces before memmove is linked. */
+    public static long copyNativeAfter() {
+        return longParam("jmpi.copy.native.after", org.jmpi.shared.FastCopy.DEFAULT_NATIVE_AFTER, 0, 1L << 50);
     }
 
     /**

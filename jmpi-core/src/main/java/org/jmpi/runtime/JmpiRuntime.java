@@ -211,10 +211,8 @@ public final class JmpiRuntime {
         StartupTrace.mark("MPI_Init: start");
         JitHints.applyInBackground();
         Config config = Config.fromEnvironment();
-        org.jmpi.shared.FastCopy.setNativeMin(Config.longParam("jmpi.copy.native.min",
-                org.jmpi.shared.FastCopy.DEFAULT_NATIVE_MIN, 0, 1L << 40));
-        org.jmpi.shared.FastCopy.setNativeAfter(Config.longParam("jmpi.copy.native.after",
-                org.jmpi.shared.FastCopy.DEFAULT_NATIVE_AFTER, 0, 1L << 50));
+        org.jmpi.shared.FastCopy.setNativeMin(Config.copyNativeMin());
+        org.jmpi.shared.FastCopy.setNativeAfter(Config.copyNativeAfter());
         Bootstrap b = BootstrapFactory.detect();
         StartupTrace.mark("MPI_Init: process manager connected");
         return new JmpiRuntime(b, config, Math.max(0, Math.min(3, requiredThreadLevel)));

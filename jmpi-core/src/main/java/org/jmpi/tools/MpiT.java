@@ -164,6 +164,11 @@ public final class MpiT {
     /** MPI_T_finalize: ends one use; when the last ends, every handle and session becomes invalid. */
     public static synchronized void finalizeTools() throws MPIException {
         check();
+        endUse();
+    }
+
+    /** One use of the interface ends; the last one ends every handle and session. */
+    private static void endUse() {
         if (--initCount == 0) {
             generation++;
         }
@@ -193,13 +198,7 @@ public final class MpiT {
 
     /** MPI_T_cvar_get_index: the index of the control variable of this name. */
     public static synchronized int cvarGetIndex(String name) throws MPIException {
-        check();
-        for (int i = 0; i < ToolVariables.CVARS.size(); i++) {
-            if (ToolVariables.CVARS.get(i).name().equals(name)) {
-                return i;
-            }
-        }
-        throw error(ERR_INVALID_NAME, "no control variable is named " + name);
+        return indexOf(ToolVariables.CVARS, v -> v.name().equals(name), "no control variable is named " + name);
     }
 
     /**
@@ -335,14 +334,8 @@ public final class MpiT {
 
     /** MPI_T_pvar_get_index: the index of the performance variable of this name and class. */
     public static synchronized int pvarGetIndex(String name, int varClass) throws MPIException {
-        check();
-        for (int i = 0; i < ToolVariables.PVARS.size(); i++) {
-            Pvar v = ToolVariables.PVARS.get(i);
-            if (v.name().equals(name) && v.varClass() == varClass) {
-                return i;
-            }
-        }
-        throw error(ERR_INVALID_NAME, "no performance variable of class " + varClass + " is named " + name);
+        return indexOf(ToolVariables.PVARS, v -> v.name().equals(name) && v.varClass() == varClass,
+                "no performance variable of class " + varClass + " is named " + name);
     }
 
     /** MPI_T_pvar_session_create: a session, in which handles of performance variables are allocated. */
@@ -601,13 +594,7 @@ public final class MpiT {
 
     /** MPI_T_category_get_index. */
     public static synchronized int categoryGetIndex(String name) throws MPIException {
-        check();
-        for (int i = 0; i < ToolVariables.CATEGORIES.size(); i++) {
-            if (ToolVariables.CATEGORIES.get(i).name().equals(name)) {
-                return i;
-            }
-        }
-        throw error(ERR_INVALID_NAME, "no category is named " + name);
+        return indexOf(ToolVariables.CATEGORIES, c -> c.name().equals(name), "no category is named " + name);
     }
 
     /** MPI_T_category_get_cvars: the indices of the category's control variables. */
@@ -650,7 +637,7 @@ public final class MpiT {
                     value = ToolVariables.read(v);
                 } catch (MpiError | IllegalArgumentException e) {
                     // one bad parameter spoils its group's reading: name it at its own line only
-                    String set = ToolVariables.raw(v.name());
+                    String set = org.jmpi.runtime.Config.raw(v.name());
                     value = e.getMessage().contains(v.name() + "=") ? set + " (invalid: " + e.getMessage() + ")"
                             : (set == null ? "(default)" : set) + " (not checked: another parameter of its group is"
                                     + " invalid)";
@@ -668,10 +655,7 @@ public final class MpiT {
                 out.add(v.name() + "    " + kind + (v.perPeer() ? " per world rank" : "") + ": " + v.description());
             }
         } finally {
-            initCount--;
-            if (initCount == 0) {
-                generation++;
-            }
+            endUse();
         }
         return out;
     }
@@ -686,6 +670,18 @@ public final class MpiT {
 
     private static ToolVariables.Category category(int index) throws MPIException {
         return item(ToolVariables.CATEGORIES, index, "category");
+    }
+
+    /** The index of the first of {@code items} that {@code wanted} accepts; ERR_INVALID_NAME if none does. */
+    private static <T> int indexOf(List<T> items, java.util.function.Predicate<T> wanted, String none)
+            throws MPIException {
+        check();
+        for (int i = 0; i < items.size(); i++) {
+            if (wanted.test(items.get(i))) {
+                return i;
+            }
+        }
+        throw error(ERR_INVALID_NAME, none);
     }
 
     /** Item {@code index} of {@code items}, once the interface is initialised; ERR_INVALID_INDEX if there is none. */

@@ -240,18 +240,10 @@ final class ToolVariables {
 
     private static Map<String, String> copies(boolean running) {
         Map<String, String> m = new LinkedHashMap<>();
-        long min = running ? FastCopy.nativeMin() : Config.longParam("jmpi.copy.native.min",
-                FastCopy.DEFAULT_NATIVE_MIN, 0, 1L << 40);
+        long min = running ? FastCopy.nativeMin() : Config.copyNativeMin();
         m.put("jmpi.copy.native.min", Long.toString(min == Long.MAX_VALUE ? 0 : min));
-        m.put("jmpi.copy.native.after", Long.toString(Config.longParam("jmpi.copy.native.after",
-                FastCopy.DEFAULT_NATIVE_AFTER, 0, 1L << 50)));
+        m.put("jmpi.copy.native.after", Long.toString(Config.copyNativeAfter()));
         return m;
-    }
-
-    /** How parameter {@code name} is set: its system property, else its {@code JMPI_*} variable, else null. */
-    static String raw(String name) {
-        String v = System.getProperty(name);
-        return v != null ? v : System.getenv(name.toUpperCase(java.util.Locale.ROOT).replace('.', '_'));
     }
 
     /** The text of a control variable's value now. */

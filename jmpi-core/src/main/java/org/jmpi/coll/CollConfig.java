@@ -69,8 +69,10 @@ public record CollConfig(
      * allocated 21 bytes per call), at least {@link #MIN_AUTO_PACE}. The further a sender may run ahead, the less a
      * root that receives more slowly than its children send (a program's first calls, compiled late) holds them back:
      * a cold OMB-J bcast at 2 ranks took 1.57 times Open MPI Java's time with this pace against 1.92 with 128
-     * (geometric mean of 21 sizes, 4 gated rounds, 2026-11-27; 1.30 without pacing, which bounds nothing but the flow
-     * window).
+     * (direct buffers, geometric mean of 21 sizes, 4 gated rounds, 2026-11-27; 1.30 without pacing, which bounds
+     * nothing but the flow window). On Java arrays it was no faster (1.33 against 1.29, 6 rounds: 1-16 B and 8-32 KiB
+     * faster, 128 B-1 KiB slower), and on both the first size above the eager limit, 128 KiB, was slower the further
+     * the root had run ahead (the cause is not known).
      */
     public static long autoPace(int size) {
         return Math.max(MIN_AUTO_PACE, 768 / Math.max(1, size - 1));

@@ -16,10 +16,10 @@ import org.jmpi.shared.Syscall;
  * (read or write another process's memory: the single-copy path). All of them go through one downcall, the C
  * library's {@code syscall} ({@link Syscall}): each downcall of its own would cost its link again.
  *
- * <p><b>Linked in the background, on demand.</b> Linking a downcall costs some 30-100 ms of CPU (the JDK generates its
- * code), too much for MPI_Init on a small machine where the start-up of every rank counts. So nothing is linked until
- * {@link #prepare()} is called, which links in a daemon thread and returns at once; {@link #get()} answers null until
- * the calls are ready. Callers take their fallback meanwhile (park with back-off; two copies). When the downcall
+ * <p><b>Linked in the background.</b> Linking a downcall costs some 40-100 ms of CPU (the JDK generates its code). The
+ * shared-memory transport calls {@link #prepare()} as the rank's start ends, which links in a daemon thread and
+ * returns at once, so that a rank pays it then rather than in the middle of what the program times; {@link #get()}
+ * answers null until the calls are ready. Callers take their fallback meanwhile (park with back-off; two copies). When the downcall
  * cannot be made (not Linux, an architecture whose numbers jmpi does not know, native access refused),
  * {@link Calls#futex} and {@link Calls#processVm} say so for good.
  *

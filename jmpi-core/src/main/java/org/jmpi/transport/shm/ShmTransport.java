@@ -49,17 +49,18 @@ import org.jmpi.transport.Transport;
  * Nothing here depends on when the system calls are linked: the send path is the same from the first message. A
  * sender whose frames wait for room while a thread of its process sleeps on the doorbell (or is about to) asks the
  * consumer (a flag in the ring) to ring it when it frees some; the owner asks the same itself before it sleeps.
- * Linking futex costs about 100 ms of CPU, so it happens in the background, only once a rank has slept
- * {@link #SLEEPS_BEFORE_FUTEX} times (most short programs never do), or after {@link #LINK_AFTER_RECORDS} records
- * (the registration for {@code membarrier} then lets the rings' locks be biased); until then, and where there is no
- * futex, the owner parks for 20 us, doubling up to 1 ms while nothing arrives.
+ * The system calls (futex, process_vm_readv/writev, and the registration for {@code membarrier} that lets the rings'
+ * locks be biased) are linked in the background as the rank's start ends ({@link #mapAllPeers}): linking costs some
+ * 40-100 ms of CPU, which a rank pays once then, instead of in the middle of whatever the program times when a first
+ * sleep, a first large message or a record count asked for it. Until then, and where there is no futex, the owner parks for
+ * 20 us, doubling up to 1 ms while nothing arrives.
  *
  * <p><b>Single copy.</b> {@link #read} copies straight out of a peer's memory with {@code process_vm_readv}. It is
  * offered for a peer only after a probe succeeded: reading a random token from the peer's own mapping of its segment
  * (at the address the peer wrote into the header) must give the token, which proves that the call is allowed and
  * that the pid names the right process (pid namespaces must match as well). Any later failure turns it off for
- * that peer. The first question about a peer starts linking the call in the background and answers no: the first
- * large messages take the two-copy path, none waits for the linker.
+ * that peer. Until the call is linked the answer is no: a large message sent then takes the two-copy path, none waits
+ * for the linker.
  *
  * <p><b>Threading.</b> {@link #send} may be called by any thread: each outbound ring has a lock
  * ({@link org.jmpi.shared.BiasedLock}: no atomic instruction while only one thread sends), held while writing and
@@ -86,19 +87,8 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
     static final long FUTEX_CAP_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
     /** {@link #FUTEX_CAP_NANOS}, raised by tests that must see a doorbell, not a timeout, wake a sleeper. */
     static volatile long futexCapNanos = FUTEX_CAP_NANOS;
-    /** Sleeps without futex after which futex is linked (in the background). */
-    static final int SLEEPS_BEFORE_FUTEX = 32;
     /** Records taken from one ring per poll pass, so one busy peer cannot starve the others. */
     private static final int BUDGET = 64;
-    /**
-     * Records after which the system calls are linked (in the background) even if this rank never sleeps: their
-     * registration for {@code membarrier} lets a busy rank's locks be biased ({@link org.jmpi.shared.BiasedLock}).
-     * Linking costs up to some 40 ms of CPU, which a short program does not pay (20,000 round trips are 80,000
-     * records).
-     */
-    static final int LINK_AFTER_RECORDS = 1 << 18;
-    /** Records between two looks at whether the system-call downcall is linked already (see {@link #count}). */
-    static final int LINK_CHECK_RECORDS = 1 << 14;
     private static final byte UNKNOWN = 0;
     private static final byte YES = 1;
     private static final byte NO = 2;
@@ -130,20 +120,8 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
     private boolean polling;
     /** The thread parked in {@link #await} without futex, for {@link #wakeup()}. */
     private volatile Thread sleeper;
-    /**
-     * Records sent and received (approximate: senders of several threads may race on it), for
-     * {@link #LINK_AFTER_RECORDS}.
-     */
-    private long traffic;
-    /**
-     * {@link #traffic} at which {@link #count} next looks at linking (none once linking has started), and the
-     * records until the look after it.
-     */
-    private long nextLinkCheck = 64;
-    private long linkCheckStep = 64;
-    /** How long the next sleep lasts at most; and how often this rank slept without futex (progress owner only). */
+    /** How long the next sleep lasts at most (progress owner only). */
     private long parkNanos = PARK_MIN_NANOS;
-    private int sleeps;
 
     private ShmTransport(Bootstrap bootstrap, FrameSink sink, ShmConfig config, int[] localRanks, ShmSegment own,
             String pidNamespace) {
@@ -243,6 +221,9 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
                     // the route to it is decided (TCP) on first contact, as before
                 }
             }
+        }
+        if (localRanks.length > 1) {
+            LinuxCalls.prepare(); // see "Waiting": as this rank's start ends, not while the program runs
         }
     }
 
@@ -394,7 +375,6 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
             o.lock.unlock();
         }
         ringDoorbell(o);
-        count(1);
         if (written && onWritten != null) {
             onWritten.run();
         }
@@ -431,7 +411,6 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
             o.lock.unlock();
         }
         ringDoorbell(o);
-        count(1);
         return true;
     }
 
@@ -492,13 +471,11 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
 
     /**
      * Wakes the process sleeping on {@code bell} (it armed it, so its futex is linked). If ours is not linked yet the
-     * sleeper wakes by its timeout ({@link #FUTEX_CAP_NANOS}) and we start linking.
+     * sleeper wakes by its timeout ({@link #FUTEX_CAP_NANOS}).
      */
     private static void wake(MemorySegment bell) {
         LinuxCalls.Calls c = LinuxCalls.get();
-        if (c == null) {
-            LinuxCalls.prepare();
-        } else if (c.futex && ShmLayout.casInt(bell, 0, 1, 0)) {
+        if (c != null && c.futex && ShmLayout.casInt(bell, 0, 1, 0)) {
             c.futexWake(bell, Integer.MAX_VALUE);
         }
     }
@@ -636,7 +613,6 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
         if (records == 0) {
             return false;
         }
-        count(records);
         parkNanos = PARK_MIN_NANOS;
         // No fence between our new head and the look at the producer's flag, as for the doorbell (see "Waiting"): a
         // producer that asked in that moment misses the wake and looks again when its sleep times out.
@@ -708,35 +684,6 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
         wake(bell);
     }
 
-    /**
-     * Counts records: every {@link #LINK_CHECK_RECORDS} of them (more often at first) the system calls are linked if
-     * the downcall they share is linked already (by the parent-death signal, ten seconds after start-up), so
-     * that linking them costs next to nothing; after {@link #LINK_AFTER_RECORDS} they are linked in any case.
-     */
-    private void count(int records) {
-        long after = traffic + records;
-        traffic = after;
-        if (after >= nextLinkCheck) {
-            linkCheck(after);
-        }
-    }
-
-    /**
-     * A look at whether to link, at exponentially spaced counts at first ({@link #nextLinkCheck}): the branch to here
-     * is then taken in a rank's first messages, while the JIT still profiles the message path, and the compiled
-     * path keeps it instead of being thrown away and compiled again when a look first comes, in the middle of the
-     * first seconds.
-     */
-    private void linkCheck(long after) {
-        if (org.jmpi.shared.Syscall.linked() || after >= LINK_AFTER_RECORDS) {
-            LinuxCalls.prepare();
-            nextLinkCheck = Long.MAX_VALUE;
-        } else {
-            linkCheckStep = Math.min(linkCheckStep * 2, LINK_CHECK_RECORDS);
-            nextLinkCheck = after + linkCheckStep;
-        }
-    }
-
     /** This rank's doorbell word: 1 while its progress owner sleeps on it or is about to (tests). */
     int doorbellWord() {
         return ShmLayout.getIntVolatile(doorbell, 0);
@@ -753,7 +700,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
         }
         LinuxCalls.Calls c = LinuxCalls.get();
         if (c == null || !c.futex) {
-            parkWithBackoff(nanos, c == null);
+            parkWithBackoff(nanos);
             return;
         }
         ShmLayout.setIntVolatile(doorbell, 0, 1);
@@ -774,13 +721,9 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
 
     /**
      * Sleeping without futex (not linked yet, or not available): park for a while, longer the longer nothing has
-     * happened, and start linking futex once this rank has slept {@link #SLEEPS_BEFORE_FUTEX} times (a program that
-     * waits that often gains from being woken at once; one that never sleeps never pays for linking).
+     * happened.
      */
-    private void parkWithBackoff(long nanos, boolean mayLink) {
-        if (mayLink && ++sleeps == SLEEPS_BEFORE_FUTEX) {
-            LinuxCalls.prepare();
-        }
+    private void parkWithBackoff(long nanos) {
         for (InboundRing in : inbound) {
             if (in.ready()) {
                 return;
@@ -842,8 +785,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
         byte s = singleCopy[peer];
         if (s == UNKNOWN) {
             if (LinuxCalls.get() == null) {
-                LinuxCalls.prepare(); // two copies until process_vm_readv is linked
-                return false;
+                return false; // two copies until process_vm_readv is linked
             }
             s = probe(peer);
         }

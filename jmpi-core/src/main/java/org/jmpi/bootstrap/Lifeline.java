@@ -25,8 +25,8 @@ import org.jmpi.shared.Syscall;
  *       rank does). Likewise the "parent" the kernel watches is the parent's <em>thread</em> that forked this
  *       process: jmpirun and its host proxies fork every rank from one thread that lives as long as their JVM (see
  *       {@code org.jmpi.launcher.proxy.RankForker}). The signal is armed once the transport has linked the
- *       system call downcall, or ten seconds after start-up (see {@link #DEFAULT_ARM_DELAY_MILLIS}: short jobs never
- *       pay for linking it, and no timed loop is stalled by it), so the parent may be gone already:
+ *       system call downcall, or ten seconds after start-up (see {@link #DEFAULT_ARM_DELAY_MILLIS}: a rank without
+ *       the transport's link does not pay for one in its first timed loops), so the parent may be gone already:
  *       jmpirun passes its pid as {@value #PARENT_PID_VARIABLE}, and when the parent process no longer is that one
  *       after the {@code prctl}, the rank ends at once if that process is dead. (If it is alive, a wrapper such as
  *       a shell sits between them, and the rank relies on the second signal.)</li>
@@ -100,10 +100,9 @@ public final class Lifeline {
     /**
      * How long after {@link #watchParent} the parent-death signal is armed at the latest, in milliseconds
      * ({@code jmpi.lifeline.delay.millis}, default {@value #DEFAULT_ARM_DELAY_MILLIS}). It is armed as soon as the
-     * downcall it shares ({@link Syscall}) has been linked by someone else, which the shared-memory transport does when
-     * it first needs a system call (its first sleeps, its first single copy, or after 262,144 records): arming then
-     * costs nothing more. Only a rank that has not linked it by the deadline (a job of one, TCP only, a busy rank that
-     * never sleeps) links it itself: 30-40 ms of CPU time (the JDK generates the downcall's code, and its compiler
+     * downcall it shares ({@link Syscall}) has been linked by someone else, which the shared-memory transport does as
+     * MPI_Init ends when the host has other ranks: arming then costs nothing more. Only a rank that has not linked it
+     * by the deadline (a job of one, a rank alone on its host or over TCP only) links it itself: 30-40 ms of CPU time (the JDK generates the downcall's code, and its compiler
      * threads then compile what that ran), which a short job never pays. It used to be linked a second after start-up,
      * in the middle of many programs' first timed loops: the link, the compilations it set off and the transport's own
      * linking that followed it stalled two ranks on two cores for 20-100 ms. Until the signal is armed the end of the

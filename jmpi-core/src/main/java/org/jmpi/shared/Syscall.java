@@ -49,11 +49,6 @@ public final class Syscall {
         return Holder.HANDLE;
     }
 
-    /** Whether {@link #handle()} has been linked already (by any caller), so that a call to it costs nothing more. */
-    public static boolean linked() {
-        return LINKED.getCount() == 0;
-    }
-
     /** Opened when {@link Holder} has linked (or failed to link) the downcall. */
     private static final java.util.concurrent.CountDownLatch LINKED = new java.util.concurrent.CountDownLatch(1);
 

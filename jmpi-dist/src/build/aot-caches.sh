@@ -34,18 +34,23 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/cwd" "$aot.tmp"
 # The launcher's cache holds no training data (-AOTRecordTraining). The ranks' cache records which of jmpi's methods
 # the JIT compiled in the training run, and nothing of the JDK's: the ranks train with C1 alone (TieredStopAtLevel=1)
-# and with the JDK's methods left to the interpreter (their compile thresholds a thousand times higher). A rank that
+# and with the JDK's methods left to the interpreter (excluded from compilation). A rank that
 # starts from the cache then compiles each of those jmpi methods once, with C1's final tier, as soon as it runs hot,
 # instead of first with full profiling and again without (C2 never takes them: JitHints' directives); the JDK's
 # methods and the program's own are compiled as without a cache. Cold, 2 ranks on 2 cores, against the cache without
 # training data (two gated sittings of 3 rounds, 2026-11-27): OMB-J bcast 0.75x the time, allreduce 0.85x, latency
 # 0.85-0.94x, the mini-applications 0.81-1.05x, 0.86x over the 13 cases of the cold suite; a 4-rank Hello no slower
 # (0.98x, 16 paired runs). With the JDK's methods recorded too (a training run with every tier), every rank compiled
-# at start what the training found hot, and a 4-rank Hello was 15% slower.
+# at start what the training found hot, and a 4-rank Hello was 15% slower. Until 2026-11-28 the JDK's methods had
+# compile thresholds a thousand times higher instead of none: 232 of them still compiled in training (ThreadLocal's
+# look-up, DirectByteBuffer.getLong, the foreign-memory accessors' Unsafe calls, ...), and a rank that started from
+# the cache compiled those with C1 alone and never with C2: a window of 64 8-byte iSends took 0.32 us a message
+# instead of 0.25, and OMB-J's window bandwidth is 1.11x as high without them (cold, 3 gated rounds; the other OMB-J
+# cases within 0.94-1.05x).
 record="-XX:+UnlockDiagnosticVMOptions -XX:-AOTRecordTraining"
 train="-XX:TieredStopAtLevel=1"
 for pkg in java jdk sun com; do
-  train="$train -XX:CompileCommand=CompileThresholdScaling,$pkg.*::*,1000.0"
+  train="$train -XX:CompileCommand=exclude,$pkg.*::*"
 done
 # jmpirun's launcher options for processes mode (see bin/jmpirun), plus recording
 launcher_opts="-XX:UserThreadWaitAttemptsAtExit=0 -XX:TieredStopAtLevel=1 -XX:+UseSerialGC $record"

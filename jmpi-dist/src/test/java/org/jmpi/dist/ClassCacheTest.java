@@ -126,6 +126,33 @@ class ClassCacheTest {
     }
 
     /**
+     * The ranks' cache records no compilation of the JDK's own methods: a rank that starts from it leaves them to the
+     * usual tiers, up to C2. (The training run compiles with C1 alone; a JDK method it compiled was replayed with C1
+     * alone for good: ThreadLocal's look-up and the direct buffers' accessors among them, a quarter slower per
+     * message in a window of small iSends.)
+     */
+    @Test
+    void theRanksCacheRecordsNoCompilationOfTheJdksMethods() throws Exception {
+        assumeTrue(Files.isDirectory(dist.resolve("lib/aot")), "no caches");
+        Run r = jmpirun(dist, Map.of(), "-n", "1", "--jvm-arg", "-XX:+AOTPrintTrainingInfo", "org.jmpi.examples.Hello");
+        assertHello(r, 1);
+        // a compilation record of the training data: "  C owner/Class[L].method(...)...#<id>L<level> ..."
+        Matcher m = Pattern.compile("(?m)^\\s+C (\\S+?)/").matcher(r.output());
+        int jdk = 0;
+        int jmpi = 0;
+        while (m.find()) {
+            String top = m.group(1);
+            if (top.equals("java") || top.equals("jdk") || top.equals("sun") || top.equals("com")) {
+                jdk++;
+            } else if (top.equals("org") || top.equals("mpi")) {
+                jmpi++;
+            }
+        }
+        assertThat(jmpi).as("jmpi's methods recorded").isGreaterThan(100);
+        assertThat(jdk).as("the JDK's methods recorded").isZero();
+    }
+
+    /**
      * A misspelt main class is one line, with the caches on: ranks used to start, and one torn down while its JVM
      * still started from the cache could add a stray {@code Runtime.exit(143) logging failed} line.
      */

@@ -66,17 +66,6 @@ final class OutboundRing {
      * the consumer does not take for a record of a later lap.
      */
     private final long[] starts;
-    /**
-     * Where the lap the tail is in ends: {@link #FIRST_LAP_BYTES} into the data area for the first lap, twice as far
-     * for each lap after, then the data area's end. A stream of small records would otherwise reach the first wrap,
-     * the first refresh of {@link #headCache} and the first record over an older lap's only after a ring's worth
-     * of them (some 16,000 on a 1 MiB ring), when the JIT has compiled the send path without those branches: their
-     * first use threw the compiled code away on both ranks, a second or so into a program. Early short laps take
-     * them while the JIT still profiles. A WRAP at an early lap's end covers the rest of the data area, as any WRAP.
-     */
-    private long lapEnd;
-    /** The first lap's length in bytes (see {@link #lapEnd}). */
-    static final long FIRST_LAP_BYTES = 4096;
     /** Header copies of the queued frames (native, reused once a frame is written; under the lock). */
     private final HeaderCopies headers = new HeaderCopies();
 
@@ -94,7 +83,6 @@ final class OutboundRing {
         this.maxRecord = dataBytes / 2;
         this.lapShift = Long.numberOfTrailingZeros(dataBytes);
         this.starts = new long[(int) Math.max(1, (dataBytes >>> LINE_SHIFT) / 64)];
-        this.lapEnd = Math.min(FIRST_LAP_BYTES, dataBytes);
         // The consumer starts at 0, and so does a fresh ring; a ring whose producer restarted is not supported.
         this.tail = ShmLayout.getAcquire(ring, ShmLayout.RING_HEAD);
         this.headCache = tail;
@@ -256,16 +244,12 @@ final class OutboundRing {
 
     /**
      * Makes sure {@code record} bytes can be written contiguously at the tail, writing a WRAP record first when the
-     * data area (or the early lap, {@link #lapEnd}) ends too soon. Returns false when the consumer has not freed
-     * enough yet.
+     * data area ends too soon. Returns false when the consumer has not freed enough yet.
      */
     private boolean reserve(long record) {
         long off = tail & mask;
         long contiguous = size - off;
-        // An early lap ends where the record would pass lapEnd, but only once the record fits below off: the
-        // record then goes at the next lap's start, which the consumer must have freed in this lap. Once lapEnd is
-        // the data area's end, this is the plain wrap through the same branches (no branch changes direction then).
-        boolean wrap = off + record > lapEnd && (off >= record + ShmLayout.ALIGN || record > contiguous);
+        boolean wrap = record > contiguous;
         long needed = wrap ? contiguous + record : record;
         if (tail + needed + ShmLayout.ALIGN - headCache > size) {
             headCache = ShmLayout.getAcquire(ringWords, (int) ShmLayout.RING_HEAD);
@@ -275,7 +259,6 @@ final class OutboundRing {
         }
         if (wrap) {
             publish(off, ShmLayout.TYPE_WRAP, contiguous);
-            lapEnd = Math.min(lapEnd << 1, size);
         }
         return true;
     }

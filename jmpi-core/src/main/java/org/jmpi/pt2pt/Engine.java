@@ -67,12 +67,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
     /** Bytes (plus overhead) of in-JVM unexpected messages copied and held here; guarded by {@code lock}. */
     private long unexpectedCopied;
 
-    /**
-     * Biased ({@link org.jmpi.shared.BiasedLock}): in a rank whose messages are matched by one thread (processes mode,
-     * one thread calling MPI) it is taken per message without an atomic instruction. In threads mode the ranks'
-     * threads meet here and the first of them revokes the bias. Package-private for PoisonRaceTest.
-     */
-    final org.jmpi.shared.BiasedLock lock = new org.jmpi.shared.BiasedLock();
+    /** Guards the matching queues. Package-private for PoisonRaceTest. */
+    final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
 
     /**
      * Takes {@link #lock}. Its critical sections are short (a match, a queue insertion), so a thread that finds it
@@ -332,11 +328,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
      * holding it, so that they never overtake each other (see {@link Engine#sendCharged}).
      */
     private static final class PeerFlow {
-        /**
-         * Guards the fields below. Biased ({@link org.jmpi.shared.BiasedLock}): a rank that sends from one thread takes
-         * it per message without an atomic instruction.
-         */
-        final org.jmpi.shared.BiasedLock lock = new org.jmpi.shared.BiasedLock();
+        /** Guards the fields below. */
+        final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
         /** Bytes this rank may still send to the peer. */
         long credits;
         /** Frames waiting for credit, in send order. */
@@ -531,9 +524,9 @@ public final class Engine implements InprocEndpoint, FrameSink {
     /**
      * Hands an EAGER or RTS frame to the transport if the peer has credit, else queues it (in order).
      *
-     * <p>The frame is handed over after the peer's lock is released: where the lock is not biased its release is a
-     * locked instruction, which right after the transport's store of a record (a cache line the receiver polls) would
-     * wait, once per message, until that line is back at this core. Order is kept: a frame goes at once only when
+     * <p>The frame is handed over after the peer's lock is released: the release is a locked instruction, which right
+     * after the transport's store of a record (a cache line the receiver polls) would wait, once per message, until
+     * that line is back at this core. Order is kept: a frame goes at once only when
      * nothing of this peer waits for credit, and queued frames are handed over under the lock ({@link #onCredit}), so
      * every earlier frame of this thread has reached the transport when a later one finds the queue empty. Frames of
      * different threads have no order to keep.

@@ -50,7 +50,6 @@ public final class RecvRequest extends RequestImpl {
 
     /** Arms the request for a new receive (a fresh or recycled object). */
     RecvRequest start(MessageData data, int context, int source, int tag) {
-        ownedBy(Thread.currentThread());
         this.data = data;
         this.capacity = data.bytes();
         this.context = context;
@@ -69,7 +68,6 @@ public final class RecvRequest extends RequestImpl {
 
     /** Makes a completed, settled receive a fresh unmatched one again, same buffer and envelope (for a re-post). */
     void rearm() {
-        ownedBy(Thread.currentThread());
         reset();
         clearProgress();
     }

@@ -54,7 +54,6 @@ public final class SendRequest extends RequestImpl {
 
     /** Arms the request for a new send (a fresh or recycled object). */
     SendRequest start(MessageData data, int worldDest, int tag) {
-        ownedBy(Thread.currentThread());
         // a value already in place is not stored again (see RequestImpl.recycle)
         if (this.data != data) {
             this.data = data;

@@ -2,9 +2,7 @@ package org.jmpi.runtime;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import org.jmpi.shared.Membarrier;
 
 /**
  * The internal side of a request: completion flag, status fields and the thread to wake on completion. Subclasses
@@ -59,12 +57,6 @@ public abstract class RequestImpl {
     protected boolean cancelled;
     /** The flight recorder's event of the API call waiting on this request, between its wait and its release. */
     private Object apiEvent;
-    /**
-     * The thread that started the current activation, or null (a subclass that does not say): a completion in this
-     * thread stores {@code done} without a fence (see {@link #complete()}). Set before the request is handed to any
-     * other thread, and kept from one activation to the next while the same thread starts them.
-     */
-    private Thread owner;
 
     protected RequestImpl(Progress progress) {
         this.progress = progress;
@@ -85,33 +77,13 @@ public abstract class RequestImpl {
     }
 
     /**
-     * Says which thread starts the current activation (before the request reaches any other thread); stored only when
-     * it changes.
-     */
-    protected final void ownedBy(Thread t) {
-        if (owner != t) {
-            owner = t;
-        }
-    }
-
-    /**
      * Marks the request complete, wakes its waiter and runs its completion callback. Once per activation.
      *
      * <p>Completion and registration (a waiter, a callback) are the two sides of a Dekker pattern: each side stores
-     * its field, then loads the other's, and without a fence between the two both could miss. The completing side
-     * runs for every message; a full fence there (the volatile store of {@code done}, a locked instruction on x86)
-     * waits for every earlier store of this thread to reach the other cores. So when the request's owner completes
-     * it and the process can run {@link Membarrier#privateBarrier()}, {@code done} is a release store, and a thread
-     * other than the owner that registers runs that barrier before it looks at {@code done} ({@link #registered}):
-     * the barrier makes the owner's store-then-load as ordered as its own fence would. The owner itself registers
-     * without it: its registrations and completions cannot overlap.
+     * its field, then loads the other's; the volatile stores order each side's store before its load.
      */
     protected final void complete() {
-        if (owner == Thread.currentThread() && Membarrier.privateReady()) {
-            DONE.setRelease(this, true);
-        } else {
-            done = true;
-        }
+        done = true;
         Thread w = waiter;
         Runnable cb = whenDone;
         Progress p = progress;
@@ -194,7 +166,6 @@ public abstract class RequestImpl {
      */
     public final void whenDone(Runnable callback) {
         whenDone = callback;
-        registered();
         if (done) {
             // completion may have raced with the registration: make sure the callback runs (callbacks must
             // tolerate a second call, e.g. by testing a flag with compareAndSet)
@@ -236,23 +207,6 @@ public abstract class RequestImpl {
     /** Makes {@code t} the thread to wake at completion; the caller looks at {@link #isDone()} afterwards. */
     final void setWaiter(Thread t) {
         waiter = t;
-        registered();
-    }
-
-    /**
-     * After a registration's volatile store, before the registering thread looks at {@code done}: a thread other
-     * than the owner runs the process-wide barrier when the owner may be completing without a fence (see
-     * {@link #complete()}; a request without an owner, such as a collective's schedule, always completes with a
-     * fence). The owner checks {@link Membarrier#privateReady()} before its store of {@code done} and this thread
-     * after its own store, so if this thread finds it not ready, the owner's check came later and
-     * the owner's load of the waiter or callback sees this store. A refused barrier (not seen: registration tried
-     * the call once) is replaced by a grace period in which the owner's store leaves its core.
-     */
-    private void registered() {
-        Thread o = owner;
-        if (o != null && o != Thread.currentThread() && Membarrier.privateReady() && !Membarrier.privateBarrier()) {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-        }
     }
 
     /** Attempts to cancel; returns true when the request will complete as cancelled. */

@@ -7,9 +7,7 @@ import java.util.concurrent.locks.LockSupport;
  * A lock taken with a compare-and-set and given back with a release store. Unlike
  * {@link java.util.concurrent.locks.ReentrantLock}, whose release is a volatile store (a locked instruction on x86),
  * giving it back does not wait for this core's earlier stores to reach the other cores. Used for the progress
- * engine's lock, which every poll tries and nobody waits for. (The shared-memory rings, whose release came right after
- * the store of a record that the receiver polls, first used it and now use {@link BiasedLock}, which needs no atomic
- * instruction at all while one thread sends.)
+ * engine's lock, which every poll tries and nobody waits for.
  *
  * <p>The price is that a release cannot wake a thread that waits: a thread that finds the lock taken in
  * {@link #lock()} spins, then yields, then parks for short, growing intervals and tries again. So it suits locks that

@@ -8,8 +8,8 @@ import java.lang.invoke.MethodHandle;
 
 /**
  * The C library's generic system call entry, {@code long syscall(long number, ...)}, as one downcall with six
- * {@code long} arguments: every Linux system call jmpi makes through it (the shared-memory transport's {@code futex},
- * {@code membarrier} and {@code process_vm_readv}/{@code writev}, the rank's {@code prctl(PR_SET_PDEATHSIG)})
+ * {@code long} arguments: every Linux system call jmpi makes through it (the shared-memory transport's {@code futex}
+ * and {@code process_vm_readv}/{@code writev}, the rank's {@code prctl(PR_SET_PDEATHSIG)})
  * shares one downcall stub. Pointers are passed as their addresses ({@code MemorySegment.address()}).
  *
  * <p>Why one stub: the JDK generates the code of each downcall when it is linked, spinning some fifteen classes
@@ -37,8 +37,6 @@ public final class Syscall {
     public static final long PROCESS_VM_READV = number(310, 270);
     /** The architecture's number of {@code process_vm_writev}, or -1 where jmpi does not know it. */
     public static final long PROCESS_VM_WRITEV = number(311, 271);
-    /** The architecture's number of {@code membarrier}, or -1 where jmpi does not know it. */
-    public static final long MEMBARRIER = number(324, 283);
 
     /**
      * The downcall {@code (long number, long a1, long a2, long a3, long a4, long a5, long a6) -> long}, linked on the

@@ -11,8 +11,7 @@ import org.jmpi.shared.Syscall;
 /**
  * The Linux system calls the shared-memory transport wants and the JDK does not offer, called through
  * {@code java.lang.foreign} (no JNI): {@code futex} (sleep on a word of shared memory, and wake a process sleeping on
- * one), {@code membarrier} (make every running thread of the host's ranks pass a memory barrier, so that senders
- * need none of their own before they look at a doorbell) and {@code process_vm_readv} / {@code process_vm_writev}
+ * one) and {@code process_vm_readv} / {@code process_vm_writev}
  * (read or write another process's memory: the single-copy path). All of them go through one downcall, the C
  * library's {@code syscall} ({@link Syscall}): each downcall of its own would cost its link again.
  *
@@ -34,12 +33,6 @@ final class LinuxCalls {
     static final int FAILED = -1;
     private static final long FUTEX_WAIT = 0;
     private static final long FUTEX_WAKE = 1;
-    /**
-     * Whether this process registers for {@code membarrier}, which lets the rings' and flows' locks be biased
-     * ({@code jmpi.shm.membarrier}, or {@code JMPI_SHM_MEMBARRIER}; default true): false keeps ordinary locks (for
-     * comparisons, or a kernel that misbehaves).
-     */
-    static final String MEMBARRIER_PROPERTY = "jmpi.shm.membarrier";
 
     private static final AtomicBoolean STARTED = new AtomicBoolean();
     private static volatile Calls calls;
@@ -80,17 +73,6 @@ final class LinuxCalls {
             this.syscall = syscall;
             this.futex = syscall != null && Syscall.FUTEX > 0;
             this.processVm = syscall != null && Syscall.PROCESS_VM_READV > 0 && Syscall.PROCESS_VM_WRITEV > 0;
-            if (syscall != null && membarrierWanted()) {
-                org.jmpi.shared.Membarrier.registerPrivate(syscall); // lets the rings' and flows' locks be biased
-            }
-        }
-
-        private static boolean membarrierWanted() {
-            String v = System.getProperty(MEMBARRIER_PROPERTY);
-            if (v == null) {
-                v = System.getenv("JMPI_SHM_MEMBARRIER");
-            }
-            return v == null || !v.trim().equalsIgnoreCase("false");
         }
 
         static Calls link() {

@@ -39,7 +39,7 @@ final class OutboundRing {
     final int peer;
     /** The peer's doorbell (a futex word in its segment). */
     final MemorySegment doorbell;
-    final org.jmpi.shared.BiasedLock lock = new org.jmpi.shared.BiasedLock();
+    final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
     private final MemorySegment ring;
     private final MemorySegment data;
     /** Word views of {@link #data}, of {@link #ring} and of {@link #doorbell} (see {@link ShmLayout#words}). */

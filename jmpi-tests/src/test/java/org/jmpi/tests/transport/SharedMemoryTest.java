@@ -56,7 +56,7 @@ class SharedMemoryTest {
     }
 
     /**
-     * The system calls of the shared-memory transport (futex, process_vm_readv, membarrier) are linked in the
+     * The system calls of the shared-memory transport (futex, process_vm_readv) are linked in the
      * background as MPI_Init ends, without a message being sent: not seconds later, inside whatever the program times,
      * when a first large message, a first sleep or a record count asked for them. (The parent-death signal links them
      * in any case, but only ten seconds after start-up.)

@@ -59,12 +59,15 @@ if [ -n "$jar" ]; then
     [ -n "$j" ] && [ -x "$j" ] && { jartool=$j; break; }
   done
   tmp="$(mktemp -d)"
+  # removed before the exec below, which would skip an EXIT trap
   trap 'rm -rf "$tmp"' EXIT
   if [ -z "$jartool" ] || ! (cd "$tmp" && "$jartool" xf "$(readlink -f -- "$jar")" META-INF/MANIFEST.MF 2>/dev/null); then
     echo "mpjrun.sh: cannot read the manifest of $jar (needs the JDK's jar tool: set JAVA_HOME)" >&2
     exit 2
   fi
   main="$(tr -d '\r' < "$tmp/META-INF/MANIFEST.MF" | sed -n 's/^Main-Class: *//p' | head -1)"
+  rm -rf "$tmp"
+  trap - EXIT
   [ -n "$main" ] || { echo "mpjrun.sh: $jar names no Main-Class" >&2; exit 2; }
   cp="$jar${cp:+:$cp}"
 else

@@ -133,9 +133,15 @@ class MpjExpressApiTest {
             out.write(Files.readAllBytes(classes.resolve("MpjLaunch.class")));
             out.closeEntry();
         }
-        Run r = run(mpjHome.resolve("bin/mpjrun.sh").toString(), "-np", "2", "-Xmx256m", "-jar", jar.toString(), "x");
+        Path tmp = Files.createTempDirectory("mpjrun-tmp");
+        Run r = run(Map.of("TMPDIR", tmp.toString()), mpjHome.resolve("bin/mpjrun.sh").toString(), "-np", "2",
+                "-Xmx256m", "-jar", jar.toString(), "x");
         assertThat(r.code()).as(r.output()).isZero();
         assertThat(r.lines()).contains("rank 1 main 1,jmpi-mpj,multicore,x init x");
+        try (var left = Files.list(tmp)) {
+            assertThat(left.toList()).as("what mpjrun.sh left in its TMPDIR (the manifest's copy)").isEmpty();
+        }
+        Files.delete(tmp);
     }
 
     @Test

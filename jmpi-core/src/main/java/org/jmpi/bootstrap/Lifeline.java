@@ -102,8 +102,9 @@ public final class Lifeline {
      * ({@code jmpi.lifeline.delay.millis}, default {@value #DEFAULT_ARM_DELAY_MILLIS}). It is armed as soon as the
      * downcall it shares ({@link Syscall}) has been linked by someone else, which the shared-memory transport does as
      * MPI_Init ends when the host has other ranks: arming then costs nothing more. Only a rank that has not linked it
-     * by the deadline (a job of one, a rank alone on its host or over TCP only) links it itself: 30-40 ms of CPU time (the JDK generates the downcall's code, and its compiler
-     * threads then compile what that ran), which a short job never pays. It used to be linked a second after start-up,
+     * by the deadline (a job of one, a rank alone on its host or over TCP only) links it itself: 30-40 ms of CPU time
+     * (the JDK generates the downcall's code, and its compiler threads then compile what that ran), which a short
+     * job never pays. It used to be linked a second after start-up,
      * in the middle of many programs' first timed loops: the link, the compilations it set off and the transport's own
      * linking that followed it stalled two ranks on two cores for 20-100 ms. Until the signal is armed the end of the
      * PMI connection (the second signal) ends a rank whose launcher is gone.

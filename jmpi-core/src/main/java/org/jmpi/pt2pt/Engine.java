@@ -4,6 +4,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import org.jmpi.datatype.MessageData;
 import org.jmpi.runtime.Config;
 import org.jmpi.runtime.ErrorClass;
@@ -68,7 +69,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
     private long unexpectedCopied;
 
     /** Guards the matching queues. Package-private for PoisonRaceTest. */
-    final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+    final ReentrantLock lock = new ReentrantLock();
 
     /**
      * Takes {@link #lock}. Its critical sections are short (a match, a queue insertion), so a thread that finds it
@@ -329,7 +330,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
      */
     private static final class PeerFlow {
         /** Guards the fields below. */
-        final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+        final ReentrantLock lock = new ReentrantLock();
         /** Bytes this rank may still send to the peer. */
         long credits;
         /** Frames waiting for credit, in send order. */

@@ -11,16 +11,16 @@ import org.jmpi.shared.Syscall;
 /**
  * The Linux system calls the shared-memory transport wants and the JDK does not offer, called through
  * {@code java.lang.foreign} (no JNI): {@code futex} (sleep on a word of shared memory, and wake a process sleeping on
- * one) and {@code process_vm_readv} / {@code process_vm_writev}
- * (read or write another process's memory: the single-copy path). All of them go through one downcall, the C
- * library's {@code syscall} ({@link Syscall}): each downcall of its own would cost its link again.
+ * one) and {@code process_vm_readv} / {@code process_vm_writev} (read or write another process's memory: the
+ * single-copy path). All of them go through one downcall, the C library's {@code syscall} ({@link Syscall}): each
+ * downcall of its own would cost its link again.
  *
  * <p><b>Linked in the background.</b> Linking a downcall costs some 40-100 ms of CPU (the JDK generates its code). The
  * shared-memory transport calls {@link #prepare()} as the rank's start ends, which links in a daemon thread and
  * returns at once, so that a rank pays it then rather than in the middle of what the program times; {@link #get()}
- * answers null until the calls are ready. Callers take their fallback meanwhile (park with back-off; two copies). When the downcall
- * cannot be made (not Linux, an architecture whose numbers jmpi does not know, native access refused),
- * {@link Calls#futex} and {@link Calls#processVm} say so for good.
+ * answers null until the calls are ready. Callers take their fallback meanwhile (park with back-off; two copies).
+ * When the downcall cannot be made (not Linux, an architecture whose numbers jmpi does not know, native access
+ * refused), {@link Calls#futex} and {@link Calls#processVm} say so for good.
  *
  * <p>Threading: {@code calls} is published through a volatile field; {@link Calls} is immutable; per-thread scratch
  * memory for the {@code iovec} arguments lives in a {@link ThreadLocal}; a futex sleep's timeout in the caller's

@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
+import java.util.concurrent.locks.ReentrantLock;
 import org.jmpi.transport.FrameLayout;
 import org.jmpi.transport.HeaderCopies;
 import org.jmpi.shared.FastCopy;
@@ -39,7 +40,7 @@ final class OutboundRing {
     final int peer;
     /** The peer's doorbell (a futex word in its segment). */
     final MemorySegment doorbell;
-    final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+    final ReentrantLock lock = new ReentrantLock();
     private final MemorySegment ring;
     private final MemorySegment data;
     /** Word views of {@link #data}, of {@link #ring} and of {@link #doorbell} (see {@link ShmLayout#words}). */

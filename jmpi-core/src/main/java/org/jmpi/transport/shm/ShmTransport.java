@@ -49,10 +49,10 @@ import org.jmpi.transport.Transport;
  * Nothing here depends on when the system calls are linked: the send path is the same from the first message. A
  * sender whose frames wait for room while a thread of its process sleeps on the doorbell (or is about to) asks the
  * consumer (a flag in the ring) to ring it when it frees some; the owner asks the same itself before it sleeps.
- * The system calls (futex, process_vm_readv/writev) are linked in the background as the rank's start ends ({@link #mapAllPeers}): linking costs some
- * 40-100 ms of CPU, which a rank pays once then, instead of in the middle of whatever the program times when a first
- * sleep, a first large message or a record count asked for it. Until then, and where there is no futex, the owner parks for
- * 20 us, doubling up to 1 ms while nothing arrives.
+ * The system calls (futex, process_vm_readv/writev) are linked in the background as the rank's start ends
+ * ({@link #mapAllPeers}): linking costs some 40-100 ms of CPU, which a rank pays once then, instead of in the middle
+ * of whatever the program times when a first sleep, a first large message or a record count asked for it. Until
+ * then, and where there is no futex, the owner parks for 20 us, doubling up to 1 ms while nothing arrives.
  *
  * <p><b>Single copy.</b> {@link #read} copies straight out of a peer's memory with {@code process_vm_readv}. It is
  * offered for a peer only after a probe succeeded: reading a random token from the peer's own mapping of its segment
@@ -61,10 +61,10 @@ import org.jmpi.transport.Transport;
  * that peer. Until the call is linked the answer is no: a large message sent then takes the two-copy path, none waits
  * for the linker.
  *
- * <p><b>Threading.</b> {@link #send} may be called by any thread: each outbound ring has a lock
- * (a {@code ReentrantLock}), held while writing and
- * never while calling out (completions run after it is released). {@link #poll()} and {@link #await(long)} are
- * called by one thread at a time (the progress owner); a nested {@code poll} from inside the sink returns at once.
+ * <p><b>Threading.</b> {@link #send} may be called by any thread: each outbound ring has a lock (a
+ * {@code ReentrantLock}), held while writing and never while calling out (completions run after it is released).
+ * {@link #poll()} and {@link #await(long)} are called by one thread at a time (the progress owner); a nested
+ * {@code poll} from inside the sink returns at once.
  * {@code outbound}, {@code peerSegments} and {@code pids} are filled lazily under the transport's monitor; a thread
  * that reads an {@code outbound} entry without it sees either null (and takes the monitor) or a ring whose fields
  * are final. {@code attached} is a copy-on-write array.

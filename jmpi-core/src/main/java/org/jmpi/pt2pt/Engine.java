@@ -978,17 +978,15 @@ public final class Engine implements InprocEndpoint, FrameSink {
             sendCharged(t, worldDest, h, bytes == 0 ? null : contiguousOrPacked(data), onWritten,
                     bytes + Protocol.OVERHEAD, s);
         } else {
-            // Up to the stream limit a message is streamed (two copies, pipelined, no handshake) unless the
-            // receiver can read the buffer itself (native memory, single copy to that peer) and this rank has no
-            // receive posted: a message that goes one way takes the single copy (2-3x faster at 32-256 KiB on
-            // 2026-11-25), while in an exchange, where both ranks send with their receives posted (sendrecv, a
-            // collective's step), the handshakes cost more than the second copy (2-rank allreduce of 64 KiB: 15-17 us
-            // streamed, 24-25 single copy). Larger ones, and those the flow window cannot take now, get the
-            // rendezvous, with the single copy if offered.
+            // Up to the stream limit a message the receiver cannot read itself (not native memory, no single copy
+            // to that peer) is streamed (two copies, pipelined, no handshake); one it can read takes the single copy,
+            // in an exchange too (sendrecv, a collective's step, whose streamed pieces wait for ring space behind the
+            // other direction's: 2-rank sendrecv of direct buffers, medians per call, 128 KiB 6.9 us against 15.4
+            // streamed, 256 KiB 10.6 against 31, 2026-11-28). Larger ones, and those the flow window cannot take now,
+            // get the rendezvous, with the single copy if offered.
             long address = SingleCopyRendezvous.offer(t, worldDest, data); // single copy: offer our buffer
             if ((mode == SendMode.STANDARD || mode == SendMode.READY) && context >= 0 && worldDest < streams.length
-                    && bytes <= SingleCopyRendezvous.streamLimit(t, worldDest)
-                    && (address == 0 || queues.anyPosted())) {
+                    && bytes <= SingleCopyRendezvous.streamLimit(t, worldDest) && address == 0) {
                 // streamed eager: no handshake, the pieces go into the posted buffer as they come
                 FrameLayout.putInt(h, FrameLayout.KIND, Protocol.STREAM);
                 FrameLayout.putLong(h, FrameLayout.SEND_ID, ids.getAndIncrement());
@@ -2067,7 +2065,12 @@ public final class Engine implements InprocEndpoint, FrameSink {
      */
     private boolean startSplitCopy(RecvRequest r, int peer, long sendId, long wanted, long remoteAddress) {
         Transport t = transport;
-        MemorySegment into = SingleCopyRendezvous.splitTarget(t, peer, r.data, wanted);
+        // Not while a rendezvous send of ours is in flight: then this is an exchange (sendrecv, a collective's
+        // step), the sender is busy copying our message, and its half would only wait behind that copy (2-rank
+        // sendrecv of direct buffers, medians per call: 128 KiB 6.9 us unsplit against 8.9 split, 256 KiB 10.6
+        // against 12.5, 512 KiB 19 against 21.5; 2026-11-28)
+        MemorySegment into = rendezvousSends.isEmpty() ? SingleCopyRendezvous.splitTarget(t, peer, r.data, wanted)
+                : null;
         if (into == null) {
             return false;
         }

@@ -22,7 +22,8 @@ import org.jmpi.transport.Transport;
  * (SPLIT, with its own buffer's address) to write the second half into the receiver's buffer itself while the
  * receiver reads the first half; the sender answers WROTE when its half is in, the receiver DONE when it has read its
  * half, and each side completes when both halves are done. If the sender's write is refused it sends its half as
- * DATA frames instead; if the receiver's read is refused it asks for its half with a CTS for that range.
+ * DATA frames instead; if the receiver's read is refused it asks for its half with a CTS for that range. A receiver
+ * with a rendezvous send of its own in flight (an exchange) reads the whole message itself: the sender is busy then.
  *
  * <p><b>Cost.</b> One RTS, one read of {@code n} bytes by the receiver (a system call plus a memory-bandwidth copy),
  * one DONE: about {@code 2 alpha + syscall + n / memory bandwidth}, against {@code 3 alpha + 2 n / bandwidth} for two

@@ -17,6 +17,7 @@ import org.jmpi.transport.FrameLayout;
 import org.jmpi.transport.ProtocolHints;
 import org.jmpi.transport.SingleCopy;
 import org.jmpi.transport.Transport;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -195,6 +196,55 @@ class SingleCopyRendezvousTest {
         boolean chunks = !c.offer || !c.reads || c.heapReceiver || split && !c.writes;
         assertThat((frames & 1 << Protocol.DATA) != 0).as("DATA sent").isEqualTo(chunks);
         assertThat(t1.reads.get() > 0).as("receiver read").isEqualTo(c.offer && c.reads && !c.heapReceiver);
+    }
+
+    @Test
+    void anExchangeOfLongMessagesIsReadWholeByEachReceiverWithoutASplit() throws Exception {
+        // while a rendezvous send of its own is in flight a receiver does not ask the sender to write half: the
+        // sender is busy with the other direction (sendrecv, a collective's step)
+        int n = 100_003;
+        Case c = Case.SPLIT;
+        Loopback t0 = new Loopback(c);
+        Loopback t1 = new Loopback(c);
+        t0.peer = t1;
+        t1.peer = t0;
+        Progress p0 = new Progress(null, 100, 10);
+        Progress p1 = new Progress(null, 100, 10);
+        Engine e0 = new Engine(0, 2, p0, null, Config.defaults());
+        Engine e1 = new Engine(1, 2, p1, null, Config.defaults());
+        wire(t0, e0, p0, 1);
+        wire(t1, e1, p1, 0);
+        ByteBuffer out0 = ByteBuffer.allocateDirect(n);
+        ByteBuffer out1 = ByteBuffer.allocateDirect(n);
+        for (int i = 0; i < n; i++) {
+            out0.put(i, (byte) (i * 13 + 7));
+            out1.put(i, (byte) (i * 5 + 3));
+        }
+        ByteBuffer in0 = ByteBuffer.allocateDirect(n);
+        ByteBuffer in1 = ByteBuffer.allocateDirect(n);
+        RecvRequest r0 = e0.irecv(BufferView.of(in0, n, BYTE, true), 0, 1, 5);
+        RecvRequest r1 = e1.irecv(BufferView.of(in1, n, BYTE, true), 0, 0, 5);
+        SendRequest s0 = e0.isend(BufferView.of(out0, n, BYTE, false), 1, 0, 0, 5, SendMode.STANDARD);
+        SendRequest s1 = e1.isend(BufferView.of(out1, n, BYTE, false), 0, 0, 1, 5, SendMode.STANDARD);
+        Thread rank1 = Thread.ofPlatform().start(() -> {
+            p1.await(r1);
+            p1.await(s1);
+        });
+        p0.await(r0);
+        p0.await(s0);
+        rank1.join();
+        assertThat(new int[] {r0.error(), r1.error(), s0.error(), s1.error()}).as("errors").containsOnly(0);
+        for (int i = 0; i < n; i++) {
+            if (in1.get(i) != (byte) (i * 13 + 7) || in0.get(i) != (byte) (i * 5 + 3)) {
+                throw new AssertionError("byte " + i + " is wrong");
+            }
+        }
+        int frames = t0.kinds.get() | t1.kinds.get();
+        assertThat(frames & (1 << Protocol.SPLIT | 1 << Protocol.WROTE | 1 << Protocol.DATA)).as("no split, no chunks")
+                .isZero();
+        assertThat(t0.reads.get()).as("rank 0 read rank 1's buffer").isEqualTo(1);
+        assertThat(t1.reads.get()).as("rank 1 read rank 0's buffer").isEqualTo(1);
+        assertThat(t0.writes.get() + t1.writes.get()).as("writes").isZero();
     }
 
     private static void wire(Loopback t, Engine e, Progress p, int peerRank) {

@@ -30,8 +30,8 @@ import java.util.function.UnaryOperator;
  * @param splitMin single-copy messages of at least this many bytes are copied by both processes at once, each one
  *     half ({@code jmpi.shm.split.min}, default 32 KiB; 0 turns splitting off)
  * @param streamLimit messages above the eager limit and up to this many bytes whose send buffer the receiver cannot
- *     read itself (Java arrays, packed datatypes, no single copy), and those whose sender has a receive posted (an
- *     exchange), go without a handshake, in pieces that the receiver copies into its buffer as they arrive
+ *     read itself (Java arrays, packed datatypes, no single copy) go without a handshake, in pieces that the receiver
+ *     copies into its buffer as they arrive
  *     ({@code jmpi.shm.stream.limit}, default 256 KiB; 0 turns it off)
  */
 public record ShmConfig(String directory, long ringBytes, long segmentBudget, long eagerLimit, long chunkBytes,

@@ -4,6 +4,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.util.EnumMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import mpi.Comm;
 import mpi.Datatype;
@@ -11,6 +13,7 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Op;
+import mpi.Prequest;
 import mpi.UserFunction;
 
 /**
@@ -33,6 +36,14 @@ final class FusedAllreduce implements AutoCloseable {
     private final Intracomm leaders;
     final int hosts;
     private final Map<Compression, Op> halfSums = new EnumMap<>(Compression.class);
+    /**
+     * MPI: persistent all-reduces (MPI_Allreduce_init) of the fused buffer of each compression, one per element count,
+     * the most recently used {@link #PERSISTENT_KEPT} of them; made again when the buffer is replaced.
+     */
+    private final Map<Compression, Persistent> persistent = new EnumMap<>(Compression.class);
+    /** Persistent all-reduces made so far (for tests). */
+    long persistentInits;
+    static final int PERSISTENT_KEPT = 32;
     /** ORDERED: receives every rank's block of this rank's part. */
     private ByteBuffer scratch;
     /** ORDERED: the fp32 sums of this rank's block. */
@@ -73,7 +84,13 @@ final class FusedAllreduce implements AutoCloseable {
     void sum(ByteBuffer buf, int count, Compression c) throws MPIException {
         Datatype type = c == Compression.NONE ? MPI.FLOAT : MPI.SHORT;
         switch (algorithm) {
-            case MPI -> comm.allReduce(buf, count, type, op(c));
+            case MPI -> {
+                // a training step reduces the same groups of tensors, so the same sizes, every time: a persistent
+                // all-reduce fixes the algorithm, schedule and buffers once, and each step only starts it
+                Prequest p = persistent(buf, count, c, type);
+                p.start();
+                p.waitFor();
+            }
             case ORDERED -> ordered(buf, count, c);
             case HIERARCHICAL -> {
                 Op op = op(c);
@@ -88,6 +105,46 @@ final class FusedAllreduce implements AutoCloseable {
                 }
             }
             case AUTO -> throw new IllegalStateException("AUTO is resolved in the constructor");
+        }
+    }
+
+    private Prequest persistent(ByteBuffer buf, int count, Compression c, Datatype type) throws MPIException {
+        Persistent kept = persistent.get(c);
+        if (kept == null || kept.buffer != buf) {
+            if (kept != null) {
+                kept.free();
+            }
+            kept = new Persistent(buf);
+            persistent.put(c, kept);
+        }
+        Prequest p = kept.byCount.get(count);
+        if (p == null) {
+            if (kept.byCount.size() >= PERSISTENT_KEPT) {
+                Iterator<Prequest> eldest = kept.byCount.values().iterator();
+                eldest.next().free();
+                eldest.remove();
+            }
+            p = comm.allReduceInit(buf, count, type, op(c));
+            kept.byCount.put(count, p);
+            persistentInits++;
+        }
+        return p;
+    }
+
+    /** The persistent all-reduces of one fused buffer, by element count, least recently used first. */
+    private static final class Persistent {
+        final ByteBuffer buffer;
+        final LinkedHashMap<Integer, Prequest> byCount = new LinkedHashMap<>(16, 0.75f, true);
+
+        Persistent(ByteBuffer buffer) {
+            this.buffer = buffer;
+        }
+
+        void free() throws MPIException {
+            for (Prequest p : byCount.values()) {
+                p.free();
+            }
+            byCount.clear();
         }
     }
 
@@ -166,6 +223,10 @@ final class FusedAllreduce implements AutoCloseable {
 
     @Override
     public void close() throws MPIException {
+        for (Persistent kept : persistent.values()) {
+            kept.free();
+        }
+        persistent.clear();
         if (local != null) {
             local.free();
         }

@@ -58,6 +58,7 @@ class GradientReducerTest {
     static void all() throws Exception {
         orderedIsBitwiseTheRankOrderSumWhateverTheFusion();
         mpiAndHierarchicalEqualThePlainAllreduceOnExactData();
+        theMpiAlgorithmReusesOnePersistentAllreducePerSize();
         differentSubmissionOrdersMatchByName();
         averagesAndBufferKinds();
         compressionStaysWithinItsBounds();
@@ -208,6 +209,43 @@ class GradientReducerTest {
                 assertThat((double) Math.abs(a[i] - b[i])).as("element %d", i)
                         .isLessThanOrEqualTo(magnitude * size() * 0x1p-23 + Float.MIN_NORMAL);
             }
+        }
+    }
+
+    /**
+     * The MPI algorithm makes one persistent all-reduce per fused buffer and element count and starts it at every
+     * step: the sums are right whatever the buffer's earlier contents, a size made again only after it fell out of
+     * the most recently used {@link FusedAllreduce#PERSISTENT_KEPT}, and a new buffer gets requests of its own.
+     */
+    static void theMpiAlgorithmReusesOnePersistentAllreducePerSize() throws Exception {
+        try (FusedAllreduce f = new FusedAllreduce(MPI.COMM_WORLD, Algorithm.MPI, 0)) {
+            java.nio.ByteBuffer buf = MPI.newByteBuffer(4 * 1000).order(java.nio.ByteOrder.nativeOrder());
+            int[] counts = {1000, 7, 1000, 1, 7, 1000};
+            for (int step = 0; step < counts.length; step++) {
+                int n = counts[step];
+                for (int i = 0; i < n; i++) {
+                    buf.putFloat(4 * i, rank() + i + step); // exact in float: every order sums alike
+                }
+                f.sum(buf, n, Compression.NONE);
+                for (int i = 0; i < n; i++) {
+                    float want = (float) size() * (i + step) + size() * (size() - 1) / 2.0f;
+                    if (buf.getFloat(4 * i) != want) {
+                        throw new AssertionError("step " + step + " element " + i + ": " + buf.getFloat(4 * i)
+                                + " instead of " + want);
+                    }
+                }
+            }
+            assertThat(f.persistentInits).as("one per size").isEqualTo(3);
+            for (int n = 1; n <= FusedAllreduce.PERSISTENT_KEPT + 1; n++) {
+                f.sum(buf, n, Compression.NONE);
+            }
+            // sizes 1..33: 31 new ones (1 and 7 were kept); the least recently used, 1000 and 1, went to make room
+            assertThat(f.persistentInits).as("after 33 sizes").isEqualTo(3 + 31);
+            f.sum(buf, 1000, Compression.NONE);
+            assertThat(f.persistentInits).as("1000 again").isEqualTo(3 + 31 + 1);
+            java.nio.ByteBuffer other = MPI.newByteBuffer(4 * 1000).order(java.nio.ByteOrder.nativeOrder());
+            f.sum(other, 1000, Compression.NONE);
+            assertThat(f.persistentInits).as("another buffer").isEqualTo(3 + 31 + 2);
         }
     }
 

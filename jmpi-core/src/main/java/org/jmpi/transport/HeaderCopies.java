@@ -3,6 +3,7 @@ package org.jmpi.transport;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
+import org.jmpi.shared.FastCopy;
 
 /**
  * Copies of frame headers for frames that wait (for credit in the engine, for room in a shared-memory ring), in
@@ -28,7 +29,7 @@ public final class HeaderCopies {
             }
             c = slab.asSlice(0, FrameLayout.HEADER_BYTES);
         }
-        MemorySegment.copy(header, 0, c, 0, FrameLayout.HEADER_BYTES);
+        FastCopy.copy(header, 0, c, 0, FrameLayout.HEADER_BYTES);
         return c;
     }
 

@@ -120,7 +120,7 @@ final class InboundRing {
                     records++; // counts against the budget too: a ring of nothing but wraps must not spin here
                 }
                 case ShmLayout.TYPE_FIRST -> {
-                    MemorySegment.copy(data, off + ShmLayout.MARKER_BYTES, header, 0, FrameLayout.HEADER_BYTES);
+                    FastCopy.copy(data, off + ShmLayout.MARKER_BYTES, header, 0, FrameLayout.HEADER_BYTES);
                     long total = FrameLayout.payloadLength(header) & 0xffff_ffffL;
                     long piece = length - ShmLayout.PAYLOAD_OFFSET;
                     if (total <= piece || total > MAX_ASSEMBLED_BYTES) {

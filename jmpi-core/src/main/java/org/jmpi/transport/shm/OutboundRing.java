@@ -223,7 +223,7 @@ final class OutboundRing {
             }
             long piece = maxRecord - ShmLayout.PAYLOAD_OFFSET;
             long off = tail & mask;
-            MemorySegment.copy(q.header, 0, data, off + ShmLayout.MARKER_BYTES, FrameLayout.HEADER_BYTES);
+            FastCopy.copy(q.header, 0, data, off + ShmLayout.MARKER_BYTES, FrameLayout.HEADER_BYTES);
             FastCopy.copy(q.payload, 0, data, off + ShmLayout.PAYLOAD_OFFSET, piece);
             publish(off, ShmLayout.TYPE_FIRST, maxRecord);
             q.started = true;

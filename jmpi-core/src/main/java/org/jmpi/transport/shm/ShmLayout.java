@@ -5,6 +5,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import org.jmpi.shared.FastCopy;
 import org.jmpi.transport.FrameLayout;
 import org.jmpi.transport.Lane;
 
@@ -214,18 +215,21 @@ final class ShmLayout {
 
     /**
      * Copies a 48-byte frame header with one bulk copy: before C2 has compiled the path, much cheaper than six
-     * single-word accesses through var handles on each side (see {@link #words}).
+     * single-word accesses through var handles on each side (see {@link #words}). Through {@link FastCopy}, whose
+     * small copies every payload already takes: the JDK's plain {@code MemorySegment.copy} is a method of its own that
+     * the JIT would compile (tier 3, 36 KB of code, milliseconds) only once frames start to flow, in the middle of a
+     * program's loop (2026-11-28: the first credit frames of a cold 64 KiB ping-pong, a 5-6 ms stall).
      */
     static void copyHeaderIn(MemorySegment header, MemorySegment ring, long offset) {
         copyIn(header, ring, offset, FrameLayout.HEADER_BYTES);
     }
 
     private static void copyIn(MemorySegment header, MemorySegment ring, long offset, int bytes) {
-        MemorySegment.copy(header, 0, ring, offset, bytes);
+        FastCopy.copy(header, 0, ring, offset, bytes);
     }
 
     private static void copyOut(MemorySegment ring, long offset, MemorySegment header, int bytes) {
-        MemorySegment.copy(ring, offset, header, 0, bytes);
+        FastCopy.copy(ring, offset, header, 0, bytes);
     }
 
     static void copyShortHeaderIn(MemorySegment header, MemorySegment ring, long offset) {

@@ -160,25 +160,16 @@ class SingleCopyRendezvousTest {
     @EnumSource(Case.class)
     void aLongMessageArrivesWhateverTheCapabilityAllows(Case c) throws Exception {
         int n = 100_003;
-        Loopback t0 = new Loopback(c);
-        Loopback t1 = new Loopback(c);
-        t0.peer = t1;
-        t1.peer = t0;
-        Progress p0 = new Progress(null, 100, 10);
-        Progress p1 = new Progress(null, 100, 10);
-        Engine e0 = new Engine(0, 2, p0, null, Config.defaults());
-        Engine e1 = new Engine(1, 2, p1, null, Config.defaults());
-        wire(t0, e0, p0, 1);
-        wire(t1, e1, p1, 0);
+        Pair x = pair(c);
         ByteBuffer out = ByteBuffer.allocateDirect(n);
         for (int i = 0; i < n; i++) {
             out.put(i, (byte) (i * 13 + 7));
         }
         Object in = c.heapReceiver ? new byte[n] : ByteBuffer.allocateDirect(n);
-        RecvRequest r = e1.irecv(BufferView.of(in, n, BYTE, true), 0, 0, 5);
-        SendRequest s = e0.isend(BufferView.of(out, n, BYTE, false), 1, 0, 0, 5, SendMode.STANDARD);
-        Thread receiver = Thread.ofPlatform().start(() -> p1.await(r));
-        p0.await(s);
+        RecvRequest r = x.e1().irecv(BufferView.of(in, n, BYTE, true), 0, 0, 5);
+        SendRequest s = x.e0().isend(BufferView.of(out, n, BYTE, false), 1, 0, 0, 5, SendMode.STANDARD);
+        Thread receiver = Thread.ofPlatform().start(() -> x.p1().await(r));
+        x.p0().await(s);
         receiver.join();
         assertThat(s.error()).isZero();
         assertThat(r.error()).isZero();
@@ -189,13 +180,13 @@ class SingleCopyRendezvousTest {
                 throw new AssertionError("byte " + i + " is wrong in case " + c);
             }
         }
-        int frames = t0.kinds.get() | t1.kinds.get();
+        int frames = x.t0().kinds.get() | x.t1().kinds.get();
         boolean split = c.offer && c.splitMin > 0 && !c.heapReceiver;
         assertThat((frames & 1 << Protocol.SPLIT) != 0).as("SPLIT sent").isEqualTo(split);
         assertThat((frames & 1 << Protocol.WROTE) != 0).as("WROTE sent").isEqualTo(split && c.writes);
         boolean chunks = !c.offer || !c.reads || c.heapReceiver || split && !c.writes;
         assertThat((frames & 1 << Protocol.DATA) != 0).as("DATA sent").isEqualTo(chunks);
-        assertThat(t1.reads.get() > 0).as("receiver read").isEqualTo(c.offer && c.reads && !c.heapReceiver);
+        assertThat(x.t1().reads.get() > 0).as("receiver read").isEqualTo(c.offer && c.reads && !c.heapReceiver);
     }
 
     @Test
@@ -204,6 +195,44 @@ class SingleCopyRendezvousTest {
         // sender is busy with the other direction (sendrecv, a collective's step)
         int n = 100_003;
         Case c = Case.SPLIT;
+        Pair x = pair(c);
+        ByteBuffer out0 = ByteBuffer.allocateDirect(n);
+        ByteBuffer out1 = ByteBuffer.allocateDirect(n);
+        for (int i = 0; i < n; i++) {
+            out0.put(i, (byte) (i * 13 + 7));
+            out1.put(i, (byte) (i * 5 + 3));
+        }
+        ByteBuffer in0 = ByteBuffer.allocateDirect(n);
+        ByteBuffer in1 = ByteBuffer.allocateDirect(n);
+        RecvRequest r0 = x.e0().irecv(BufferView.of(in0, n, BYTE, true), 0, 1, 5);
+        RecvRequest r1 = x.e1().irecv(BufferView.of(in1, n, BYTE, true), 0, 0, 5);
+        SendRequest s0 = x.e0().isend(BufferView.of(out0, n, BYTE, false), 1, 0, 0, 5, SendMode.STANDARD);
+        SendRequest s1 = x.e1().isend(BufferView.of(out1, n, BYTE, false), 0, 0, 1, 5, SendMode.STANDARD);
+        Thread rank1 = Thread.ofPlatform().start(() -> {
+            x.p1().await(r1);
+            x.p1().await(s1);
+        });
+        x.p0().await(r0);
+        x.p0().await(s0);
+        rank1.join();
+        assertThat(new int[] {r0.error(), r1.error(), s0.error(), s1.error()}).as("errors").containsOnly(0);
+        for (int i = 0; i < n; i++) {
+            if (in1.get(i) != (byte) (i * 13 + 7) || in0.get(i) != (byte) (i * 5 + 3)) {
+                throw new AssertionError("byte " + i + " is wrong");
+            }
+        }
+        int frames = x.t0().kinds.get() | x.t1().kinds.get();
+        assertThat(frames & (1 << Protocol.SPLIT | 1 << Protocol.WROTE | 1 << Protocol.DATA)).as("no split, no chunks")
+                .isZero();
+        assertThat(x.t0().reads.get()).as("rank 0 read rank 1's buffer").isEqualTo(1);
+        assertThat(x.t1().reads.get()).as("rank 1 read rank 0's buffer").isEqualTo(1);
+        assertThat(x.t0().writes.get() + x.t1().writes.get()).as("writes").isZero();
+    }
+
+    /** Ranks 0 and 1, each an engine and a progress over a loopback transport to the other, with capability c. */
+    private record Pair(Loopback t0, Loopback t1, Progress p0, Progress p1, Engine e0, Engine e1) {}
+
+    private static Pair pair(Case c) {
         Loopback t0 = new Loopback(c);
         Loopback t1 = new Loopback(c);
         t0.peer = t1;
@@ -214,37 +243,7 @@ class SingleCopyRendezvousTest {
         Engine e1 = new Engine(1, 2, p1, null, Config.defaults());
         wire(t0, e0, p0, 1);
         wire(t1, e1, p1, 0);
-        ByteBuffer out0 = ByteBuffer.allocateDirect(n);
-        ByteBuffer out1 = ByteBuffer.allocateDirect(n);
-        for (int i = 0; i < n; i++) {
-            out0.put(i, (byte) (i * 13 + 7));
-            out1.put(i, (byte) (i * 5 + 3));
-        }
-        ByteBuffer in0 = ByteBuffer.allocateDirect(n);
-        ByteBuffer in1 = ByteBuffer.allocateDirect(n);
-        RecvRequest r0 = e0.irecv(BufferView.of(in0, n, BYTE, true), 0, 1, 5);
-        RecvRequest r1 = e1.irecv(BufferView.of(in1, n, BYTE, true), 0, 0, 5);
-        SendRequest s0 = e0.isend(BufferView.of(out0, n, BYTE, false), 1, 0, 0, 5, SendMode.STANDARD);
-        SendRequest s1 = e1.isend(BufferView.of(out1, n, BYTE, false), 0, 0, 1, 5, SendMode.STANDARD);
-        Thread rank1 = Thread.ofPlatform().start(() -> {
-            p1.await(r1);
-            p1.await(s1);
-        });
-        p0.await(r0);
-        p0.await(s0);
-        rank1.join();
-        assertThat(new int[] {r0.error(), r1.error(), s0.error(), s1.error()}).as("errors").containsOnly(0);
-        for (int i = 0; i < n; i++) {
-            if (in1.get(i) != (byte) (i * 13 + 7) || in0.get(i) != (byte) (i * 5 + 3)) {
-                throw new AssertionError("byte " + i + " is wrong");
-            }
-        }
-        int frames = t0.kinds.get() | t1.kinds.get();
-        assertThat(frames & (1 << Protocol.SPLIT | 1 << Protocol.WROTE | 1 << Protocol.DATA)).as("no split, no chunks")
-                .isZero();
-        assertThat(t0.reads.get()).as("rank 0 read rank 1's buffer").isEqualTo(1);
-        assertThat(t1.reads.get()).as("rank 1 read rank 0's buffer").isEqualTo(1);
-        assertThat(t0.writes.get() + t1.writes.get()).as("writes").isZero();
+        return new Pair(t0, t1, p0, p1, e0, e1);
     }
 
     private static void wire(Loopback t, Engine e, Progress p, int peerRank) {

@@ -23,8 +23,9 @@ final class AllgathervRing {
         int r = s.rank();
         // The first step sends this rank's block from the send buffer, and the block is copied to its place in the
         // receive buffer after the last step, not before the first: the copy no longer delays the exchange, and the
-        // neighbour reads a buffer that this rank has not just written (2-rank allgather of direct buffers, medians
-        // per call: 128 KiB 9.7 us against 18.7 with the copy first, 256 KiB 16 against 37; 2026-11-28)
+        // neighbour reads a buffer that this rank has not just written (2-rank allgather of direct buffers, single-copy
+        // exchange, medians per call, ungated: 128 KiB 10 us against 21 with the copy first, 256 KiB 17 against 37;
+        // 2026-11-28)
         MessageData mine = send == null ? null : Blocks.slice(send, 0, Math.min(send.bytes(), lengths[r]));
         int right = (r + 1) % p;
         int left = (r - 1 + p) % p;

@@ -57,16 +57,6 @@ public record Config(long eagerLimit, long chunkBytes, int spinIterations, int y
         return v;
     }
 
-    /** {@code jmpi.copy.native.min}: copies of at least this many bytes use memmove; 0 never. */
-    public static long copyNativeMin() {
-        return longParam("jmpi.copy.native.min", org.jmpi.shared.FastCopy.DEFAULT_NATIVE_MIN, 0, 1L << 40);
-    }
-
-    /** {@code jmpi.copy.native.after}: bytes copied in large pieces before memmove is linked. */
-    public static long copyNativeAfter() {
-        return longParam("jmpi.copy.native.after", org.jmpi.shared.FastCopy.DEFAULT_NATIVE_AFTER, 0, 1L << 50);
-    }
-
     /**
      * A size parameter ({@code jmpi.*} property, else its {@code JMPI_*} variable, else {@code dflt}), checked to lie in
      * {@code [min, max]}.

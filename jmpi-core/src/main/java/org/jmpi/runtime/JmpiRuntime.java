@@ -211,8 +211,6 @@ public final class JmpiRuntime {
         StartupTrace.mark("MPI_Init: start");
         JitHints.applyInBackground();
         Config config = Config.fromEnvironment();
-        org.jmpi.shared.FastCopy.setNativeMin(Config.copyNativeMin());
-        org.jmpi.shared.FastCopy.setNativeAfter(Config.copyNativeAfter());
         Bootstrap b = BootstrapFactory.detect();
         StartupTrace.mark("MPI_Init: process manager connected");
         return new JmpiRuntime(b, config, Math.max(0, Math.min(3, requiredThreadLevel)));

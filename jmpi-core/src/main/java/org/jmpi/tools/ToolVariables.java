@@ -12,7 +12,6 @@ import org.jmpi.runtime.Config;
 import org.jmpi.runtime.ErrorClass;
 import org.jmpi.runtime.JmpiRuntime;
 import org.jmpi.runtime.MpiError;
-import org.jmpi.shared.FastCopy;
 import org.jmpi.transport.Traffic;
 import org.jmpi.transport.select.SelectingTransport;
 import org.jmpi.transport.shm.ShmConfig;
@@ -44,7 +43,7 @@ final class ToolVariables {
 
     /** Where a group of parameters is read. */
     enum Source {
-        ENGINE, COLLECTIVES, SHARED_MEMORY, TCP, COPIES
+        ENGINE, COLLECTIVES, SHARED_MEMORY, TCP
     }
 
     /** A control variable: a {@code jmpi.*} parameter. */
@@ -155,10 +154,6 @@ final class ToolVariables {
                 "largest payload a frame may carry; a longer one drops the peer"));
         l.add(new Cvar("jmpi.tcp.zero.copy.min", Source.TCP, Kind.LONG, null,
                 "native payloads of at least this many bytes are written straight from their memory"));
-        l.add(new Cvar("jmpi.copy.native.min", Source.COPIES, Kind.LONG, null,
-                "copies of at least this many bytes use memmove once it is linked; 0 never"));
-        l.add(new Cvar("jmpi.copy.native.after", Source.COPIES, Kind.LONG, null,
-                "bytes copied in such pieces with the JDK's copy before memmove is linked; 0 at the first"));
         return List.copyOf(l);
     }
 
@@ -197,10 +192,9 @@ final class ToolVariables {
             {"jmpi.collectives", "algorithm selection of the collectives"},
             {"jmpi.shared_memory", "the shared-memory transport between ranks of one host"},
             {"jmpi.tcp", "the TCP transport between hosts"},
-            {"jmpi.copies", "how large pieces of memory are copied"},
             {"jmpi.traffic", "frames and bytes per peer, and the transport that reaches it"},
         };
-        Source[] sources = {Source.ENGINE, Source.COLLECTIVES, Source.SHARED_MEMORY, Source.TCP, Source.COPIES, null};
+        Source[] sources = {Source.ENGINE, Source.COLLECTIVES, Source.SHARED_MEMORY, Source.TCP, null};
         List<Category> l = new ArrayList<>();
         for (int k = 0; k < names.length; k++) {
             Source s = sources[k];
@@ -234,16 +228,7 @@ final class ToolVariables {
             case COLLECTIVES -> rt != null ? Tuning.config().describe() : CollConfig.fromEnvironment().describe();
             case SHARED_MEMORY -> ShmConfig.fromEnvironment().describe();
             case TCP -> TcpConfig.fromEnvironment().describe();
-            case COPIES -> copies(rt != null);
         };
-    }
-
-    private static Map<String, String> copies(boolean running) {
-        Map<String, String> m = new LinkedHashMap<>();
-        long min = running ? FastCopy.nativeMin() : Config.copyNativeMin();
-        m.put("jmpi.copy.native.min", Long.toString(min == Long.MAX_VALUE ? 0 : min));
-        m.put("jmpi.copy.native.after", Long.toString(Config.copyNativeAfter()));
-        return m;
     }
 
     /** The text of a control variable's value now. */

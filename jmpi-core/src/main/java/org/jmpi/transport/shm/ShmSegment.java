@@ -95,9 +95,9 @@ final class ShmSegment implements AutoCloseable {
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
 
     /**
-     * A mapping of a segment file as a plain native segment of the same lifetime. Every page of a segment file is
-     * written when it is created, so no access can fault; {@link org.jmpi.shared.FastCopy} copies plain native memory
-     * with {@code memmove}, but leaves mapped segments, whose pages may fault (a full or truncated file), to the JDK.
+     * A mapping of a segment file as a plain native segment of the same lifetime (every page of a segment file is
+     * written when it is created, so no access can fault), so that the copies of the message path see one class of
+     * native segment, the one of direct buffers, and not also the JDK's class for mapped files.
      */
     @SuppressWarnings("restricted")
     private static MemorySegment backed(MemorySegment mapped, Arena arena) {

@@ -1960,10 +1960,48 @@ public final class Engine implements InprocEndpoint, FrameSink {
         }
         long len = payload.byteSize();
         r.data.unpackFrom(offset, payload, 0, len);
+        arrived(r, recvId, len);
+    }
+
+    private void arrived(RecvRequest r, long recvId, long len) {
         if (r.addArrived(len)) {
             activeRecvs.remove(recvId);
             r.finish();
         }
+    }
+
+    /**
+     * A rendezvous DATA frame's payload goes straight into the receive buffer when that is one run of native memory
+     * (a direct buffer, a memory segment): the transport reads it there from the socket, instead of into its read
+     * buffer and then the engine copying it out (TCP; see {@link FrameSink#placement}).
+     */
+    @Override
+    public MemorySegment placement(int peer, MemorySegment header) {
+        if (FrameLayout.getInt(header, FrameLayout.KIND) != Protocol.DATA) {
+            return null;
+        }
+        RecvRequest r = activeRecvs.get(FrameLayout.getLong(header, FrameLayout.RECV_ID));
+        MemorySegment c = r == null ? null : r.data.contiguous();
+        long offset = FrameLayout.getLong(header, FrameLayout.TOTAL);
+        long len = FrameLayout.getInt(header, FrameLayout.PAYLOAD);
+        if (c == null || !c.isNative() || c.isReadOnly() || offset < 0 || len > c.byteSize() - offset) {
+            return null;
+        }
+        return c.asSlice(offset, len);
+    }
+
+    @Override
+    public void onPlaced(int peer, MemorySegment header) {
+        org.jmpi.transport.Traffic t = traffic;
+        if (t != null) {
+            t.received(peer, FrameLayout.getInt(header, FrameLayout.PAYLOAD));
+        }
+        long recvId = FrameLayout.getLong(header, FrameLayout.RECV_ID);
+        RecvRequest r = activeRecvs.get(recvId);
+        if (r == null) {
+            throw new IllegalStateException("data for unknown receive " + recvId);
+        }
+        arrived(r, recvId, FrameLayout.getInt(header, FrameLayout.PAYLOAD));
     }
 
     @Override

@@ -41,6 +41,24 @@ public interface FrameSink {
     }
 
     /**
+     * Where the payload of the frame whose {@code header} came from {@code peer} may be read straight to, by a
+     * transport that reads payloads in pieces (TCP): the memory the sink would copy it into, of exactly the payload's
+     * length, or null when there is none (the frame is then handed over whole, as usual). When the transport takes it,
+     * it reads the payload there and calls {@link #onPlaced} instead of {@link #onFrame}. By default null.
+     */
+    default MemorySegment placement(int peer, MemorySegment header) {
+        return null;
+    }
+
+    /**
+     * The frame {@code header} from {@code peer} whose payload the transport read into the memory that
+     * {@link #placement} gave for it. Only called after {@link #placement} answered non-null for this frame.
+     */
+    default void onPlaced(int peer, MemorySegment header) {
+        throw new UnsupportedOperationException("onPlaced without placement");
+    }
+
+    /**
      * Whether a frame handed over since the last call completed a receive, and forgets it. A transport that reads
      * several frames per poll stops reading after such a frame, so that the caller that waits for the receive sees
      * it done one read earlier: on shared memory the next read would miss in the cache, since the producer has just

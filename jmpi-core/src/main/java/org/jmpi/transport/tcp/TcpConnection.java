@@ -66,6 +66,12 @@ final class TcpConnection {
     /** stage(): the header is in the buffer, the payload is the current cursor; its callback runs later. */
     private static final int PENDING = 2;
 
+    /**
+     * Payloads of at least this many bytes that have not all arrived with their header are read straight into the
+     * receive buffer when the sink has one for them ({@link FrameSink#placement}).
+     */
+    private static final int PLACE_MIN = 16 << 10;
+
     /** After a read pass, move a partial frame to the front when less than this much room is left behind it. */
     private static final int MIN_READ_SPACE = 8 << 10;
     /** ... but only when the partial frame is this small (moving large ones costs more than it saves). */
@@ -118,6 +124,12 @@ final class TcpConnection {
     private long viewOffset = -1;
     private int viewLength;
     private MemorySegment view;
+    /**
+     * The payload being read straight into the memory the sink gave for it ({@link FrameSink#placement}), or null;
+     * its frame's header in {@link #placedHeader}.
+     */
+    private ByteBuffer placing;
+    private MemorySegment placedHeader;
 
     TcpConnection(TcpTransport transport, SocketChannel channel, int peer, boolean initiated, TcpConfig config) {
         this.transport = transport;
@@ -403,8 +415,18 @@ final class TcpConnection {
     void onReadable() {
         try {
             for (int round = 0; round < 8; round++) {
-                int space = in.remaining();
-                int n = channel.read(in);
+                ByteBuffer target = placing != null ? placing : in;
+                int space = target.remaining();
+                int n = channel.read(target);
+                if (n > 0 && target == placing) {
+                    if (!placing.hasRemaining() && !placed()) {
+                        return;
+                    }
+                    if (n < space) {
+                        return;
+                    }
+                    continue;
+                }
                 if (n < 0) {
                     if (saidBye) {
                         transport.connectionEnded(this);
@@ -452,6 +474,11 @@ final class TcpConnection {
                         + " (limit " + TcpConfig.MAX_FRAME + "=" + maxFrame + ")");
             }
             if (available - HEADER < length) {
+                if (length >= PLACE_MIN && place(sink, from, header, available - HEADER, length)) {
+                    head = 0;
+                    in.clear();
+                    return true;
+                }
                 break;
             }
             MemorySegment.copy(inSeg, head, header, 0, HEADER);
@@ -485,6 +512,34 @@ final class TcpConnection {
             in.position(pending);
         }
         return true;
+    }
+
+    /**
+     * A frame whose payload has not all arrived: when the sink has memory for it ({@link FrameSink#placement}), copies
+     * the {@code have} bytes already read there and makes the rest of the payload go there from the socket
+     * ({@link #placing}); the read buffer then holds nothing. True when it did.
+     */
+    private boolean place(FrameSink sink, int from, MemorySegment header, int have, int length) {
+        MemorySegment.copy(inSeg, head, header, 0, HEADER);
+        MemorySegment into = sink.placement(from, header);
+        if (into == null) {
+            return false;
+        }
+        if (placedHeader == null) {
+            placedHeader = java.lang.foreign.Arena.ofAuto().allocate(HEADER, 8);
+        }
+        MemorySegment.copy(header, 0, placedHeader, 0, HEADER);
+        MemorySegment.copy(inSeg, head + HEADER, into, 0, have);
+        placing = into.asByteBuffer();
+        placing.position(have);
+        return true;
+    }
+
+    /** The placed payload is complete: hands its frame to the sink. False when the connection was closed meanwhile. */
+    private boolean placed() {
+        placing = null;
+        transport.sink.onPlaced(peer, placedHeader);
+        return !closed;
     }
 
     private MemorySegment payloadView(long offset, int length) {

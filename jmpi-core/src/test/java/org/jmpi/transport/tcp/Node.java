@@ -26,6 +26,12 @@ final class Node implements FrameSink, AutoCloseable {
     volatile Handler handler = (self, peer, header, payload) -> {
         throw new AssertionError("rank " + self.rank + ": unexpected frame from " + peer);
     };
+    /** Where payloads may be read straight to ({@link FrameSink#placement}); by default nowhere. */
+    volatile java.util.function.BiFunction<Integer, MemorySegment, MemorySegment> placer = (peer, header) -> null;
+    /** Frames whose payload was placed ({@link FrameSink#onPlaced}). */
+    volatile Handler placedHandler = (self, peer, header, payload) -> {
+        throw new AssertionError("rank " + self.rank + ": unexpected placed frame from " + peer);
+    };
     private final Thread poller;
     private volatile boolean stop;
 
@@ -56,6 +62,20 @@ final class Node implements FrameSink, AutoCloseable {
     public void onFrame(int peer, MemorySegment header, MemorySegment payload) {
         try {
             handler.onFrame(this, peer, header, payload);
+        } catch (Throwable t) {
+            errors.add(t);
+        }
+    }
+
+    @Override
+    public MemorySegment placement(int peer, MemorySegment header) {
+        return placer.apply(peer, header);
+    }
+
+    @Override
+    public void onPlaced(int peer, MemorySegment header) {
+        try {
+            placedHandler.onFrame(this, peer, header, null);
         } catch (Throwable t) {
             errors.add(t);
         }

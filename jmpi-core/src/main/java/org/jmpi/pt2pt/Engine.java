@@ -1977,9 +1977,11 @@ public final class Engine implements InprocEndpoint, FrameSink {
      */
     @Override
     public MemorySegment placement(int peer, MemorySegment header) {
-        if (FrameLayout.getInt(header, FrameLayout.KIND) != Protocol.DATA) {
-            return null;
-        }
+        return FrameLayout.getInt(header, FrameLayout.KIND) == Protocol.DATA ? placementOfData(header) : null;
+    }
+
+    /** {@link #placement} of a DATA frame, out of line: the transport asks at every large eager frame too. */
+    private MemorySegment placementOfData(MemorySegment header) {
         RecvRequest r = activeRecvs.get(FrameLayout.getLong(header, FrameLayout.RECV_ID));
         MemorySegment c = r == null ? null : r.data.contiguous();
         long offset = FrameLayout.getLong(header, FrameLayout.TOTAL);

@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.CancelledKeyException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
+import org.jmpi.shared.FastCopy;
 import org.jmpi.transport.FrameLayout;
 import org.jmpi.transport.FrameSink;
 
@@ -272,7 +273,7 @@ final class TcpConnection {
                 if (n == 0) {
                     return;
                 }
-                MemorySegment.copy(copy, curCopyOffset, outSeg, pos, n);
+                FastCopy.copy(copy, curCopyOffset, outSeg, pos, n);
                 out.position(pos + (int) n);
                 curCopyOffset += n;
                 if (curCopyOffset < copy.byteSize()) {
@@ -309,7 +310,7 @@ final class TcpConnection {
         if (out.limit() - pos < HEADER) {
             return REJECTED;
         }
-        MemorySegment.copy(header, 0, outSeg, pos, HEADER);
+        FastCopy.copy(header, 0, outSeg, pos, HEADER);
         pos += HEADER;
         long length = payload == null ? 0 : payload.byteSize();
         if (length == 0) {
@@ -318,7 +319,7 @@ final class TcpConnection {
         }
         boolean zeroCopy = payload.isNative() && length >= zeroCopyMin;
         if (!zeroCopy && length <= out.limit() - pos) {
-            MemorySegment.copy(payload, 0, outSeg, pos, length);
+            FastCopy.copy(payload, 0, outSeg, pos, length);
             out.position(pos + (int) length);
             return DONE;
         }
@@ -473,15 +474,17 @@ final class TcpConnection {
                 throw new ProtocolException("frame with a payload of " + length + " bytes from rank " + from
                         + " (limit " + TcpConfig.MAX_FRAME + "=" + maxFrame + ")");
             }
+            FastCopy.copy(inSeg, head, header, 0, HEADER);
             if (available - HEADER < length) {
-                if (length >= PLACE_MIN && place(sink, from, header, available - HEADER, length)) {
+                MemorySegment into = length >= PLACE_MIN ? sink.placement(from, header) : null;
+                if (into != null) {
+                    place(into, header, available - HEADER);
                     head = 0;
                     in.clear();
                     return true;
                 }
                 break;
             }
-            MemorySegment.copy(inSeg, head, header, 0, HEADER);
             MemorySegment payload = length == 0 ? EMPTY : payloadView(head + HEADER, length);
             head += HEADER + length;
             if (FrameLayout.getInt(header, FrameLayout.KIND) == FrameLayout.KIND_TRANSPORT_BYE) {
@@ -507,7 +510,7 @@ final class TcpConnection {
         if (need > capacity) {
             grow(need, end);
         } else if (head + need > capacity || (capacity - end < MIN_READ_SPACE && pending <= COMPACT_LIMIT)) {
-            MemorySegment.copy(inSeg, head, inSeg, 0, pending);
+            FastCopy.copy(inSeg, head, inSeg, 0, pending);
             head = 0;
             in.position(pending);
         }
@@ -515,24 +518,19 @@ final class TcpConnection {
     }
 
     /**
-     * A frame whose payload has not all arrived: when the sink has memory for it ({@link FrameSink#placement}), copies
-     * the {@code have} bytes already read there and makes the rest of the payload go there from the socket
-     * ({@link #placing}); the read buffer then holds nothing. True when it did.
+     * A frame whose payload has not all arrived and for which the sink has memory ({@link FrameSink#placement}):
+     * copies the {@code have} bytes already read there and makes the rest of the payload go there from the socket
+     * ({@link #placing}); the caller empties the read buffer. Out of the read loop, which asks for placement at every
+     * large frame that is not all there (an eager one too): what the JIT compiles for that loop stays small.
      */
-    private boolean place(FrameSink sink, int from, MemorySegment header, int have, int length) {
-        MemorySegment.copy(inSeg, head, header, 0, HEADER);
-        MemorySegment into = sink.placement(from, header);
-        if (into == null) {
-            return false;
-        }
+    private void place(MemorySegment into, MemorySegment header, int have) {
         if (placedHeader == null) {
             placedHeader = java.lang.foreign.Arena.ofAuto().allocate(HEADER, 8);
         }
-        MemorySegment.copy(header, 0, placedHeader, 0, HEADER);
-        MemorySegment.copy(inSeg, head + HEADER, into, 0, have);
+        FastCopy.copy(header, 0, placedHeader, 0, HEADER);
+        FastCopy.copy(inSeg, head + HEADER, into, 0, have);
         placing = into.asByteBuffer();
         placing.position(have);
-        return true;
     }
 
     /** The placed payload is complete: hands its frame to the sink. False when the connection was closed meanwhile. */
@@ -559,7 +557,7 @@ final class TcpConnection {
         ByteBuffer bigger = ByteBuffer.allocateDirect((int) size);
         MemorySegment biggerSeg = MemorySegment.ofBuffer(bigger);
         int pending = end - head;
-        MemorySegment.copy(inSeg, head, biggerSeg, 0, pending);
+        FastCopy.copy(inSeg, head, biggerSeg, 0, pending);
         bigger.position(pending);
         in = bigger;
         inSeg = biggerSeg;

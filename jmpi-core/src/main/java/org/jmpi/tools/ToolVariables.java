@@ -1,7 +1,6 @@
 package org.jmpi.tools;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jmpi.coll.Algorithm;

@@ -96,8 +96,10 @@ final class ShmSegment implements AutoCloseable {
 
     /**
      * A mapping of a segment file as a plain native segment of the same lifetime (every page of a segment file is
-     * written when it is created, so no access can fault), so that the copies of the message path see one class of
-     * native segment, the one of direct buffers, and not also the JDK's class for mapped files.
+     * written when it is created, so no access can fault). It was made for the {@code memmove} copy (removed
+     * 2026-11-28), which refused mapped segments; kept since then so that the rings stay of the segment class the
+     * message path's copies and accessors have always seen. Whether mapped segments would cost anything was not
+     * measured.
      */
     @SuppressWarnings("restricted")
     private static MemorySegment backed(MemorySegment mapped, Arena arena) {

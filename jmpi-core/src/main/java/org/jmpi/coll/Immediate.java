@@ -194,6 +194,34 @@ public final class Immediate {
             return views[at];
         }
 
+        /** Parts of callers' buffers handed out by {@link #slice}: the buffer's view, the part's key, the part. */
+        private final MessageData[] bases = new MessageData[SLICES];
+        private final long[] sliceKeys = new long[SLICES];
+        private final MessageData[] slices = new MessageData[SLICES];
+        private static final int SLICES = 16;
+
+        /**
+         * Bytes {@code [offset, offset + length)} of a caller's contiguous buffer {@code base} as message data; when
+         * the buffer has at most {@link #LIMIT} bytes, cached by the identity of {@code base}, which stays the same
+         * object while a program calls with the same buffer ({@code BufferView}'s cache), so that a loop of calls
+         * makes its parts once. Holds at most 16 buffers of at most 32 KiB.
+         */
+        MessageData slice(MessageData base, long offset, long length) {
+            if (base.bytes() > LIMIT) {
+                return Blocks.slice(base, offset, length); // not kept (see above); small beside moving the data
+            }
+            long key = offset << 32 | length;
+            int h = (int) (((System.identityHashCode(base) + key) * 0x9E3779B97F4A7C15L) >>> 60);
+            if (bases[h] == base && sliceKeys[h] == key) {
+                return slices[h];
+            }
+            MessageData v = Blocks.slice(base, offset, length);
+            bases[h] = base;
+            sliceKeys[h] = key;
+            slices[h] = v;
+            return v;
+        }
+
         /** Makes the slices and views {@code n} bytes long (kept while calls keep one size). */
         void size(long n) {
             if (n != size) {
@@ -570,9 +598,10 @@ public final class Immediate {
 
     /**
      * {@code MPI_Allgather} of {@code block} bytes per rank by recursive doubling (a power-of-two size) or Bruck's
-     * algorithm, when one of those is the algorithm selected and the whole fits the scratch area. {@code send} is this
-     * rank's block, or null when it sits in place in {@code recv}. The same messages as
-     * {@link AllgatherRecursiveDoubling} and {@link AllgatherBruck}.
+     * algorithm, when one of those is the algorithm selected and the whole fits the scratch area; recursive doubling
+     * into a contiguous receive buffer (and, on two ranks, the ring, the same one exchange) at any size, without the
+     * scratch. {@code send} is this rank's block, or null when it sits in place in {@code recv}. The same messages as
+     * {@link AllgatherRecursiveDoubling}, {@link AllgatherRing} and {@link AllgatherBruck}.
      */
     public static boolean allgather(Communicator c, int sequence, MessageData send, MessageData recv, long block,
             String call) {
@@ -580,7 +609,10 @@ public final class Immediate {
         long total = p * block;
         Algorithm a = Tuning.select(Collective.ALLGATHER, p, total, true);
         boolean doubling = a == Algorithm.ALLGATHER_RECURSIVE_DOUBLING && Integer.bitCount(p) == 1;
-        if (!doubling && a != Algorithm.ALLGATHER_BRUCK || total > LIMIT) {
+        // recursive doubling into a contiguous receive buffer needs no scratch, so no size limit; on two ranks the
+        // ring is the same one exchange
+        boolean direct = (doubling || p == 2 && a == Algorithm.ALLGATHER_RING) && recv.contiguous() != null;
+        if (!direct && (!doubling && a != Algorithm.ALLGATHER_BRUCK || total > LIMIT)) {
             return false;
         }
         int r = c.rank();
@@ -596,6 +628,33 @@ public final class Immediate {
         int context = c.collectiveContext();
         int tag = sequence & Integer.MAX_VALUE;
         Scratch sc = SCRATCH.get();
+        if (direct) {
+            // The blocks move straight between the receive buffers (a copy in and out of the scratch doubled a 16 KiB
+            // allgather's copying). The first step sends this rank's block from the send buffer, and the block is
+            // copied into place only when a later step needs it there, or at the end: the copy does not delay the
+            // exchange, and the peer reads memory this rank did not just write (as in AllgathervRing).
+            boolean fromSend = send != null && send.contiguous() != null && send.bytes() >= block;
+            boolean placed = send == null;
+            if (!fromSend && !placed) {
+                Blocks.copy(send, 0, recv, r * block, Math.min(block, send.bytes()));
+                placed = true;
+            }
+            for (int mask = 1; mask < p; mask <<= 1) {
+                if (mask == 2 && !placed) {
+                    Blocks.copy(send, 0, recv, r * block, block);
+                    placed = true;
+                }
+                int partner = r ^ mask;
+                MessageData out = mask == 1 && fromSend ? sc.slice(send, 0, block)
+                        : sc.slice(recv, (r & ~(mask - 1)) * block, mask * block);
+                exchange(engine, progress, c, context, tag, partner, out,
+                        sc.slice(recv, (partner & ~(mask - 1)) * block, mask * block), call);
+            }
+            if (!placed) {
+                Blocks.copy(send, 0, recv, r * block, block);
+            }
+            return true;
+        }
         MessageData all = sc.view(0, 0, total);
         if (!doubling) {
             // Bruck: block i of the scratch is rank r + i's; at distance d, receive the next min(d, p - d) blocks from
@@ -635,7 +694,8 @@ public final class Immediate {
      * {@code MPI_Alltoall} of {@code block} bytes per rank pair, posting every message at once, when that is the
      * algorithm selected (2 ranks, or blocks of a medium size), the communicator has at most 33 ranks and the whole fits
      * the scratch area. The same messages as {@link AlltoallvLinear}: the send buffer is copied into scratch A, the
-     * blocks arrive in scratch B, which is copied out at the end.
+     * blocks arrive in scratch B, which is copied out at the end. On two ranks with contiguous buffers (linear or
+     * pairwise selected: the same one exchange), at any size, the block goes straight from buffer to buffer.
      */
     public static boolean alltoall(Communicator c, int sequence, MessageData send, MessageData recv, long block,
             String call) {
@@ -645,7 +705,11 @@ public final class Immediate {
         if (a == Algorithm.ALLTOALL_BRUCK) {
             return alltoallBruck(c, sequence, send, recv, block, call);
         }
-        if (a != Algorithm.ALLTOALL_LINEAR || total > LIMIT || p > 33) {
+        // two ranks exchange one block each way, straight between contiguous buffers: no scratch, so no size limit
+        // (pairwise on two ranks is that same one exchange)
+        boolean direct = p == 2 && send.contiguous() != null && recv.contiguous() != null
+                && (a == Algorithm.ALLTOALL_LINEAR || a == Algorithm.ALLTOALL_PAIRWISE);
+        if (!direct && (a != Algorithm.ALLTOALL_LINEAR || total > LIMIT || p > 33)) {
             return false;
         }
         int r = c.rank();
@@ -659,6 +723,12 @@ public final class Immediate {
         int context = c.collectiveContext();
         int tag = sequence & Integer.MAX_VALUE;
         Scratch sc = SCRATCH.get();
+        if (direct) { // this rank's own block afterwards, so that it does not delay the exchange
+            exchange(engine, progress, c, context, tag, 1 - r, sc.slice(send, (1 - r) * block, block),
+                    sc.slice(recv, (1 - r) * block, block), call);
+            Blocks.copy(send, r * block, recv, r * block, block);
+            return true;
+        }
         Blocks.copy(send, 0, sc.view(0, 0, total), 0, total);
         if (p == 2) {
             // one block each way: through the lane when it can, as any exchange

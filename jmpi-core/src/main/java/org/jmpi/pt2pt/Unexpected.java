@@ -43,7 +43,7 @@ final class Unexpected {
     Unexpected bucketPrev;
     Unexpected bucketNext;
 
-    /** Largest copy buffer a recycled entry keeps. */
+    /** Copy buffers up to this size are always kept by a recycled entry; larger ones within the engine's budget. */
     static final int KEPT_BUFFER_BYTES = 1024;
 
     /** Sets the envelope of a fresh or recycled entry. */
@@ -64,20 +64,13 @@ final class Unexpected {
         copied = true;
     }
 
-    /** Copies an in-JVM message's data (contiguous or packed from the sender's layout) into this entry's buffer. */
-    void copyFrom(org.jmpi.shared.InprocMessage m) {
-        if (eager == null || eager.byteSize() < bytes) {
-            eager = MemorySegment.ofArray(new byte[(int) bytes]);
-        }
-        m.packTo(0, eager, 0, bytes);
-        copied = true;
+    /** Bytes of {@link #eager} beyond {@link #KEPT_BUFFER_BYTES} (what keeping it costs the engine's budget). */
+    long largeBuffer() {
+        return eager != null && eager.byteSize() > KEPT_BUFFER_BYTES ? eager.byteSize() : 0;
     }
 
-    /** Clears the entry for reuse, keeping a small copy buffer. */
+    /** Clears the entry for reuse; its copy buffer stays (the engine drops it when over budget). */
     void clear() {
-        if (eager != null && eager.byteSize() > KEPT_BUFFER_BYTES) {
-            eager = null;
-        }
         copied = false;
         inproc = null;
         peer = -1;

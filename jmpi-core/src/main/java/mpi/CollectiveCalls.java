@@ -297,11 +297,7 @@ final class CollectiveCalls {
      */
     static Prequest persistent(Comm comm, String call, Build build) throws MPIException {
         try {
-            if (comm instanceof Intercomm) {
-                comm.live();
-                throw new MpiError(ErrorClass.ERR_UNSUPPORTED_OPERATION, "persistent collectives on "
-                        + "intercommunicators are not supported yet; use the non-blocking form");
-            }
+            // an intercommunicator's forms are built by Comm.interInit; its in-place ones fail here
             Communicator c = intra(comm);
             Schedule s = Collectives.schedule(c, call);
             build.build(s, c);

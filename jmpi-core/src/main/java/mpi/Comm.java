@@ -748,11 +748,7 @@ public class Comm implements Freeable, Cloneable {
     private Prequest partitionedInit(String call, boolean send, Object buf, int partitions, int count, Datatype type,
             int peer, int tag) throws MPIException {
         try {
-            Communicator c = live();
-            if (this instanceof Intercomm) {
-                throw new MpiError(ErrorClass.ERR_UNSUPPORTED_OPERATION, call + " on an intercommunicator is not "
-                        + "supported yet");
-            }
+            Communicator c = live(); // on an intercommunicator, peer is a rank of the remote group
             checkCount(count);
             checkType(type);
             if (partitions < 1) {
@@ -1538,6 +1534,20 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
+    /**
+     * A persistent intercommunicator collective (MPI 4.0): its chain of schedules is built now, so its collective
+     * sequence numbers are those of the init call, and run again at each start.
+     */
+    private Prequest interInit(String call, java.util.function.Function<String, InterCollectives.Chain> build)
+            throws MPIException {
+        try {
+            java.util.List<org.jmpi.coll.Schedule> parts = build.apply(call).persistentParts();
+            return new Prequest(this, call, () -> org.jmpi.comm.ScheduleChain.restart(parts));
+        } catch (MpiError e) {
+            throw fail(call, e);
+        }
+    }
+
     private void neighborWait(String call, java.util.function.Supplier<RequestImpl> start) throws MPIException {
         try {
             awaitOk(start.get());
@@ -1552,21 +1562,32 @@ public class Comm implements Freeable, Cloneable {
      * MPI 4.0 section 6.13. Each init call is a collective call (every rank, same order as the communicator's other
      * collectives) that builds the operation once and returns an inactive request; Prequest.start()/startAll start
      * it, the Request calls complete it, and it may be started again once complete. Buffers may be Java arrays or
-     * java.nio buffers; their contents are read and written at each activation, not at init. Intracommunicators only.
+     * java.nio buffers; their contents are read and written at each activation, not at init. On an intercommunicator the
+     * forms of the blocking and non-blocking intercommunicator collectives (no in-place forms, no scans).
      */
 
     /** MPI_Barrier_init. */
     public final Prequest barrierInit() throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interInit("MPI_Barrier_init", call -> InterCollectives.barrier(ic, call));
+        }
         return CollectiveCalls.persistent(this, "MPI_Barrier_init", (s, c) -> org.jmpi.coll.Collectives.barrier(s));
     }
 
     /** MPI_Bcast_init. */
     public final Prequest bcastInit(Object buf, int count, Datatype type, int root) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interInit("MPI_Bcast_init", call -> InterCollectives.bcast(ic, call, buf, count, type, root));
+        }
         return CollectiveCalls.persistent(this, "MPI_Bcast_init", CollectiveCalls.bcast(buf, count, type, root));
     }
 
     /** MPI_Reduce_init. */
     public final Prequest reduceInit(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interInit("MPI_Reduce_init", call ->
+                    InterCollectives.reduce(ic, call, sendbuf, recvbuf, count, type, op, root));
+        }
         return CollectiveCalls.persistent(this, "MPI_Reduce_init",
                 CollectiveCalls.reduce(sendbuf, recvbuf, count, type, op, root, false));
     }
@@ -1579,6 +1600,10 @@ public class Comm implements Freeable, Cloneable {
 
     /** MPI_Allreduce_init. */
     public final Prequest allReduceInit(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interInit("MPI_Allreduce_init", call ->
+                    InterCollectives.allReduce(ic, call, sendbuf, recvbuf, count, type, op));
+        }
         return CollectiveCalls.persistent(this, "MPI_Allreduce_init",
                 CollectiveCalls.allReduce(sendbuf, recvbuf, count, type, op, false));
     }
@@ -1591,6 +1616,10 @@ public class Comm implements Freeable, Cloneable {
 
     /** MPI_Gather_init. */
     public final Prequest gatherInit(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interInit("MPI_Gather_init", call -> InterCollectives.gather(ic, call, sendbuf, sendcount,
+                    sendtype, recvbuf, recvcount, recvtype, root));
+        }
         return CollectiveCalls.persistent(this, "MPI_Gather_init",
                 CollectiveCalls.gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false));
     }
@@ -1603,6 +1632,10 @@ public class Comm implements Freeable, Cloneable {
 
     /** MPI_Gatherv_init. */
     public final Prequest gathervInit(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interInit("MPI_Gatherv_init", call -> InterCollectives.gatherv(ic, call, sendbuf, sendcount,
+                    sendtype, recvbuf, recvcount, displs, recvtype, root));
+        }
         return CollectiveCalls.persistent(this, "MPI_Gatherv_init",
                 CollectiveCalls.gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root, 0));
     }
@@ -1615,12 +1648,20 @@ public class Comm implements Freeable, Cloneable {
 
     /** MPI_Gatherv_init, the form for ranks other than the root. */
     public final Prequest gathervInit(Object sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interInit("MPI_Gatherv_init", call -> InterCollectives.gatherv(ic, call, sendbuf, sendcount,
+                    sendtype, null, null, null, null, root));
+        }
         return CollectiveCalls.persistent(this, "MPI_Gatherv_init",
                 CollectiveCalls.gatherv(sendbuf, sendcount, sendtype, null, null, null, null, root, 2));
     }
 
     /** MPI_Scatter_init. */
     public final Prequest scatterInit(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interInit("MPI_Scatter_init", call -> InterCollectives.scatter(ic, call, sendbuf, sendcount,
+                    sendtype, recvbuf, recvcount, recvtype, root));
+        }
         return CollectiveCalls.persistent(this, "MPI_Scatter_init",
                 CollectiveCalls.scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false));
     }
@@ -1633,6 +1674,10 @@ public class Comm implements Freeable, Cloneable {
 
     /** MPI_Scatterv_init. */
     public final Prequest scattervInit(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interInit("MPI_Scatterv_init", call -> InterCollectives.scatterv(ic, call, sendbuf, sendcount,
+                    displs, sendtype, recvbuf, recvcount, recvtype, root));
+        }
         return CollectiveCalls.persistent(this, "MPI_Scatterv_init",
                 CollectiveCalls.scatterv(sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root, 0));
     }
@@ -1645,12 +1690,20 @@ public class Comm implements Freeable, Cloneable {
 
     /** MPI_Scatterv_init, the form for ranks other than the root. */
     public final Prequest scattervInit(Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interInit("MPI_Scatterv_init", call -> InterCollectives.scatterv(ic, call, null, null, null,
+                    null, recvbuf, recvcount, recvtype, root));
+        }
         return CollectiveCalls.persistent(this, "MPI_Scatterv_init",
                 CollectiveCalls.scatterv(null, null, null, null, recvbuf, recvcount, recvtype, root, 2));
     }
 
     /** MPI_Allgather_init. */
     public final Prequest allGatherInit(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interInit("MPI_Allgather_init", call -> InterCollectives.allGather(ic, call, sendbuf, sendcount,
+                    sendtype, recvbuf, recvcount, recvtype));
+        }
         return CollectiveCalls.persistent(this, "MPI_Allgather_init",
                 CollectiveCalls.allGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false));
     }
@@ -1663,6 +1716,10 @@ public class Comm implements Freeable, Cloneable {
 
     /** MPI_Allgatherv_init. */
     public final Prequest allGathervInit(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interInit("MPI_Allgatherv_init", call -> InterCollectives.allGatherv(ic, call, sendbuf,
+                    sendcount, sendtype, recvbuf, recvcount, displs, recvtype));
+        }
         return CollectiveCalls.persistent(this, "MPI_Allgatherv_init",
                 CollectiveCalls.allGatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, false));
     }
@@ -1675,12 +1732,20 @@ public class Comm implements Freeable, Cloneable {
 
     /** MPI_Alltoall_init. */
     public final Prequest allToAllInit(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interInit("MPI_Alltoall_init", call -> InterCollectives.allToAll(ic, call, sendbuf, sendcount,
+                    sendtype, recvbuf, recvcount, recvtype));
+        }
         return CollectiveCalls.persistent(this, "MPI_Alltoall_init",
                 CollectiveCalls.allToAll(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
     }
 
     /** MPI_Alltoallv_init. */
     public final Prequest allToAllvInit(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interInit("MPI_Alltoallv_init", call -> InterCollectives.allToAllv(ic, call, sendbuf, sendcount,
+                    sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype));
+        }
         return CollectiveCalls.persistent(this, "MPI_Alltoallv_init",
                 CollectiveCalls.allToAllv(sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls,
                         recvtype));
@@ -1688,6 +1753,10 @@ public class Comm implements Freeable, Cloneable {
 
     /** MPI_Alltoallw_init (displacements in bytes). */
     public final Prequest allToAllwInit(Object sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes, Object recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interInit("MPI_Alltoallw_init", call -> InterCollectives.allToAllw(ic, call, sendBuf, sendCount,
+                    sDispls, sendTypes, recvBuf, recvCount, rDispls, recvTypes));
+        }
         return CollectiveCalls.persistent(this, "MPI_Alltoallw_init",
                 CollectiveCalls.allToAllw(sendBuf, sendCount, sDispls, sendTypes, recvBuf, recvCount, rDispls,
                         recvTypes));
@@ -1695,6 +1764,10 @@ public class Comm implements Freeable, Cloneable {
 
     /** MPI_Reduce_scatter_init. */
     public final Prequest reduceScatterInit(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interInit("MPI_Reduce_scatter_init", call -> InterCollectives.reduceScatter(ic, call, sendbuf,
+                    recvbuf, recvcounts, type, op));
+        }
         return CollectiveCalls.persistent(this, "MPI_Reduce_scatter_init",
                 CollectiveCalls.reduceScatter(sendbuf, recvbuf, recvcounts, type, op, false));
     }
@@ -1707,6 +1780,10 @@ public class Comm implements Freeable, Cloneable {
 
     /** MPI_Reduce_scatter_block_init. */
     public final Prequest reduceScatterBlockInit(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op) throws MPIException {
+        if (this instanceof Intercomm ic) {
+            return interInit("MPI_Reduce_scatter_block_init", call -> InterCollectives.reduceScatterBlock(ic, call,
+                    sendbuf, recvbuf, recvcount, type, op));
+        }
         return CollectiveCalls.persistent(this, "MPI_Reduce_scatter_block_init",
                 CollectiveCalls.reduceScatterBlock(sendbuf, recvbuf, recvcount, type, op, false));
     }

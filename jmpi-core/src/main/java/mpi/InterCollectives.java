@@ -15,7 +15,7 @@ import org.jmpi.runtime.ErrorClass;
 import org.jmpi.runtime.MpiError;
 
 /**
- * The collectives on intercommunicators, blocking and non-blocking, as chains of schedules
+ * The collectives on intercommunicators, blocking, non-blocking and persistent, as chains of schedules
  * ({@link ScheduleChain}): collectives inside each group (on the local-group communicator of
  * {@link Intercomm#local()}) and messages between the two leaders (local rank 0 of each group) or between the root
  * and the remote leader, on the intercommunicator's collective context.
@@ -79,6 +79,14 @@ final class InterCollectives {
 
         ScheduleChain start() {
             return ScheduleChain.start(parts);
+        }
+
+        /** The schedules, made persistent: a persistent collective's, run again at each start. */
+        List<Schedule> persistentParts() {
+            for (Schedule s : parts) {
+                s.persistent();
+            }
+            return parts;
         }
     }
 

@@ -22,7 +22,7 @@ public final class Prequest extends Request {
         SEND, BSEND, SSEND, RSEND, RECV,
         /** A persistent collective: {@link #schedule} runs it. */
         COLLECTIVE,
-        /** A persistent neighbourhood collective: {@link #neighbors} starts one activation. */
+        /** A persistent neighbourhood or intercommunicator collective: {@link #neighbors} starts one activation. */
         NEIGHBOR,
         /** A partitioned send or receive (MPI 4.0): {@link #partitioned} runs it. */
         PARTITIONED
@@ -36,7 +36,7 @@ public final class Prequest extends Request {
     private final int tag;
     /** The schedule of a persistent collective (kind COLLECTIVE), built once. */
     private final org.jmpi.coll.Schedule schedule;
-    /** Starts one activation of a persistent neighbourhood collective (kind NEIGHBOR). */
+    /** Starts one activation of a persistent neighbourhood or intercommunicator collective (kind NEIGHBOR). */
     private final java.util.function.Supplier<org.jmpi.runtime.RequestImpl> neighbors;
     /** A partitioned send or receive (kind PARTITIONED). */
     private final org.jmpi.pt2pt.Partitioned partitioned;
@@ -66,7 +66,7 @@ public final class Prequest extends Request {
         this(comm, call, Kind.COLLECTIVE, s, null);
     }
 
-    /** A persistent neighbourhood collective; {@code start} starts one activation. */
+    /** A persistent neighbourhood or intercommunicator collective; {@code start} starts one activation. */
     Prequest(Comm comm, String call, java.util.function.Supplier<org.jmpi.runtime.RequestImpl> start) {
         this(comm, call, Kind.NEIGHBOR, null, start);
     }

@@ -64,7 +64,7 @@ final class Unexpected {
         copied = true;
     }
 
-    /** Bytes of {@link #eager} beyond {@link #KEPT_BUFFER_BYTES} (what keeping it costs the engine's budget). */
+    /** The size of {@link #eager} when over {@link #KEPT_BUFFER_BYTES} (what keeping it costs the engine), else 0. */
     long largeBuffer() {
         return eager != null && eager.byteSize() > KEPT_BUFFER_BYTES ? eager.byteSize() : 0;
     }

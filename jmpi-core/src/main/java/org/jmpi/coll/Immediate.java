@@ -201,7 +201,7 @@ public final class Immediate {
         private static final int SLICES = 16;
 
         /**
-         * Bytes {@code [offset, offset + length)} of a caller's contiguous buffer {@code base} as message data; when
+         * Bytes {@code [offset, offset + length)} of a caller's buffer {@code base} as message data; when
          * the buffer has at most {@link #LIMIT} bytes, cached by the identity of {@code base}, which stays the same
          * object while a program calls with the same buffer ({@code BufferView}'s cache), so that a loop of calls
          * makes its parts once. Holds at most 16 buffers of at most 32 KiB.
@@ -598,9 +598,8 @@ public final class Immediate {
 
     /**
      * {@code MPI_Allgather} of {@code block} bytes per rank by recursive doubling (a power-of-two size) or Bruck's
-     * algorithm, when one of those is the algorithm selected and the whole fits the scratch area; recursive doubling
-     * into a contiguous receive buffer (and, on two ranks, the ring, the same one exchange) at any size, without the
-     * scratch. {@code send} is this rank's block, or null when it sits in place in {@code recv}. The same messages as
+     * algorithm, when one of those is the algorithm selected; Bruck's when the whole fits the scratch area, recursive
+     * doubling (and, on two ranks, the ring, the same one exchange) at any size, straight between the buffers. {@code send} is this rank's block, or null when it sits in place in {@code recv}. The same messages as
      * {@link AllgatherRecursiveDoubling}, {@link AllgatherRing} and {@link AllgatherBruck}.
      */
     public static boolean allgather(Communicator c, int sequence, MessageData send, MessageData recv, long block,
@@ -609,10 +608,9 @@ public final class Immediate {
         long total = p * block;
         Algorithm a = Tuning.select(Collective.ALLGATHER, p, total, true);
         boolean doubling = a == Algorithm.ALLGATHER_RECURSIVE_DOUBLING && Integer.bitCount(p) == 1;
-        // recursive doubling into a contiguous receive buffer needs no scratch, so no size limit; on two ranks the
-        // ring is the same one exchange
-        boolean direct = (doubling || p == 2 && a == Algorithm.ALLGATHER_RING) && recv.contiguous() != null;
-        if (!direct && (!doubling && a != Algorithm.ALLGATHER_BRUCK || total > LIMIT)) {
+        // recursive doubling needs no scratch, so no size limit; on two ranks the ring is the same one exchange
+        boolean direct = doubling || p == 2 && a == Algorithm.ALLGATHER_RING;
+        if (!direct && (a != Algorithm.ALLGATHER_BRUCK || total > LIMIT)) {
             return false;
         }
         int r = c.rank();
@@ -633,7 +631,7 @@ public final class Immediate {
             // allgather's copying). The first step sends this rank's block from the send buffer, and the block is
             // copied into place only when a later step needs it there, or at the end: the copy does not delay the
             // exchange, and the peer reads memory this rank did not just write (as in AllgathervRing).
-            boolean fromSend = send != null && send.contiguous() != null && send.bytes() >= block;
+            boolean fromSend = send != null && send.bytes() >= block;
             boolean placed = send == null;
             if (!fromSend && !placed) {
                 Blocks.copy(send, 0, recv, r * block, Math.min(block, send.bytes()));
@@ -655,38 +653,22 @@ public final class Immediate {
             }
             return true;
         }
+        // Bruck: block i of the scratch is rank r + i's; at distance d, receive the next min(d, p - d) blocks from
+        // r + d and send the first ones to r - d; then rotate into place
         MessageData all = sc.view(0, 0, total);
-        if (!doubling) {
-            // Bruck: block i of the scratch is rank r + i's; at distance d, receive the next min(d, p - d) blocks from
-            // r + d and send the first ones to r - d; then rotate into place
-            if (send != null) {
-                Blocks.copy(send, 0, all, 0, Math.min(block, send.bytes()));
-            } else {
-                Blocks.copy(recv, r * block, all, 0, block);
-            }
-            for (int dist = 1; dist < p; dist <<= 1) {
-                int m = Math.min(dist, p - dist);
-                exchange(engine, progress, c, context, tag, (r - dist + p) % p, sc.view(0, 0, m * block),
-                        (r + dist) % p, sc.view(0, dist * block, m * block), call);
-            }
-            for (int i = send == null ? 1 : 0; i < p; i++) {
-                Blocks.copy(all, i * block, recv, ((r + i) % p) * block, block);
-            }
-            return true;
-        }
         if (send != null) {
-            Blocks.copy(send, 0, all, r * block, Math.min(block, send.bytes()));
+            Blocks.copy(send, 0, all, 0, Math.min(block, send.bytes()));
         } else {
-            Blocks.copy(recv, r * block, all, r * block, block);
+            Blocks.copy(recv, r * block, all, 0, block);
         }
-        for (int mask = 1; mask < p; mask <<= 1) {
-            int partner = r ^ mask;
-            int mine = r & ~(mask - 1);
-            int theirs = partner & ~(mask - 1);
-            exchange(engine, progress, c, context, tag, partner, sc.view(0, mine * block, mask * block),
-                    sc.view(0, theirs * block, mask * block), call);
+        for (int dist = 1; dist < p; dist <<= 1) {
+            int m = Math.min(dist, p - dist);
+            exchange(engine, progress, c, context, tag, (r - dist + p) % p, sc.view(0, 0, m * block),
+                    (r + dist) % p, sc.view(0, dist * block, m * block), call);
         }
-        Blocks.copy(all, 0, recv, 0, total);
+        for (int i = send == null ? 1 : 0; i < p; i++) {
+            Blocks.copy(all, i * block, recv, ((r + i) % p) * block, block);
+        }
         return true;
     }
 
@@ -694,8 +676,8 @@ public final class Immediate {
      * {@code MPI_Alltoall} of {@code block} bytes per rank pair, posting every message at once, when that is the
      * algorithm selected (2 ranks, or blocks of a medium size), the communicator has at most 33 ranks and the whole fits
      * the scratch area. The same messages as {@link AlltoallvLinear}: the send buffer is copied into scratch A, the
-     * blocks arrive in scratch B, which is copied out at the end. On two ranks with contiguous buffers (linear or
-     * pairwise selected: the same one exchange), at any size, the block goes straight from buffer to buffer.
+     * blocks arrive in scratch B, which is copied out at the end. On two ranks (linear or pairwise selected: the same
+     * one exchange), at any size, the block goes straight from buffer to buffer.
      */
     public static boolean alltoall(Communicator c, int sequence, MessageData send, MessageData recv, long block,
             String call) {
@@ -705,10 +687,9 @@ public final class Immediate {
         if (a == Algorithm.ALLTOALL_BRUCK) {
             return alltoallBruck(c, sequence, send, recv, block, call);
         }
-        // two ranks exchange one block each way, straight between contiguous buffers: no scratch, so no size limit
+        // two ranks exchange one block each way, straight between the buffers: no scratch, so no size limit
         // (pairwise on two ranks is that same one exchange)
-        boolean direct = p == 2 && send.contiguous() != null && recv.contiguous() != null
-                && (a == Algorithm.ALLTOALL_LINEAR || a == Algorithm.ALLTOALL_PAIRWISE);
+        boolean direct = p == 2 && (a == Algorithm.ALLTOALL_LINEAR || a == Algorithm.ALLTOALL_PAIRWISE);
         if (!direct && (a != Algorithm.ALLTOALL_LINEAR || total > LIMIT || p > 33)) {
             return false;
         }
@@ -730,14 +711,6 @@ public final class Immediate {
             return true;
         }
         Blocks.copy(send, 0, sc.view(0, 0, total), 0, total);
-        if (p == 2) {
-            // one block each way: through the lane when it can, as any exchange
-            exchange(engine, progress, c, context, tag, 1 - r, sc.view(0, (1 - r) * block, block),
-                    sc.view(1, (1 - r) * block, block), call);
-            Blocks.copy(sc.view(0, r * block, block), 0, recv, r * block, block);
-            Blocks.copy(sc.view(1, (1 - r) * block, block), 0, recv, (1 - r) * block, block);
-            return true;
-        }
         RecvRequest[] in = sc.recvs;
         SendRequest[] out = sc.sends;
         for (int k = 1; k < p; k++) {

@@ -8,7 +8,6 @@ jmpi_jit_hints=(
   -XX:CompileCommand=quiet
   --add-opens=jdk.management/com.sun.management.internal=ALL-UNNAMED
   '-XX:CompileCommand=dontinline,mpi.*::*OutOfLine'
-  '-XX:CompileCommand=CompileThresholdScaling,mpi.*::*,0.4'
   '-XX:CompileCommand=CompileThresholdScaling,org.jmpi.runtime.*::*,0.4'
   '-XX:CompileCommand=CompileThresholdScaling,org.jmpi.pt2pt.*::*,0.4'
   '-XX:CompileCommand=CompileThresholdScaling,org.jmpi.transport.*::*,0.4'

@@ -102,7 +102,7 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
-    static void checkCount(int count) {
+    static void checkCount(long count) {
         if (count < 0) {
             throw new MpiError(ErrorClass.ERR_COUNT, "negative count " + count);
         }
@@ -146,7 +146,7 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /** The checks of a send's arguments, in the order their errors are raised. */
-    private static void checkSend(Communicator c, int count, Datatype type, int dest, int tag) {
+    private static void checkSend(Communicator c, long count, Datatype type, int dest, int tag) {
         checkCount(count);
         checkType(type);
         checkDest(c, dest);
@@ -154,7 +154,7 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /** Starts a send; null for PROC_NULL. */
-    final SendRequest startSend(Communicator c, Object buf, int count, Datatype type, int dest, int tag,
+    final SendRequest startSend(Communicator c, Object buf, long count, Datatype type, int dest, int tag,
             SendMode mode) {
         return startSend(c, buf, count, type, dest, tag, mode, false);
     }
@@ -163,7 +163,7 @@ public class Comm implements Freeable, Cloneable {
      * Starts a blocking standard send: done at once through the engine's lane when it can take the message (then
      * null: nothing to wait for, as for PROC_NULL), else started as {@link #startSend} starts it.
      */
-    final SendRequest startBlockingSend(Communicator c, Object buf, int count, Datatype type, int dest, int tag) {
+    final SendRequest startBlockingSend(Communicator c, Object buf, long count, Datatype type, int dest, int tag) {
         return startSend(c, buf, count, type, dest, tag, SendMode.STANDARD, true);
     }
 
@@ -171,7 +171,7 @@ public class Comm implements Freeable, Cloneable {
      * {@link #startSend}, through the engine's lane first for a standard send: without a request when
      * {@code blocking} (a send the caller waits for), with one complete already when not.
      */
-    private SendRequest startSend(Communicator c, Object buf, int count, Datatype type, int dest, int tag,
+    private SendRequest startSend(Communicator c, Object buf, long count, Datatype type, int dest, int tag,
             SendMode mode, boolean blocking) {
         checkSend(c, count, type, dest, tag);
         MessageData data = BufferView.of(buf, count, type.desc, false);
@@ -203,7 +203,7 @@ public class Comm implements Freeable, Cloneable {
      * Starts a send in any mode; returns the request to wait on (null for PROC_NULL). A buffered send's request is
      * already complete: its data was copied.
      */
-    final RequestImpl startSend(Communicator c, Object buf, int count, Datatype type, int dest, int tag, Mode mode) {
+    final RequestImpl startSend(Communicator c, Object buf, long count, Datatype type, int dest, int tag, Mode mode) {
         if (mode != Mode.BUFFERED) {
             return startSend(c, buf, count, type, dest, tag, mode.engineMode);
         }
@@ -216,7 +216,7 @@ public class Comm implements Freeable, Cloneable {
         return RequestImpl.completed(JmpiRuntime.get().progress(), dest, tag, data.bytes());
     }
 
-    private void blockingSend(String call, Object buf, int count, Datatype type, int dest, int tag, Mode mode)
+    private void blockingSend(String call, Object buf, long count, Datatype type, int dest, int tag, Mode mode)
             throws MPIException {
         org.jmpi.runtime.events.PointToPointEvent ev = Jfr.p2p();
         try {
@@ -236,12 +236,12 @@ public class Comm implements Freeable, Cloneable {
      * {@code Request} that does not leave the caller (the work is in {@link #startSendOutOfLine}, which jmpirun's JIT
      * hints keep out of line; see {@link #recv(Object, int, Datatype, int, int)}).
      */
-    private Request nonBlockingSend(String call, Object buf, int count, Datatype type, int dest, int tag, Mode mode)
+    private Request nonBlockingSend(String call, Object buf, long count, Datatype type, int dest, int tag, Mode mode)
             throws MPIException {
         return Request.ofOwned(this, startSendOutOfLine(call, buf, count, type, dest, tag, mode), call);
     }
 
-    private RequestImpl startSendOutOfLine(String call, Object buf, int count, Datatype type, int dest, int tag,
+    private RequestImpl startSendOutOfLine(String call, Object buf, long count, Datatype type, int dest, int tag,
             Mode mode) throws MPIException {
         try {
             return startSend(live(), buf, count, type, dest, tag, mode);
@@ -271,7 +271,7 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /** Posts a receive; null for PROC_NULL. */
-    final RecvRequest startRecv(Communicator c, Object buf, int count, Datatype type, int source, int tag) {
+    final RecvRequest startRecv(Communicator c, Object buf, long count, Datatype type, int source, int tag) {
         checkCount(count);
         checkType(type);
         int src = checkSource(c, source);
@@ -486,12 +486,44 @@ public class Comm implements Freeable, Cloneable {
         return receive(buf, count, type, source, tag, "MPI_Recv");
     }
 
+    // MPI 4.0's large counts (the _c calls): a memory segment with a long count, for more than 2^31 - 1 elements. Each
+    // comes with an int-count twin for segments, so that a call with an int count keeps one most specific method. The
+    // non-blocking sends and receives have none: with their Buffer forms, a twin would make iRecv(null, ...) ambiguous
+    // (a contiguous datatype of many elements carries such counts there, as before MPI 4.0).
+
+    /** MPI_Send_c: {@link #send(Object, int, Datatype, int, int)} of a memory segment with a {@code long} count. */
+    public final void send(java.lang.foreign.MemorySegment buf, long count, Datatype type, int dest, int tag)
+            throws MPIException {
+        blockingSend("MPI_Send_c", buf, count, type, dest, tag, Mode.STANDARD);
+    }
+
+    /** {@link #send(Object, int, Datatype, int, int)} of a memory segment. */
+    public final void send(java.lang.foreign.MemorySegment buf, int count, Datatype type, int dest, int tag)
+            throws MPIException {
+        send((Object) buf, count, type, dest, tag);
+    }
+
+    /**
+     * MPI_Recv_c: {@link #recv(Object, int, Datatype, int, int)} into a memory segment with a {@code long} count; the
+     * status's {@link Status#getCountLong} tells how many elements came.
+     */
+    public final Status recv(java.lang.foreign.MemorySegment buf, long count, Datatype type, int source, int tag)
+            throws MPIException {
+        return receive(buf, count, type, source, tag, "MPI_Recv_c");
+    }
+
+    /** {@link #recv(Object, int, Datatype, int, int)} into a memory segment. */
+    public final Status recv(java.lang.foreign.MemorySegment buf, int count, Datatype type, int source, int tag)
+            throws MPIException {
+        return receive(buf, count, type, source, tag, "MPI_Recv");
+    }
+
     /**
      * MPI_Recv, or the receive of an MPI_Sendrecv ({@code call}) whose send is done. Small on purpose: compiled on its
      * own it stays small, so C2 inlines it into the caller, and a Status the caller ignores (the usual case) is then
      * never allocated (escape analysis). The work is in the out-of-line calls: the lane first, else the usual way.
      */
-    private Status receive(Object buf, int count, Datatype type, int source, int tag, String call)
+    private Status receive(Object buf, long count, Datatype type, int source, int tag, String call)
             throws MPIException {
         long n = receiveNowOutOfLine(buf, count, type, source, tag, call);
         if (n >= 0) {
@@ -515,7 +547,7 @@ public class Comm implements Freeable, Cloneable {
      * or -1 when the lane did not take it (nothing received; the caller receives the usual way, which checks the
      * arguments again and raises their errors). Only receives with an exact source and tag try the lane.
      */
-    private long receiveNowOutOfLine(Object buf, int count, Datatype type, int source, int tag, String call)
+    private long receiveNowOutOfLine(Object buf, long count, Datatype type, int source, int tag, String call)
             throws MPIException {
         if (source < 0 || tag < 0 || count < 0 || type == null || type.isNull()) {
             return -1; // wildcards, PROC_NULL and bad arguments: the usual way
@@ -539,7 +571,7 @@ public class Comm implements Freeable, Cloneable {
 
 
     /** MPI_Recv up to the data's arrival: the request, done and without error, or null for MPI.PROC_NULL. */
-    private RecvRequest awaitReceiveOutOfLine(Object buf, int count, Datatype type, int source, int tag,
+    private RecvRequest awaitReceiveOutOfLine(Object buf, long count, Datatype type, int source, int tag,
             String call) throws MPIException {
         org.jmpi.runtime.events.PointToPointEvent ev = Jfr.p2p();
         try {
@@ -903,11 +935,11 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /** Small, as {@link #nonBlockingSend}. */
-    private Request nonBlockingRecv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
+    private Request nonBlockingRecv(Object buf, long count, Datatype type, int source, int tag) throws MPIException {
         return Request.ofOwned(this, startRecvOutOfLine(buf, count, type, source, tag), "MPI_Irecv");
     }
 
-    private RecvRequest startRecvOutOfLine(Object buf, int count, Datatype type, int source, int tag)
+    private RecvRequest startRecvOutOfLine(Object buf, long count, Datatype type, int source, int tag)
             throws MPIException {
         try {
             return startRecv(live(), buf, count, type, source, tag);
@@ -1179,6 +1211,21 @@ public class Comm implements Freeable, Cloneable {
             return;
         }
         CollectiveCalls.bcastBlocking(this, buf, count, type, root);
+    }
+
+    /**
+     * MPI_Bcast_c: {@link #bcast(Object, int, Datatype, int)} of a memory segment with a {@code long} count (above 2^31
+     * - 1 elements, in pieces: every rank passes the same datatype, see docs/mpi-4.md).
+     */
+    public final void bcast(java.lang.foreign.MemorySegment buf, long count, Datatype type, int root)
+            throws MPIException {
+        LargeCounts.run(this, "MPI_Bcast_c", type, count, buf, null, (a, b, n) -> bcast((Object) a, n, type, root));
+    }
+
+    /** {@link #bcast(Object, int, Datatype, int)} of a memory segment. */
+    public final void bcast(java.lang.foreign.MemorySegment buf, int count, Datatype type, int root)
+            throws MPIException {
+        bcast((Object) buf, count, type, root);
     }
 
     public final Request iBcast(Buffer buf, int count, Datatype type, int root) throws MPIException {
@@ -1849,6 +1896,35 @@ public class Comm implements Freeable, Cloneable {
         CollectiveCalls.reduceBlocking(this, null, buf, count, type, op, root, true);
     }
 
+    /**
+     * MPI_Reduce_c: {@link #reduce(Object, Object, int, Datatype, Op, int)} of memory segments with a {@code long}
+     * count (above 2^31 - 1 elements, in pieces: every rank passes the same datatype).
+     */
+    public final void reduce(java.lang.foreign.MemorySegment sendbuf, java.lang.foreign.MemorySegment recvbuf,
+            long count, Datatype type, Op op, int root) throws MPIException {
+        LargeCounts.run(this, "MPI_Reduce_c", type, count, sendbuf, recvbuf,
+                (a, b, n) -> reduce((Object) a, (Object) b, n, type, op, root));
+    }
+
+    /** {@link #reduce(Object, Object, int, Datatype, Op, int)} of memory segments. */
+    public final void reduce(java.lang.foreign.MemorySegment sendbuf, java.lang.foreign.MemorySegment recvbuf,
+            int count, Datatype type, Op op, int root) throws MPIException {
+        reduce((Object) sendbuf, (Object) recvbuf, count, type, op, root);
+    }
+
+    /** MPI_Reduce_c in place: {@link #reduce(Object, int, Datatype, Op, int)} with a {@code long} count. */
+    public final void reduce(java.lang.foreign.MemorySegment buf, long count, Datatype type, Op op, int root)
+            throws MPIException {
+        LargeCounts.run(this, "MPI_Reduce_c", type, count, buf, null,
+                (a, b, n) -> reduce((Object) a, n, type, op, root));
+    }
+
+    /** {@link #reduce(Object, int, Datatype, Op, int)} of a memory segment. */
+    public final void reduce(java.lang.foreign.MemorySegment buf, int count, Datatype type, Op op, int root)
+            throws MPIException {
+        reduce((Object) buf, count, type, op, root);
+    }
+
     public final Request iReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op, int root) throws MPIException {
         if (this instanceof Intercomm ic) {
             return interStart("MPI_Ireduce", call ->
@@ -1873,6 +1949,35 @@ public class Comm implements Freeable, Cloneable {
 
     public final void allReduce(Object buf, int count, Datatype type, Op op) throws MPIException {
         CollectiveCalls.allReduceBlocking(this, null, buf, count, type, op, true);
+    }
+
+    /**
+     * MPI_Allreduce_c: {@link #allReduce(Object, Object, int, Datatype, Op)} of memory segments with a {@code long}
+     * count (above 2^31 - 1 elements, in pieces: every rank passes the same datatype).
+     */
+    public final void allReduce(java.lang.foreign.MemorySegment sendbuf, java.lang.foreign.MemorySegment recvbuf,
+            long count, Datatype type, Op op) throws MPIException {
+        LargeCounts.run(this, "MPI_Allreduce_c", type, count, sendbuf, recvbuf,
+                (a, b, n) -> allReduce((Object) a, (Object) b, n, type, op));
+    }
+
+    /** {@link #allReduce(Object, Object, int, Datatype, Op)} of memory segments. */
+    public final void allReduce(java.lang.foreign.MemorySegment sendbuf, java.lang.foreign.MemorySegment recvbuf,
+            int count, Datatype type, Op op) throws MPIException {
+        allReduce((Object) sendbuf, (Object) recvbuf, count, type, op);
+    }
+
+    /** MPI_Allreduce_c in place: {@link #allReduce(Object, int, Datatype, Op)} with a {@code long} count. */
+    public final void allReduce(java.lang.foreign.MemorySegment buf, long count, Datatype type, Op op)
+            throws MPIException {
+        LargeCounts.run(this, "MPI_Allreduce_c", type, count, buf, null,
+                (a, b, n) -> allReduce((Object) a, n, type, op));
+    }
+
+    /** {@link #allReduce(Object, int, Datatype, Op)} of a memory segment. */
+    public final void allReduce(java.lang.foreign.MemorySegment buf, int count, Datatype type, Op op)
+            throws MPIException {
+        allReduce((Object) buf, count, type, op);
     }
 
     public final Request iAllReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {

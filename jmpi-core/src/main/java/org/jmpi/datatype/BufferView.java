@@ -134,23 +134,23 @@ public final class BufferView {
      * @param forReceive true when the library will write into the buffer
      * @throws MpiError ERR_BUFFER, ERR_COUNT or ERR_TYPE
      */
-    public static MessageData of(Object buf, int count, TypeDescriptor type, boolean forReceive) {
-        if (buf != null && count > 0) {
+    public static MessageData of(Object buf, long count, TypeDescriptor type, boolean forReceive) {
+        if (buf != null && count > 0 && count <= Integer.MAX_VALUE) {
             ViewCache cache = CACHE.get();
-            MessageData view = cache.find(buf, count, type, forReceive);
+            MessageData view = cache.find(buf, (int) count, type, forReceive);
             if (view == null) {
                 view = make(buf, count, type, forReceive);
                 if (view != MessageData.EMPTY && !(buf instanceof boolean[]) && view.bytes() <= ViewCache.MAX_BYTES) {
-                    cache.add(buf, count, type, forReceive, view);
+                    cache.add(buf, (int) count, type, forReceive, view);
                 }
             }
             return view;
         }
-        return make(buf, count, type, forReceive);
+        return make(buf, count, type, forReceive); // a count above 2^31 - 1: a memory segment's (MPI 4.0's _c calls)
     }
 
     /** The checks and the view, without the cache. */
-    private static MessageData make(Object buf, int count, TypeDescriptor type, boolean forReceive) {
+    private static MessageData make(Object buf, long count, TypeDescriptor type, boolean forReceive) {
         if (count < 0) {
             throw new MpiError(ErrorClass.ERR_COUNT, "negative count " + count);
         }
@@ -229,7 +229,7 @@ public final class BufferView {
      * @param origin where element 0 starts in the accessible memory
      * @param capacityBytes bytes from the origin to the end of the buffer
      */
-    private static void checkSpan(long[] span, long origin, long capacityBytes, TypeDescriptor type, int count,
+    private static void checkSpan(long[] span, long origin, long capacityBytes, TypeDescriptor type, long count,
             Object buf) {
         if (span[0] < 0) {
             throw new MpiError(ErrorClass.ERR_BUFFER, "count " + count + " of the datatype reaches " + -span[0]

@@ -216,6 +216,33 @@ class Mpi4PointToPointTest {
             one.set(ValueLayout.JAVA_LONG, 0, rank + 1);
             w.allReduce(one, sum, 1, MPI.LONG, MPI.SUM);
             assertThat(sum.get(ValueLayout.JAVA_LONG, 0)).isEqualTo((long) size * (size + 1) / 2);
+            // the long-count calls (MPI_Bcast_c, ...) with counts an int holds, and their int twins
+            MemorySegment four = arena.allocate(32, 8);
+            for (int i = 0; i < 4; i++) {
+                four.setAtIndex(ValueLayout.JAVA_LONG, i, rank == size - 1 ? 10 + i : -1);
+            }
+            w.bcast(four, 4L, MPI.LONG, size - 1);
+            assertThat(four.getAtIndex(ValueLayout.JAVA_LONG, 3)).isEqualTo(13);
+            w.bcast(four, 2, MPI.LONG, 0);
+            assertThat(four.getAtIndex(ValueLayout.JAVA_LONG, 1)).isEqualTo(11);
+            w.allReduce(four, 4L, MPI.LONG, MPI.SUM);
+            assertThat(four.getAtIndex(ValueLayout.JAVA_LONG, 2)).isEqualTo(12L * size);
+            w.reduce(one, sum, 1L, MPI.LONG, MPI.MAX, 0);
+            if (rank == 0) {
+                assertThat(sum.get(ValueLayout.JAVA_LONG, 0)).isEqualTo(size);
+            }
+            w.reduce(four, 1L, MPI.LONG, MPI.MIN, 0);
+            if (rank == 0) {
+                assertThat(four.get(ValueLayout.JAVA_LONG, 0)).isEqualTo(10L * size);
+            }
+            if (size > 1) {
+                if (rank == 0) {
+                    w.send(four, 4L, MPI.LONG, 1, 9);
+                } else if (rank == 1) {
+                    assertThat(w.recv(in, 4L, MPI.LONG, 0, 9).getCountLong(MPI.LONG)).isEqualTo(4);
+                    assertThat(in.getAtIndex(ValueLayout.JAVA_LONG, 3)).isEqualTo(13L * size);
+                }
+            }
             w.barrier(); // every peer done with this rank's memory before the arena closes
         }
     }

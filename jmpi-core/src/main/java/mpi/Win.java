@@ -75,6 +75,39 @@ public final class Win implements Freeable {
     }
 
     /**
+     * {@code MPI_Win_create} over a whole memory segment (MPI 4.0's large buffers: native, or on the heap as a heap
+     * buffer would be; it may hold more than 2 GiB), with a displacement unit in bytes. {@code MPI.WIN_BASE} then
+     * answers the segment as a byte buffer when one can view it (at most 2 GiB - 1 bytes, native or over a
+     * {@code byte[]}), else null. {@code MemorySegment.NULL} makes an empty window.
+     */
+    public Win(MemorySegment base, int dispUnit, Info info, Comm comm) throws MPIException {
+        String call = "MPI_Win_create";
+        try {
+            Communicator c = begin(comm, info);
+            if (base == null) {
+                throw new MpiError(ErrorClass.ERR_BUFFER, "null segment (MemorySegment.NULL makes an empty window)");
+            }
+            checkSizeAndUnit(0, dispUnit);
+            if (base.isReadOnly()) {
+                throw new MpiError(ErrorClass.ERR_BUFFER, "a window cannot lie over a read-only segment");
+            }
+            this.base = viewOf(base);
+            this.sizeBytes = base.byteSize();
+            open(c, Window.FLAVOR_CREATE, base, base.byteSize(), dispUnit);
+        } catch (MpiError e) {
+            throw Errors.raise(comm == null ? null : comm.errhandler, call, e);
+        }
+    }
+
+    /** A byte buffer over {@code s}, or null when none can view it. */
+    private static Buffer viewOf(MemorySegment s) {
+        if (s.byteSize() > Integer.MAX_VALUE || !s.isNative() && !(s.heapBase().orElse(null) instanceof byte[])) {
+            return null;
+        }
+        return s.asByteBuffer().order(ByteOrder.nativeOrder());
+    }
+
+    /**
      * {@code MPI_Win_allocate} ({@code FLAVOR_PRIVATE}) and {@code MPI_Win_allocate_shared} ({@code FLAVOR_SHARED}).
      * A private window lies over {@code base} when one is given (as the memory MPI would hand back), else over new
      * native memory of {@code size} bytes (read it through {@code MPI.WIN_BASE}); also when {@code base} is too small

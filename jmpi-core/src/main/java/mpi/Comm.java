@@ -486,37 +486,34 @@ public class Comm implements Freeable, Cloneable {
         return receive(buf, count, type, source, tag, "MPI_Recv");
     }
 
-    // MPI 4.0's large counts (the _c calls): a memory segment with a long count, for more than 2^31 - 1 elements. Each
-    // comes with an int-count twin for segments, so that a call with an int count keeps one most specific method. The
-    // non-blocking sends and receives have none: with their Buffer forms, a twin would make iRecv(null, ...) ambiguous
-    // (a contiguous datatype of many elements carries such counts there, as before MPI 4.0).
+    // MPI 4.0's large counts (the _c calls): a long count, for more than 2^31 - 1 elements of a memory segment (any
+    // buffer takes them, with the usual checks). The buffer stays an Object, so that a call with an int count still
+    // has one most specific method (the int one, a Buffer form before it) and existing programs compile unchanged.
 
-    /** MPI_Send_c: {@link #send(Object, int, Datatype, int, int)} of a memory segment with a {@code long} count. */
-    public final void send(java.lang.foreign.MemorySegment buf, long count, Datatype type, int dest, int tag)
-            throws MPIException {
+    /** MPI_Send_c: {@link #send(Object, int, Datatype, int, int)} with a {@code long} count. */
+    public final void send(Object buf, long count, Datatype type, int dest, int tag) throws MPIException {
         blockingSend("MPI_Send_c", buf, count, type, dest, tag, Mode.STANDARD);
     }
 
-    /** {@link #send(Object, int, Datatype, int, int)} of a memory segment. */
-    public final void send(java.lang.foreign.MemorySegment buf, int count, Datatype type, int dest, int tag)
-            throws MPIException {
-        send((Object) buf, count, type, dest, tag);
-    }
 
     /**
-     * MPI_Recv_c: {@link #recv(Object, int, Datatype, int, int)} into a memory segment with a {@code long} count; the
-     * status's {@link Status#getCountLong} tells how many elements came.
+     * MPI_Recv_c: {@link #recv(Object, int, Datatype, int, int)} with a {@code long} count; the status's
+     * {@link Status#getCountLong} tells how many elements came.
      */
-    public final Status recv(java.lang.foreign.MemorySegment buf, long count, Datatype type, int source, int tag)
-            throws MPIException {
+    public final Status recv(Object buf, long count, Datatype type, int source, int tag) throws MPIException {
         return receive(buf, count, type, source, tag, "MPI_Recv_c");
     }
 
-    /** {@link #recv(Object, int, Datatype, int, int)} into a memory segment. */
-    public final Status recv(java.lang.foreign.MemorySegment buf, int count, Datatype type, int source, int tag)
-            throws MPIException {
-        return receive(buf, count, type, source, tag, "MPI_Recv");
+    /** MPI_Isend_c: {@link #iSend(Object, int, Datatype, int, int)} with a {@code long} count. */
+    public final Request iSend(Object buf, long count, Datatype type, int dest, int tag) throws MPIException {
+        return nonBlockingSend("MPI_Isend_c", buf, count, type, dest, tag, Mode.STANDARD);
     }
+
+    /** MPI_Irecv_c: {@link #iRecv(Object, int, Datatype, int, int)} with a {@code long} count. */
+    public final Request iRecv(Object buf, long count, Datatype type, int source, int tag) throws MPIException {
+        return nonBlockingRecv(buf, count, type, source, tag);
+    }
+
 
     /**
      * MPI_Recv, or the receive of an MPI_Sendrecv ({@code call}) whose send is done. Small on purpose: compiled on its
@@ -1214,18 +1211,11 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /**
-     * MPI_Bcast_c: {@link #bcast(Object, int, Datatype, int)} of a memory segment with a {@code long} count (above 2^31
-     * - 1 elements, in pieces: every rank passes the same datatype, see docs/mpi-4.md).
+     * MPI_Bcast_c: {@link #bcast(Object, int, Datatype, int)} with a {@code long} count (above 2^31 - 1 elements, in
+     * pieces: every rank passes the same datatype, see docs/mpi-4.md).
      */
-    public final void bcast(java.lang.foreign.MemorySegment buf, long count, Datatype type, int root)
-            throws MPIException {
-        LargeCounts.run(this, "MPI_Bcast_c", type, count, buf, null, (a, b, n) -> bcast((Object) a, n, type, root));
-    }
-
-    /** {@link #bcast(Object, int, Datatype, int)} of a memory segment. */
-    public final void bcast(java.lang.foreign.MemorySegment buf, int count, Datatype type, int root)
-            throws MPIException {
-        bcast((Object) buf, count, type, root);
+    public final void bcast(Object buf, long count, Datatype type, int root) throws MPIException {
+        LargeCounts.run(this, "MPI_Bcast_c", type, count, buf, null, (a, b, n) -> bcast(a, n, type, root));
     }
 
     public final Request iBcast(Buffer buf, int count, Datatype type, int root) throws MPIException {
@@ -1897,33 +1887,22 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /**
-     * MPI_Reduce_c: {@link #reduce(Object, Object, int, Datatype, Op, int)} of memory segments with a {@code long}
-     * count (above 2^31 - 1 elements, in pieces: every rank passes the same datatype).
+     * MPI_Reduce_c: {@link #reduce(Object, Object, int, Datatype, Op, int)} with a {@code long} count
+     * (above 2^31 - 1 elements, in pieces: every rank passes the same datatype).
      */
-    public final void reduce(java.lang.foreign.MemorySegment sendbuf, java.lang.foreign.MemorySegment recvbuf,
+    public final void reduce(Object sendbuf, Object recvbuf,
             long count, Datatype type, Op op, int root) throws MPIException {
         LargeCounts.run(this, "MPI_Reduce_c", type, count, sendbuf, recvbuf,
-                (a, b, n) -> reduce((Object) a, (Object) b, n, type, op, root));
+                (a, b, n) -> reduce(a, b, n, type, op, root));
     }
 
-    /** {@link #reduce(Object, Object, int, Datatype, Op, int)} of memory segments. */
-    public final void reduce(java.lang.foreign.MemorySegment sendbuf, java.lang.foreign.MemorySegment recvbuf,
-            int count, Datatype type, Op op, int root) throws MPIException {
-        reduce((Object) sendbuf, (Object) recvbuf, count, type, op, root);
-    }
 
     /** MPI_Reduce_c in place: {@link #reduce(Object, int, Datatype, Op, int)} with a {@code long} count. */
-    public final void reduce(java.lang.foreign.MemorySegment buf, long count, Datatype type, Op op, int root)
-            throws MPIException {
+    public final void reduce(Object buf, long count, Datatype type, Op op, int root) throws MPIException {
         LargeCounts.run(this, "MPI_Reduce_c", type, count, buf, null,
-                (a, b, n) -> reduce((Object) a, n, type, op, root));
+                (a, b, n) -> reduce(a, n, type, op, root));
     }
 
-    /** {@link #reduce(Object, int, Datatype, Op, int)} of a memory segment. */
-    public final void reduce(java.lang.foreign.MemorySegment buf, int count, Datatype type, Op op, int root)
-            throws MPIException {
-        reduce((Object) buf, count, type, op, root);
-    }
 
     public final Request iReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op, int root) throws MPIException {
         if (this instanceof Intercomm ic) {
@@ -1952,33 +1931,22 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /**
-     * MPI_Allreduce_c: {@link #allReduce(Object, Object, int, Datatype, Op)} of memory segments with a {@code long}
-     * count (above 2^31 - 1 elements, in pieces: every rank passes the same datatype).
+     * MPI_Allreduce_c: {@link #allReduce(Object, Object, int, Datatype, Op)} with a {@code long} count
+     * (above 2^31 - 1 elements, in pieces: every rank passes the same datatype).
      */
-    public final void allReduce(java.lang.foreign.MemorySegment sendbuf, java.lang.foreign.MemorySegment recvbuf,
+    public final void allReduce(Object sendbuf, Object recvbuf,
             long count, Datatype type, Op op) throws MPIException {
         LargeCounts.run(this, "MPI_Allreduce_c", type, count, sendbuf, recvbuf,
-                (a, b, n) -> allReduce((Object) a, (Object) b, n, type, op));
+                (a, b, n) -> allReduce(a, b, n, type, op));
     }
 
-    /** {@link #allReduce(Object, Object, int, Datatype, Op)} of memory segments. */
-    public final void allReduce(java.lang.foreign.MemorySegment sendbuf, java.lang.foreign.MemorySegment recvbuf,
-            int count, Datatype type, Op op) throws MPIException {
-        allReduce((Object) sendbuf, (Object) recvbuf, count, type, op);
-    }
 
     /** MPI_Allreduce_c in place: {@link #allReduce(Object, int, Datatype, Op)} with a {@code long} count. */
-    public final void allReduce(java.lang.foreign.MemorySegment buf, long count, Datatype type, Op op)
-            throws MPIException {
+    public final void allReduce(Object buf, long count, Datatype type, Op op) throws MPIException {
         LargeCounts.run(this, "MPI_Allreduce_c", type, count, buf, null,
-                (a, b, n) -> allReduce((Object) a, n, type, op));
+                (a, b, n) -> allReduce(a, n, type, op));
     }
 
-    /** {@link #allReduce(Object, int, Datatype, Op)} of a memory segment. */
-    public final void allReduce(java.lang.foreign.MemorySegment buf, int count, Datatype type, Op op)
-            throws MPIException {
-        allReduce((Object) buf, count, type, op);
-    }
 
     public final Request iAllReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
         if (this instanceof Intercomm ic) {

@@ -20,17 +20,24 @@ final class LargeCounts {
     /** Most extent one piece of a large-count collective covers. */
     static final long PIECE_BYTES = 1L << 28;
 
-    /** One usual call over slices of the segments (either may be null). */
+    /** One usual call over the buffers, or slices of the segments (either may be null). */
     interface Piece {
-        void run(MemorySegment a, MemorySegment b, int count) throws MPIException;
+        void run(Object a, Object b, int count) throws MPIException;
     }
 
-    /** Runs {@code piece} over the whole count: once when it fits an {@code int}, else piece by piece. */
-    static void run(Comm comm, String call, Datatype type, long count, MemorySegment a, MemorySegment b, Piece piece)
+    /**
+     * Runs {@code piece} over the whole count: once when it fits an {@code int} (any buffers), else piece by piece
+     * over memory segments.
+     */
+    static void run(Comm comm, String call, Datatype type, long count, Object a, Object b, Piece piece)
             throws MPIException {
         if (count <= Integer.MAX_VALUE) {
             piece.run(a, b, (int) count); // the usual call raises a negative count's error
             return;
+        }
+        if (!(a == null || a instanceof MemorySegment) || !(b == null || b instanceof MemorySegment)) {
+            throw comm.fail(call, new MpiError(ErrorClass.ERR_BUFFER, "a count of " + count
+                    + " (above 2^31 - 1) needs memory segments"));
         }
         if (type == null || type.isNull()) {
             throw comm.fail(call, new MpiError(ErrorClass.ERR_TYPE, "invalid datatype"));
@@ -40,7 +47,7 @@ final class LargeCounts {
         for (long done = 0; done < count; ) {
             int n = (int) Math.min(per, count - done);
             long offset = done * extent;
-            piece.run(slice(a, offset), slice(b, offset), n);
+            piece.run(slice((MemorySegment) a, offset), slice((MemorySegment) b, offset), n);
             done += n;
         }
     }

@@ -238,9 +238,13 @@ class Mpi4PointToPointTest {
             if (size > 1) {
                 if (rank == 0) {
                     w.send(four, 4L, MPI.LONG, 1, 9);
+                    w.iSend(four, 4L, MPI.LONG, 1, 10).waitFor();
                 } else if (rank == 1) {
                     assertThat(w.recv(in, 4L, MPI.LONG, 0, 9).getCountLong(MPI.LONG)).isEqualTo(4);
                     assertThat(in.getAtIndex(ValueLayout.JAVA_LONG, 3)).isEqualTo(13L * size);
+                    long[] arr = new long[4];
+                    assertThat(w.iRecv(arr, 4L, MPI.LONG, 0, 10).waitStatus().getCountLong(MPI.LONG)).isEqualTo(4);
+                    assertThat(arr[3]).isEqualTo(13L * size);
                 }
             }
             w.barrier(); // every peer done with this rank's memory before the arena closes
@@ -255,6 +259,9 @@ class Mpi4PointToPointTest {
         expectClass(MPI.ERR_RANK, () -> w.iSendRecv(b, 1, MPI.INT, size, 0, b, 1, MPI.INT, 0, 0));
         expectClass(MPI.ERR_TAG, () -> w.iSendRecv(b, 1, MPI.INT, 0, -5, b, 1, MPI.INT, 0, 0));
         expectClass(MPI.ERR_COUNT, () -> w.iSendRecvReplace(b, -1, MPI.INT, 0, 0, 0, 0));
+        // a count above 2^31 - 1 needs memory segments (an array cannot hold it)
+        expectClass(MPI.ERR_BUFFER, () -> w.allReduce(new long[4], 1L << 32, MPI.LONG, MPI.SUM));
+        expectClass(MPI.ERR_BUFFER, () -> w.iSend(b, 1L << 32, MPI.INT, MPI.PROC_NULL, 0));
         // a segment shorter than the count
         MemorySegment small = MemorySegment.ofArray(new byte[4]);
         expectClass(MPI.ERR_BUFFER, () -> w.iSendRecv(small, 2, MPI.INT, MPI.PROC_NULL, 0, b, 1, MPI.INT,

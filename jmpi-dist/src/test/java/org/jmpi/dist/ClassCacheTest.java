@@ -79,8 +79,30 @@ class ClassCacheTest {
         assumeTrue(Files.isDirectory(aot), "this JDK made no cache (see the build's aot-caches output)");
         assertThat(aot.resolve("jmpi-launcher.aot")).isNotEmptyFile();
         assertThat(aot.resolve("jmpi-rank.aot")).isNotEmptyFile();
+        assertThat(aot.resolve("jmpi-rank-mpj.aot")).isNotEmptyFile();
         assertThat(Files.readString(aot.resolve("stamp"))).contains("java.home=", "java.version=",
-                "jar.jmpi-core.jar=", "jar.jmpi-launcher.jar=");
+                "jar.jmpi-core.jar=", "jar.jmpi-launcher.jar=", "jar.jmpi-mpj.jar=");
+    }
+
+    /**
+     * Ranks of the MPJ Express API ({@code --api mpj}: lib/jmpi-mpj.jar instead of jmpi-core's jar) use a cache of
+     * their own, made from the same workload through that API; with jmpi-core's they would get none, or the wrong
+     * classes.
+     */
+    @Test
+    void ranksOfTheMpjApiUseTheirOwnCache(@TempDir Path tmp) throws Exception {
+        assumeTrue(Files.isDirectory(dist.resolve("lib/aot")), "no caches");
+        Run r = jmpirun(dist, Map.of(), "--api", "mpj", "-n", "2", "-cp", dist.resolve("lib/jmpi-mpj.jar").toString(),
+                "org.jmpi.mpj.AotTraining", tmp.resolve("pid").toString(), "3");
+        assertThat(r.exit()).as(r.output()).isZero();
+        assertThat(r.output()).contains("training rank 0 of 2", "training rank 1 of 2");
+        // both ranks' (the launcher has none with --api mpj: see bin/jmpirun)
+        assertThat(r.cachesUsed()).as(r.output()).isEqualTo(2);
+        Run off = jmpirun(dist, Map.of("JMPI_AOT", "0"), "--api", "mpj", "-n", "2", "-cp",
+                dist.resolve("lib/jmpi-mpj.jar").toString(), "org.jmpi.mpj.AotTraining", tmp.resolve("pid").toString(),
+                "3");
+        assertThat(off.exit()).as(off.output()).isZero();
+        assertThat(off.cachesUsed()).as(off.output()).isZero();
     }
 
     @Test

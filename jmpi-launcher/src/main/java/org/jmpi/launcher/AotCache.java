@@ -13,7 +13,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The ranks' class cache of a distribution ({@code lib/aot/jmpi-rank.aot}, a JDK 25 AOT cache made by the build from a
- * training run; see {@code jmpi-dist/src/build/aot-caches.sh} and docs/tuning.md), and when a rank may use it.
+ * training run; see {@code jmpi-dist/src/build/aot-caches.sh} and docs/tuning.md; {@code jmpi-rank-mpj.aot} for
+ * ranks of the MPJ Express API, whose class path has {@code lib/jmpi-mpj.jar} instead), and when a rank may use it.
  *
  * <p>The JVM checks little of a cache's origin: it maps the classes of the training run's class path whatever class
  * path the rank has, and a cache it does refuse (another JDK, incompatible options) leaves the JVM without even the
@@ -26,8 +27,8 @@ import java.util.concurrent.TimeUnit;
  *       makes the JVM refuse the cache or that changes what it would hold: another cache or CDS setting, module
  *       options, agents ({@code -javaagent}, as {@code --tool} adds), a heap of 32 GiB or more, ZGC, uncompressed or
  *       compact object headers;</li>
- *   <li>the rank's class path brings no other copy of jmpi ({@code jmpi-core*.jar}), whose classes the cache would
- *       silently replace;</li>
+ *   <li>the rank's class path brings no other copy of jmpi ({@code jmpi-core*.jar}, an MPJ jar other than the
+ *       distribution's), whose classes the cache would silently replace;</li>
  *   <li>{@code JMPI_AOT} is not {@code 0}.</li>
  * </ul>
  * The options added are {@code -XX:AOTCache=<file> -Xlog:aot=off} (the second keeps a refusal silent, e.g. on another
@@ -39,6 +40,9 @@ final class AotCache {
     /** The environment variable that turns the caches off with {@code 0}. */
     static final String SWITCH = "JMPI_AOT";
     static final String RANK_CACHE = "jmpi-rank.aot";
+    /** The cache of ranks that run the MPJ Express API, from {@code lib/jmpi-mpj.jar} ({@code jmpirun --api mpj}). */
+    static final String MPJ_RANK_CACHE = "jmpi-rank-mpj.aot";
+    private static final String MPJ_JAR = "jmpi-mpj.jar";
     private static final long LARGE_HEAP = 32L << 30;
     private static final Map<Path, Boolean> VALID = new ConcurrentHashMap<>();
 
@@ -53,18 +57,27 @@ final class AotCache {
                 || !compatible(words(value("JDK_JAVA_OPTIONS", rankEnv)))) {
             return List.of();
         }
+        String cache = RANK_CACHE;
         for (Path p : userClassPath) {
             Path name = p.getFileName();
-            if (name != null && (name.toString().startsWith("jmpi-core") || name.toString().startsWith("jmpi-mpj")
+            if (name != null && isDistributionMpjJar(p, dir)) {
+                cache = MPJ_RANK_CACHE; // --api mpj: this distribution's jmpi-mpj.jar, whose cache is its own
+            } else if (name != null && (name.toString().startsWith("jmpi-core") || name.toString().startsWith("jmpi-mpj")
                     || name.toString().equals("mpj.jar"))) {
-                // the cache holds jmpi-core's classes: not for another copy of them, nor for the MPJ Express API
+                // the caches hold the distribution's classes: not for another copy of them
                 return List.of();
             }
         }
-        if (!VALID.computeIfAbsent(java, j -> stampHolds(dir, j))) {
+        if (!Files.isRegularFile(dir.resolve(cache)) || !VALID.computeIfAbsent(java, j -> stampHolds(dir, j))) {
             return List.of();
         }
-        return List.of("-XX:AOTCache=" + dir.resolve(RANK_CACHE), "-Xlog:aot=off");
+        return List.of("-XX:AOTCache=" + dir.resolve(cache), "-Xlog:aot=off");
+    }
+
+    /** Whether {@code p} is {@code lib/jmpi-mpj.jar} of the distribution whose caches are in {@code dir}. */
+    private static boolean isDistributionMpjJar(Path p, Path dir) {
+        Path lib = dir.getParent();
+        return lib != null && p.toAbsolutePath().normalize().equals(lib.resolve(MPJ_JAR).toAbsolutePath().normalize());
     }
 
     /** {@code lib/aot} beside the jmpi-core jar of this launcher, or null (a development build has none). */

@@ -495,7 +495,6 @@ public class Comm implements Freeable, Cloneable {
         blockingSend("MPI_Send_c", buf, count, type, dest, tag, Mode.STANDARD);
     }
 
-
     /**
      * MPI_Recv_c: {@link #recv(Object, int, Datatype, int, int)} with a {@code long} count; the status's
      * {@link Status#getCountLong} tells how many elements came.
@@ -513,7 +512,6 @@ public class Comm implements Freeable, Cloneable {
     public final Request iRecv(Object buf, long count, Datatype type, int source, int tag) throws MPIException {
         return nonBlockingRecv(buf, count, type, source, tag);
     }
-
 
     /**
      * MPI_Recv, or the receive of an MPI_Sendrecv ({@code call}) whose send is done. Small on purpose: compiled on its
@@ -1890,19 +1888,17 @@ public class Comm implements Freeable, Cloneable {
      * MPI_Reduce_c: {@link #reduce(Object, Object, int, Datatype, Op, int)} with a {@code long} count
      * (above 2^31 - 1 elements, in pieces: every rank passes the same datatype).
      */
-    public final void reduce(Object sendbuf, Object recvbuf,
-            long count, Datatype type, Op op, int root) throws MPIException {
+    public final void reduce(Object sendbuf, Object recvbuf, long count, Datatype type, Op op, int root)
+            throws MPIException {
         LargeCounts.run(this, "MPI_Reduce_c", type, count, sendbuf, recvbuf,
                 (a, b, n) -> reduce(a, b, n, type, op, root));
     }
-
 
     /** MPI_Reduce_c in place: {@link #reduce(Object, int, Datatype, Op, int)} with a {@code long} count. */
     public final void reduce(Object buf, long count, Datatype type, Op op, int root) throws MPIException {
         LargeCounts.run(this, "MPI_Reduce_c", type, count, buf, null,
                 (a, b, n) -> reduce(a, n, type, op, root));
     }
-
 
     public final Request iReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op, int root) throws MPIException {
         if (this instanceof Intercomm ic) {
@@ -1934,19 +1930,17 @@ public class Comm implements Freeable, Cloneable {
      * MPI_Allreduce_c: {@link #allReduce(Object, Object, int, Datatype, Op)} with a {@code long} count
      * (above 2^31 - 1 elements, in pieces: every rank passes the same datatype).
      */
-    public final void allReduce(Object sendbuf, Object recvbuf,
-            long count, Datatype type, Op op) throws MPIException {
+    public final void allReduce(Object sendbuf, Object recvbuf, long count, Datatype type, Op op)
+            throws MPIException {
         LargeCounts.run(this, "MPI_Allreduce_c", type, count, sendbuf, recvbuf,
                 (a, b, n) -> allReduce(a, b, n, type, op));
     }
-
 
     /** MPI_Allreduce_c in place: {@link #allReduce(Object, int, Datatype, Op)} with a {@code long} count. */
     public final void allReduce(Object buf, long count, Datatype type, Op op) throws MPIException {
         LargeCounts.run(this, "MPI_Allreduce_c", type, count, buf, null,
                 (a, b, n) -> allReduce(a, n, type, op));
     }
-
 
     public final Request iAllReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
         if (this instanceof Intercomm ic) {

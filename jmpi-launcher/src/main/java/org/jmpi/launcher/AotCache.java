@@ -48,9 +48,12 @@ final class AotCache {
 
     private AotCache() {}
 
-    /** The cache options for a rank JVM, or none (see the class comment). */
+    /**
+     * The cache options for a rank JVM, or none (see the class comment). {@code mpjApi}: the rank runs the MPJ
+     * Express API (its class path has the distribution's jmpi-mpj.jar instead of jmpi-core's jar).
+     */
     static List<String> rankOptions(Path java, List<String> jvmArgs, Map<String, String> rankEnv,
-            List<Path> userClassPath) {
+            List<Path> userClassPath, boolean mpjApi) {
         Path dir = directory();
         if (dir == null || "0".equals(value(SWITCH, rankEnv)) || !compatible(jvmArgs)
                 || !compatible(words(value("JAVA_TOOL_OPTIONS", rankEnv)))
@@ -60,7 +63,7 @@ final class AotCache {
         String cache = RANK_CACHE;
         for (Path p : userClassPath) {
             Path name = p.getFileName();
-            if (name != null && isDistributionMpjJar(p, dir)) {
+            if (name != null && mpjApi && isDistributionMpjJar(p, dir)) {
                 cache = MPJ_RANK_CACHE; // --api mpj: this distribution's jmpi-mpj.jar, whose cache is its own
             } else if (name != null && (name.toString().startsWith("jmpi-core") || name.toString().startsWith("jmpi-mpj")
                     || name.toString().equals("mpj.jar"))) {

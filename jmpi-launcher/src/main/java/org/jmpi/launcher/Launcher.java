@@ -196,7 +196,7 @@ public final class Launcher {
                 // mpirun -np 4 java ... Main (Open MPI's idiom): the ranks' class cache, as for jmpirun -n 4 Main
                 Path java = a.exec.get(0).equals("java") ? javaExecutable : Path.of(a.exec.get(0));
                 cmd.addAll(AotCache.rankOptions(java, JavaCommand.options(a.args), a.env,
-                        JavaCommand.classPath(a.args, jmpiClassPath())));
+                        JavaCommand.classPath(a.args, jmpiClassPath()), false));
             }
             cmd.addAll(a.args);
             return cmd;
@@ -204,7 +204,7 @@ public final class Launcher {
         List<String> cmd = new ArrayList<>();
         cmd.add(javaExecutable.toString());
         cmd.add("--enable-native-access=ALL-UNNAMED");
-        cmd.addAll(AotCache.rankOptions(javaExecutable, a.jvmArgs, a.env, a.classpath));
+        cmd.addAll(AotCache.rankOptions(javaExecutable, a.jvmArgs, a.env, a.classpath, !a.addJmpiClassPath));
         cmd.addAll(a.jvmArgs);
         cmd.add("-cp");
         cmd.add(String.join(File.pathSeparator, classPath(a).stream().map(Path::toString).toList()));

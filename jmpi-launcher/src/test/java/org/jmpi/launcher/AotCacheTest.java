@@ -70,6 +70,6 @@ class AotCacheTest {
     void aDevelopmentBuildHasNoCache() {
         // the tests run against jmpi-core's classes or jar in its target directory: no lib/aot beside it
         assertThat(AotCache.rankOptions(Path.of(System.getProperty("java.home"), "bin", "java"), List.of(),
-                java.util.Map.of(), List.of())).isEmpty();
+                java.util.Map.of(), List.of(), false)).isEmpty();
     }
 }

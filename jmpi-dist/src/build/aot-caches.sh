@@ -76,7 +76,8 @@ fi
 mv "$work/rankpid$pid.aot" "$aot.tmp/jmpi-rank.aot"
 # the ranks that run the MPJ Express API (jmpirun --api mpj: lib/jmpi-mpj.jar instead of jmpi-core.jar) have a cache of
 # their own, from the same workload through that API; without one they started as ranks without any cache do (a cold
-# Jacobi 256^2 x 5000 took 0.45-0.51 s against 0.33-0.36 through the Open MPI API, and 0.44-0.51 there without a cache)
+# Jacobi 256^2 x 5000, 3 ungated runs each, 2026-11-28: 0.45-0.51 s against 0.33-0.36 through the Open MPI API, and
+# 0.44-0.51 there without a cache; gated sittings: docs/mpj-express.md)
 if [ -r "$dist/lib/jmpi-mpj.jar" ]; then
   rm -f "$work"/rank*.aot
   if (cd "$work/cwd" && JMPI_JAVA="$java" JMPI_AOT=0 JMPI_LAUNCHER_JVM_ARGS="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC" \

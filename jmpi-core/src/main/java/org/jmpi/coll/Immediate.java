@@ -599,7 +599,8 @@ public final class Immediate {
     /**
      * {@code MPI_Allgather} of {@code block} bytes per rank by recursive doubling (a power-of-two size) or Bruck's
      * algorithm, when one of those is the algorithm selected; Bruck's when the whole fits the scratch area, recursive
-     * doubling (and, on two ranks, the ring, the same one exchange) at any size, straight between the buffers. {@code send} is this rank's block, or null when it sits in place in {@code recv}. The same messages as
+     * doubling (and, on two ranks, the ring, the same one exchange) at any size, straight between the buffers.
+     * {@code send} is this rank's block, or null when it sits in place in {@code recv}. The same messages as
      * {@link AllgatherRecursiveDoubling}, {@link AllgatherRing} and {@link AllgatherBruck}.
      */
     public static boolean allgather(Communicator c, int sequence, MessageData send, MessageData recv, long block,

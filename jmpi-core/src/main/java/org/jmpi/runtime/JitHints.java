@@ -112,10 +112,11 @@ public final class JitHints {
     /**
      * The packages whose methods C2 neither compiles nor inlines ({@link #directives()}): jmpi's runtime, from the
      * {@code mpi} facade down to the transports; with the MPJ Express facade, also the Open MPI facade it calls, moved
-     * to {@code org.jmpi.mpj.ompi} (without it, C2 compiled that facade's calls, and the cold ping-pong of
-     * jmpi-benchmarks/scripts/mpj-facade.sh took 1.32 times as long through the MPJ API as through the Open MPI API,
-     * geometric mean over its sizes, as processes). The reduction kernels ({@code org.jmpi.op}) are not among them: their
-     * loops over large buffers want C2's vectorised code.
+     * to {@code org.jmpi.mpj.ompi}, which C2 compiled until 2026-11-28 (on its own this changed little: the cold
+     * ping-pong of jmpi-benchmarks/scripts/mpj-facade.sh through the MPJ API took 1.29 times the Open MPI API's time
+     * instead of 1.32, its Jacobi 256 1.40 instead of 1.64; the MPJ ranks' own class cache did the rest). The
+     * reduction kernels ({@code org.jmpi.op}) are not among them: their loops over large buffers want C2's
+     * vectorised code.
      */
     static final List<String> C1_PACKAGES = List.of("org.jmpi.runtime", "org.jmpi.pt2pt", "org.jmpi.transport",
             "org.jmpi.coll", "org.jmpi.datatype", "org.jmpi.shared", "org.jmpi.comm", "org.jmpi.topo", "org.jmpi.rma",

@@ -62,11 +62,10 @@ final class AotCache {
         }
         String cache = RANK_CACHE;
         for (Path p : userClassPath) {
-            Path name = p.getFileName();
-            if (name != null && mpjApi && isDistributionMpjJar(p, dir)) {
+            String name = p.getFileName() == null ? "" : p.getFileName().toString();
+            if (mpjApi && isDistributionMpjJar(p, dir)) {
                 cache = MPJ_RANK_CACHE; // --api mpj: this distribution's jmpi-mpj.jar, whose cache is its own
-            } else if (name != null && (name.toString().startsWith("jmpi-core") || name.toString().startsWith("jmpi-mpj")
-                    || name.toString().equals("mpj.jar"))) {
+            } else if (name.startsWith("jmpi-core") || name.startsWith("jmpi-mpj") || name.equals("mpj.jar")) {
                 // the caches hold the distribution's classes: not for another copy of them
                 return List.of();
             }

@@ -35,6 +35,12 @@
 #   jmpi distribution, e.g. of an earlier commit built in a worktree of its own: add jmpi-base to IMPLS for an A/B),
 #   ALT_JMPI_HOME (a third one: jmpi-alt). With either, the report adds a section "jmpi-proc against jmpi-base" (per
 #   case, jmpi-proc's time over the other build's: geometric mean over the sizes, smallest and largest ratio).
+#   HOSTS (e.g. 10.78.0.1:1,10.78.0.2:1): run every job across these hosts, as many ranks on each as given, started
+#   by ssh (SSH: an ssh program to use, e.g. one with its own config; default ssh): jmpirun -H, Open MPI over its TCP
+#   transport between hosts (--mca btl tcp,vader,self, interfaces HOSTS_NET, e.g. 10.78.0.0/24) and MPICH with UCX
+#   over TCP between hosts (UCX_TLS=tcp,self; Hydra's -iface HOSTS_IFACE, the launching host's interface on that
+#   network); no binding to cores (hosts emulated on one machine would all bind to its first core). jmpi-thr and
+#   the JIT floors of APPS do not run. jmpi-benchmarks/scripts/tcp-hosts.sh sets this up on network namespaces.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -388,6 +394,16 @@ export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 JMPI_HOME=${JMPI_HOME:-$ROOT/jmpi-dist/target/jmpi}
 JMPIRUN=$JMPI_HOME/bin/jmpirun
 IMPLS=${IMPLS:-"jmpi-proc jmpi-thr ompi-java mpich"}
+HOSTS=${HOSTS:-}
+NP=2
+if [ -n "$HOSTS" ]; then # across hosts: the number of ranks from the list; no threads mode
+    NP=0
+    for h in ${HOSTS//,/ }; do NP=$((NP + ${h##*:})); done
+    IMPLS=$(echo " $IMPLS " | sed 's/ jmpi-thr / /; s/^ *//; s/ *$//')
+    SSH=${SSH:-ssh}
+    : "${HOSTS_NET:?HOSTS needs HOSTS_NET, the hosts' network (e.g. 10.78.0.0/24)}"
+    : "${HOSTS_IFACE:?HOSTS needs HOSTS_IFACE, this host's interface on that network (e.g. jmpibr0)}"
+fi
 COMPANION=${COMPANION:-^OSULatency$}
 RUN_TIMEOUT=${RUN_TIMEOUT:-1800}
 QUICK=${QUICK:-0}
@@ -430,6 +446,7 @@ LOG=$B/build.log
     echo "open mpi    $(mpirun.openmpi --version 2>&1 | head -1), $OMPI_JAR"
     echo "mpich       $(mpiexec.mpich --version 2>&1 | sed -n 's/^ *Version: *//p' | head -1)"
     echo "settings    ROUNDS=$ROUNDS FILTER=$FILTER IMPLS=\"$IMPLS\" COMPANION=$COMPANION QUICK=$QUICK MAXWAIT=$MAXWAIT"
+    [ -z "$HOSTS" ] || echo "hosts       $HOSTS (ssh: $SSH; network $HOSTS_NET)${NETEM:+; netem: $NETEM}"
 } > "$OUT/meta.txt"
 
 # ---- build: OMB-J twice, the cold apps twice, the C twins with MPICH
@@ -472,7 +489,9 @@ mpicc.mpich -O2 -I "$BASELINE" -o "$B/c/mpi_coll" "$ROOT/jmpi-benchmarks/src/mai
 run() { # raw-file command...: one gated run; exit 99 (contaminated) and failures are noted, the suite goes on
     local f=$1 rc=0; shift
     echo "# $(date +%FT%T) load $(cut -d' ' -f1-3 /proc/loadavg) :: $*" > "$f"
-    python3 "$BASELINE/gate.py" "$f" -- timeout -k 10 "$RUN_TIMEOUT" "$@" < /dev/null || rc=$?
+    local reap=()
+    [ -z "$HOSTS" ] || reap=(python3 "$HERE/reap.py") # remote daemons that outlive their launcher: CPU of the run
+    python3 "$BASELINE/gate.py" "$f" -- timeout -k 10 "$RUN_TIMEOUT" ${reap[@]+"${reap[@]}"} "$@" < /dev/null || rc=$?
     case $rc in
         0) ;;
         99) echo "# contaminated (gate exit 99)" >> "$f" ;;
@@ -484,14 +503,33 @@ skip() { # raw-file reason
 }
 mpich_run() { # raw-file program args...: a C twin (built into $B/c) on MPICH
     local f=$1 prog=$2; shift 2
-    if [ -x "$B/c/$prog" ]; then
+    if [ ! -x "$B/c/$prog" ]; then
+        skip "$f" "$prog not built"
+    elif [ -n "$HOSTS" ]; then
+        run "$f" mpiexec.mpich -n "$NP" -hosts "$HOSTS" -launcher ssh -launcher-exec "$SSH" -iface "$HOSTS_IFACE" \
+            -genv UCX_TLS tcp,self -bind-to none "$B/c/$prog" "$@"
+    else
         run "$f" mpiexec.mpich -n 2 -bind-to core "$B/c/$prog" "$@"
-    else skip "$f" "$prog not built"; fi
+    fi
 }
 java_run() { # impl raw-file jmpi-classes ompi-classes class args...
     local impl=$1 f=$2 cj=$3 co=$4 cls=$5; shift 5
     local dir=$cj; [ "$impl" = ompi-java ] && dir=$co
     if [ ! -e "$dir/${cls//.//}.class" ]; then skip "$f" "$cls not built for $impl"; return 0; fi
+    if [ -n "$HOSTS" ]; then
+        case $impl in
+            jmpi-proc | jmpi-base | jmpi-alt)
+                local home=$JMPI_HOME
+                [ "$impl" = jmpi-base ] && home=$BASE_JMPI_HOME
+                [ "$impl" = jmpi-alt ] && home=$ALT_JMPI_HOME
+                run "$f" "$home/bin/jmpirun" -n "$NP" -H "$HOSTS" --launcher-exec "$SSH" -cp "$cj" "$cls" "$@" ;;
+            ompi-java) run "$f" mpirun.openmpi --allow-run-as-root --bind-to none -n "$NP" --host "$HOSTS" \
+                --mca plm_rsh_agent "$SSH" --mca rtc ^hwloc --mca pml ob1 --mca btl tcp,vader,self --mca btl_tcp_if_include \
+                "$HOSTS_NET" --mca oob_tcp_if_include "$HOSTS_NET" "$JAVA_HOME/bin/java" \
+                --enable-native-access=ALL-UNNAMED -Djava.library.path="$OMPI_LIB" -cp "$OMPI_JAR:$co" "$cls" "$@" ;;
+        esac
+        return 0
+    fi
     case $impl in
         jmpi-proc) run "$f" "$JMPIRUN" -n 2 -cp "$cj" "$cls" "$@" ;;
         jmpi-thr) run "$f" "$JMPIRUN" -n 2 --threads -cp "$cj" "$cls" "$@" ;;
@@ -508,7 +546,9 @@ companion() { # case jmpi-classes class args...: -XX:+CITime and deoptimization 
     [ -e "$cj/${cls//.//}.class" ] || return 0
     local f=$OUT/raw/$name.jmpi-jit.$r.txt
     rm -f "$OUT/raw/$name.jmpi-jit.$r.deopt."*.log
-    run "$f" "$JMPIRUN" -n 2 -l --jvm-arg=-XX:+CITime \
+    local where=(-n 2)
+    [ -z "$HOSTS" ] || where=(-n "$NP" -H "$HOSTS" --launcher-exec "$SSH")
+    run "$f" "$JMPIRUN" "${where[@]}" -l --jvm-arg=-XX:+CITime \
         "--jvm-arg=-Xlog:deoptimization=debug:file=$OUT/raw/$name.jmpi-jit.$r.deopt.%p.log::filecount=0" \
         -cp "$cj" "$cls" "$@"
 }
@@ -547,6 +587,7 @@ for r in $(seq 1 "$ROUNDS"); do
         [[ $cls == *.* ]] || cls=org.jmpi.benchmarks.cold.$cls
         read -r -a a <<< "$jargs"
         if [ -n "$jvm" ]; then # a JIT floor: jmpi processes with these JVM options, nothing else
+            [ -z "$HOSTS" ] || continue
             opts=(); for o in $jvm; do opts+=("--jvm-arg=$o"); done
             run "$OUT/raw/$name.jmpi-proc.$r.txt" "$JMPIRUN" -n 2 "${opts[@]}" -cp "$B/cold-jmpi" "$cls" \
                 ${a[@]+"${a[@]}"}

@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# Two extra "hosts" on this machine for the launch-integration tests: network namespaces jmpiA (10.78.0.1) and
-# jmpiB (10.78.0.2) on a bridge jmpibr0 (10.78.0.254 here), each running its own sshd on port 2222, as
-# mpi-operator's workers do. Needs root and iproute2; sshd comes from openssh-server.
+# Extra "hosts" on this machine for the launch-integration tests and the benchmarks between hosts: network namespaces
+# jmpiA (10.78.0.1), jmpiB (10.78.0.2), ... on a bridge jmpibr0 (10.78.0.254 here), each running its own sshd on port
+# 2222, as mpi-operator's workers do. NETNS_HOSTS=2..4 (default 2) sets how many. Needs root and iproute2; sshd comes
+# from openssh-server; netem from iproute2's tc (sch_netem).
 #
 #   netns-hosts.sh up DIR      create everything; DIR receives keys, sshd configs, pid files, ssh_config
 #   netns-hosts.sh down DIR    stop the sshds (by pid), kill anything left in the namespaces, delete them, the
 #                              bridge, /etc/netns/<ns> and the ssh_config.d drop-in
 #   netns-hosts.sh cut B|A     take a host's link down (its veth on the bridge): a cut network cable
 #   netns-hosts.sh heal B|A    bring it back
+#   netns-hosts.sh netem "SPEC"  every host's link gets the netem qdisc SPEC on its way out (e.g. "delay 1ms",
+#                              "rate 100mbit", "loss 1%"); "off" removes it. Both directions of a path pass two
+#                              hosts' links, so "delay 1ms" adds 2 ms to a round trip between two hosts.
 #   netns-hosts.sh operator-ssh-config DIR   install /etc/ssh/ssh_config.d/jmpi-test.conf (Port 2222, the test key)
 #                              for 10.78.0.*, the way mpi-operator's image sets Port 2222 in /etc/ssh/ssh_config
 #
@@ -16,7 +20,10 @@ set -euo pipefail
 
 BR=jmpibr0
 NET=10.78.0
-NS=(jmpiA jmpiB)
+NS_ALL=(jmpiA jmpiB jmpiC jmpiD)
+N=${NETNS_HOSTS:-2}
+[[ $N =~ ^[2-4]$ ]] || { echo "netns-hosts: NETNS_HOSTS must be 2, 3 or 4" >&2; exit 1; }
+NS=("${NS_ALL[@]:0:N}")
 DROPIN=/etc/ssh/ssh_config.d/jmpi-test.conf
 
 cmd="${1:-}"
@@ -81,7 +88,7 @@ Host $NET.*
   ConnectTimeout 5
 EOF
   # wait until both answer (sshd daemonizes after binding, so this is quick)
-  for i in 1 2; do
+  for i in $(seq 1 "$N"); do
     local ok=""
     for _ in $(seq 1 50); do
       if ssh -F "$dir/ssh_config" -o BatchMode=yes "$NET.$i" true 2>/dev/null; then ok=1; break; fi
@@ -89,7 +96,29 @@ EOF
     done
     [ -n "$ok" ] || die "sshd on $NET.$i does not answer (see $dir/sshd.*.log)"
   done
-  echo "netns-hosts: up: $NET.1 and $NET.2 (sshd port 2222), ssh config $dir/ssh_config"
+  # an ssh for launchers that take a program, not a command line (Hydra's -launcher-exec, Open MPI's plm_rsh_agent)
+  printf '#!/bin/sh\nexec ssh -F %s "$@"\n' "$dir/ssh_config" > "$dir/ssh"
+  # and one that takes ssh's arguments but enters the host's namespace itself, with the environment of an ssh
+  # session: what it starts stays a descendant of the launcher (benchmarks' gates count its CPU time as theirs)
+  cat > "$dir/nsexec" <<'EOF2'
+#!/bin/bash
+while [ $# -gt 0 ]; do
+  case $1 in
+    -[bcDEeFIiJLlmOopQRSWw]) shift 2 ;;
+    -*) shift ;;
+    *) break ;;
+  esac
+done
+host=${1:?nsexec: no host}; shift
+case ${host#*@} in
+  10.78.0.1) ns=jmpiA ;; 10.78.0.2) ns=jmpiB ;; 10.78.0.3) ns=jmpiC ;; 10.78.0.4) ns=jmpiD ;;
+  *) echo "nsexec: unknown host $host" >&2; exit 255 ;;
+esac
+exec ip netns exec "$ns" env -i HOME="$HOME" USER=root LOGNAME=root SHELL=/bin/sh \
+  PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin /bin/sh -c "$*"
+EOF2
+  chmod 755 "$dir/ssh" "$dir/nsexec"
+  echo "netns-hosts: up: $NET.1 to $NET.$N (sshd port 2222), ssh config $dir/ssh_config, ssh $dir/ssh, $dir/nsexec"
 }
 
 operator_ssh_config() {
@@ -106,8 +135,17 @@ Host $NET.*
 EOF
 }
 
-down_quiet() {
+netem() {
+  local ns
   for ns in "${NS[@]}"; do
+    ip netns exec "$ns" tc qdisc del dev eth0 root 2>/dev/null || true
+    # shellcheck disable=SC2086
+    [ "$dir" = off ] || ip netns exec "$ns" tc qdisc add dev eth0 root netem $dir limit 100000
+  done
+}
+
+down_quiet() {
+  for ns in "${NS_ALL[@]}"; do
     if [ -n "$dir" ] && [ -f "$dir/sshd.$ns.pid" ]; then
       kill "$(cat "$dir/sshd.$ns.pid")" 2>/dev/null || true
       rm -f "$dir/sshd.$ns.pid"
@@ -129,5 +167,6 @@ case "$cmd" in
   cut) ip link set "jmpi${dir:-B}-h" down ;;
   heal) ip link set "jmpi${dir:-B}-h" up ;;
   operator-ssh-config) operator_ssh_config ;;
-  *) die "usage: $0 up|down DIR | cut|heal A|B | operator-ssh-config DIR" ;;
+  netem) [ -n "$dir" ] || die "usage: $0 netem SPEC|off"; netem ;;
+  *) die "usage: $0 up|down DIR | cut|heal A|B | netem SPEC|off | operator-ssh-config DIR" ;;
 esac

@@ -2,7 +2,7 @@
 # Installs the real components the launch-integration tests run against (Debian/Ubuntu, as root):
 #   mpich (mpiexec.hydra, mpicc.mpich) and libmpich-dev (mpi.h: the C programs the interop tests compile; apt-get
 #   --no-install-recommends leaves it out of mpich), slurmctld + slurmd + slurm-client + munge, openssh-server + client,
-#   iproute2 (ip netns), procps (pgrep/ps for the no-orphans checks), libpmix-dev (so that srun --mpi=pmix runs, for
+#   iproute2 (ip netns, tc), nftables (packet loss on the namespace hosts' links), procps (pgrep/ps for the no-orphans checks), libpmix-dev (so that srun --mpi=pmix runs, for
 #   the test of the PMIx-only message: Slurm's plugin opens libpmix.so), dataset-fashion-mnist (jmpi-dl's training
 #   tests and example).
 # Idempotent: does nothing when everything is present. Without root or apt-get it explains and exits 0, and the
@@ -20,6 +20,7 @@ have /usr/sbin/munged || need+=(munge)
 have /usr/sbin/sshd || need+=(openssh-server)
 have ssh || need+=(openssh-client)
 have ip || need+=(iproute2)
+have nft || need+=(nftables)
 have pgrep || need+=(procps)
 [ -e /usr/lib/x86_64-linux-gnu/libpmix.so ] || [ -e /usr/lib/aarch64-linux-gnu/libpmix.so ] || need+=(libpmix-dev)
 [ -e /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz ] || need+=(dataset-fashion-mnist)

@@ -11,7 +11,8 @@
 #   netns-hosts.sh heal B|A    bring it back
 #   netns-hosts.sh netem "SPEC"  every host's link gets the netem qdisc SPEC on its way out (e.g. "delay 1ms",
 #                              "rate 100mbit", "loss 1%"); "off" removes it. Both directions of a path pass two
-#                              hosts' links, so "delay 1ms" adds 2 ms to a round trip between two hosts.
+#                              hosts' links, so "delay 1ms" adds 2 ms to a round trip between two hosts. On a kernel
+#                              without netem, "loss N%" (whole percent, nftables) and "rate R" (tbf) still work.
 #   netns-hosts.sh operator-ssh-config DIR   install /etc/ssh/ssh_config.d/jmpi-test.conf (Port 2222, the test key)
 #                              for 10.78.0.*, the way mpi-operator's image sets Port 2222 in /etc/ssh/ssh_config
 #
@@ -136,11 +137,34 @@ EOF
 }
 
 netem() {
-  local ns
+  # netem where the kernel has it; else loss through nftables (numgen random) and rates through tbf. A delay needs
+  # netem: without it that is an error, not a silently unshaped link.
+  local ns spec=$dir
   for ns in "${NS[@]}"; do
     ip netns exec "$ns" tc qdisc del dev eth0 root 2>/dev/null || true
+    ip netns exec "$ns" nft delete table inet jmpinetem 2>/dev/null || true
+    [ "$spec" = off ] && continue
     # shellcheck disable=SC2086
-    [ "$dir" = off ] || ip netns exec "$ns" tc qdisc add dev eth0 root netem $dir limit 100000
+    if ip netns exec "$ns" tc qdisc add dev eth0 root netem $spec limit 100000 2>/dev/null; then
+      continue
+    fi
+    set -- $spec
+    while [ $# -gt 0 ]; do
+      case $1 in
+        loss)
+          local pct=${2%\%}
+          [[ $pct =~ ^[0-9]+$ ]] || die "loss takes a whole percentage without netem (got $2)"
+          command -v nft > /dev/null || die "loss without netem needs nftables (nft)"
+          ip netns exec "$ns" nft add table inet jmpinetem
+          ip netns exec "$ns" nft add chain inet jmpinetem out '{ type filter hook output priority 0; }'
+          ip netns exec "$ns" nft add rule inet jmpinetem out oifname eth0 numgen random mod 100 '<' "$pct" drop
+          shift 2 ;;
+        rate)
+          ip netns exec "$ns" tc qdisc add dev eth0 root tbf rate "$2" burst 256kb latency 100ms
+          shift 2 ;;
+        *) die "'$1' needs the kernel's netem (sch_netem), which this kernel does not have" ;;
+      esac
+    done
   done
 }
 

@@ -151,8 +151,8 @@ final class ToolVariables {
                 "initial size of the per-connection read buffer (it grows to the largest frame)"));
         l.add(new Cvar("jmpi.tcp.max.frame", Source.TCP, Kind.LONG, null,
                 "largest payload a frame may carry; a longer one drops the peer"));
-        l.add(new Cvar("jmpi.tcp.zero.copy.min", Source.TCP, Kind.LONG, null,
-                "native payloads of at least this many bytes are written straight from their memory"));
+        l.add(new Cvar("jmpi.tcp.eager.limit", Source.TCP, Kind.LONG, null,
+                "messages to a rank reached over TCP up to this many bytes are sent eagerly"));
         return List.copyOf(l);
     }
 

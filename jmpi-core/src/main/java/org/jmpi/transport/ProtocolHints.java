@@ -7,7 +7,8 @@ package org.jmpi.transport;
  *
  * <p>Shared memory, for example, wants a small eager limit (above it the receiver can copy straight out of the
  * sender's memory) and data chunks that fit its rings several times over, so that sender and receiver copy
- * different chunks at the same time; TCP is happy with the runtime's defaults.
+ * different chunks at the same time; TCP a larger eager limit (its rendezvous handshake costs a round trip between
+ * hosts).
  *
  * <p>Threading: called by any thread; implementations are immutable or answer from state published safely.
  */

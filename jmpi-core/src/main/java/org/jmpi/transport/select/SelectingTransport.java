@@ -9,6 +9,7 @@ import org.jmpi.transport.ProtocolHints;
 import org.jmpi.transport.SingleCopy;
 import org.jmpi.transport.Transport;
 import org.jmpi.transport.shm.ShmTransport;
+import org.jmpi.transport.tcp.TcpTransport;
 
 /**
  * One {@link Transport} made of two: shared memory for the ranks of this host, TCP for the rest. Each peer's route is
@@ -47,6 +48,8 @@ public final class SelectingTransport implements Transport, ProtocolHints, Singl
     private final Bootstrap bootstrap;
     private final ShmTransport shm;
     private final Transport tcp;
+    /** TCP's eager limit ({@link TcpTransport#eagerLimit}), -1 for another transport in its place (tests). */
+    private final long tcpEagerLimit;
     private final TransportChoice choice;
     private final byte[] routes;
     /** Final but for {@link #expectOtherJobs()}, which turns it on once. */
@@ -61,6 +64,7 @@ public final class SelectingTransport implements Transport, ProtocolHints, Singl
         this.bootstrap = bootstrap;
         this.shm = shm;
         this.tcp = tcp;
+        this.tcpEagerLimit = tcp instanceof TcpTransport t ? t.eagerLimit() : -1;
         this.choice = choice;
         this.routes = new byte[bootstrap.size()];
         this.traffic = new org.jmpi.transport.Traffic(bootstrap.size());
@@ -235,7 +239,8 @@ public final class SelectingTransport implements Transport, ProtocolHints, Singl
 
     @Override
     public long eagerLimit(int peer) {
-        return route(peer) == SHM ? shm.eagerLimit(peer) : -1;
+        byte r = route(peer);
+        return r == SHM ? shm.eagerLimit(peer) : r == TCP ? tcpEagerLimit : -1;
     }
 
     @Override

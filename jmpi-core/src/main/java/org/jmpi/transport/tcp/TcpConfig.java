@@ -19,15 +19,15 @@ import java.util.function.UnaryOperator;
  *     autotuning). ({@code jmpi.tcp.socket.send.buffer})
  * @param socketReceiveBuffer SO_RCVBUF of every connection in bytes; 0 leaves the system default.
  *     ({@code jmpi.tcp.socket.receive.buffer})
- * @param writeBuffer per-connection direct buffer where small frames are gathered and heap payloads are copied
- *     before a write. ({@code jmpi.tcp.write.buffer})
+ * @param writeBuffer per-connection direct buffer into which outgoing frames are copied before a write, larger
+ *     payloads piece by piece. ({@code jmpi.tcp.write.buffer})
  * @param readBuffer initial size of the per-connection direct read buffer; it grows to the largest frame seen.
  *     ({@code jmpi.tcp.read.buffer})
  * @param maxFrame largest payload a frame may carry; a longer one is a protocol error that drops the peer.
  *     ({@code jmpi.tcp.max.frame})
- * @param zeroCopyMin native (off-heap) payloads of at least this many bytes are written straight from their memory;
- *     smaller ones are copied into the write buffer so that several frames leave in one system call.
- *     ({@code jmpi.tcp.zero.copy.min})
+ * @param eagerLimit messages to a rank reached over TCP up to this many bytes are sent eagerly (no rendezvous
+ *     handshake, a round trip, first); the engine's {@code jmpi.eager.limit} stays for the other transports.
+ *     ({@code jmpi.tcp.eager.limit})
  * @param secret a job secret every connection must present in its hello; may be empty. Read from
  *     {@code jmpi.secret} / {@code JMPI_SECRET}.
  */
@@ -39,7 +39,7 @@ public record TcpConfig(
         int writeBuffer,
         int readBuffer,
         int maxFrame,
-        int zeroCopyMin,
+        int eagerLimit,
         String secret) {
 
     static final String HOST = "jmpi.tcp.host";
@@ -49,7 +49,7 @@ public record TcpConfig(
     static final String WRITE_BUFFER = "jmpi.tcp.write.buffer";
     static final String READ_BUFFER = "jmpi.tcp.read.buffer";
     static final String MAX_FRAME = "jmpi.tcp.max.frame";
-    static final String ZERO_COPY_MIN = "jmpi.tcp.zero.copy.min";
+    static final String EAGER_LIMIT = "jmpi.tcp.eager.limit";
     static final String SECRET = "jmpi.secret";
 
     /** Validates every field. */
@@ -63,7 +63,7 @@ public record TcpConfig(
         check(WRITE_BUFFER, writeBuffer, 4096, 1 << 30);
         check(READ_BUFFER, readBuffer, 4096, 1 << 30);
         check(MAX_FRAME, maxFrame, 0, Integer.MAX_VALUE - 1024);
-        check(ZERO_COPY_MIN, zeroCopyMin, 0, Integer.MAX_VALUE);
+        check(EAGER_LIMIT, eagerLimit, 0, 1 << 30);
         if (secret == null) {
             secret = "";
         }
@@ -74,7 +74,7 @@ public record TcpConfig(
 
     /** Loopback only, OS-chosen port, 4 MiB socket buffers, no secret. */
     public static TcpConfig defaults() {
-        return new TcpConfig("127.0.0.1", 0, 4 << 20, 4 << 20, 128 << 10, 64 << 10, 64 << 20, 16 << 10, "");
+        return new TcpConfig("127.0.0.1", 0, 4 << 20, 4 << 20, 128 << 10, 64 << 10, 64 << 20, 512 << 10, "");
     }
 
     /** The configuration given by system properties and environment, on top of {@link #defaults()}. */
@@ -94,20 +94,20 @@ public record TcpConfig(
                 p.size(WRITE_BUFFER, d.writeBuffer),
                 p.size(READ_BUFFER, d.readBuffer),
                 p.size(MAX_FRAME, d.maxFrame),
-                p.size(ZERO_COPY_MIN, d.zeroCopyMin),
+                p.size(EAGER_LIMIT, d.eagerLimit),
                 p.secret(SECRET, d.secret));
     }
 
     /** This configuration with another secret. */
     public TcpConfig withSecret(String newSecret) {
         return new TcpConfig(host, port, socketSendBuffer, socketReceiveBuffer, writeBuffer, readBuffer, maxFrame,
-                zeroCopyMin, newSecret);
+                eagerLimit, newSecret);
     }
 
     /** This configuration with another listening host. */
     public TcpConfig withHost(String newHost) {
         return new TcpConfig(newHost, port, socketSendBuffer, socketReceiveBuffer, writeBuffer, readBuffer, maxFrame,
-                zeroCopyMin, secret);
+                eagerLimit, secret);
     }
 
     /** Every parameter with its value, for {@code jmpirun --info}; the secret is not shown. */
@@ -120,7 +120,7 @@ public record TcpConfig(
         m.put(WRITE_BUFFER, Integer.toString(writeBuffer));
         m.put(READ_BUFFER, Integer.toString(readBuffer));
         m.put(MAX_FRAME, Integer.toString(maxFrame));
-        m.put(ZERO_COPY_MIN, Integer.toString(zeroCopyMin));
+        m.put(EAGER_LIMIT, Integer.toString(eagerLimit));
         m.put(SECRET, secret.isEmpty() ? "(empty)" : "(set)");
         return m;
     }

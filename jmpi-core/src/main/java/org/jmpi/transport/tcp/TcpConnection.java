@@ -16,15 +16,14 @@ import org.jmpi.transport.FrameSink;
 
 /**
  * One TCP connection of a {@link TcpTransport}: a socket, a read buffer from which frames are handed to the sink,
- * and a write side that gathers outgoing frames into a direct buffer (or writes large native payloads straight from
- * their memory).
+ * and a write side that gathers outgoing frames into a direct buffer, large payloads piece by piece.
  *
  * <p>Threading.
  *
  * <ul>
  *   <li><b>Read side</b> ({@code in}, {@code inSeg}, {@code head}, {@code helloDone}, the view cache): only the thread
  *       inside {@link TcpTransport#poll()}.
- *   <li><b>Write side</b> ({@code out}, the current-payload cursor, {@code gather}, {@code wantWrite} writes, socket
+ *   <li><b>Write side</b> ({@code out}, the current-payload cursor, {@code wantWrite} writes, socket
  *       writes): only the thread that holds the <em>writer flag</em> ({@code writer}, taken by a CAS from 0 to 1,
  *       released by a volatile store of 0). Any thread may become the writer: a sender in {@link #send} (direct
  *       write when the connection is idle) or the poll thread when the socket turns writable. The CAS acquire and
@@ -104,12 +103,6 @@ final class TcpConnection {
     private final SendQueue queue = new SendQueue(16);
     private final ByteBuffer out;
     private final MemorySegment outSeg;
-    private final int zeroCopyMin;
-    private final ByteBuffer[] gather = new ByteBuffer[2];
-    /** A large native payload being written from its own memory (after the bytes staged in {@code out}). */
-    private ByteBuffer curNative;
-
-    private Runnable curNativeCallback;
     /** A payload being copied into {@code out} piece by piece. */
     private MemorySegment curCopy;
 
@@ -139,11 +132,9 @@ final class TcpConnection {
         this.initiated = initiated;
         this.helloDone = initiated; // only the acceptor reads a hello
         this.connected = !initiated;
-        this.zeroCopyMin = config.zeroCopyMin();
         this.maxFrame = config.maxFrame();
         this.out = ByteBuffer.allocateDirect(config.writeBuffer());
         this.outSeg = MemorySegment.ofBuffer(out);
-        this.gather[0] = out;
         this.in = ByteBuffer.allocateDirect(config.readBuffer());
         this.inSeg = MemorySegment.ofBuffer(in);
     }
@@ -164,7 +155,7 @@ final class TcpConnection {
         }
         try {
             clearFlushRequest();
-            if (!closed && queue.isEmpty() && curNative == null && curCopy == null) {
+            if (!closed && queue.isEmpty() && curCopy == null) {
                 int st = stage(header, payload, onWritten);
                 if (st == DONE) {
                     // Run while still the writer: a send made by the callback goes to the queue and the flush below
@@ -227,21 +218,15 @@ final class TcpConnection {
         try {
             for (; ; ) {
                 fill();
-                ByteBuffer nat = curNative;
-                if (out.position() == 0 && nat == null) {
-                    disarm(); // fill() stops only at a full buffer, a zero-copy payload, or an empty queue
+                if (out.position() == 0) {
+                    disarm(); // fill() stops only at a full buffer or an empty queue
                     return;
                 }
                 boolean blocked;
                 out.flip();
                 try {
-                    if (nat == null) {
-                        channel.write(out);
-                    } else {
-                        gather[1] = nat;
-                        channel.write(gather, 0, 2);
-                    }
-                    blocked = out.hasRemaining() || (nat != null && nat.hasRemaining());
+                    channel.write(out);
+                    blocked = out.hasRemaining();
                 } finally {
                     out.compact(); // back to filling, unwritten bytes first
                 }
@@ -249,21 +234,14 @@ final class TcpConnection {
                     arm();
                     return;
                 }
-                if (nat != null) {
-                    Runnable cb = curNativeCallback;
-                    curNative = null;
-                    curNativeCallback = null;
-                    gather[1] = null;
-                    run(cb);
-                }
             }
         } catch (IOException e) {
             writeFailure = e;
         }
     }
 
-    /** Writer only. Copies queued frames into the write buffer until it is full, the queue empty, or a payload must
-     * go out zero-copy. Runs the callback of every payload fully copied. */
+    /** Writer only. Copies queued frames into the write buffer until it is full or the queue empty. Runs the callback
+     * of every payload fully copied. */
     private void fill() {
         for (; ; ) {
             MemorySegment copy = curCopy;
@@ -285,9 +263,6 @@ final class TcpConnection {
                 run(cb);
                 continue;
             }
-            if (curNative != null) {
-                return;
-            }
             SendQueue.Entry e = queue.peek();
             if (e == null) {
                 return;
@@ -304,7 +279,12 @@ final class TcpConnection {
         }
     }
 
-    /** Writer only, with nothing older pending. Puts one frame into the write buffer or makes it the cursor. */
+    /**
+     * Writer only, with nothing older pending. Puts one frame into the write buffer, or its header and the payload as
+     * the cursor that {@link #fill} copies piece by piece. (Writing large native payloads straight from their memory,
+     * gathered behind the header, was no faster between hosts at any size and slower in a cold program: OMB-J's
+     * 16 KiB ping-pong took 25-28 us instead of 9-12, 128-512 KiB up to twice as long.)
+     */
     private int stage(MemorySegment header, MemorySegment payload, Runnable onWritten) {
         int pos = out.position();
         if (out.limit() - pos < HEADER) {
@@ -317,31 +297,22 @@ final class TcpConnection {
             out.position(pos);
             return DONE;
         }
-        boolean zeroCopy = payload.isNative() && length >= zeroCopyMin;
-        if (!zeroCopy && length <= out.limit() - pos) {
+        if (length <= out.limit() - pos) {
             FastCopy.copy(payload, 0, outSeg, pos, length);
             out.position(pos + (int) length);
             return DONE;
         }
         out.position(pos);
-        if (zeroCopy) {
-            curNative = payload.asByteBuffer();
-            curNativeCallback = onWritten;
-        } else {
-            curCopy = payload;
-            curCopyOffset = 0;
-            curCopyCallback = onWritten;
-        }
+        curCopy = payload;
+        curCopyOffset = 0;
+        curCopyCallback = onWritten;
         return PENDING;
     }
 
     private void dropAll() {
         queue.clear();
-        curNative = null;
-        curNativeCallback = null;
         curCopy = null;
         curCopyCallback = null;
-        gather[1] = null;
         out.clear();
     }
 
@@ -573,7 +544,7 @@ final class TcpConnection {
      * transport's graceful close).
      */
     boolean hasPendingOutput() {
-        return !queue.isEmpty() || out.position() > 0 || curNative != null || curCopy != null;
+        return !queue.isEmpty() || out.position() > 0 || curCopy != null;
     }
 
     /** Closes the socket; returns {@code false} if it was closed already. Any thread. */

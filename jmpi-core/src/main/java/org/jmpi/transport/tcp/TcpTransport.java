@@ -218,6 +218,11 @@ public final class TcpTransport implements Transport {
         return "tcp";
     }
 
+    /** Messages up to this many bytes go eagerly ({@link TcpConfig#eagerLimit}, at most a frame's payload). */
+    public long eagerLimit() {
+        return Math.min(config.eagerLimit(), config.maxFrame());
+    }
+
     /** The card this transport published: {@code host:port}. */
     public String businessCard() {
         return card;

@@ -139,9 +139,10 @@ class SelectingTransportTest {
             assertThat(t0.name()).isEqualTo("shm+tcp");
             assertThat(ranks.get(0).transport.describeRoutes()).contains("shm -> 1").contains("tcp -> 2")
                     .contains("self -> 0");
-            // protocol hints only for shared-memory peers
+            // each peer's eager limit is its transport's; the other protocol hints only for shared-memory peers
             assertThat(ranks.get(0).transport.eagerLimit(1)).isEqualTo(ShmConfig.defaults().eagerLimit());
-            assertThat(ranks.get(0).transport.eagerLimit(2)).isEqualTo(-1);
+            assertThat(ranks.get(0).transport.eagerLimit(2)).isEqualTo(TcpConfig.defaults().eagerLimit());
+            assertThat(ranks.get(0).transport.chunkBytes(2)).isEqualTo(-1);
             assertThat(ranks.get(0).transport.canReadFrom(2)).isFalse();
         } finally {
             for (Rank r : ranks) {

@@ -49,7 +49,7 @@ class TcpConfigTest {
         Map<String, String> d = TcpConfig.defaults().withSecret("hidden").describe();
         assertThat(d).containsKeys("jmpi.tcp.host", "jmpi.tcp.port", "jmpi.tcp.socket.send.buffer",
                 "jmpi.tcp.socket.receive.buffer", "jmpi.tcp.write.buffer", "jmpi.tcp.read.buffer", "jmpi.tcp.max.frame",
-                "jmpi.tcp.zero.copy.min", "jmpi.secret");
+                "jmpi.tcp.eager.limit", "jmpi.secret");
         assertThat(d.toString()).doesNotContain("hidden");
         assertThat(TcpConfig.defaults().withSecret("hidden").toString()).doesNotContain("hidden");
     }

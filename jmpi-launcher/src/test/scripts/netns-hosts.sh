@@ -115,8 +115,13 @@ case ${host#*@} in
   10.78.0.1) ns=jmpiA ;; 10.78.0.2) ns=jmpiB ;; 10.78.0.3) ns=jmpiC ;; 10.78.0.4) ns=jmpiD ;;
   *) echo "nsexec: unknown host $host" >&2; exit 255 ;;
 esac
+# The hosts share this machine's host name, /tmp and /dev/shm; Open MPI names its session directory and its
+# shared-memory segments after the host name, so that its ranks on two hosts would take each other's: each host's
+# get their own directories.
+mkdir -p "/tmp/$ns" "/dev/shm/$ns"
 exec ip netns exec "$ns" env -i HOME="$HOME" USER=root LOGNAME=root SHELL=/bin/sh \
-  PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin /bin/sh -c "$*"
+  PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+  OMPI_MCA_orte_tmpdir_base="/tmp/$ns" OMPI_MCA_btl_vader_backing_directory="/dev/shm/$ns" /bin/sh -c "$*"
 EOF2
   chmod 755 "$dir/ssh" "$dir/nsexec"
   echo "netns-hosts: up: $NET.1 to $NET.$N (sshd port 2222), ssh config $dir/ssh_config, ssh $dir/ssh, $dir/nsexec"
@@ -179,7 +184,7 @@ down_quiet() {
       ip netns delete "$ns" 2>/dev/null || true
     fi
     ip link delete "$ns-h" 2>/dev/null || true
-    rm -rf "/etc/netns/$ns"
+    rm -rf "/etc/netns/$ns" "/tmp/$ns" "/dev/shm/$ns"
   done
   ip link delete "$BR" 2>/dev/null || true
   rm -f "$DROPIN"

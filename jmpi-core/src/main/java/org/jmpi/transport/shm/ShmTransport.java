@@ -718,6 +718,11 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
         }
     }
 
+    /** Something arrived over another transport: the next sleep of {@link #await} starts short again. */
+    public void resetSleep() {
+        parkNanos = PARK_MIN_NANOS;
+    }
+
     /**
      * Sleeping without futex (not linked yet, or not available): park for a while, longer the longer nothing has
      * happened.

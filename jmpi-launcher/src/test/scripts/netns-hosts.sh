@@ -97,10 +97,9 @@ EOF
     done
     [ -n "$ok" ] || die "sshd on $NET.$i does not answer (see $dir/sshd.*.log)"
   done
-  # an ssh for launchers that take a program, not a command line (Hydra's -launcher-exec, Open MPI's plm_rsh_agent)
-  printf '#!/bin/sh\nexec ssh -F %s "$@"\n' "$dir/ssh_config" > "$dir/ssh"
-  # and one that takes ssh's arguments but enters the host's namespace itself, with the environment of an ssh
-  # session: what it starts stays a descendant of the launcher (benchmarks' gates count its CPU time as theirs)
+  # an "ssh" for launchers (jmpirun --launcher-exec, Hydra's -launcher-exec, Open MPI's plm_rsh_agent) that takes
+  # ssh's arguments but enters the host's namespace itself, with the environment of an ssh session: what it starts
+  # stays a descendant of the launcher (benchmarks' gates count its CPU time as theirs)
   cat > "$dir/nsexec" <<'EOF2'
 #!/bin/bash
 while [ $# -gt 0 ]; do
@@ -123,8 +122,8 @@ exec ip netns exec "$ns" env -i HOME="$HOME" USER=root LOGNAME=root SHELL=/bin/s
   PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
   OMPI_MCA_orte_tmpdir_base="/tmp/$ns" OMPI_MCA_btl_vader_backing_directory="/dev/shm/$ns" /bin/sh -c "$*"
 EOF2
-  chmod 755 "$dir/ssh" "$dir/nsexec"
-  echo "netns-hosts: up: $NET.1 to $NET.$N (sshd port 2222), ssh config $dir/ssh_config, ssh $dir/ssh, $dir/nsexec"
+  chmod 755 "$dir/nsexec"
+  echo "netns-hosts: up: $NET.1 to $NET.$N (sshd port 2222), ssh config $dir/ssh_config, $dir/nsexec"
 }
 
 operator_ssh_config() {

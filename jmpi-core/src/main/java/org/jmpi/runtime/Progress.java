@@ -83,6 +83,11 @@ public final class Progress {
         this.yieldIterations = yieldIterations;
     }
 
+    /** Whether a waiting thread spins before it yields (not when more ranks than processors share this host). */
+    public boolean spins() {
+        return spinIterations > 0;
+    }
+
     public void setTransport(Transport t) {
         this.transport = t;
     }

@@ -2,8 +2,8 @@
 # cold-suite.sh: the "cold suite" instrument. Every program runs in FRESH JVMs (one job per run; nothing is prepared
 # for it but what the program does itself), every run under $BASELINE/gate.py (waits for a quiet machine and flags a
 # run that other processes disturbed), the implementations interleaved run by run, ROUNDS rounds. For each round, for
-# each case, in turn: jmpi processes (jmpirun -n 2), jmpi threads (jmpirun -n 2 --threads), Open MPI's Java bindings
-# (mpirun.openmpi, same JDK) and, where the case has a C twin, MPICH (mpiexec.mpich -n 2 -bind-to core); the order
+# each case, in turn: jmpi processes (jmpirun -n NP, default 2), jmpi threads (jmpirun -n NP --threads), Open MPI's Java bindings
+# (mpirun.openmpi, same JDK) and, where the case has a C twin, MPICH (mpiexec.mpich -n NP -bind-to core); the order
 # rotates by one implementation each round (round 2 starts with the second of IMPLS, ...), so use a number of rounds
 # that is a multiple of the number of implementations for an even share of first places. Once per
 # round a companion run of jmpi processes (-l, -XX:+CITime, -Xlog:deoptimization=debug to a file per rank) for the
@@ -31,6 +31,7 @@
 #   expression of the cases that get a companion run each round, default '^OSULatency$'; "none" for none),
 #   RUN_TIMEOUT (seconds, default 1800, per run), QUICK=1 (OMB-J cases only: -m 4096 -x 200 -i 2000, a smoke test;
 #   off by default), APPS_FILE (a file of APPS lines used instead of the table below),
+#   NP (ranks per job on this host, default 2; OMB-J's point-to-point cases need 2; more than the cores: see BIND below),
 #   EXCLUDE_CONTAMINATED=1 (the report leaves disturbed runs out instead of flagging them), BASE_JMPI_HOME (a second
 #   jmpi distribution, e.g. of an earlier commit built in a worktree of its own: add jmpi-base to IMPLS for an A/B),
 #   ALT_JMPI_HOME (a third one: jmpi-alt). With either, the report adds a section "jmpi-proc against jmpi-base" (per
@@ -42,7 +43,7 @@
 #   network); no binding to cores (hosts emulated on one machine would all bind to its first core). Once the job has
 #   more ranks than this machine has cores, both Java MPIs are told: Open MPI yields when idle (else its ranks spin
 #   each other out of the cores: a 4-byte allreduce on 4 ranks took 4.6 ms instead of 16 us on 2 cores), jmpi gets
-#   each host's share of the cores (JMPI_HOST_CPUS) and so waits asleep after a short spin. jmpi-thr and
+#   each host's share of the cores (JMPI_HOST_CPUS) and so yields when waiting instead of spinning. jmpi-thr and
 #   the JIT floors of APPS do not run. jmpi-benchmarks/scripts/tcp-hosts.sh sets this up on network namespaces.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -398,7 +399,7 @@ JMPI_HOME=${JMPI_HOME:-$ROOT/jmpi-dist/target/jmpi}
 JMPIRUN=$JMPI_HOME/bin/jmpirun
 IMPLS=${IMPLS:-"jmpi-proc jmpi-thr ompi-java mpich"}
 HOSTS=${HOSTS:-}
-NP=2
+NP=${NP:-2}
 if [ -n "$HOSTS" ]; then # across hosts: the number of ranks from the list; no threads mode
     NP=0
     for h in ${HOSTS//,/ }; do NP=$((NP + ${h##*:})); done
@@ -410,6 +411,10 @@ if [ -n "$HOSTS" ]; then # across hosts: the number of ranks from the list; no t
     : "${HOSTS_NET:?HOSTS needs HOSTS_NET, the hosts' network (e.g. 10.78.0.0/24)}"
     : "${HOSTS_IFACE:?HOSTS needs HOSTS_IFACE, this host's interface on that network (e.g. jmpibr0)}"
 fi
+# one host: ranks bound to cores while there are enough of them; more ranks than cores run unbound (Open MPI, told
+# by --oversubscribe, then yields when idle; MPICH's ranks poll without yielding: leave it out of IMPLS there)
+BIND=core
+[ "$NP" -le "$(nproc)" ] || BIND=none
 COMPANION=${COMPANION:-^OSULatency$}
 RUN_TIMEOUT=${RUN_TIMEOUT:-1800}
 QUICK=${QUICK:-0}
@@ -451,7 +456,7 @@ LOG=$B/build.log
     echo "java        $("$JAVA_HOME/bin/java" -version 2>&1 | sed -n 2p)"
     echo "open mpi    $(mpirun.openmpi --version 2>&1 | head -1), $OMPI_JAR"
     echo "mpich       $(mpiexec.mpich --version 2>&1 | sed -n 's/^ *Version: *//p' | head -1)"
-    echo "settings    ROUNDS=$ROUNDS FILTER=$FILTER IMPLS=\"$IMPLS\" COMPANION=$COMPANION QUICK=$QUICK MAXWAIT=$MAXWAIT"
+    echo "settings    ROUNDS=$ROUNDS FILTER=$FILTER IMPLS=\"$IMPLS\" COMPANION=$COMPANION QUICK=$QUICK MAXWAIT=$MAXWAIT NP=$NP"
     [ -z "$HOSTS" ] || echo "hosts       $HOSTS (ssh: $SSH; network $HOSTS_NET)${NETEM:+; netem: $NETEM}"
 } > "$OUT/meta.txt"
 
@@ -515,7 +520,7 @@ mpich_run() { # raw-file program args...: a C twin (built into $B/c) on MPICH
         run "$f" mpiexec.mpich -n "$NP" -hosts "$HOSTS" -launcher ssh -launcher-exec "$SSH" -iface "$HOSTS_IFACE" \
             -genv UCX_TLS tcp,self -bind-to none "$B/c/$prog" "$@"
     else
-        run "$f" mpiexec.mpich -n 2 -bind-to core "$B/c/$prog" "$@"
+        run "$f" mpiexec.mpich -n "$NP" -bind-to "$BIND" "$B/c/$prog" "$@"
     fi
 }
 java_run() { # impl raw-file jmpi-classes ompi-classes class args...
@@ -539,11 +544,11 @@ java_run() { # impl raw-file jmpi-classes ompi-classes class args...
         return 0
     fi
     case $impl in
-        jmpi-proc) run "$f" "$JMPIRUN" -n 2 -cp "$cj" "$cls" "$@" ;;
-        jmpi-thr) run "$f" "$JMPIRUN" -n 2 --threads -cp "$cj" "$cls" "$@" ;;
-        jmpi-base) run "$f" "$BASE_JMPI_HOME/bin/jmpirun" -n 2 -cp "$cj" "$cls" "$@" ;;
-        jmpi-alt) run "$f" "$ALT_JMPI_HOME/bin/jmpirun" -n 2 -cp "$cj" "$cls" "$@" ;;
-        ompi-java) run "$f" mpirun.openmpi --allow-run-as-root --oversubscribe --bind-to core -n 2 \
+        jmpi-proc) run "$f" "$JMPIRUN" -n "$NP" -cp "$cj" "$cls" "$@" ;;
+        jmpi-thr) run "$f" "$JMPIRUN" -n "$NP" --threads -cp "$cj" "$cls" "$@" ;;
+        jmpi-base) run "$f" "$BASE_JMPI_HOME/bin/jmpirun" -n "$NP" -cp "$cj" "$cls" "$@" ;;
+        jmpi-alt) run "$f" "$ALT_JMPI_HOME/bin/jmpirun" -n "$NP" -cp "$cj" "$cls" "$@" ;;
+        ompi-java) run "$f" mpirun.openmpi --allow-run-as-root --oversubscribe --bind-to "$BIND" -n "$NP" \
             "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -Djava.library.path="$OMPI_LIB" \
             -cp "$OMPI_JAR:$co" "$cls" "$@" ;;
     esac
@@ -554,7 +559,7 @@ companion() { # case jmpi-classes class args...: -XX:+CITime and deoptimization 
     [ -e "$cj/${cls//.//}.class" ] || return 0
     local f=$OUT/raw/$name.jmpi-jit.$r.txt
     rm -f "$OUT/raw/$name.jmpi-jit.$r.deopt."*.log
-    local where=(-n 2)
+    local where=(-n "$NP")
     [ -z "$HOSTS" ] || where=(-n "$NP" -H "$HOSTS" --launcher-exec "$SSH")
     run "$f" "$JMPIRUN" "${where[@]}" -l --jvm-arg=-XX:+CITime \
         "--jvm-arg=-Xlog:deoptimization=debug:file=$OUT/raw/$name.jmpi-jit.$r.deopt.%p.log::filecount=0" \
@@ -597,7 +602,7 @@ for r in $(seq 1 "$ROUNDS"); do
         if [ -n "$jvm" ]; then # a JIT floor: jmpi processes with these JVM options, nothing else
             [ -z "$HOSTS" ] || continue
             opts=(); for o in $jvm; do opts+=("--jvm-arg=$o"); done
-            run "$OUT/raw/$name.jmpi-proc.$r.txt" "$JMPIRUN" -n 2 "${opts[@]}" -cp "$B/cold-jmpi" "$cls" \
+            run "$OUT/raw/$name.jmpi-proc.$r.txt" "$JMPIRUN" -n "$NP" "${opts[@]}" -cp "$B/cold-jmpi" "$cls" \
                 ${a[@]+"${a[@]}"}
             continue
         fi

@@ -258,6 +258,38 @@ class SharedMemoryTest {
         column.free();
     }
 
+    /**
+     * More ranks than processors on the host: waiting threads do not spin, they yield from their first look (in the
+     * waiting loop and in the blocking receive's lane); with a processor per rank, or {@code jmpi.spin.iterations}
+     * set, they spin first. And the collectives are right either way.
+     */
+    @MpiTest(ranks = {3}, modes = Mode.PROCESSES, jvmArgs = "-Djmpi.host.cpus=1")
+    void ranksOfACrowdedHostDoNotSpin() throws MPIException {
+        assertThat(JmpiRuntime.get().progress().spins()).as("spins with 3 ranks on 1 processor").isFalse();
+        allReduceOfRanksIsRight();
+    }
+
+    @MpiTest(ranks = {3}, modes = Mode.PROCESSES, jvmArgs = "-Djmpi.host.cpus=64")
+    void ranksWithAProcessorEachSpinFirst() throws MPIException {
+        assertThat(JmpiRuntime.get().progress().spins()).as("spins with 3 ranks on 64 processors").isTrue();
+        allReduceOfRanksIsRight();
+    }
+
+    @MpiTest(ranks = {3}, modes = Mode.PROCESSES, jvmArgs = {"-Djmpi.host.cpus=1", "-Djmpi.spin.iterations=100"})
+    void aSpinSettingHoldsOnACrowdedHost() throws MPIException {
+        assertThat(JmpiRuntime.get().progress().spins()).as("spins with jmpi.spin.iterations=100").isTrue();
+        allReduceOfRanksIsRight();
+    }
+
+    private static void allReduceOfRanksIsRight() throws MPIException {
+        int[] x = new int[1];
+        for (int i = 0; i < 200; i++) {
+            x[0] = MPI.COMM_WORLD.getRank() + i;
+            MPI.COMM_WORLD.allReduce(x, 1, MPI.INT, MPI.SUM);
+            assertThat(x[0]).isEqualTo(3 + 3 * i);
+        }
+    }
+
     /** 1,000 allreduces on 8 processes sharing 2 cores: waiting must let the others run. */
     @MpiTest(ranks = {8}, modes = Mode.PROCESSES, timeoutSeconds = 180)
     void eightRanksOnFewCoresMakeSteadyProgress() throws MPIException {

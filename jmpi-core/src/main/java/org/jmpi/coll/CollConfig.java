@@ -15,7 +15,7 @@ import org.jmpi.runtime.MpiError;
  * the defaults were measured.
  *
  * @param forced algorithms forced by {@code jmpi.coll.<collective>.algorithm}; absent means automatic selection
- * @param bcastLong messages of at least this many bytes are broadcast by scatter + allgather (more than 2 ranks)
+ * @param bcastLong messages of at least this many bytes are broadcast by scatter + allgather (8 ranks or more)
  * @param bcastPipeline messages of at least this many bytes are broadcast by the segmented pipeline (takes
  *     precedence over {@code bcastLong})
  * @param bcastSegment segment size of the pipelined broadcast, in bytes

@@ -87,6 +87,14 @@ public final class Tuning {
         return last;
     }
 
+    /**
+     * Fewest ranks for which a long bcast takes scatter + allgather (MPICH's default too): below, the binomial tree's
+     * two or three whole-message steps (each a single copy between processes of a host) cost less than the scatter's
+     * and the allgather's many smaller ones. 4 ranks on 2 cores, OMB-J, 256 KiB / 512 KiB / 1 MiB (ungated, 2026-11-28):
+     * binomial 58 / 85 / 204 us, scatter + allgather 162 / 362 / 405 (Open MPI Java 56 / 122 / 360).
+     */
+    static final int BCAST_LONG_MIN_RANKS = 8;
+
     private static Algorithm choose(Collective c, int p, long bytes, boolean commutative) {
         CollConfig cfg = config();
         Algorithm forced = overrides.get(c);
@@ -100,7 +108,7 @@ public final class Tuning {
         return switch (c) {
             case BARRIER -> Algorithm.BARRIER_DISSEMINATION;
             case BCAST -> bytes >= cfg.bcastPipeline() ? Algorithm.BCAST_PIPELINE
-                    : bytes >= cfg.bcastLong() && p > 2 ? Algorithm.BCAST_SCATTER_ALLGATHER
+                    : bytes >= cfg.bcastLong() && p >= BCAST_LONG_MIN_RANKS ? Algorithm.BCAST_SCATTER_ALLGATHER
                     : Algorithm.BCAST_BINOMIAL;
             case GATHER -> bytes < cfg.gatherShort() ? Algorithm.GATHER_BINOMIAL : Algorithm.GATHER_LINEAR;
             case GATHERV -> Algorithm.GATHERV_LINEAR;

@@ -96,8 +96,8 @@ final class ToolVariables {
                     List.copyOf(choices), "the algorithm of " + c.key() + "; auto selects by size (docs/tuning.md)"));
         }
         String[][] coll = {
-            {"jmpi.coll.bcast.long", "broadcasts of at least this many bytes use scatter + allgather (more than 2"
-                    + " ranks)"},
+            {"jmpi.coll.bcast.long", "broadcasts of at least this many bytes use scatter + allgather (8 ranks or"
+                    + " more)"},
             {"jmpi.coll.bcast.pipeline", "broadcasts of at least this many bytes use the segmented pipeline"},
             {"jmpi.coll.bcast.segment", "segment size of the pipelined broadcast"},
             {"jmpi.coll.gather.short", "gathers and scatters of fewer total bytes use the binomial tree, larger ones"

@@ -42,8 +42,15 @@ final class Cluster implements AutoCloseable {
 
     /** Fails the test with every handler error and peer failure seen. */
     void assertHealthy() {
+        // every rank's errors in one message: the first rank's alone hid where a fault began
+        java.util.List<String> errors = new java.util.ArrayList<>();
         for (Node n : nodes) {
-            assertThat(n.errors).as("errors in rank %d", n.rank).isEmpty();
+            for (Throwable t : n.errors) {
+                errors.add("rank " + n.rank + ": " + t);
+            }
+        }
+        assertThat(errors).as("errors in the ranks' handlers").isEmpty();
+        for (Node n : nodes) {
             assertThat(n.failures).as("peer failures seen by rank %d", n.rank).isEmpty();
         }
     }

@@ -302,21 +302,29 @@ class TcpTransportTest {
                 self.transport.send(peer, h, copy, null);
             };
             // rank 0 checks each echo and sends the next frame from inside onFrame, keeping `window` in flight
+            // The first window comes from this thread while echoes of its first frames may come back already: a
+            // frame's number is taken and the frame sent under one lock, else a thread preempted between the two lets
+            // the other thread's later numbers go first (the test saw 1 and 2 swapped, 32 overtaken by 33-45)
+            Object order = new Object();
             long[] nextAt0 = new long[1];
             c.node(0).handler = (self, peer, h, p) -> {
                 long seq = FrameLayout.getLong(h, FrameLayout.SEND_ID);
                 assertThat(seq).isEqualTo(nextAt0[0]++);
                 checkPattern(p, 0, 0, seq);
-                int next = sent.getAndIncrement();
-                if (next < total) {
-                    int len = next % 100 == 0 ? big : next % 700;
-                    self.transport.send(1, header(len, 0, 0, next), patterned(next, len, 0, 0, next), null);
+                synchronized (order) {
+                    int next = sent.getAndIncrement();
+                    if (next < total) {
+                        int len = next % 100 == 0 ? big : next % 700;
+                        self.transport.send(1, header(len, 0, 0, next), patterned(next, len, 0, 0, next), null);
+                    }
                 }
                 done.countDown();
             };
             for (int i = 0; i < window; i++) {
-                int next = sent.getAndIncrement();
-                c.node(0).transport.send(1, header(next, 0, 0, next), patterned(next, next, 0, 0, next), null);
+                synchronized (order) {
+                    int next = sent.getAndIncrement();
+                    c.node(0).transport.send(1, header(next, 0, 0, next), patterned(next, next, 0, 0, next), null);
+                }
             }
             // bounded, so that a stall says what it was (it timed out once in a clean-clone CI run, with no clue): a
             // handler's failed assertion (an echo out of order) or a failed peer shows in assertHealthy, else the counts

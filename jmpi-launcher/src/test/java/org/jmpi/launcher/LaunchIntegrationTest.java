@@ -401,8 +401,12 @@ class LaunchIntegrationTest {
                 for (String pid : run(List.of("ip", "netns", "pids", ns), Map.of(), Duration.ofSeconds(10)).out
                         .trim().split("\\s+")) {
                     if (!pid.isEmpty()) {
-                        Path comm = Path.of("/proc", pid, "comm");
-                        String name = Files.exists(comm) ? Files.readString(comm).trim() : "";
+                        String name;
+                        try {
+                            name = Files.readString(Path.of("/proc", pid, "comm")).trim();
+                        } catch (java.nio.file.NoSuchFileException e) {
+                            continue; // it ended since it was listed: not left over
+                        }
                         if (!name.startsWith("sshd")) {
                             left.add(ns + ":" + pid + ":" + name);
                         }

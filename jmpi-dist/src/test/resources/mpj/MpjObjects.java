@@ -158,13 +158,45 @@ public class MpjObjects {
         MpjCheck.check(want.substring(0, me + 1).equals(res[0]), "Scan of objects: " + res[0]);
         MpjCheck.fails(() -> w.Allreduce(word, 0, res, 0, 1, MPI.OBJECT, MPI.SUM), 10, "predefined op on objects");
 
+        // the data is taken when the send is made: changing the array afterwards changes nothing received, and the
+        // receiver gets arrays of its own (in threads mode too, where objects do not go through bytes)
+        double[] row = {me, 7};
+        w.Send(new Object[] {row, "s" + me}, 0, 2, MPI.OBJECT, right, 30);
+        row[1] = -1;
+        Object[] late = new Object[2];
+        w.Recv(late, 0, 2, MPI.OBJECT, left, 30);
+        MpjCheck.check(late[0] instanceof double[] d && d[0] == left && d[1] == 7 && d != row,
+                "an array changed after its send arrives as it was");
+        MpjCheck.check(("s" + left).equals(late[1]), "a string beside it");
+        double[] theirs = (double[]) late[0];
+        w.Sendrecv(new Object[] {theirs}, 0, 1, MPI.OBJECT, left, 31, late, 0, 1, MPI.OBJECT, right, 31);
+        theirs[1] = -2;
+        MpjCheck.check(late[0] instanceof double[] d && d[1] == 7, "a received array is the receiver's own");
+        // one array twice in a message arrives as one array twice
+        double[] shared = {me};
+        Object[] pair = new Object[2];
+        w.Sendrecv(new Object[] {shared, shared}, 0, 2, MPI.OBJECT, right, 32, pair, 0, 2, MPI.OBJECT, left, 32);
+        MpjCheck.check(pair[0] instanceof double[] d && d[0] == left && pair[0] == pair[1], "an array twice");
+        // the rank's object input filter sees every element
+        org.jmpi.mpj.Serialization.setObjectInputFilter(
+                i -> i.arrayLength() > 100 ? java.io.ObjectInputFilter.Status.REJECTED
+                        : java.io.ObjectInputFilter.Status.UNDECIDED);
+        Object[] big = new Object[1];
+        w.Send(new Object[] {new double[101]}, 0, 1, MPI.OBJECT, right, 33);
+        MpjCheck.fails(() -> w.Recv(big, 0, 1, MPI.OBJECT, left, 33), 16, "an array the filter rejects");
+        org.jmpi.mpj.Serialization.setObjectInputFilter(null);
+
         // a malformed object stream fails that receive only; a truncated one says so
         if (me == 0 && n > 1) {
             w.Send(new byte[] {1, 2, 3, 4, 5}, 0, 5, MPI.BYTE, 1, 40);
             w.Send(new Object[] {"a", "b", "c"}, 0, 3, MPI.OBJECT, 1, 41);
+            // a message that looks like a parcel of objects left for the receiver in this JVM, naming none
+            byte[] parcel = {0x4A, 0x4D, 0x50, 0x02, 1, 0, 0, 0, 9, 9, 9, 9, 9, 9, 9, 9};
+            w.Send(parcel, 0, parcel.length, MPI.BYTE, 1, 42);
         } else if (me == 1) {
             Object[] x = new Object[2];
             MpjCheck.fails(() -> w.Recv(x, 0, 2, MPI.OBJECT, 0, 40), 16, "malformed object stream");
+            MpjCheck.fails(() -> w.Recv(x, 0, 2, MPI.OBJECT, 0, 42), 16, "a parcel that names no objects");
             MpjCheck.fails(() -> w.Recv(x, 0, 2, MPI.OBJECT, 0, 41), 15, "more objects than room");
         }
         MpjCheck.done("MpjObjects");

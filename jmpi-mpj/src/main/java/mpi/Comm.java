@@ -14,6 +14,9 @@ public class Comm {
     /** The runtime's communicator (the Open MPI facade's, renamed), or null for MPI.COMM_NULL. */
     org.jmpi.mpj.ompi.Comm runtime;
 
+    /** {@link #peersInJvm}: 0 not known yet, 1 yes, -1 no. */
+    private int peersInJvm;
+
     Comm(org.jmpi.mpj.ompi.Comm runtime) {
         this.runtime = runtime;
     }
@@ -33,6 +36,18 @@ public class Comm {
             return new Intercomm(i);
         }
         return new Intracomm((org.jmpi.mpj.ompi.Intracomm) c);
+    }
+
+    /**
+     * Whether every rank this communicator sends to runs in this JVM: a threads-mode rank's communicator whose
+     * (remote) group lies within the job's world. Computed at the first object send.
+     */
+    private boolean peersInJvm() {
+        int v = peersInJvm;
+        if (v == 0) {
+            v = peersInJvm = ObjectMessages.inJvm(live()) ? 1 : -1;
+        }
+        return v > 0;
     }
 
     org.jmpi.mpj.ompi.Comm live() {
@@ -231,9 +246,9 @@ public class Comm {
     /** What a send hands the runtime: the buffer (serialised objects, a copy of booleans at an offset), count, type. */
     private record Outgoing(Object buf, int count, org.jmpi.mpj.ompi.Datatype type) {}
 
-    private static Outgoing outgoing(Object buf, int offset, int count, Datatype type) {
+    private Outgoing outgoing(Object buf, int offset, int count, Datatype type) {
         if (type.isObject()) {
-            byte[] bytes = ObjectMessages.encode(buf, offset, count, type);
+            byte[] bytes = ObjectMessages.encode(buf, offset, count, type, peersInJvm());
             return new Outgoing(bytes, bytes.length, org.jmpi.mpj.ompi.MPI.BYTE);
         }
         return new Outgoing(Buf.isBooleanAt(buf, offset) ? Buf.booleansFrom(buf, offset) : Buf.at(buf, offset, type),
@@ -286,7 +301,7 @@ public class Comm {
         if (datatype.isObject() || Buf.isBooleanAt(buf, offset)) {
             Request s;
             if (datatype.isObject()) {
-                byte[] bytes = ObjectMessages.encode(buf, offset, count, datatype);
+                byte[] bytes = ObjectMessages.encode(buf, offset, count, datatype, peersInJvm());
                 s = isendBytes(bytes, dest, sendtag);
             } else {
                 s = Isend(Buf.booleansFrom(buf, offset), 0, count, datatype, dest, sendtag);

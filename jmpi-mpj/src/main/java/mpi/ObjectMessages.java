@@ -12,8 +12,40 @@ final class ObjectMessages {
     static final int ERR_TRUNCATE = 15;
     static final int ERR_OTHER = 16;
     static final int ERR_BUFFER = 1;
+    static final int ERR_COUNT = 2;
 
     private ObjectMessages() {}
+
+    /**
+     * Whether every rank {@code c} sends to runs in this JVM: this rank is in threads mode and they are all in its
+     * world (not so for a spawned or connected job).
+     */
+    static boolean inJvm(org.jmpi.mpj.ompi.Comm c) {
+        if (!Serialization.inThreadsMode()) {
+            return false;
+        }
+        try {
+            org.jmpi.mpj.ompi.Group g = c instanceof org.jmpi.mpj.ompi.Intercomm i ? i.getRemoteGroup() : c.getGroup();
+            org.jmpi.mpj.ompi.Group world = org.jmpi.mpj.ompi.MPI.COMM_WORLD.getGroup();
+            try {
+                int[] ranks = new int[g.getSize()];
+                for (int r = 0; r < ranks.length; r++) {
+                    ranks[r] = r;
+                }
+                for (int w : org.jmpi.mpj.ompi.Group.translateRanks(g, ranks, world)) {
+                    if (w == org.jmpi.mpj.ompi.MPI.UNDEFINED) {
+                        return false;
+                    }
+                }
+                return true;
+            } finally {
+                g.free();
+                world.free();
+            }
+        } catch (org.jmpi.mpj.ompi.MPIException e) {
+            return false;
+        }
+    }
 
     /** The indices of the elements {@code count} copies of {@code type} at {@code offset} cover, in order. */
     static int[] indices(int offset, int count, Datatype type) {
@@ -43,8 +75,42 @@ final class ObjectMessages {
 
     /** The serialised elements of {@code count} copies of {@code type} at {@code offset} of {@code buf}. */
     static byte[] encode(Object buf, int offset, int count, Datatype type) {
+        return encode(buf, offset, count, type, false);
+    }
+
+    /**
+     * The message of those elements; {@code inJvm}: its one receiver runs in this JVM, so elements of the compact
+     * kinds may travel as a parcel ({@link Serialization#write(Object[], int, boolean)}).
+     */
+    static byte[] encode(Object buf, int offset, int count, Datatype type, boolean inJvm) {
         Object[] a = array(buf);
-        int[] idx = indices(offset, count, type);
+        Object[] items;
+        if (type.contiguous()) {
+            int n = Math.multiplyExact(count, type.size);
+            inside(a, offset, n);
+            items = java.util.Arrays.copyOfRange(a, offset, offset + n, Object[].class);
+        } else {
+            items = gather(a, indices(offset, count, type));
+        }
+        try {
+            return Serialization.write(items, items.length, inJvm);
+        } catch (IOException e) {
+            throw new MPIException("cannot serialise an element of an MPI.OBJECT buffer: " + e, ERR_OTHER);
+        }
+    }
+
+    /** Checks that elements {@code [offset, offset + n)} lie inside {@code a}. */
+    private static void inside(Object[] a, int offset, int n) {
+        if (n < 0) {
+            throw new MPIException("negative count of objects: " + n, ERR_COUNT);
+        }
+        if (n > 0 && (offset < 0 || offset > a.length - n)) {
+            throw new MPIException("element " + (offset < 0 ? offset : Math.max(offset, a.length))
+                    + " is outside the Object[] of length " + a.length, ERR_BUFFER);
+        }
+    }
+
+    private static Object[] gather(Object[] a, int[] idx) {
         Object[] items = new Object[idx.length];
         for (int i = 0; i < idx.length; i++) {
             int j = idx[i];
@@ -54,11 +120,7 @@ final class ObjectMessages {
             }
             items[i] = a[j];
         }
-        try {
-            return Serialization.write(items, items.length);
-        } catch (IOException e) {
-            throw new MPIException("cannot serialise an element of an MPI.OBJECT buffer: " + e, ERR_OTHER);
-        }
+        return items;
     }
 
     /** Decodes {@code data[0..length)} into {@code buf}; the number of objects placed. */
@@ -79,6 +141,25 @@ final class ObjectMessages {
 
     static int place(Object[] items, Object buf, int offset, int count, Datatype type) {
         Object[] a = array(buf);
+        if (type.contiguous()) {
+            int room = Math.multiplyExact(count, type.size);
+            if (items.length > room) {
+                throw new MPIException("message truncated: " + items.length + " objects received into room for "
+                        + room, ERR_TRUNCATE);
+            }
+            inside(a, offset, items.length);
+            try {
+                System.arraycopy(items, 0, a, offset, items.length);
+            } catch (ArrayStoreException e) {
+                for (Object o : items) {
+                    if (o != null && !a.getClass().getComponentType().isInstance(o)) {
+                        throw misfit(o, a);
+                    }
+                }
+                throw e;
+            }
+            return items.length;
+        }
         int[] idx = indices(offset, count, type);
         if (items.length > idx.length) {
             throw new MPIException("message truncated: " + items.length + " objects received into room for "
@@ -93,11 +174,15 @@ final class ObjectMessages {
             try {
                 a[j] = items[i];
             } catch (ArrayStoreException e) {
-                throw new MPIException("a received " + items[i].getClass().getName() + " does not fit in the "
-                        + a.getClass().getComponentType().getName() + "[] receive buffer", ERR_OTHER);
+                throw misfit(items[i], a);
             }
         }
         return items.length;
+    }
+
+    private static MPIException misfit(Object o, Object[] a) {
+        return new MPIException("a received " + o.getClass().getName() + " does not fit in the "
+                + a.getClass().getComponentType().getName() + "[] receive buffer", ERR_OTHER);
     }
 
     /** A receive of an object message, matched when it is waited for or tested. */

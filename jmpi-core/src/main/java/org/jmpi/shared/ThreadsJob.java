@@ -10,8 +10,10 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -81,6 +83,9 @@ public final class ThreadsJob {
     private final CopyOnWriteArrayList<ThreadsJob> children = new CopyOnWriteArrayList<>();
     /** Set once a rank of another job was connected to a rank of this one (see {@link #markLinked}). */
     private volatile boolean linked;
+    /** Objects one rank left for another to take by key ({@link #leave}); keys start at a random value. */
+    private final ConcurrentHashMap<Long, Object[]> parcels = new ConcurrentHashMap<>();
+    private final AtomicLong nextParcel = new AtomicLong(ThreadLocalRandom.current().nextLong());
 
     private ThreadsJob(int size) {
         this.size = size;
@@ -246,6 +251,22 @@ public final class ThreadsJob {
 
     public String jobId() {
         return jobId;
+    }
+
+    /**
+     * Leaves objects for another rank of this job, which takes them with {@link #take} and the returned key: how an
+     * {@code MPI.OBJECT} message between ranks of one JVM travels (the message carries the key; the objects are the
+     * sender's copies). Objects nobody takes stay until the job is gone.
+     */
+    public long leave(Object[] items) {
+        long key = nextParcel.getAndIncrement();
+        parcels.put(key, items);
+        return key;
+    }
+
+    /** Takes (removes) the objects left under {@code key}; null if there are none (never left, or taken). */
+    public Object[] take(long key) {
+        return parcels.remove(key);
     }
 
     // ---- bootstrap: key-value space and fence ----

@@ -8,6 +8,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import org.jmpi.shared.ThreadsJob;
 
 /**
  * The compact form of an {@code MPI.OBJECT} message whose elements are all primitive arrays, {@code String}s, boxed
@@ -39,6 +40,8 @@ final class CompactObjects {
 
     private static final int MAGIC = 0x01504D4A; // bytes 4A 4D 50 01, read as a little-endian int
     private static final int HEADER = 8;
+    private static final int PARCEL = 0x02504D4A; // bytes 4A 4D 50 02
+    private static final int PARCEL_BYTES = 16;
     /** The largest message in this form (a Java array's limit); larger ones take Java serialisation. */
     static final long MAX_BYTES = Integer.MAX_VALUE - 16;
 
@@ -77,6 +80,85 @@ final class CompactObjects {
             ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfDouble DOUBLE_ARRAY_LE =
             ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    /**
+     * Whether data is a parcel: the message of {@link #leave}, 16 bytes: the magic {@code 4A 4D 50 02}, the element
+     * count (int) and the key (long) under which the elements wait in the job's {@link ThreadsJob#leave} table.
+     */
+    static boolean isParcel(byte[] data, int offset, int length) {
+        return length == PARCEL_BYTES && (int) INT_LE.get(data, offset) == PARCEL;
+    }
+
+    /**
+     * Between ranks of one JVM (threads mode): leaves copies of {@code items[0..n)} (which {@link #fits}) with the job
+     * and returns the parcel that names them. Arrays are copied, as a send must; strings, boxed values and null are
+     * passed as they are, since nobody can change them. One copy instead of encoding, moving and decoding.
+     */
+    static byte[] leave(ThreadsJob job, Object[] items, int n) {
+        Object[] copies = new Object[n];
+        for (int i = 0; i < n; i++) {
+            copies[i] = copyOf(items[i]);
+        }
+        byte[] m = new byte[PARCEL_BYTES];
+        INT_LE.set(m, 0, PARCEL);
+        INT_LE.set(m, 4, n);
+        LONG_LE.set(m, 8, job.leave(copies));
+        return m;
+    }
+
+    /**
+     * The elements a parcel names, taken from the job (null when this rank is not in threads mode); the filter sees
+     * each as in {@link #read}.
+     *
+     * @throws IOException no elements under the parcel's key in this JVM's job (not sent from this JVM, or already
+     *     taken), or the filter rejects one
+     */
+    static Object[] take(ThreadsJob job, byte[] data, int offset, ObjectInputFilter filter) throws IOException {
+        int n = (int) INT_LE.get(data, offset + 4);
+        Object[] items = job == null ? null : job.take((long) LONG_LE.get(data, offset + 8));
+        if (items == null || items.length != n) {
+            throw new IOException("a received object message names objects that were not left in this JVM's job");
+        }
+        if (filter != null) {
+            for (int i = 0; i < n; i++) {
+                Object o = items[i];
+                if (o != null) {
+                    check(filter, o, o.getClass().isArray() ? java.lang.reflect.Array.getLength(o) : 0, i + 1,
+                            PARCEL_BYTES);
+                }
+            }
+        }
+        return items;
+    }
+
+    /** A copy of an element of the compact kinds: arrays cloned, the rest (immutable) as it is. */
+    private static Object copyOf(Object o) {
+        if (o instanceof double[] a) {
+            return a.clone();
+        }
+        if (o instanceof int[] a) {
+            return a.clone();
+        }
+        if (o instanceof long[] a) {
+            return a.clone();
+        }
+        if (o instanceof float[] a) {
+            return a.clone();
+        }
+        if (o instanceof byte[] a) {
+            return a.clone();
+        }
+        if (o instanceof char[] a) {
+            return a.clone();
+        }
+        if (o instanceof short[] a) {
+            return a.clone();
+        }
+        if (o instanceof boolean[] a) {
+            return a.clone();
+        }
+        return o;
+    }
 
     /** Whether data begins as this form does. */
     static boolean isCompact(byte[] data, int offset, int length) {

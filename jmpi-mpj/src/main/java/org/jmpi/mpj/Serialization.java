@@ -9,6 +9,8 @@ import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.ObjectStreamClass;
 import java.io.OutputStream;
+import org.jmpi.shared.RankClassLoader;
+import org.jmpi.shared.ThreadsJob;
 
 /**
  * How {@code MPI.OBJECT} data travels: the elements of one message (or one contribution to a collective) as one
@@ -28,12 +30,20 @@ import java.io.OutputStream;
  */
 public final class Serialization {
     private static volatile ObjectInputFilter filter;
+    /** This rank's job in threads mode (each rank loads this class itself), else null. */
+    private static final ThreadsJob JOB =
+            Serialization.class.getClassLoader() instanceof RankClassLoader l ? l.job() : null;
 
     private Serialization() {}
 
     /** A filter every object receive of this JVM applies (null: none beyond the JDK's own settings). */
     public static void setObjectInputFilter(ObjectInputFilter f) {
         filter = f;
+    }
+
+    /** Whether this rank runs in threads mode (so objects may travel to ranks of its job as parcels). */
+    public static boolean inThreadsMode() {
+        return JOB != null;
     }
 
     /** The filter set by {@link #setObjectInputFilter}, or null. */
@@ -43,7 +53,19 @@ public final class Serialization {
 
     /** The serialised form of {@code items[0..n)}: the count, then each element. */
     public static byte[] write(Object[] items, int n) throws IOException {
+        return write(items, n, false);
+    }
+
+    /**
+     * The message for {@code items[0..n)}; when {@code inJvm} (its receiver runs in this JVM, a rank of this threads
+     * mode job) and the elements have a compact form, a parcel ({@link CompactObjects#leave}) that the receiver's
+     * {@link #read} takes, else the serialised form.
+     */
+    public static byte[] write(Object[] items, int n, boolean inJvm) throws IOException {
         long compact = CompactObjects.fits(items, n);
+        if (compact >= 0 && inJvm && JOB != null) {
+            return CompactObjects.leave(JOB, items, n);
+        }
         if (compact >= 0 && compact <= CompactObjects.MAX_BYTES) {
             return CompactObjects.write(items, n, compact);
         }
@@ -68,6 +90,10 @@ public final class Serialization {
      * @throws IOException a malformed stream, a class this rank does not have, or one the filter rejects
      */
     public static Object[] read(byte[] data, int offset, int length) throws IOException {
+        if (CompactObjects.isParcel(data, offset, length)) {
+            ObjectInputFilter f = filter;
+            return CompactObjects.take(JOB, data, offset, f != null ? f : ObjectInputFilter.Config.getSerialFilter());
+        }
         if (CompactObjects.isCompact(data, offset, length)) {
             ObjectInputFilter f = filter;
             return CompactObjects.read(data, offset, length,

@@ -47,7 +47,8 @@
 # SIZE (A, B or C; section 3 has A and B; default A), ONLY (an extended regular expression on benchmark names, e.g.
 # "Crypt|MolDyn"), S1_TARGETTIME (default 1.0), HITDATA (the hitData file), TIMEOUT seconds per run (default 900),
 # JAVAC (default $JAVA_HOME/bin/javac, else javac), JAVA (default $JAVA_HOME/bin/java, else java; for MPJ Express's
-# daemon).
+# daemon), GATE (a quiet-machine gate such as ../shared/baseline/gate.py: each run waits for an idle machine and its
+# log ends with the gate's line; MPJ Express's daemon, whose children the niodev ranks are, counts as the run's own).
 set -euo pipefail
 
 [ $# -eq 2 ] || { sed -n '2,/^set /{/^set /!p}' "$0"; exit 2; }
@@ -184,9 +185,21 @@ for dev in $devs; do
             else
                 shm_before=$(shm_snapshot)
                 set +e
-                (cd "$work/run" && timeout -k 10 "$timeout" "$mpj/bin/mpjrun.sh" -np "$np" -dev "$dev" \
-                    -cp "$classes" "$cls" < /dev/null > "$log" 2>&1)
-                rc=$?
+                if [ -n "${GATE:-}" ]; then
+                    # gate.py appends the run's output to the log and ends it with a "# gate:" line; its exit status
+                    # is the run's, or 99 for a contaminated run of status 0
+                    rm -f "$log"
+                    (cd "$work/run" && python3 "$GATE" "$log" ${daemon_pid:+--mine "$daemon_pid"} -- \
+                        timeout -k 10 "$timeout" "$mpj/bin/mpjrun.sh" -np "$np" -dev "$dev" -cp "$classes" "$cls" \
+                        < /dev/null > /dev/null 2>&1)
+                    rc=$?
+                    gateline=$(grep -m1 '^# gate:' "$log" || true)
+                    [ "$rc" != 99 ] || rc=0 note="contaminated: ${gateline#\# gate: }"
+                else
+                    (cd "$work/run" && timeout -k 10 "$timeout" "$mpj/bin/mpjrun.sh" -np "$np" -dev "$dev" \
+                        -cp "$classes" "$cls" < /dev/null > "$log" 2>&1)
+                    rc=$?
+                fi
                 set -e
                 errline=$(grep -v -e '^Exception in thread "Thread-[0-9]*" java.lang.NoClassDefFoundError: org/apache/commons/io' \
                     "$log" | grep -m1 -E -- "$errors" || true)
@@ -194,7 +207,7 @@ for dev in $devs; do
                     2) result=$(grep -m1 -E "^Section2:$b:Kernel:Size$size"$'\t' "$log" || true) ;;
                     3) result=$(grep -m1 -E "^Section3:$b:Total:Size$size"$'\t' "$log" || true)
                        run=$(grep -m1 -E "^Section3:$b:Run:Size$size"$'\t' "$log" | cut -f2 | sed 's/ *(s) *//' || true)
-                       [ -z "$run" ] || note="Run $run s" ;;
+                       [ -z "$run" ] || note="${note:+$note; }Run $run s" ;;
                     1) got=$(grep -cE '^Section1:' "$log" || true); want=$(s1lines "$b") ;;
                 esac
                 if [ "$s" != 1 ] && [ -n "$result" ]; then

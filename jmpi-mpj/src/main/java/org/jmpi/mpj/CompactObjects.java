@@ -133,6 +133,9 @@ final class CompactObjects {
 
     /** A copy of an element of the compact kinds: arrays cloned, the rest (immutable) as it is. */
     private static Object copyOf(Object o) {
+        if (o == null || !o.getClass().isArray()) {
+            return o;
+        }
         if (o instanceof double[] a) {
             return a.clone();
         }

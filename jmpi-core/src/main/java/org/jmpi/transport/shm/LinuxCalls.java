@@ -5,7 +5,6 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.jmpi.shared.Syscall;
 
 /**
@@ -15,10 +14,13 @@ import org.jmpi.shared.Syscall;
  * single-copy path). All of them go through one downcall, the C library's {@code syscall} ({@link Syscall}): each
  * downcall of its own would cost its link again.
  *
- * <p><b>Linked in the background.</b> Linking a downcall costs some 40-100 ms of CPU (the JDK generates its code). The
- * shared-memory transport calls {@link #prepare()} as the rank's start ends, which links in a daemon thread and
- * returns at once, so that a rank pays it then rather than in the middle of what the program times; {@link #get()}
- * answers null until the calls are ready. Callers take their fallback meanwhile (park with back-off; two copies).
+ * <p><b>Linked as MPI_Init ends.</b> Linking a downcall costs some 40-100 ms of CPU (the JDK generates its code). The
+ * shared-memory transport calls {@link #prepare()} at the end of the rank's start, in the rank's own thread, so that
+ * the program's first phase does not share the processors with it. (Until 2026-11-29 a daemon thread linked while
+ * MPI_Init returned; it was still at work in the program's first tens of milliseconds: a 2-D Jacobi's first
+ * iteration took 8-19 ms instead of 1-4, its run 0.264 s instead of 0.233, while the jobs' whole times were the same
+ * either way.) {@link #get()} answers null on a rank that has not linked (no other rank on its host); callers then
+ * take their fallback (park with back-off; two copies).
  * When the downcall cannot be made (not Linux, an architecture whose numbers jmpi does not know, native access
  * refused), {@link Calls#futex} and {@link Calls#processVm} say so for good.
  *
@@ -34,28 +36,19 @@ final class LinuxCalls {
     private static final long FUTEX_WAIT = 0;
     private static final long FUTEX_WAKE = 1;
 
-    private static final AtomicBoolean STARTED = new AtomicBoolean();
     private static volatile Calls calls;
 
-    /** Starts linking in a daemon thread, once; returns at once. */
-    static void prepare() {
-        if (STARTED.compareAndSet(false, true)) {
-            Thread.ofPlatform().daemon().name("jmpi-link-syscalls").start(() -> calls = Calls.link());
-        }
-    }
-
-    /** Links now, in the calling thread (tests); returns the calls. */
-    static Calls prepareNow() {
+    /** Links the calls in the calling thread unless some caller has; returns them. */
+    static Calls prepare() {
         Calls c = calls;
         if (c == null) {
-            STARTED.set(true);
             c = Calls.link();
             calls = c;
         }
         return c;
     }
 
-    /** The linked calls, or null while they are not ready (see {@link #prepare()}). */
+    /** The linked calls, or null before {@link #prepare()}. */
     static Calls get() {
         return calls;
     }

@@ -49,10 +49,10 @@ import org.jmpi.transport.Transport;
  * Nothing here depends on when the system calls are linked: the send path is the same from the first message. A
  * sender whose frames wait for room while a thread of its process sleeps on the doorbell (or is about to) asks the
  * consumer (a flag in the ring) to ring it when it frees some; the owner asks the same itself before it sleeps.
- * The system calls (futex, process_vm_readv/writev) are linked in the background as the rank's start ends
- * ({@link #mapAllPeers}): linking costs some 40-100 ms of CPU, which a rank pays once then, instead of in the middle
- * of whatever the program times when a first sleep, a first large message or a record count asked for it. Until
- * then, and where there is no futex, the owner parks for 20 us, doubling up to 1 ms while nothing arrives.
+ * The system calls (futex, process_vm_readv/writev) are linked at the end of the rank's start, in its own thread
+ * ({@link #mapAllPeers}, {@link LinuxCalls}): linking costs some 40-100 ms of CPU, which a rank pays once then, not
+ * while the program runs. Where there is no futex, the owner parks for 20 us, doubling up to 1 ms while nothing
+ * arrives.
  *
  * <p><b>Single copy.</b> {@link #read} copies straight out of a peer's memory with {@code process_vm_readv}. It is
  * offered for a peer only after a probe succeeded: reading a random token from the peer's own mapping of its segment
@@ -222,7 +222,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
             }
         }
         if (localRanks.length > 1) {
-            LinuxCalls.prepare(); // see "Waiting": as this rank's start ends, not while the program runs
+            LinuxCalls.prepare(); // see LinuxCalls: as this rank's start ends, not while the program runs
         }
     }
 

@@ -349,7 +349,7 @@ class ShmTransportTest {
 
     /** Sleeps in futex only, for as long as the test says: only a doorbell can end them early. */
     private static void futexSleepsOnly() {
-        assumeTrue(LinuxCalls.prepareNow().futex, "futex is available");
+        assumeTrue(LinuxCalls.prepare().futex, "futex is available");
         ShmTransport.futexCapNanos = TimeUnit.SECONDS.toNanos(30);
     }
 
@@ -424,7 +424,7 @@ class ShmTransportTest {
      */
     @Test
     void aLostWakeCostsAtMostTheSleepCap() throws Exception {
-        assumeTrue(LinuxCalls.prepareNow().futex, "futex is available");
+        assumeTrue(LinuxCalls.prepare().futex, "futex is available");
         final int frames = 2_000;
         try (ShmCluster c = cluster(2, ShmConfig.defaults())) {
             c.node(0).awaitNanos = 0;
@@ -660,7 +660,7 @@ class ShmTransportTest {
     void singleCopyReadsStraightFromThePeersMemory() throws Exception {
         try (ShmCluster c = cluster(2, ShmConfig.defaults()); Arena arena = Arena.ofShared()) {
             ShmTransport t = c.node(1).transport;
-            assumeTrue(LinuxCalls.prepareNow().processVm, "process_vm_readv is available");
+            assumeTrue(LinuxCalls.prepare().processVm, "process_vm_readv is available");
             assertThat(t.canReadFrom(0)).as("the probe succeeds within one process").isTrue();
             MemorySegment src = arena.allocate(1 << 20, 4096);
             for (long i = 0; i < src.byteSize(); i += 8) {
@@ -688,7 +688,7 @@ class ShmTransportTest {
         assertThat(ShmTransport.slowDistance(16, 0, 4095)).as("short copies are not refused").isFalse();
         try (ShmCluster c = cluster(2, ShmConfig.defaults()); Arena arena = Arena.ofShared()) {
             ShmTransport t = c.node(1).transport;
-            assumeTrue(LinuxCalls.prepareNow().processVm, "process_vm_readv is available");
+            assumeTrue(LinuxCalls.prepare().processVm, "process_vm_readv is available");
             assertThat(t.canReadFrom(0)).isTrue();
             MemorySegment src = arena.allocate(1 << 20, 4096);
             src.fill((byte) 7);

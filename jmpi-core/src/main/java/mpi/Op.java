@@ -94,6 +94,14 @@ public final class Op implements Freeable {
      *     reductions cannot work on
      */
     Reduction reduction(Datatype type, boolean accumulate) {
+        Cached last = cached;
+        if (last != null && last.type == type && !accumulate && !freed) {
+            return last.reduction; // a loop of calls on one type: the rest runs once
+        }
+        return reductionOutOfLine(type, accumulate);
+    }
+
+    private Reduction reductionOutOfLine(Datatype type, boolean accumulate) {
         if (freed) {
             throw new MpiError(ErrorClass.ERR_OP, "invalid operation (freed)");
         }
@@ -103,10 +111,6 @@ public final class Op implements Freeable {
         PredefinedOp p = predefined();
         if (p.accumulateOnly() && !accumulate) {
             throw new MpiError(ErrorClass.ERR_OP, name + " may only be used in one-sided accumulate operations");
-        }
-        Cached last = cached;
-        if (last != null && last.type == type && !accumulate) {
-            return last.reduction;
         }
         ElementKind kind = kindOf(type);
         if (kind == null) {

@@ -5,6 +5,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.Map;
 import java.util.WeakHashMap;
 import org.jmpi.datatype.MessageData;
+import org.jmpi.op.ElementKind;
 import org.jmpi.op.PredefinedReduction;
 import org.jmpi.op.Reduction;
 import org.jmpi.pt2pt.Engine;
@@ -29,8 +30,9 @@ import org.jmpi.runtime.Progress;
  * algorithm is selected, the data is larger than the scratch area, or the operation is not predefined (a user
  * function sees Java arrays when the data is on the heap, which the native scratch would change).
  *
- * <p>Working buffers are native: the input is copied in, combined with {@link Reduction#applyNative}, and the result
- * copied out. For the sizes taken here (at most {@link #LIMIT} bytes) the copies cost less than one message.
+ * <p>Working buffers are copies: a reduction copies its input into Java arrays of its element kind, combines there
+ * with {@link Reduction#apply} and copies the result out; the other collectives work in native scratch memory. For
+ * the sizes taken here (at most {@link #LIMIT} bytes) the copies cost less than one message.
  *
  * <p><b>Pacing.</b> In the rooted collectives (bcast, reduce, gather, scatter) data flows one way, and a sender's
  * small messages are eager: it returns as soon as they are written, so a loop of such calls lets the senders run
@@ -144,16 +146,16 @@ public final class Immediate {
         }
     }
 
-    /** The calling thread's working memory: two {@link #LIMIT}-byte segments and views of them. */
+    /**
+     * The calling thread's working memory: two {@link #LIMIT}-byte segments and views of them, and the reductions'
+     * {@link Accumulators}.
+     */
     private static final class Scratch {
         final MemorySegment a;
         final MemorySegment b;
-        long size = -1;
-        MemorySegment sliceA;
-        MemorySegment sliceB;
-        MessageData dataA;
-        MessageData dataB;
         final SendRequest[] sends = new SendRequest[32];
+        /** By element kind (ordinal), made on first use. */
+        private final Accumulators[] accumulators = new Accumulators[ElementKind.values().length];
 
         Scratch() {
             MemorySegment both = Arena.ofAuto().allocate(2 * LIMIT, 64);
@@ -222,15 +224,48 @@ public final class Immediate {
             return v;
         }
 
-        /** Makes the slices and views {@code n} bytes long (kept while calls keep one size). */
-        void size(long n) {
+        /** The accumulators of {@code kind}, their views {@code bytes} long. */
+        Accumulators accumulators(ElementKind kind, long bytes) {
+            Accumulators ac = accumulators[kind.ordinal()];
+            if (ac == null) {
+                ac = new Accumulators(kind);
+                accumulators[kind.ordinal()] = ac;
+            }
+            return ac.size(bytes);
+        }
+    }
+
+    /**
+     * Two Java arrays of one element kind, {@link #LIMIT} bytes each, in which allreduce and reduce combine: the
+     * operation's loop over Java arrays ({@link Reduction#apply}) works on them as they are, a loop that is fast from
+     * its first call, interpreted or compiled. (In native scratch memory, every combine copied both operands into
+     * arrays and the result back.)
+     */
+    private static final class Accumulators {
+        final Object a;
+        final Object b;
+        private final MemorySegment segmentA;
+        private final MemorySegment segmentB;
+        private long size = -1;
+        MessageData dataA;
+        MessageData dataB;
+
+        Accumulators(ElementKind kind) {
+            int entries = (int) (LIMIT / kind.packedBytes * kind.slots);
+            a = java.lang.reflect.Array.newInstance(kind.arrayType.componentType(), entries);
+            b = java.lang.reflect.Array.newInstance(kind.arrayType.componentType(), entries);
+            segmentA = org.jmpi.shared.FastCopy.arraySegment(a);
+            segmentB = org.jmpi.shared.FastCopy.arraySegment(b);
+        }
+
+        /** Makes the views {@code n} bytes long (kept while calls keep one size). */
+        Accumulators size(long n) {
             if (n != size) {
-                sliceA = a.asSlice(0, n);
-                sliceB = b.asSlice(0, n);
-                dataA = new MessageData.SegmentData(sliceA);
-                dataB = new MessageData.SegmentData(sliceB);
+                dataA = new MessageData.SegmentData(segmentA.asSlice(0, n));
+                dataB = new MessageData.SegmentData(segmentB.asSlice(0, n));
                 size = n;
             }
+            return this;
         }
     }
 
@@ -338,17 +373,16 @@ public final class Immediate {
             exchange(engine, progress, c, context, tag, r + 1, null, output, call);
             return true;
         }
-        Scratch sc = SCRATCH.get();
-        sc.size(bytes);
-        MemorySegment acc = sc.sliceA;
-        MemorySegment tmp = sc.sliceB;
-        MessageData accData = sc.dataA;
-        MessageData tmpData = sc.dataB;
+        Accumulators ac = SCRATCH.get().accumulators(((PredefinedReduction) red).kind(), bytes);
+        Object acc = ac.a;
+        Object tmp = ac.b;
+        MessageData accData = ac.dataA;
+        MessageData tmpData = ac.dataB;
         Blocks.copy(input, 0, accData, 0, bytes);
         if (r < 2 * rem) {
             // the partner r - 1 is the lower rank: tmp op acc
             exchange(engine, progress, c, context, tag, r - 1, null, tmpData, call);
-            red.applyNative(tmp, acc, 0, count);
+            red.apply(tmp, acc, 0, count);
         }
         int nr = r < 2 * rem ? r / 2 : r - rem;
         for (int mask = 1; mask < pof2; mask <<= 1) {
@@ -356,10 +390,10 @@ public final class Immediate {
             int partner = partnerNew < rem ? 2 * partnerNew + 1 : partnerNew + rem;
             exchange(engine, progress, c, context, tag, partner, accData, tmpData, call);
             if (partnerNew < nr || commute) {
-                red.applyNative(tmp, acc, 0, count);
+                red.apply(tmp, acc, 0, count);
             } else {
-                red.applyNative(acc, tmp, 0, count);
-                MemorySegment t = acc;
+                red.apply(acc, tmp, 0, count);
+                Object t = acc;
                 acc = tmp;
                 tmp = t;
                 MessageData td = accData;
@@ -406,12 +440,11 @@ public final class Immediate {
         int rel = Binomial.rel(r, treeRoot, p);
         int top = Binomial.top(rel, p);
         int parent = Binomial.abs(rel - top, treeRoot, p);
-        Scratch sc = SCRATCH.get();
-        sc.size(bytes);
-        MemorySegment acc = sc.sliceA;
-        MemorySegment tmp = sc.sliceB;
-        MessageData accData = sc.dataA;
-        MessageData tmpData = sc.dataB;
+        Accumulators ac = SCRATCH.get().accumulators(((PredefinedReduction) red).kind(), bytes);
+        Object acc = ac.a;
+        Object tmp = ac.b;
+        MessageData accData = ac.dataA;
+        MessageData tmpData = ac.dataB;
         boolean holds = false;
         if (rel + 1 >= p || top == 1) {
             // no children
@@ -427,11 +460,11 @@ public final class Immediate {
                 exchange(engine, progress, c, context, tag, Binomial.abs(rel + mask, treeRoot, p), null, tmpData,
                         call);
                 if (commute) {
-                    red.applyNative(tmp, acc, 0, count);
+                    red.apply(tmp, acc, 0, count);
                 } else {
                     // acc holds ranks [rel, rel + mask), tmp the next ones: acc op tmp, computed into tmp
-                    red.applyNative(acc, tmp, 0, count);
-                    MemorySegment t = acc;
+                    red.apply(acc, tmp, 0, count);
+                    Object t = acc;
                     acc = tmp;
                     tmp = t;
                     MessageData td = accData;

@@ -14,13 +14,19 @@ import java.util.Map;
  *
  * <p>Threading: one instance of this state per rank (statics of this class; each rank has its own class loader in
  * threads mode). The configuration is read once, under the class lock, and published through a volatile field;
- * forced algorithms live in a volatile, copy-on-write map.
+ * forced algorithms live in a volatile, copy-on-write map, and what a call looks up in a table made from it and the
+ * configuration (under the class lock, whenever either changes).
  */
 public final class Tuning {
     private Tuning() {}
 
     private static volatile CollConfig config;
     private static volatile Map<Collective, Algorithm> overrides = new EnumMap<>(Collective.class);
+    /**
+     * By collective (ordinal): the algorithm {@link #force} forced, else the parameters, else null; null until the
+     * parameters are read. One array load per call, where two map look-ups were.
+     */
+    private static volatile Algorithm[] forced;
     private static volatile Algorithm last;
 
     /** The parameters, read on first use. */
@@ -31,6 +37,7 @@ public final class Tuning {
                 c = config;
                 if (c == null) {
                     c = CollConfig.fromEnvironment();
+                    forced = table(overrides, c); // before config: a reader that sees config sees this
                     config = c;
                 }
             }
@@ -43,7 +50,19 @@ public final class Tuning {
      * again from the system properties and environment. For tests and tuning experiments.
      */
     public static synchronized void useConfig(CollConfig c) {
-        config = c != null ? c : CollConfig.fromEnvironment();
+        CollConfig n = c != null ? c : CollConfig.fromEnvironment();
+        forced = table(overrides, n);
+        config = n;
+    }
+
+    /** What {@link #forced} holds for these forced algorithms and parameters. */
+    private static Algorithm[] table(Map<Collective, Algorithm> overrides, CollConfig cfg) {
+        Algorithm[] t = new Algorithm[Collective.values().length];
+        for (Collective c : Collective.values()) {
+            Algorithm a = overrides.get(c);
+            t[c.ordinal()] = a != null ? a : cfg.forced().get(c);
+        }
+        return t;
     }
 
     /**
@@ -62,11 +81,13 @@ public final class Tuning {
             m.put(c, a);
         }
         overrides = m;
+        forced = table(m, config());
     }
 
     /** Restores automatic selection for every collective (parameters still apply). */
     public static synchronized void clearForced() {
         overrides = new EnumMap<>(Collective.class);
+        forced = table(overrides, config());
     }
 
     /**
@@ -97,14 +118,10 @@ public final class Tuning {
 
     private static Algorithm choose(Collective c, int p, long bytes, boolean commutative) {
         CollConfig cfg = config();
-        Algorithm forced = overrides.get(c);
-        if (forced == null) {
-            forced = cfg.forced().get(c);
+        Algorithm f = forced[c.ordinal()]; // set once config() has returned
+        if (f != null && (commutative || f.orderPreserving())) {
+            return f;
         }
-        if (forced != null && (commutative || forced.orderPreserving())) {
-            return forced;
-        }
-        boolean pow2 = Integer.bitCount(p) == 1;
         return switch (c) {
             case BARRIER -> Algorithm.BARRIER_DISSEMINATION;
             case BCAST -> bytes >= cfg.bcastPipeline() ? Algorithm.BCAST_PIPELINE
@@ -115,7 +132,8 @@ public final class Tuning {
             case SCATTER -> bytes < cfg.gatherShort() ? Algorithm.SCATTER_BINOMIAL : Algorithm.SCATTER_LINEAR;
             case SCATTERV -> Algorithm.SCATTERV_LINEAR;
             case ALLGATHER -> bytes >= cfg.allgatherShort() ? Algorithm.ALLGATHER_RING
-                    : pow2 ? Algorithm.ALLGATHER_RECURSIVE_DOUBLING : Algorithm.ALLGATHER_BRUCK;
+                    : Integer.bitCount(p) == 1 ? Algorithm.ALLGATHER_RECURSIVE_DOUBLING
+                    : Algorithm.ALLGATHER_BRUCK;
             case ALLGATHERV -> bytes >= cfg.allgatherShort() ? Algorithm.ALLGATHERV_RING : Algorithm.ALLGATHERV_BRUCK;
             case ALLTOALL -> bytes < cfg.alltoallShort() && p > 2 ? Algorithm.ALLTOALL_BRUCK
                     : bytes < cfg.alltoallMedium() ? Algorithm.ALLTOALL_LINEAR : Algorithm.ALLTOALL_PAIRWISE;

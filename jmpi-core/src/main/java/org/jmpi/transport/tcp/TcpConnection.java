@@ -383,38 +383,52 @@ final class TcpConnection {
         requestFlush();
     }
 
-    /** Poll thread: OP_READ is ready. Reads what is there and hands every complete frame to the sink. */
-    void onReadable() {
+    /**
+     * Poll thread: OP_READ is ready, or the poll looks without the selector ({@link TcpTransport#poll}). Reads what is
+     * there and hands every complete frame to the sink; whether it read anything (or the connection ended).
+     */
+    boolean onReadable() {
+        boolean any = false;
         try {
             for (int round = 0; round < 8; round++) {
                 ByteBuffer target = placing != null ? placing : in;
                 int space = target.remaining();
                 int n = channel.read(target);
+                if (n != 0) {
+                    any = true;
+                }
                 if (n > 0 && target == placing) {
                     if (!placing.hasRemaining() && !placed()) {
-                        return;
+                        return true;
                     }
                     if (n < space) {
-                        return;
+                        return true;
                     }
                     continue;
                 }
                 if (n < 0) {
                     if (saidBye) {
                         transport.connectionEnded(this);
-                        return;
+                        return true;
                     }
                     transport.connectionFailed(this, new EOFException(
                             peer >= 0 ? "connection closed by rank " + peer : "connection closed before hello"));
-                    return;
+                    return true;
                 }
                 if (n == 0 || !deliver() || n < space) {
-                    return;
+                    return any;
                 }
             }
         } catch (IOException e) {
             transport.connectionFailed(this, e);
+            return true;
         }
+        return any;
+    }
+
+    /** Poll thread: whether {@link TcpTransport#poll} may read this connection without the selector. */
+    boolean readsDirectly() {
+        return connected && !wantWrite && !closed && key != null;
     }
 
     /** Returns {@code false} when the connection (or the transport) was closed meanwhile. */

@@ -137,6 +137,20 @@ public final class TcpTransport implements Transport {
     private volatile ForeignAdmission admission;
     private final ConcurrentLinkedQueue<TcpConnection> pendingRegistrations = new ConcurrentLinkedQueue<>();
     private final Set<TcpConnection> connections = ConcurrentHashMap.newKeySet();
+    /** Changes of {@link #connections} (racy increments from any thread: only that it changed matters). */
+    private volatile int connectionsVersion;
+    /**
+     * What {@link #poll} reads itself, without the selector (poll thread only): the connections at
+     * {@link #directVersion}; used while there are at most {@link #DIRECT_MAX} of them.
+     */
+    private TcpConnection[] direct = new TcpConnection[0];
+    private int directVersion = -1;
+    /** Polls since the selector's last look (poll thread only). */
+    private int directPasses;
+    /** Most connections {@link #poll} reads directly; with more, every poll asks the selector. */
+    static final int DIRECT_MAX = 4;
+    /** Every this many polls (a power of two) the selector looks too: accepts, connects, writable sockets. */
+    static final int SELECT_EVERY = 64;
     /** Accepted connections whose hello has not come yet, oldest first, with their deadlines (poll thread only). */
     private final java.util.ArrayDeque<Object[]> awaitingHello = new java.util.ArrayDeque<>();
     /** Accepted connections without a hello at most; beyond, further ones wait in the kernel's backlog. */
@@ -303,7 +317,7 @@ public final class TcpTransport implements Transport {
             if (ch.connect(address)) {
                 c.connected = true;
             }
-            connections.add(c);
+            addConnection(c);
             if (closed) {
                 c.close();
             }
@@ -340,6 +354,12 @@ public final class TcpTransport implements Transport {
                 dropSlowHellos(System.nanoTime());
             }
             boolean registered = registerPending();
+            if ((++directPasses & (SELECT_EVERY - 1)) != 0 && !registered) {
+                int read = readDirectly();
+                if (read >= 0) {
+                    return read > 0;
+                }
+            }
             return selector.selectNow(onReady) > 0 || registered;
         } catch (ClosedSelectorException e) {
             if (closed) {
@@ -354,6 +374,48 @@ public final class TcpTransport implements Transport {
                 closeQuietly(selector); // close() was called from inside onFrame and left this to us
             }
         }
+    }
+
+    /**
+     * A poll without the selector, for a rank that talks to a few peers: one read on each connection, which finds
+     * what has arrived with one system call instead of the selector's epoll_wait, its bookkeeping and then the read
+     * (a waiting rank spins on polls, so this is also how soon an arriving message is seen). Answers how many
+     * connections had something, or -1 when the selector must look (no connection or too many, one connecting or
+     * waiting to write). Poll thread only.
+     */
+    private int readDirectly() {
+        int v = connectionsVersion;
+        if (v != directVersion) {
+            int n = connections.size();
+            direct = n > 0 && n <= DIRECT_MAX ? connections.toArray(new TcpConnection[0]) : null;
+            directVersion = v;
+        }
+        TcpConnection[] d = direct;
+        if (d == null) {
+            return -1;
+        }
+        for (TcpConnection c : d) {
+            if (!c.readsDirectly() && !c.closed) {
+                return -1;
+            }
+        }
+        int any = 0;
+        for (TcpConnection c : d) {
+            if (!c.closed && c.onReadable()) {
+                any++;
+            }
+        }
+        return any;
+    }
+
+    private void addConnection(TcpConnection c) {
+        connections.add(c);
+        connectionsVersion++;
+    }
+
+    private void removeConnection(TcpConnection c) {
+        connections.remove(c);
+        connectionsVersion++;
     }
 
     @Override
@@ -454,7 +516,7 @@ public final class TcpTransport implements Transport {
                 ch.configureBlocking(false);
                 configure(ch);
                 TcpConnection c = new TcpConnection(this, ch, -1, false, config);
-                connections.add(c);
+                addConnection(c);
                 c.key = ch.register(selector, SelectionKey.OP_READ, c);
                 awaitingHello.addLast(new Object[] {c, now + HELLO_TIMEOUT_NANOS});
             } catch (IOException e) {
@@ -488,7 +550,7 @@ public final class TcpTransport implements Transport {
                     + remote(c) + ": " + why);
         }
         c.close();
-        connections.remove(c);
+        removeConnection(c);
     }
 
     /** Refusals logged so far (poll thread only): a flood of them is not logged line by line. */
@@ -531,7 +593,7 @@ public final class TcpTransport implements Transport {
                         + remote(c) + ": " + refusal);
             }
             c.close();
-            connections.remove(c);
+            removeConnection(c);
             return false;
         }
         return true;
@@ -583,7 +645,7 @@ public final class TcpTransport implements Transport {
             p.ended = new EOFException("rank " + from + " has closed its connections (it finalized)");
         }
         c.close();
-        connections.remove(c);
+        removeConnection(c);
     }
 
     /** A connection broke or could not be made; fails its peer (if known) or just closes it. Any thread. */
@@ -598,7 +660,7 @@ public final class TcpTransport implements Transport {
                         + remote(c) + ": " + cause.getMessage());
             }
             c.close();
-            connections.remove(c);
+            removeConnection(c);
         }
     }
 
@@ -620,7 +682,7 @@ public final class TcpTransport implements Transport {
         for (TcpConnection c : new TcpConnection[] {a, b}) {
             if (c != null) {
                 c.close();
-                connections.remove(c);
+                removeConnection(c);
             }
         }
         if (!closed) {
@@ -678,7 +740,7 @@ public final class TcpTransport implements Transport {
                 if (c.saidBye) { // the other side retired us first: the connection is done in both directions
                     c.requestFlush();
                     c.close();
-                    connections.remove(c);
+                    removeConnection(c);
                 }
             }
         }
@@ -693,7 +755,7 @@ public final class TcpTransport implements Transport {
         int from = c.peer;
         if (from >= peers.length && !foreign.containsKey(from)) {
             c.close();
-            connections.remove(c);
+            removeConnection(c);
             return true;
         }
         return false;

@@ -131,36 +131,15 @@ final class CompactObjects {
         return items;
     }
 
-    /** A copy of an element of the compact kinds: arrays cloned, the rest (immutable) as it is. */
+    /** A copy of an element of the compact kinds: arrays copied, the rest (immutable) as it is. */
     private static Object copyOf(Object o) {
         if (o == null || !o.getClass().isArray()) {
             return o;
         }
-        if (o instanceof double[] a) {
-            return a.clone();
-        }
-        if (o instanceof int[] a) {
-            return a.clone();
-        }
-        if (o instanceof long[] a) {
-            return a.clone();
-        }
-        if (o instanceof float[] a) {
-            return a.clone();
-        }
-        if (o instanceof byte[] a) {
-            return a.clone();
-        }
-        if (o instanceof char[] a) {
-            return a.clone();
-        }
-        if (o instanceof short[] a) {
-            return a.clone();
-        }
-        if (o instanceof boolean[] a) {
-            return a.clone();
-        }
-        return o;
+        int n = java.lang.reflect.Array.getLength(o);
+        Object c = java.lang.reflect.Array.newInstance(o.getClass().getComponentType(), n);
+        System.arraycopy(o, 0, c, 0, n);
+        return c;
     }
 
     /** Whether data begins as this form does. */

@@ -36,7 +36,8 @@ import org.jmpi.transport.Transport;
  * <p>Threading: {@code lock} guards the posted and unexpected queues (and the {@code queued} flags). Any thread
  * may call {@link #isend}, {@link #irecv}, {@link #iprobe} and the {@link InprocEndpoint} methods. Frames are
  * handled by the progress owner. Once a receive is taken off the posted queue, only the thread that took it
- * touches it until it completes. {@code rendezvousSends} and {@code activeRecvs} are concurrent maps.
+ * touches it until it completes. {@code rendezvousSends} and {@code activeRecvs} are thread-safe tables of the
+ * requests in flight by id ({@link org.jmpi.shared.LongTable}).
  */
 public final class Engine implements InprocEndpoint, FrameSink {
     /** Wildcard source and tag (MPI.ANY_SOURCE and MPI.ANY_TAG). */
@@ -115,8 +116,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
     private MemorySegment spareBuffer;
 
     private final AtomicLong ids = new AtomicLong(1);
-    private final ConcurrentHashMap<Long, SendRequest> rendezvousSends = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<Long, RecvRequest> activeRecvs = new ConcurrentHashMap<>();
+    private final org.jmpi.shared.LongTable<SendRequest> rendezvousSends = new org.jmpi.shared.LongTable<>();
+    private final org.jmpi.shared.LongTable<RecvRequest> activeRecvs = new org.jmpi.shared.LongTable<>();
     private final ThreadLocal<MemorySegment> headers =
             ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(FrameLayout.HEADER_BYTES, 8));
     /** Recycled requests of each thread (see {@link #release}). */
@@ -1069,7 +1070,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
      * sent, the receiver is asked (CANCEL) and answers CANCELLED. An eager send is never cancelled.
      */
     private boolean cancelTransportSend(SendRequest s) {
-        if (s.sendId == 0 || !rendezvousSends.containsKey(s.sendId)) {
+        if (rendezvousSends.get(s.sendId) == null) {
             return false;
         }
         PeerFlow f = flow(s.worldDest);

@@ -75,7 +75,16 @@ final class LinuxCalls {
             // reason (a capturing call would also slice its state segment on every call, an object that escape
             // analysis keeps when C2 does not inline the call into its caller: 2-3 per 4-byte allreduce were
             // measured on a rank that sleeps between messages, 3 ranks on 2 cores)
-            return new Calls(Syscall.handle());
+            Calls c = new Calls(Syscall.handle());
+            if (c.futex) {
+                // The first call through the handle generates its invoker (2-3 ms of bytecode generation, alone on a
+                // core): made here, as MPI_Init ends, with a wake of nobody, not in the program's first rendezvous
+                // or first sleep, where the cold OMB-J latency's first 128 KiB round trips took 3.5 and 10 ms. And
+                // this thread's iovec scratch, whose first look-up would come inside the program's timed loop.
+                c.futexWake(Arena.ofAuto().allocate(8, 8), 0);
+                c.scratch.get();
+            }
+            return c;
         }
 
         /** Per-thread scratch: two iovecs (32 bytes). */

@@ -2195,9 +2195,13 @@ public final class Engine implements InprocEndpoint, FrameSink {
         FrameLayout.putLong(h, FrameLayout.SEND_ID, sendId);
         FrameLayout.putLong(h, FrameLayout.RECV_ID, r.recvId);
         FrameLayout.putLong(h, FrameLayout.TOTAL, k);
-        r.splitOffer.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, 0, into.address());
-        r.splitOffer.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, 1, wanted);
-        t.send(peer, h, r.splitOffer, null);
+        MemorySegment offer = r.splitOffer;
+        if (offer == null) {
+            offer = r.splitOffer = Arena.ofAuto().allocate(16, 8);
+        }
+        offer.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, 0, into.address());
+        offer.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, 1, wanted);
+        t.send(peer, h, offer, null);
         if (SingleCopyRendezvous.read(t, peer, remoteAddress, into.asSlice(0, k))) {
             h = controlHeader(Protocol.DONE); // whole: the send above may have used this thread's header meanwhile
             FrameLayout.putLong(h, FrameLayout.SEND_ID, sendId);

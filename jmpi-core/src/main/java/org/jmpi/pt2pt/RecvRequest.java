@@ -39,9 +39,11 @@ public final class RecvRequest extends RequestImpl {
     long total;
     /**
      * Split single copy: the payload of our SPLIT frame (address and length of our buffer), kept here because the
-     * transport may hold it until it is written, which is before this request completes.
+     * transport may hold it until it is written, which is before this request completes. Native, as every other
+     * segment the frame path writes words into: a heap one here was the first, and the JDK's compiled word stores,
+     * made for native memory only, were thrown away in a program's first rendezvous. Made on the first split copy.
      */
-    final java.lang.foreign.MemorySegment splitOffer = java.lang.foreign.MemorySegment.ofArray(new long[2]);
+    java.lang.foreign.MemorySegment splitOffer;
 
     RecvRequest(Engine engine, Progress progress) {
         super(progress);

@@ -25,7 +25,10 @@ final class AllreduceRabenseifner {
             return result;
         }
         Round round = s.round();
-        Object acc = b.accumulator(round);
+        // a rank that folds in a neighbour's whole vector first needs all of its own input in the accumulator;
+        // the others load only the half their first step keeps (reduceScatter)
+        Object from = r < 2 * f.rem ? null : b.inputBuffer();
+        Object acc = from != null ? b.resultArray() : b.accumulator(round);
         Object tmp = b.temp();
         if (r < 2 * f.rem) {
             round.recv(r - 1, b.all(tmp));
@@ -34,7 +37,7 @@ final class AllreduceRabenseifner {
         }
         int nr = f.newRank(r);
         int[] starts = ReduceBuffers.blockStarts(b.count, f.pof2);
-        round = reduceScatter(s, b, round, acc, tmp, starts, f, nr, 0);
+        round = reduceScatter(s, b, round, acc, from, tmp, starts, f, nr, 0);
         for (int mask = 1; mask < f.pof2; mask <<= 1) {
             int partnerNew = nr ^ mask;
             int partner = f.oldRank(partnerNew);
@@ -52,19 +55,34 @@ final class AllreduceRabenseifner {
     /**
      * Recursive halving over the {@code pof2} group, in new ranks rotated by {@code shift} (relative rank
      * {@code (nr - shift) mod pof2}): afterwards relative rank {@code i} holds the complete block {@code i} in
-     * {@code acc}. Returns the round that holds the last pending reduction.
+     * {@code acc}. Returns the round that holds the last pending reduction. {@code from}: null when {@code acc}
+     * holds this rank's input already, else the input ({@link ReduceBuffers#inputBuffer}), of which only the blocks
+     * the first step keeps are copied into {@code acc}.
      */
-    static Round reduceScatter(Schedule s, ReduceBuffers b, Round round, Object acc, Object tmp, int[] starts, Fold f,
-            int nr, int shift) {
+    static Round reduceScatter(Schedule s, ReduceBuffers b, Round round, Object acc, Object from, Object tmp,
+            int[] starts, Fold f, int nr, int shift) {
         int pof2 = f.pof2;
         int rel = (nr - shift + pof2) % pof2;
         int lo = 0;
+        Object src = acc;
+        if (from != null && pof2 > 1) {
+            // acc not loaded: the first step sends from the input, and only the half it keeps is copied (a 2-rank
+            // allreduce of 256 KiB copied its whole input first: half the copying, and the memory the partner had
+            // just read from is written once less)
+            int mask = pof2 >> 1;
+            int keep = (rel & mask) == 0 ? lo : lo + mask;
+            round.local(b.copy(from, acc, starts[keep], starts[keep + mask] - starts[keep]));
+            src = from;
+        } else if (from != null) {
+            round.local(b.copy(from, acc, 0, b.count));
+        }
         for (int mask = pof2 >> 1; mask > 0; mask >>= 1) {
             int partnerRel = rel ^ mask;
             int partner = f.oldRank((partnerRel + shift) % pof2);
             int keep = (rel & mask) == 0 ? lo : lo + mask;
             int give = (rel & mask) == 0 ? lo + mask : lo;
-            round.recv(partner, blocks(b, tmp, starts, keep, mask)).send(partner, blocks(b, acc, starts, give, mask));
+            round.recv(partner, blocks(b, tmp, starts, keep, mask)).send(partner, blocks(b, src, starts, give, mask));
+            src = acc;
             round = s.round();
             round.local(b.reduce(tmp, acc, starts[keep], starts[keep + mask] - starts[keep]));
             lo = keep;

@@ -24,12 +24,19 @@ final class AllreduceRing {
         int p = s.size();
         int r = s.rank();
         Round round = s.round();
-        Object acc = b.accumulator(round);
+        Object from = p > 1 ? b.inputBuffer() : null;
+        Object acc = from != null ? b.resultArray() : b.accumulator(round);
         if (p == 1) {
             return acc;
         }
         Object tmp = b.temp();
         int[] starts = ReduceBuffers.blockStarts(b.count, p);
+        if (from != null) {
+            // every block but our own into the accumulator: ours goes out from the input in the first step and
+            // comes back whole in the allgather (with 2 ranks, half the copying)
+            round.local(b.copy(from, acc, 0, starts[r]));
+            round.local(b.copy(from, acc, starts[r + 1], b.count - starts[r + 1]));
+        }
         int seg = (int) Math.max(1, Math.min(Integer.MAX_VALUE, segmentBytes / b.bytes(1)));
         int right = (r + 1) % p;
         int left = (r - 1 + p) % p;
@@ -52,7 +59,7 @@ final class AllreduceRing {
                     round.recv(left, b.data(tmp, starts[in] + inFrom, inN));
                 }
                 if (j == 0 || outN > 0) {
-                    round.send(right, b.data(acc, starts[out] + outFrom, outN));
+                    round.send(right, b.data(k == 0 && from != null ? from : acc, starts[out] + outFrom, outN));
                 }
                 pending = b.reduce(tmp, acc, starts[in] + inFrom, inN);
                 round = s.round();

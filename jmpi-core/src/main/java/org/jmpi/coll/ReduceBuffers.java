@@ -84,6 +84,27 @@ final class ReduceBuffers {
         return t;
     }
 
+    /**
+     * The input as a buffer that blocks can be cut from ({@link #data}): its segment in native mode, its array on
+     * the heap (a whole array of the reduction's type); null in place, or for any other view. A reduce-scatter whose
+     * first step sends the other half of the vector straight from it copies only the half it keeps
+     * ({@link AllreduceRabenseifner#reduceScatter}).
+     */
+    Object inputBuffer() {
+        MemorySegment seg = inPlace ? null : input.contiguous();
+        if (seg == null) {
+            return null;
+        }
+        if (nativeMode) {
+            return seg.isNative() ? seg : null;
+        }
+        if (seg.isNative() || seg.address() != 0) {
+            return null;
+        }
+        Object base = seg.heapBase().orElse(null);
+        return base != null && base.getClass() == red.arrayType() ? base : null;
+    }
+
     /** The buffer to receive a result into: the output when it can be, else a temporary. */
     Object resultArray() {
         return outBuffer != null ? outBuffer : temp();

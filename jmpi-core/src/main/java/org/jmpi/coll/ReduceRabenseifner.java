@@ -40,7 +40,7 @@ final class ReduceRabenseifner {
         int shift = f.newRank(gatherer);
         int pof2 = f.pof2;
         int[] starts = ReduceBuffers.blockStarts(b.count, pof2);
-        round = AllreduceRabenseifner.reduceScatter(s, b, round, acc, tmp, starts, f, nr, shift);
+        round = AllreduceRabenseifner.reduceScatter(s, b, round, acc, null, tmp, starts, f, nr, shift);
         // binomial gather of the blocks to relative rank 0 (the gatherer); relative rank i holds block i
         int rel = (nr - shift + pof2) % pof2;
         int top = Binomial.top(rel, pof2);

@@ -36,7 +36,7 @@ final class ReduceScatterRecursiveHalving {
         for (int i = 0; i <= f.pof2; i++) {
             starts[i] = displs[f.firstOld(i)];
         }
-        round = AllreduceRabenseifner.reduceScatter(s, b, round, acc, tmp, starts, f, f.newRank(r), 0);
+        round = AllreduceRabenseifner.reduceScatter(s, b, round, acc, null, tmp, starts, f, f.newRank(r), 0);
         if (r < 2 * f.rem) {
             round.send(r - 1, b.data(acc, displs[r - 1], counts[r - 1]));
         }

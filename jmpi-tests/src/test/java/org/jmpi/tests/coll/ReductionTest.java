@@ -246,6 +246,14 @@ class ReductionTest {
             int[] got = new int[c.width * count];
             out.get(0, got);
             assertArray(got, expected, what(a, c, count, -1) + " slice in, direct buffer out");
+            IntBuffer in = MPI.newIntBuffer(c.width * count);
+            in.put(0, c.input(rank, count));
+            IntBuffer out2 = MPI.newIntBuffer(c.width * count);
+            w.allReduce(in, out2, count, c.type, op);
+            out2.get(0, got);
+            assertArray(got, expected, what(a, c, count, -1) + " direct buffers in and out");
+            in.get(0, got);
+            assertArray(got, c.input(rank, count), what(a, c, count, -1) + " direct buffers, input unchanged");
         }
     }
 

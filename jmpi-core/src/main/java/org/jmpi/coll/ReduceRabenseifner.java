@@ -29,7 +29,9 @@ final class ReduceRabenseifner {
             return null;
         }
         Round round = s.round();
-        Object acc = r == root ? b.accumulator(round) : b.loadedTemp(round);
+        Object from = r < 2 * f.rem ? null : b.inputBuffer(); // as in AllreduceRabenseifner
+        Object acc = from != null ? (r == root ? b.resultArray() : b.temp())
+                : r == root ? b.accumulator(round) : b.loadedTemp(round);
         Object tmp = b.temp();
         if (r < 2 * f.rem) {
             round.recv(r - 1, b.all(tmp));
@@ -40,7 +42,7 @@ final class ReduceRabenseifner {
         int shift = f.newRank(gatherer);
         int pof2 = f.pof2;
         int[] starts = ReduceBuffers.blockStarts(b.count, pof2);
-        round = AllreduceRabenseifner.reduceScatter(s, b, round, acc, null, tmp, starts, f, nr, shift);
+        round = AllreduceRabenseifner.reduceScatter(s, b, round, acc, from, tmp, starts, f, nr, shift);
         // binomial gather of the blocks to relative rank 0 (the gatherer); relative rank i holds block i
         int rel = (nr - shift + pof2) % pof2;
         int top = Binomial.top(rel, pof2);

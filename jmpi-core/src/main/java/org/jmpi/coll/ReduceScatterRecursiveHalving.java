@@ -24,7 +24,8 @@ final class ReduceScatterRecursiveHalving {
             return;
         }
         Round round = s.round();
-        Object acc = b.loadedTemp(round);
+        Object from = r < 2 * f.rem ? null : b.inputBuffer(); // as in AllreduceRabenseifner
+        Object acc = from != null ? b.temp() : b.loadedTemp(round);
         Object tmp = b.temp();
         if (r < 2 * f.rem) {
             round.recv(r - 1, b.all(tmp));
@@ -36,7 +37,7 @@ final class ReduceScatterRecursiveHalving {
         for (int i = 0; i <= f.pof2; i++) {
             starts[i] = displs[f.firstOld(i)];
         }
-        round = AllreduceRabenseifner.reduceScatter(s, b, round, acc, null, tmp, starts, f, f.newRank(r), 0);
+        round = AllreduceRabenseifner.reduceScatter(s, b, round, acc, from, tmp, starts, f, f.newRank(r), 0);
         if (r < 2 * f.rem) {
             round.send(r - 1, b.data(acc, displs[r - 1], counts[r - 1]));
         }

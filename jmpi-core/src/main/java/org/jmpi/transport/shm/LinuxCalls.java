@@ -77,10 +77,10 @@ final class LinuxCalls {
             // measured on a rank that sleeps between messages, 3 ranks on 2 cores)
             Calls c = new Calls(Syscall.handle());
             if (c.futex) {
-                // The first call through the handle generates its invoker (2-3 ms of bytecode generation, alone on a
-                // core): made here, as MPI_Init ends, with a wake of nobody, not in the program's first rendezvous
-                // or first sleep, where the cold OMB-J latency's first 128 KiB round trips took 3.5 and 10 ms. And
-                // this thread's iovec scratch, whose first look-up would come inside the program's timed loop.
+                // The first call through the handle generates its invoker (2-3 ms of bytecode generation, measured
+                // alone on a core): made here, as MPI_Init ends, with a wake of nobody, not in the program's first
+                // rendezvous or first sleep, where two ranks wait for each other. And this thread's iovec scratch,
+                // whose first look-up would otherwise come inside the program's loop.
                 c.futexWake(Arena.ofAuto().allocate(8, 8), 0);
                 c.scratch.get();
             }

@@ -91,18 +91,12 @@ final class ReduceBuffers {
      * ({@link AllreduceRabenseifner#reduceScatter}).
      */
     Object inputBuffer() {
-        MemorySegment seg = inPlace ? null : input.contiguous();
-        if (seg == null) {
+        if (inPlace) {
             return null;
         }
-        if (nativeMode) {
-            return seg.isNative() ? seg : null;
-        }
-        if (seg.isNative() || seg.address() != 0) {
-            return null;
-        }
-        Object base = seg.heapBase().orElse(null);
-        return base != null && base.getClass() == red.arrayType() ? base : null;
+        MemorySegment seg = input.contiguous();
+        // as the output's (direct), except that a read-only input serves too: it is only read
+        return nativeMode && seg != null && seg.isNative() ? seg : direct(input, red, count, nativeMode);
     }
 
     /** The buffer to receive a result into: the output when it can be, else a temporary. */

@@ -23,7 +23,22 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * <p>Threading: a concurrent map; regions are added and looked up by any thread of the rank.
  */
 public final class DirectBuffers {
-    private record Region(long size, Ref buffer) {}
+    /**
+     * A registered buffer's region: its size, and the buffer weakly. A class and not a record: the map's
+     * {@code remove(key, value)} compares values with {@code equals}, and a record's first {@code equals} bootstraps
+     * its generated method (method handles spun through {@code java.lang.runtime.ObjectMethods}, 10-12 ms in a cold
+     * sample sort of 2 ranks, in its timed loop, when the first of its buffers had been collected; 2026-11-29).
+     * The removal means this very region anyway.
+     */
+    private static final class Region {
+        final long size;
+        final Ref buffer;
+
+        Region(long size, Ref buffer) {
+            this.size = size;
+            this.buffer = buffer;
+        }
+    }
 
     /** A weak reference to a region's buffer that remembers where the region starts, to drop it once collected. */
     private static final class Ref extends WeakReference<Buffer> {
@@ -72,7 +87,7 @@ public final class DirectBuffers {
         if (e == null) {
             return null;
         }
-        Buffer b = e.getValue().buffer().get();
+        Buffer b = e.getValue().buffer.get();
         return b == null ? null : MemorySegment.ofBuffer(b.duplicate().clear());
     }
 
@@ -81,7 +96,7 @@ public final class DirectBuffers {
         for (Reference<? extends Buffer> r = COLLECTED.poll(); r != null; r = COLLECTED.poll()) {
             Ref ref = (Ref) r;
             Region region = REGIONS.get(ref.address);
-            if (region != null && region.buffer() == ref) {
+            if (region != null && region.buffer == ref) {
                 REGIONS.remove(ref.address, region);
             }
         }
@@ -89,11 +104,11 @@ public final class DirectBuffers {
 
     private static Map.Entry<Long, Region> enclosing(long address, long size) {
         Map.Entry<Long, Region> e = REGIONS.floorEntry(address);
-        while (e != null && e.getValue().buffer().get() == null) {
+        while (e != null && e.getValue().buffer.get() == null) {
             REGIONS.remove(e.getKey(), e.getValue());
             e = REGIONS.floorEntry(address);
         }
-        if (e == null || address + size > e.getKey() + e.getValue().size()) {
+        if (e == null || address + size > e.getKey() + e.getValue().size) {
             return null;
         }
         return e;

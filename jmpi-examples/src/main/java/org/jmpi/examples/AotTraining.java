@@ -103,6 +103,19 @@ public final class AotTraining {
         c.scatter(all, part, MPI.INT, ints, part, MPI.INT, 0);
         c.allGather(ints, part, MPI.INT, all, part, MPI.INT);
         c.allToAll(all, part, MPI.INT, new int[part * size], part, MPI.INT);
+        // the v forms (programs that exchange uneven parts: sorts, particle codes) and scans
+        int[] counts = new int[size];
+        int[] displs = new int[size];
+        for (int r = 0; r < size; r++) {
+            counts[r] = part;
+            displs[r] = r * part;
+        }
+        c.allGatherv(ints, part, MPI.INT, all, counts, displs, MPI.INT);
+        c.allToAllv(all, counts, displs, MPI.INT, new int[part * size], counts, displs, MPI.INT);
+        c.gatherv(ints, part, MPI.INT, all, counts, displs, MPI.INT, 0);
+        c.scatterv(all, counts, displs, MPI.INT, ints, part, MPI.INT, 0);
+        c.scan(ints, sums, part, MPI.INT, MPI.SUM);
+        c.reduceScatter(all, ints, counts, MPI.INT, MPI.SUM);
         c.barrier();
     }
 

@@ -62,6 +62,12 @@ final class LinuxCalls {
         private final MethodHandle syscall;
         private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
 
+        /**
+         * Calls through a method handle after which the JDK customizes its lambda form (the default of
+         * {@code java.lang.invoke.MethodHandle.CUSTOMIZE_THRESHOLD}, a byte).
+         */
+        static final int CUSTOMIZED_AFTER = 127;
+
         private Calls(MethodHandle syscall) {
             this.syscall = syscall;
             this.futex = syscall != null && Syscall.FUTEX > 0;
@@ -78,10 +84,17 @@ final class LinuxCalls {
             Calls c = new Calls(Syscall.handle());
             if (c.futex) {
                 // The first call through the handle generates its invoker (2-3 ms of bytecode generation, measured
-                // alone on a core): made here, as MPI_Init ends, with a wake of nobody, not in the program's first
-                // rendezvous or first sleep, where two ranks wait for each other. And this thread's iovec scratch,
-                // whose first look-up would otherwise come inside the program's loop.
-                c.futexWake(Arena.ofAuto().allocate(8, 8), 0);
+                // alone on a core), and the JDK customizes the handle's lambda form for it on the call after its
+                // CUSTOMIZE_THRESHOLD-th (127) from code that does not see the handle as a constant (the interpreter's
+                // and C1's, all of jmpi's): two more classes spun, a stall of 1 ms under -Xint and 4-5 ms in a cold
+                // ping-pong of 128 KiB, where it came at the 62nd round trip (two system calls each; 2026-11-29).
+                // Both are made here, as MPI_Init ends, with wakes of nobody, not in the program's first rendezvous
+                // or sleeps, where two ranks wait for each other. And this thread's iovec scratch, whose first
+                // look-up would otherwise come inside the program's loop.
+                MemorySegment nobody = Arena.ofAuto().allocate(8, 8);
+                for (int i = 0; i <= CUSTOMIZED_AFTER; i++) {
+                    c.futexWake(nobody, 0);
+                }
                 c.scratch.get();
             }
             return c;

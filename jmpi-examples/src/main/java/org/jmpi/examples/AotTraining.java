@@ -97,11 +97,6 @@ public final class AotTraining {
         c.reduce(d, dsum, kd, MPI.DOUBLE, MPI.MAX, 0);
         c.allReduce(d, dsum, kd, MPI.DOUBLE, MPI.SUM);
         c.allReduce(MPI.newDoubleBuffer(kd), MPI.newDoubleBuffer(kd), kd, MPI.DOUBLE, MPI.SUM);
-        // the other array kinds (their heap segment classes, and their reduction kernels)
-        c.allReduce(new float[k], new float[k], k, MPI.FLOAT, MPI.SUM);
-        c.allReduce(new long[kd], new long[kd], kd, MPI.LONG, MPI.MAX);
-        c.allReduce(new short[k], new short[k], k, MPI.SHORT, MPI.SUM);
-        c.allReduce(new char[k], new char[k], k, MPI.CHAR, MPI.MAX);
         int part = Math.max(1, k / size);
         int[] all = new int[part * size];
         c.gather(ints, part, MPI.INT, all, part, MPI.INT, 0);

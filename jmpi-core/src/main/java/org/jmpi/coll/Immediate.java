@@ -217,28 +217,25 @@ public final class Immediate {
             // four places per part, as in view: with one place, the two parts of a call whose places collided (by
             // the buffers' identity hashes, so in about one run in sixteen) evicted each other on every call, and a
             // 2-rank alltoall of 8 bytes allocated 128 bytes a call in that run
-            int at = -1;
             for (int i = 0; i < 4; i++) {
-                int j = (h + i) & (SLICES - 1);
-                if (bases[j] == base && sliceKeys[j] == key) {
-                    return slices[j];
+                int at = (h + i) & (SLICES - 1);
+                if (bases[at] == base && sliceKeys[at] == key) {
+                    return slices[at];
                 }
-                if (at < 0 && bases[j] == null) {
-                    at = j;
+                if (bases[at] == null) {
+                    return putSlice(at, base, key, offset, length);
                 }
             }
-            if (at < 0) {
-                sliceVictim = (sliceVictim + 1) & 3;
-                at = (h + sliceVictim) & (SLICES - 1);
-            }
-            MessageData v = Blocks.slice(base, offset, length);
-            bases[at] = base;
-            sliceKeys[at] = key;
-            slices[at] = v;
-            return v;
+            victim = (victim + 1) & 3;
+            return putSlice((h + victim) & (SLICES - 1), base, key, offset, length);
         }
 
-        private int sliceVictim;
+        private MessageData putSlice(int at, MessageData base, long key, long offset, long length) {
+            slices[at] = Blocks.slice(base, offset, length);
+            bases[at] = base;
+            sliceKeys[at] = key;
+            return slices[at];
+        }
 
         /** The accumulators of {@code kind}, their views {@code bytes} long. */
         Accumulators accumulators(ElementKind kind, long bytes) {

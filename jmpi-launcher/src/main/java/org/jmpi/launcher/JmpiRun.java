@@ -322,12 +322,18 @@ public final class JmpiRun implements Callable<Integer> {
     private static final Set<String> COMMON_RANKS = Set.of("-n", "-np", "-c", "--np");
     private static final Set<String> COMMON_CLASSPATH = Set.of("-cp", "--classpath-append");
     private static final Set<String> COMMON_TAG = Set.of("--tag-output", "-l", "--prepend-rank", "-prepend-rank");
+    private static final Set<String> COMMON_HOSTS = Set.of("-H", "--host", "-host", "-hosts", "--hosts");
+    private static final Set<String> COMMON_HOSTFILE = Set.of("-f", "--hostfile", "-hostfile", "-machinefile",
+            "--machinefile", "--default-hostfile");
+    private static final Set<String> COMMON_AGENT = Set.of("--launcher-exec", "-launcher-exec", "--launch-agent",
+            "-launch-agent", "-bootstrap-exec");
 
     /**
      * Parses the common command lines without picocli: {@code [-n N] [--threads] [-cp PATH]... [-l] [--no-stdin]
-     * [--oversubscribe] [--allow-run-as-root] PROGRAM [ARGS...]}, each option at most once (but {@code -cp}) and in
-     * its own argument, N a plain decimal number. Picocli's reflective set-up and its classes (compiled for Java 5,
-     * so no class cache can hold them) cost the launcher about 60 ms before the first rank starts; every other command
+     * [--oversubscribe] [--allow-run-as-root] [-H HOSTS]... [-f HOSTFILE] [--launcher-exec PROGRAM] PROGRAM [ARGS...]},
+     * each option at most once (but {@code -cp} and {@code -H}) and in its own argument, N a plain decimal number.
+     * Picocli's reflective set-up and its classes (compiled for Java 5, so no class cache can hold them) cost the
+     * launcher about 60 ms before the first rank starts (85 ms of CPU for a job across hosts); every other command
      * line, and every malformed one, still goes through picocli, which gives the same result where both apply (a
      * property test checks it) and the usual messages and help where only it does.
      *
@@ -341,6 +347,9 @@ public final class JmpiRun implements Callable<Integer> {
         boolean over = false;
         boolean root = false;
         List<String> cp = new ArrayList<>();
+        List<String> hosts = new ArrayList<>();
+        String file = null;
+        String agent = null;
         int i = 0;
         for (; i < argv.length; i++) {
             String a = argv[i];
@@ -362,6 +371,12 @@ public final class JmpiRun implements Callable<Integer> {
                 over = true;
             } else if (a.equals("--allow-run-as-root") && !root) {
                 root = true;
+            } else if (COMMON_HOSTS.contains(a) && hasValue && isPlainValue(argv[i + 1])) {
+                hosts.add(argv[++i]);
+            } else if (COMMON_HOSTFILE.contains(a) && file == null && hasValue && isPlainValue(argv[i + 1])) {
+                file = argv[++i];
+            } else if (COMMON_AGENT.contains(a) && agent == null && hasValue && isPlainValue(argv[i + 1])) {
+                agent = argv[++i];
             } else {
                 return false;
             }
@@ -381,6 +396,13 @@ public final class JmpiRun implements Callable<Integer> {
         oversubscribe = over;
         allowRunAsRoot = root;
         classpath.addAll(cp);
+        hostList.addAll(hosts);
+        if (file != null) {
+            hostfile = file;
+        }
+        if (agent != null) {
+            launcherExec = agent;
+        }
         mainClass = argv[i];
         args.addAll(List.of(argv).subList(i + 1, argv.length));
         return true;

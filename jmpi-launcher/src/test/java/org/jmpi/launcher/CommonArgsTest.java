@@ -31,7 +31,8 @@ class CommonArgsTest {
         return "ranks=" + r.ranks + " threads=" + r.threads + " cp=" + r.classpath + " tag=" + r.tagOutput
                 + " nostdin=" + r.noStdin + " over=" + r.oversubscribe + " root=" + r.allowRunAsRoot + " main="
                 + r.mainClass + " args=" + r.args + " hosts=" + r.hostList + " jvm=" + r.jvmArgs + " x=" + r.exports
-                + " exec=" + r.exec + " verbose=" + r.verbose + " timeout=" + r.timeoutSeconds;
+                + " exec=" + r.exec + " verbose=" + r.verbose + " timeout=" + r.timeoutSeconds + " hostfile=" + r.hostfile
+                + " agent=" + r.launcherExec;
     }
 
     @Provide
@@ -39,12 +40,13 @@ class CommonArgsTest {
         Arbitrary<String> token = Arbitraries.frequencyOf(
                 net.jqwik.api.Tuple.of(6, Arbitraries.of("-n", "-np", "--np", "-c", "-cp", "--classpath-append",
                         "--threads", "-l", "--tag-output", "--prepend-rank", "-prepend-rank", "--no-stdin",
-                        "--oversubscribe", "--allow-run-as-root")),
-                net.jqwik.api.Tuple.of(2, Arbitraries.of("-v", "--timeout", "-H", "--exec", "--help", "-x", "--jvm-arg",
+                        "--oversubscribe", "--allow-run-as-root", "-H", "--host", "-hosts", "-f", "--hostfile",
+                        "--launcher-exec", "-launch-agent", "-bootstrap-exec")),
+                net.jqwik.api.Tuple.of(2, Arbitraries.of("-v", "--timeout", "-H=a", "--exec", "--help", "-x", "--jvm-arg",
                         "-n=3", "-n4", "-lv", "--", ":", "-")),
                 net.jqwik.api.Tuple.of(4, Arbitraries.of("0", "1", "4", "07", "+3", "-2", "99999999999", "x")),
                 net.jqwik.api.Tuple.of(4, Arbitraries.of("Main", "org.example.App", "a.jar", "/tmp/x:lib/*", "@opts",
-                        "java", "", " ", "a b", "-Dx=1", "--flag")));
+                        "java", "", " ", "a b", "-Dx=1", "--flag", "h1:2,h2", "10.0.0.1", "/usr/bin/ssh")));
         return token.list().ofMaxSize(9);
     }
 
@@ -74,7 +76,10 @@ class CommonArgsTest {
         assertThat(fresh().parseCommon("-n", "4")).as("no program").isFalse();
         assertThat(fresh().parseCommon("-n", "1", "A", ":", "-n", "1", "B")).as("MPMD").isFalse();
         assertThat(fresh().parseCommon("-n", "1", "-n", "2", "A")).as("repeated").isFalse();
-        assertThat(fresh().parseCommon("-H", "a,b", "A")).isFalse();
+        assertThat(fresh().parseCommon("-H", "a,b", "-H", "c:2", "--launcher-exec", "/x/ssh", "-f", "hosts", "A"))
+                .as("hosts, a hostfile and an agent").isTrue();
+        assertThat(fresh().parseCommon("--launcher-exec", "a", "-launch-agent", "b", "A")).as("two agents").isFalse();
+        assertThat(fresh().parseCommon("-H", "-n", "A")).as("an option as the host list").isFalse();
     }
 
     @Test

@@ -113,6 +113,28 @@ class ClassCacheTest {
         assertThat(r.cachesUsed()).as(r.output()).isEqualTo(4);
     }
 
+    /**
+     * The proxy that jmpirun starts on another host (through ssh) uses the launcher's cache too: that host has the same
+     * paths as this one. Its JVM's class path and options must be those the cache was made with, else the JVM refuses
+     * it, and the JDK's own class data with it, without a word ({@code -Xlog:aot=off}).
+     */
+    @Test
+    void aProxyOnAnotherHostUsesTheLaunchersCache(@TempDir Path tmp) throws Exception {
+        assumeTrue(Files.isDirectory(dist.resolve("lib/aot")), "no caches");
+        Path log = tmp.resolve("proxy-aot.log");
+        Path agent = tmp.resolve("agent");
+        // an ssh stand-in: drops the host name and runs the command here, the proxy JVM's cache log into a file
+        Files.writeString(agent, "#!/bin/sh\nshift\nexec sh -c \"$(printf '%s' \"$1\" | sed 's|-Xlog:aot=off|-Xlog:aot=info:file="
+                + log + "|')\"\n");
+        assertThat(agent.toFile().setExecutable(true)).isTrue();
+        Run r = jmpirun(dist, Map.of(), "--no-autofork", "--launcher-exec", agent.toString(), "-H", "localhost:2",
+                "-n", "2", "org.jmpi.examples.Hello");
+        assertHello(r, 2);
+        assertThat(log).as(r.output()).exists();
+        assertThat(Files.readString(log)).contains("jmpi-launcher.aot").containsPattern(USED.pattern())
+                .doesNotContain("[error");
+    }
+
     /** Open MPI's idiom, {@code mpirun -np N java ... Main}: its ranks use the cache as jmpirun's own form's do. */
     @Test
     void theRanksOfAJavaCommandUseTheirCacheToo() throws Exception {

@@ -100,7 +100,7 @@ final class FrontEnd {
      * another host (a 2-host Hello took 0.75 s against 0.26 on Open MPI; jmpirun's own JVM has the same option).
      */
     private static final List<String> PROXY_JVM = List.of("-Xmx96m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-            "-Xshare:auto", "-XX:UserThreadWaitAttemptsAtExit=0");
+            "-XX:UserThreadWaitAttemptsAtExit=0");
 
     /** What a caller can ask of a running job. */
     enum Request { KILL, INTERRUPT, TERMINATE }
@@ -410,8 +410,14 @@ final class FrontEnd {
         List<String> proxy = new ArrayList<>();
         proxy.add(java.toString());
         proxy.addAll(PROXY_JVM);
-        proxy.add("-cp");
-        proxy.add(String.join(File.pathSeparator, Launcher.proxyClassPath().stream().map(Path::toString).toList()));
+        List<String> cached = AotCache.proxyOptions(java); // the class cache and the class path it was made for
+        if (cached.isEmpty()) {
+            proxy.add("-Xshare:auto");
+            proxy.add("-cp");
+            proxy.add(String.join(File.pathSeparator, Launcher.proxyClassPath().stream().map(Path::toString).toList()));
+        } else {
+            proxy.addAll(cached);
+        }
         proxy.add(ProxyMain.class.getName());
         String wdir = h.spec.ranks().get(0).workingDirectory();
         List<String> cmd = cfg.agent.commandFor(h.name, proxy, wdir);

@@ -327,11 +327,15 @@ public final class JmpiRun implements Callable<Integer> {
             "--machinefile", "--default-hostfile");
     private static final Set<String> COMMON_AGENT = Set.of("--launcher-exec", "-launcher-exec", "--launch-agent",
             "-launch-agent", "-bootstrap-exec");
+    private static final Set<String> COMMON_WDIR = Set.of("--wdir", "-wdir", "--cwd");
+    private static final Set<String> COMMON_VERBOSE = Set.of("-v", "--verbose", "-verbose");
 
     /**
      * Parses the common command lines without picocli: {@code [-n N] [--threads] [-cp PATH]... [-l] [--no-stdin]
-     * [--oversubscribe] [--allow-run-as-root] [-H HOSTS]... [-f HOSTFILE] [--launcher-exec PROGRAM] PROGRAM [ARGS...]},
-     * each option at most once (but {@code -cp} and {@code -H}) and in its own argument, N a plain decimal number.
+     * [--oversubscribe] [--allow-run-as-root] [-H HOSTS]... [-f HOSTFILE] [--launcher-exec PROGRAM] [-x VAR]...
+     * [--jvm-arg OPTION]... [--wdir DIR] [-v] PROGRAM [ARGS...]}, each option at most once (but the repeatable ones)
+     * and in its own argument (but {@code --jvm-arg=OPTION}), N a plain decimal number, a JVM option plain or of the
+     * forms {@code -D...} and {@code -X...} (no option of jmpirun's looks like those).
      * Picocli's reflective set-up and its classes (compiled for Java 5, so no class cache can hold them) cost the
      * launcher about 60 ms before the first rank starts (85 ms of CPU for a job across hosts); every other command
      * line, and every malformed one, still goes through picocli, which gives the same result where both apply (a
@@ -350,6 +354,10 @@ public final class JmpiRun implements Callable<Integer> {
         List<String> hosts = new ArrayList<>();
         String file = null;
         String agent = null;
+        List<String> x = new ArrayList<>();
+        List<String> jvm = new ArrayList<>();
+        String dir = null;
+        boolean v = false;
         int i = 0;
         for (; i < argv.length; i++) {
             String a = argv[i];
@@ -377,6 +385,16 @@ public final class JmpiRun implements Callable<Integer> {
                 file = argv[++i];
             } else if (COMMON_AGENT.contains(a) && agent == null && hasValue && isPlainValue(argv[i + 1])) {
                 agent = argv[++i];
+            } else if (a.equals("-x") && hasValue && isPlainValue(argv[i + 1])) {
+                x.add(argv[++i]);
+            } else if (a.equals("--jvm-arg") && hasValue && isJvmOption(argv[i + 1])) {
+                jvm.add(argv[++i]);
+            } else if (a.startsWith("--jvm-arg=") && a.length() > "--jvm-arg=".length()) {
+                jvm.add(a.substring("--jvm-arg=".length()));
+            } else if (COMMON_WDIR.contains(a) && dir == null && hasValue && isPlainValue(argv[i + 1])) {
+                dir = argv[++i];
+            } else if (COMMON_VERBOSE.contains(a) && !v) {
+                v = true;
             } else {
                 return false;
             }
@@ -403,6 +421,12 @@ public final class JmpiRun implements Callable<Integer> {
         if (agent != null) {
             launcherExec = agent;
         }
+        exports.addAll(x);
+        jvmArgs.addAll(jvm);
+        if (dir != null) {
+            wdir = dir;
+        }
+        verbose = v;
         mainClass = argv[i];
         args.addAll(List.of(argv).subList(i + 1, argv.length));
         return true;
@@ -419,6 +443,11 @@ public final class JmpiRun implements Callable<Integer> {
             }
         }
         return true;
+    }
+
+    /** A JVM option picocli takes as the value of {@code --jvm-arg}: a plain value, or {@code -D...} or {@code -X...}. */
+    private static boolean isJvmOption(String v) {
+        return isPlainValue(v) || (v.length() > 2 && (v.startsWith("-D") || v.startsWith("-X")));
     }
 
     /** A value picocli takes as it is: not empty, not an option, not an {@code @file}, not an MPMD separator. */

@@ -32,7 +32,7 @@ class CommonArgsTest {
                 + " nostdin=" + r.noStdin + " over=" + r.oversubscribe + " root=" + r.allowRunAsRoot + " main="
                 + r.mainClass + " args=" + r.args + " hosts=" + r.hostList + " jvm=" + r.jvmArgs + " x=" + r.exports
                 + " exec=" + r.exec + " verbose=" + r.verbose + " timeout=" + r.timeoutSeconds + " hostfile=" + r.hostfile
-                + " agent=" + r.launcherExec;
+                + " agent=" + r.launcherExec + " wdir=" + r.wdir;
     }
 
     @Provide
@@ -41,12 +41,14 @@ class CommonArgsTest {
                 net.jqwik.api.Tuple.of(6, Arbitraries.of("-n", "-np", "--np", "-c", "-cp", "--classpath-append",
                         "--threads", "-l", "--tag-output", "--prepend-rank", "-prepend-rank", "--no-stdin",
                         "--oversubscribe", "--allow-run-as-root", "-H", "--host", "-hosts", "-f", "--hostfile",
-                        "--launcher-exec", "-launch-agent", "-bootstrap-exec")),
+                        "--launcher-exec", "-launch-agent", "-bootstrap-exec", "-x", "--jvm-arg", "--wdir", "-v",
+                        "--verbose")),
                 net.jqwik.api.Tuple.of(2, Arbitraries.of("-v", "--timeout", "-H=a", "--exec", "--help", "-x", "--jvm-arg",
                         "-n=3", "-n4", "-lv", "--", ":", "-")),
                 net.jqwik.api.Tuple.of(4, Arbitraries.of("0", "1", "4", "07", "+3", "-2", "99999999999", "x")),
                 net.jqwik.api.Tuple.of(4, Arbitraries.of("Main", "org.example.App", "a.jar", "/tmp/x:lib/*", "@opts",
-                        "java", "", " ", "a b", "-Dx=1", "--flag", "h1:2,h2", "10.0.0.1", "/usr/bin/ssh")));
+                        "java", "", " ", "a b", "-Dx=1", "--flag", "h1:2,h2", "10.0.0.1", "/usr/bin/ssh", "-Xmx64m",
+                        "-verbose:gc", "-X", "-D", "A=1", "--jvm-arg=-Dy=2", "--jvm-arg=", "-XX:+UseSerialGC")));
         return token.list().ofMaxSize(9);
     }
 
@@ -80,6 +82,10 @@ class CommonArgsTest {
                 .as("hosts, a hostfile and an agent").isTrue();
         assertThat(fresh().parseCommon("--launcher-exec", "a", "-launch-agent", "b", "A")).as("two agents").isFalse();
         assertThat(fresh().parseCommon("-H", "-n", "A")).as("an option as the host list").isFalse();
+        assertThat(fresh().parseCommon("-x", "A=1", "--jvm-arg", "-Xmx1g", "--jvm-arg=-Dk=v", "--wdir", "/tmp", "-v",
+                "A")).as("exports, JVM options, a directory, verbose").isTrue();
+        assertThat(fresh().parseCommon("--jvm-arg", "-verbose:gc", "A")).as("a JVM option picocli may read as -v")
+                .isFalse();
     }
 
     @Test

@@ -30,13 +30,20 @@ jmpi_aot_ok() {
       --enable-native-access*) return 1 ;;
     esac
   done
-  jhome="$(cd -- "$(dirname -- "$(readlink -f -- "$(command -v -- "$java")")")/.." && pwd -P)" || return 1
+  jhome="$(readlink -f -- "$(command -v -- "$java")")" || return 1 # canonical, so its parents are too
+  jhome="${jhome%/*}"
+  jhome="${jhome%/*}"
   have="$(cd -- "$lib" && stat -c 'jar.%n=%s:%Y' -- *.jar 2>/dev/null)" || return 1
   have=$'\n'"$have"$'\n'
   while IFS='=' read -r key value; do
     case "$key" in
       java.home) [ "$value" = "$jhome" ] || return 1 ;;
-      java.version) want="$(sed -n 's/^JAVA_RUNTIME_VERSION="\(.*\)"$/\1/p' "$jhome/release" 2>/dev/null)"
+      java.version) want=""
+                    if [ -r "$jhome/release" ]; then
+                      while IFS= read -r o || [ -n "$o" ]; do
+                        case "$o" in JAVA_RUNTIME_VERSION=\"*\") want="${o#*=\"}"; want="${want%\"}"; break ;; esac
+                      done < "$jhome/release"
+                    fi
                     [ "$value" = "$want" ] || return 1 ;;
       jar.*) case "$have" in *$'\n'"$key=$value"$'\n'*) ;; *) return 1 ;; esac ;;
     esac

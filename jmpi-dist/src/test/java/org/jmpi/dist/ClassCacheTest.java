@@ -124,8 +124,8 @@ class ClassCacheTest {
         Path log = tmp.resolve("proxy-aot.log");
         Path agent = tmp.resolve("agent");
         // an ssh stand-in: drops the host name and runs the command here, the proxy JVM's cache log into a file
-        Files.writeString(agent, "#!/bin/sh\nshift\nexec sh -c \"$(printf '%s' \"$1\" | sed 's|-Xlog:aot=off|-Xlog:aot=info:file="
-                + log + "|')\"\n");
+        Files.writeString(agent, "#!/bin/sh\nshift\nexec sh -c \"$(printf '%s' \"$1\" | sed "
+                + "'s|-Xlog:aot=off|-Xlog:aot=info:file=" + log + "|')\"\n");
         assertThat(agent.toFile().setExecutable(true)).isTrue();
         Run r = jmpirun(dist, Map.of(), "--no-autofork", "--launcher-exec", agent.toString(), "-H", "localhost:2",
                 "-n", "2", "org.jmpi.examples.Hello");

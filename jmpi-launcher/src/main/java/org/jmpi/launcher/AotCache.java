@@ -80,14 +80,15 @@ final class AotCache {
     static final String LAUNCHER_CACHE = "jmpi-launcher.aot";
 
     /**
-     * The JVM options and class path of a proxy on another host ({@code ProxyMain}) started with {@code javaExecutable}: the
-     * launcher's class cache, made by the build for jmpirun's JVM, whose class path and module options the proxy then
-     * takes as they are ({@code lib/jmpi-launcher.jar}, {@code lib/jmpi-core.jar}, {@code lib/picocli.jar}, native
-     * access for the unnamed module; a cache made with other ones is refused, and with it the JDK's own class data).
-     * Empty when the rules of the class comment do not hold here ({@code JMPI_AOT=0}, no cache, a stamp that does
-     * not name its JDK or these jars): remote hosts have the same paths as this one (docs/launching.md),
-     * so what holds here holds there; a host whose JDK differs all the same refuses the cache and starts the proxy
-     * without it. With it a proxy starts its ranks some 40 ms sooner (its classes come mapped and linked).
+     * The JVM options and class path of a proxy on another host ({@code ProxyMain}) started with
+     * {@code javaExecutable}: the launcher's class cache, made by the build for jmpirun's JVM, whose class path and
+     * module options the proxy then takes as they are ({@code lib/jmpi-launcher.jar}, {@code lib/jmpi-core.jar},
+     * {@code lib/picocli.jar}, native access for the unnamed module; a cache made with other ones is refused, and with
+     * it the JDK's own class data). Empty when the rules of the class comment do not hold here ({@code JMPI_AOT=0}, no
+     * cache, a stamp that does not name its JDK or these jars): remote hosts have the same paths as this one
+     * (docs/launching.md), so what holds here holds there; a host whose JDK differs all the same refuses the cache and
+     * starts the proxy without it. With it a proxy starts its ranks some 40 ms sooner (its classes come mapped and
+     * linked).
      */
     static List<String> proxyOptions(Path javaExecutable) {
         Path dir = directory();

@@ -445,7 +445,7 @@ public final class JmpiRun implements Callable<Integer> {
         return true;
     }
 
-    /** A JVM option picocli takes as the value of {@code --jvm-arg}: a plain value, or {@code -D...} or {@code -X...}. */
+    /** A JVM option picocli takes as the value of {@code --jvm-arg}: plain, or {@code -D...} or {@code -X...}. */
     private static boolean isJvmOption(String v) {
         return isPlainValue(v) || (v.length() > 2 && (v.startsWith("-D") || v.startsWith("-X")));
     }

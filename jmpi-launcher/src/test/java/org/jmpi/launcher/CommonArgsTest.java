@@ -31,8 +31,8 @@ class CommonArgsTest {
         return "ranks=" + r.ranks + " threads=" + r.threads + " cp=" + r.classpath + " tag=" + r.tagOutput
                 + " nostdin=" + r.noStdin + " over=" + r.oversubscribe + " root=" + r.allowRunAsRoot + " main="
                 + r.mainClass + " args=" + r.args + " hosts=" + r.hostList + " jvm=" + r.jvmArgs + " x=" + r.exports
-                + " exec=" + r.exec + " verbose=" + r.verbose + " timeout=" + r.timeoutSeconds + " hostfile=" + r.hostfile
-                + " agent=" + r.launcherExec + " wdir=" + r.wdir;
+                + " exec=" + r.exec + " verbose=" + r.verbose + " timeout=" + r.timeoutSeconds + " hostfile="
+                + r.hostfile + " agent=" + r.launcherExec + " wdir=" + r.wdir;
     }
 
     @Provide
@@ -43,8 +43,8 @@ class CommonArgsTest {
                         "--oversubscribe", "--allow-run-as-root", "-H", "--host", "-hosts", "-f", "--hostfile",
                         "--launcher-exec", "-launch-agent", "-bootstrap-exec", "-x", "--jvm-arg", "--wdir", "-v",
                         "--verbose")),
-                net.jqwik.api.Tuple.of(2, Arbitraries.of("-v", "--timeout", "-H=a", "--exec", "--help", "-x", "--jvm-arg",
-                        "-n=3", "-n4", "-lv", "--", ":", "-")),
+                net.jqwik.api.Tuple.of(2, Arbitraries.of("-v", "--timeout", "-H=a", "--exec", "--help", "-x",
+                        "--jvm-arg", "-n=3", "-n4", "-lv", "--", ":", "-")),
                 net.jqwik.api.Tuple.of(4, Arbitraries.of("0", "1", "4", "07", "+3", "-2", "99999999999", "x")),
                 net.jqwik.api.Tuple.of(4, Arbitraries.of("Main", "org.example.App", "a.jar", "/tmp/x:lib/*", "@opts",
                         "java", "", " ", "a b", "-Dx=1", "--flag", "h1:2,h2", "10.0.0.1", "/usr/bin/ssh", "-Xmx64m",

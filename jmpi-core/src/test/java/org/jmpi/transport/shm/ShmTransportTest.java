@@ -750,6 +750,24 @@ class ShmTransportTest {
         }
     }
 
+    /** An eager limit above a quarter of the ring is cut to that quarter (larger eager frames wait for room). */
+    @Test
+    void theEagerLimitIsAtMostAQuarterOfTheRing() throws Exception {
+        ShmConfig large = new ShmConfig("/dev/shm", 256 << 10, 16 << 20, 256 << 10, 64 << 10, true, 32 << 10,
+                256 << 10);
+        try (ShmCluster c = cluster(2, large)) {
+            assertThat(c.node(0).transport.eagerLimit(1)).isEqualTo(64 << 10);
+        }
+        ShmConfig bigRings = new ShmConfig("/dev/shm", 1 << 20, 16 << 20, 256 << 10, 64 << 10, true, 32 << 10,
+                256 << 10);
+        try (ShmCluster c = cluster(2, bigRings)) {
+            assertThat(c.node(0).transport.eagerLimit(1)).isEqualTo(256 << 10);
+        }
+        try (ShmCluster c = cluster(2, ShmConfig.defaults())) {
+            assertThat(c.node(0).transport.eagerLimit(1)).isEqualTo(ShmConfig.defaults().eagerLimit());
+        }
+    }
+
     @Test
     void aPeerWithoutASegmentIsReportedAsFailed() throws Exception {
         try (ShmCluster c = cluster(2, ShmConfig.defaults())) {

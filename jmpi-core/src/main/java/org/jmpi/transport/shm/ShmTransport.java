@@ -101,6 +101,8 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
     /** Local index by world rank, -1 for ranks on other hosts. */
     private final int[] localIndex;
     private final ShmSegment own;
+    /** What {@link #eagerLimit} answers, fixed with the ring's size. */
+    private final long eagerLimit;
     private final MemorySegment doorbell;
     /** The timeout of a futex sleep on {@link #doorbell} (progress owner only). */
     private final MemorySegment sleepTimespec = Arena.ofAuto().allocate(16, 8);
@@ -136,6 +138,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
             localIndex[localRanks[i]] = i;
         }
         this.own = own;
+        this.eagerLimit = Math.min(config.eagerLimit(), own.ringDataBytes / 4);
         this.doorbell = own.doorbell();
         this.pidNamespace = pidNamespace;
         this.inbound = new InboundRing[localRanks.length - 1];
@@ -325,7 +328,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
      */
     @Override
     public long eagerLimit(int peer) {
-        return Math.min(config.eagerLimit(), own.ringDataBytes / 4);
+        return eagerLimit;
     }
 
     @Override

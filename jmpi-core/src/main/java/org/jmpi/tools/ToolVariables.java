@@ -125,11 +125,13 @@ final class ToolVariables {
         l.add(new Cvar("jmpi.shm.dir", Source.SHARED_MEMORY, Kind.TEXT, null,
                 "where segment files are created (a memory file system)"));
         l.add(new Cvar("jmpi.shm.ring.bytes", Source.SHARED_MEMORY, Kind.LONG, null,
-                "data bytes of each ring (a power of two, 16k to 64m)"));
+                "data bytes of each ring (a power of two, 16k to 64m), or auto: 1m for up to 4 ranks on the host, 512k"
+                        + " up to 8, else 256k"));
         l.add(new Cvar("jmpi.shm.segment.budget", Source.SHARED_MEMORY, Kind.LONG, null,
                 "with many ranks per host, rings shrink (not below 64k) so that a segment stays within this"));
         l.add(new Cvar("jmpi.shm.eager.limit", Source.SHARED_MEMORY, Kind.LONG, null, "larger messages to a rank of"
-                + " this host are streamed up to jmpi.shm.stream.limit, then take the rendezvous"));
+                + " this host are streamed up to jmpi.shm.stream.limit, then take the rendezvous; at most a quarter of"
+                + " a ring"));
         l.add(new Cvar("jmpi.shm.chunk.bytes", Source.SHARED_MEMORY, Kind.LONG, null,
                 "data chunk of a rendezvous through the ring (at most a quarter of the ring)"));
         l.add(new Cvar("jmpi.shm.single.copy", Source.SHARED_MEMORY, Kind.BOOLEAN, null,

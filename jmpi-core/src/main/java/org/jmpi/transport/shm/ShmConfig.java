@@ -12,16 +12,18 @@ import java.util.function.UnaryOperator;
  *
  * @param directory where segment files are created ({@code jmpi.shm.dir}, default {@code /dev/shm}); it must be a
  *     memory file system for the transport to be fast
- * @param ringBytes data bytes of each inbound ring, a power of two from 16 KiB to 64 MiB ({@code jmpi.shm.ring.bytes},
- *     default 256 KiB). A segment holds one ring per rank of the host; with many ranks per host the rings shrink so
- *     that a segment stays within {@code segmentBudget}, but never below 64 KiB
+ * @param ringBytes data bytes of each inbound ring, a power of two from 16 KiB to 64 MiB, or {@link #AUTO_RING}
+ *     ({@code jmpi.shm.ring.bytes}, default {@code auto}: 1 MiB while the host's rings take at most 4 MiB a rank, so
+ *     up to 4 ranks on the host, 512 KiB up to 8, else 256 KiB; see {@link #autoRing}). A segment holds one ring per
+ *     rank of the host; with many ranks per host the rings shrink so that a segment stays within
+ *     {@code segmentBudget}, but never below 64 KiB
  * @param segmentBudget the most a rank's segment should take ({@code jmpi.shm.segment.budget}, default 16 MiB)
  * @param eagerLimit messages up to this many bytes go eagerly to a peer on this host ({@code jmpi.shm.eager.limit},
- *     default 64 KiB: up to it, a blocking message takes the same lane as the smallest, so a program's first messages
- *     of 32-64 KiB do not pay the first use of another path; measured cold on 2026-11-26, OMB-J's 32 and 64 KiB
- *     latencies went from 400 and 200 us to 5 and 7 us); larger ones use rendezvous, which moves them with one copy
- *     when both buffers are native memory
- *     and the kernel allows {@code process_vm_readv}, else in chunks through the ring
+ *     default 256 KiB, but never more than a quarter of a ring: 256 KiB with the rings of up to 4 ranks, 128 KiB
+ *     with 8, 64 KiB with more); larger ones use rendezvous, which moves them with one copy when both buffers are
+ *     native memory and the kernel allows {@code process_vm_readv}, else in chunks through the ring. A program's
+ *     first message above the limit pays the first use of the rendezvous (its compilation): the higher the limit,
+ *     the fewer programs reach it, and up to 256 KiB an eager message is as fast as the rendezvous warm
  * @param chunkBytes payload bytes of each data frame of a rendezvous through the ring ({@code jmpi.shm.chunk.bytes},
  *     default 64 KiB, at most a quarter of the ring); several chunks fit in a ring, so sender and receiver copy
  *     different chunks at the same time
@@ -48,14 +50,21 @@ public record ShmConfig(String directory, long ringBytes, long segmentBudget, lo
     static final long MIN_RING = 16 << 10;
     static final long MAX_RING = 64 << 20;
     static final long MIN_SHRUNK_RING = 64 << 10;
+    /** {@code jmpi.shm.ring.bytes=auto}, the default: the ring size is {@link #autoRing} of the host's ranks. */
+    static final long AUTO_RING = 0;
+    /** The largest ring {@link #autoRing} gives, and the data of all a segment's rings it keeps to. */
+    private static final long AUTO_RING_MAX = 1 << 20;
+    private static final long AUTO_RING_TOTAL = 4 << 20;
+    private static final long AUTO_RING_MIN = 256 << 10;
 
     /** Validates every field. */
     public ShmConfig {
         if (directory == null || directory.isBlank()) {
             throw new IllegalArgumentException(DIRECTORY + " must not be empty");
         }
-        if (ringBytes < MIN_RING || ringBytes > MAX_RING || Long.bitCount(ringBytes) != 1) {
-            throw new IllegalArgumentException(RING_BYTES + "=" + ringBytes + " must be a power of two in ["
+        boolean power = ringBytes >= MIN_RING && ringBytes <= MAX_RING && Long.bitCount(ringBytes) == 1;
+        if (ringBytes != AUTO_RING && !power) {
+            throw new IllegalArgumentException(RING_BYTES + "=" + ringBytes + " must be auto or a power of two in ["
                     + MIN_RING + ", " + MAX_RING + "]");
         }
         check(SEGMENT_BUDGET, segmentBudget, 1 << 20, 1L << 40);
@@ -72,7 +81,7 @@ public record ShmConfig(String directory, long ringBytes, long segmentBudget, lo
     }
 
     public static ShmConfig defaults() {
-        return new ShmConfig("/dev/shm", 256 << 10, 16 << 20, 64 << 10, 64 << 10, true, 32 << 10, 256 << 10);
+        return new ShmConfig("/dev/shm", AUTO_RING, 16 << 20, 256 << 10, 64 << 10, true, 32 << 10, 256 << 10);
     }
 
     /** The configuration given by system properties and environment, on top of {@link #defaults()}. */
@@ -101,7 +110,7 @@ public record ShmConfig(String directory, long ringBytes, long segmentBudget, lo
             };
         }
         return new ShmConfig(dir == null ? d.directory : dir,
-                size(raw, RING_BYTES, d.ringBytes),
+                "auto".equalsIgnoreCase(raw.apply(RING_BYTES)) ? AUTO_RING : size(raw, RING_BYTES, d.ringBytes),
                 size(raw, SEGMENT_BUDGET, d.segmentBudget),
                 size(raw, EAGER_LIMIT, d.eagerLimit),
                 size(raw, CHUNK_BYTES, d.chunkBytes),
@@ -129,10 +138,29 @@ public record ShmConfig(String directory, long ringBytes, long segmentBudget, lo
         }
     }
 
-    /** The ring data bytes to use for a host with {@code localRanks} ranks: shrunk to fit the segment budget. */
+    /**
+     * The ring data bytes to use for a host with {@code localRanks} ranks: {@link #autoRing} unless set, shrunk to fit
+     * the segment budget.
+     */
     long ringBytesFor(int localRanks) {
-        long r = ringBytes;
+        long r = ringBytes == AUTO_RING ? autoRing(localRanks) : ringBytes;
         while (r > MIN_SHRUNK_RING && ShmLayout.segmentBytes(localRanks, r) > segmentBudget) {
+            r >>= 1;
+        }
+        return r;
+    }
+
+    /**
+     * The default ring size for a host with {@code localRanks} ranks: the largest power of two up to 1 MiB whose
+     * {@code localRanks} rings take at most 4 MiB, but at least 256 KiB. Rings of 1 MiB carry eager messages of 256
+     * KiB (a quarter of a ring), which a cold program then sends without the rendezvous: OMB-J's latency at 128 KiB
+     * took 5.2 us against 15.3 with rings of 256 KiB and an eager limit of 64 KiB, bcast 4.4 against 20.0, allreduce
+     * at 256 KiB 25.8 against 45.2 (2 ranks, 2026-11-29). The cost is shared memory: a 2-rank job's segments take 4
+     * MiB instead of 1, 8 ranks 32 MiB instead of 16, and from 16 ranks on nothing changes.
+     */
+    static long autoRing(int localRanks) {
+        long r = AUTO_RING_MAX;
+        while (r > AUTO_RING_MIN && localRanks * r > AUTO_RING_TOTAL) {
             r >>= 1;
         }
         return r;
@@ -142,7 +170,7 @@ public record ShmConfig(String directory, long ringBytes, long segmentBudget, lo
     public Map<String, String> describe() {
         Map<String, String> m = new LinkedHashMap<>();
         m.put(DIRECTORY, directory);
-        m.put(RING_BYTES, Long.toString(ringBytes));
+        m.put(RING_BYTES, ringBytes == AUTO_RING ? "auto" : Long.toString(ringBytes));
         m.put(SEGMENT_BUDGET, Long.toString(segmentBudget));
         m.put(EAGER_LIMIT, Long.toString(eagerLimit));
         m.put(CHUNK_BYTES, Long.toString(chunkBytes));

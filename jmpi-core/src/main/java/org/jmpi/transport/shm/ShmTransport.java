@@ -396,7 +396,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
 
     @Override
     public int shortPayloadMax() {
-        return (int) Math.min(config.eagerLimit(), own.ringDataBytes / 2 - ShmLayout.SHORT_PAYLOAD_OFFSET);
+        return (int) Math.min(eagerLimit, own.ringDataBytes / 2 - ShmLayout.SHORT_PAYLOAD_OFFSET);
     }
 
     /**

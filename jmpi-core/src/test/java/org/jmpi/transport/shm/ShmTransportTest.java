@@ -764,7 +764,14 @@ class ShmTransportTest {
             assertThat(c.node(0).transport.eagerLimit(1)).isEqualTo(256 << 10);
         }
         try (ShmCluster c = cluster(2, ShmConfig.defaults())) {
-            assertThat(c.node(0).transport.eagerLimit(1)).isEqualTo(ShmConfig.defaults().eagerLimit());
+            assertThat(c.node(0).transport.eagerLimit(1)).isEqualTo(ShmConfig.defaults().eagerLimit())
+                    .isEqualTo(256 << 10);
+            assertThat(c.node(0).transport.shortPayloadMax()).isEqualTo(256 << 10);
+        }
+        // the default rings of 5 ranks are 512 KiB: the eager limit goes down with them
+        try (ShmCluster c = cluster(5, ShmConfig.defaults())) {
+            assertThat(c.node(4).transport.ringBytes()).isEqualTo(512 << 10);
+            assertThat(c.node(4).transport.eagerLimit(0)).isEqualTo(128 << 10);
         }
     }
 
@@ -810,8 +817,15 @@ class ShmTransportTest {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> ShmConfig.from(k -> k.equals("jmpi.shm.eager.limit") ? "lots" : null, k -> null))
                 .isInstanceOf(IllegalArgumentException.class);
+        // by default 1 MiB rings while a rank's rings take at most 4 MiB, then smaller, down to 256 KiB
+        assertThat(d.describe()).containsEntry("jmpi.shm.ring.bytes", "auto");
+        assertThat(ShmConfig.from(k -> k.equals("jmpi.shm.ring.bytes") ? "Auto" : null, k -> null).ringBytes())
+                .isEqualTo(d.ringBytes());
+        assertThat(java.util.stream.IntStream.of(2, 3, 4, 5, 8, 9, 16).mapToObj(d::ringBytesFor))
+                .containsExactly(1L << 20, 1L << 20, 1L << 20, 512L << 10, 512L << 10, 256L << 10, 256L << 10);
+        // a ring size that is set is kept for few ranks
+        assertThat(c.ringBytesFor(8)).isEqualTo(1 << 20);
         // many ranks on a host: rings shrink to fit the segment budget, but not below 64 KiB
-        assertThat(d.ringBytesFor(2)).isEqualTo(d.ringBytes());
         assertThat(d.ringBytesFor(128)).isEqualTo(64 << 10);
         assertThat(ShmLayout.segmentBytes(32, d.ringBytesFor(32))).isLessThanOrEqualTo(d.segmentBudget());
     }

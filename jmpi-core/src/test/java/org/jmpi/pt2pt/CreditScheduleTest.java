@@ -9,8 +9,9 @@ import org.jmpi.datatype.BaseKind;
 import org.jmpi.datatype.BufferView;
 import org.jmpi.datatype.TypeDescriptor;
 import org.jmpi.runtime.Config;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * When a receiver returns flow credit for a stream of small eager messages: the first credits early and at doubling
@@ -23,10 +24,17 @@ class CreditScheduleTest {
     private static final int MESSAGES = 40_000;
     private static final int BYTES = 8;
 
-    @Test
-    void theFirstCreditsComeEarlyAndThenEveryQuarterWindow() {
+    /**
+     * With a lane (shared memory), each credit goes as the lane's record with its amount as payload, not as a control
+     * frame through the transport's general send: the methods a message takes anyway.
+     */
+    @ParameterizedTest(name = "lane {0}")
+    @ValueSource(booleans = {false, true})
+    void theFirstCreditsComeEarlyAndThenEveryQuarterWindow(boolean lane) {
         StreamedEagerTest.Loopback t0 = new StreamedEagerTest.Loopback(false);
         StreamedEagerTest.Loopback t1 = new StreamedEagerTest.Loopback(false);
+        t0.offersLane = lane;
+        t1.offersLane = lane;
         StreamedEagerTest.join(t0, t1);
         Engine sender = t0.engine;
         Engine receiver = t1.engine;
@@ -73,5 +81,7 @@ class CreditScheduleTest {
                 .isGreaterThanOrEqualTo(8);
         assertThat(early).as("early credits").isLessThanOrEqualTo(12);
         assertThat(gaps.get(gaps.size() - 1)).isEqualTo((int) steady);
+        assertThat(t1.shortKinds).as("the receiver's lane records")
+                .isEqualTo(java.util.Collections.nCopies(lane ? creditsAfter.size() : 0, Protocol.CREDIT));
     }
 }

@@ -38,9 +38,14 @@ class StreamedEagerTest {
 
     /** Frames from one engine to the other, held until the test delivers them. */
     @SuppressWarnings("restricted")
-    static final class Loopback implements Transport, ProtocolHints, SingleCopy {
+    static final class Loopback implements Transport, ProtocolHints, SingleCopy, org.jmpi.transport.Lane {
         final ArrayDeque<MemorySegment[]> inbox = new ArrayDeque<>();
+        /** Every frame's kind, in send order, the lane's records ({@link #sendShort}) included. */
         final List<Integer> kinds = new ArrayList<>();
+        /** The kinds of the lane's records only. */
+        final List<Integer> shortKinds = new ArrayList<>();
+        /** Whether this transport offers the engine a lane ({@link #lane}). */
+        boolean offersLane;
         final List<Integer> flags = new ArrayList<>();
         final boolean singleCopy;
         Loopback peer;
@@ -95,10 +100,62 @@ class StreamedEagerTest {
                 if (f == null) {
                     break;
                 }
-                engine.onFrame(peerRank, f[0], f[1]);
+                if (f.length == 3) { // a lane record: its envelope in f[2] (kind, context, source, tag)
+                    int[] e = f[2].toArray(java.lang.foreign.ValueLayout.JAVA_INT);
+                    if (!engine.onShort(peerRank, e[0], e[1], e[2], e[3], f[1], 0, (int) f[1].byteSize())) {
+                        throw new AssertionError("the engine did not take a lane record of kind " + e[0]);
+                    }
+                } else {
+                    engine.onFrame(peerRank, f[0], f[1]);
+                }
                 k++;
             }
             return k;
+        }
+
+        @Override
+        public org.jmpi.transport.Lane lane(int to) {
+            return offersLane ? this : null;
+        }
+
+        @Override
+        public int shortPayloadMax() {
+            return EAGER;
+        }
+
+        @Override
+        public synchronized boolean sendShort(int to, int kind, int context, int source, int tag,
+                MemorySegment payload, long offset, int length) {
+            kinds.add(kind);
+            shortKinds.add(kind);
+            MemorySegment p = MemorySegment.ofArray(new byte[length]);
+            MemorySegment.copy(payload, offset, p, 0, length);
+            MemorySegment e = MemorySegment.ofArray(new int[] {kind, context, source, tag});
+            synchronized (peer) {
+                peer.inbox.add(new MemorySegment[] {null, p, e});
+            }
+            return true;
+        }
+
+        @Override
+        public long takeShort(int from, int kind, int context, int source, int tag, MemorySegment into, long offset,
+                long capacity) {
+            return OTHER; // the test delivers
+        }
+
+        @Override
+        public boolean pollOthers(int from) {
+            return false;
+        }
+
+        @Override
+        public boolean arrived(int from) {
+            return false;
+        }
+
+        @Override
+        public boolean passOne(int from) {
+            return false;
         }
 
         synchronized int waiting() {

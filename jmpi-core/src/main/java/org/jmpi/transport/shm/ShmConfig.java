@@ -20,7 +20,7 @@ import java.util.function.UnaryOperator;
  * @param segmentBudget the most a rank's segment should take ({@code jmpi.shm.segment.budget}, default 16 MiB)
  * @param eagerLimit messages up to this many bytes go eagerly to a peer on this host ({@code jmpi.shm.eager.limit},
  *     default 256 KiB, but never more than a quarter of a ring: 256 KiB with the rings of up to 4 ranks, 128 KiB
- *     with 8, 64 KiB with more); larger ones use rendezvous, which moves them with one copy when both buffers are
+ *     up to 8, 64 KiB with more); larger ones use rendezvous, which moves them with one copy when both buffers are
  *     native memory and the kernel allows {@code process_vm_readv}, else in chunks through the ring. A program's
  *     first message above the limit pays the first use of the rendezvous (its compilation): the higher the limit,
  *     the fewer programs reach it, and up to 256 KiB an eager message is as fast as the rendezvous warm
@@ -52,10 +52,11 @@ public record ShmConfig(String directory, long ringBytes, long segmentBudget, lo
     static final long MIN_SHRUNK_RING = 64 << 10;
     /** {@code jmpi.shm.ring.bytes=auto}, the default: the ring size is {@link #autoRing} of the host's ranks. */
     static final long AUTO_RING = 0;
-    /** The largest ring {@link #autoRing} gives, and the data of all a segment's rings it keeps to. */
+    /** The largest and the smallest ring {@link #autoRing} gives. */
     private static final long AUTO_RING_MAX = 1 << 20;
-    private static final long AUTO_RING_TOTAL = 4 << 20;
     private static final long AUTO_RING_MIN = 256 << 10;
+    /** The data of all a segment's rings that {@link #autoRing} keeps to while it can. */
+    private static final long AUTO_RING_TOTAL = 4 << 20;
 
     /** Validates every field. */
     public ShmConfig {
@@ -156,7 +157,7 @@ public record ShmConfig(String directory, long ringBytes, long segmentBudget, lo
      * KiB (a quarter of a ring), which a cold program then sends without the rendezvous: OMB-J's latency at 128 KiB
      * took 5.2 us against 15.3 with rings of 256 KiB and an eager limit of 64 KiB, bcast 4.4 against 20.0, allreduce
      * at 256 KiB 25.8 against 45.2 (2 ranks, 2026-11-29). The cost is shared memory: a 2-rank job's segments take 4
-     * MiB instead of 1, 8 ranks 32 MiB instead of 16, and from 16 ranks on nothing changes.
+     * MiB instead of 1, 8 ranks 32 MiB instead of 16, and from 9 ranks on a host nothing changes.
      */
     static long autoRing(int localRanks) {
         long r = AUTO_RING_MAX;

@@ -125,8 +125,8 @@ final class ToolVariables {
         l.add(new Cvar("jmpi.shm.dir", Source.SHARED_MEMORY, Kind.TEXT, null,
                 "where segment files are created (a memory file system)"));
         l.add(new Cvar("jmpi.shm.ring.bytes", Source.SHARED_MEMORY, Kind.LONG, null,
-                "data bytes of each ring (a power of two, 16k to 64m), or auto: 1m for up to 4 ranks on the host, 512k"
-                        + " up to 8, else 256k"));
+                "data bytes of each ring (a power of two, 16k to 64m), or auto: 1m for up to 5 ranks on the host, 512k"
+                        + " up to 9, else 256k"));
         l.add(new Cvar("jmpi.shm.segment.budget", Source.SHARED_MEMORY, Kind.LONG, null,
                 "with many ranks per host, rings shrink (not below 64k) so that a segment stays within this"));
         l.add(new Cvar("jmpi.shm.eager.limit", Source.SHARED_MEMORY, Kind.LONG, null, "larger messages to a rank of"

@@ -13,14 +13,14 @@ import java.util.function.UnaryOperator;
  * @param directory where segment files are created ({@code jmpi.shm.dir}, default {@code /dev/shm}); it must be a
  *     memory file system for the transport to be fast
  * @param ringBytes data bytes of each inbound ring, a power of two from 16 KiB to 64 MiB, or {@link #AUTO_RING}
- *     ({@code jmpi.shm.ring.bytes}, default {@code auto}: 1 MiB while the host's rings take at most 4 MiB a rank, so
- *     up to 4 ranks on the host, 512 KiB up to 8, else 256 KiB; see {@link #autoRing}). A segment holds one ring per
+ *     ({@code jmpi.shm.ring.bytes}, default {@code auto}: 1 MiB while a rank's rings take at most 4 MiB, so up to 5
+ *     ranks on the host, 512 KiB up to 9, else 256 KiB; see {@link #autoRing}). A segment holds one ring per other
  *     rank of the host; with many ranks per host the rings shrink so that a segment stays within
  *     {@code segmentBudget}, but never below 64 KiB
  * @param segmentBudget the most a rank's segment should take ({@code jmpi.shm.segment.budget}, default 16 MiB)
  * @param eagerLimit messages up to this many bytes go eagerly to a peer on this host ({@code jmpi.shm.eager.limit},
- *     default 256 KiB, but never more than a quarter of a ring: 256 KiB with the rings of up to 4 ranks, 128 KiB
- *     up to 8, 64 KiB with more); larger ones use rendezvous, which moves them with one copy when both buffers are
+ *     default 256 KiB, but never more than a quarter of a ring: 256 KiB with the rings of up to 5 ranks, 128 KiB
+ *     up to 9, 64 KiB with more); larger ones use rendezvous, which moves them with one copy when both buffers are
  *     native memory and the kernel allows {@code process_vm_readv}, else in chunks through the ring. A program's
  *     first message above the limit pays the first use of the rendezvous (its compilation): the higher the limit,
  *     the fewer programs reach it, and up to 256 KiB an eager message is as fast as the rendezvous warm
@@ -145,23 +145,24 @@ public record ShmConfig(String directory, long ringBytes, long segmentBudget, lo
      */
     long ringBytesFor(int localRanks) {
         long r = ringBytes == AUTO_RING ? autoRing(localRanks) : ringBytes;
-        while (r > MIN_SHRUNK_RING && ShmLayout.segmentBytes(localRanks, r) > segmentBudget) {
+        while (r > MIN_SHRUNK_RING && ShmLayout.segmentBytes(ShmLayout.rings(localRanks), r) > segmentBudget) {
             r >>= 1;
         }
         return r;
     }
 
     /**
-     * The default ring size for a host with {@code localRanks} ranks: the largest power of two up to 1 MiB whose
-     * {@code localRanks} rings take at most 4 MiB, but at least 256 KiB. Rings of 1 MiB carry eager messages of 256
+     * The default ring size for a host with {@code localRanks} ranks: the largest power of two up to 1 MiB of which
+     * a segment's rings (one per other rank) take at most 4 MiB, but at least 256 KiB. Rings of 1 MiB carry eager messages of 256
      * KiB (a quarter of a ring), which a cold program then sends without the rendezvous: OMB-J's latency at 128 KiB
      * took 5.2 us against 15.3 with rings of 256 KiB and an eager limit of 64 KiB, bcast 4.4 against 20.0, allreduce
-     * at 256 KiB 25.8 against 45.2 (2 ranks, 2026-11-29). The cost is shared memory: a 2-rank job's segments take 4
-     * MiB instead of 1, 8 ranks 32 MiB instead of 16, and from 9 ranks on a host nothing changes.
+     * at 256 KiB 25.8 against 45.2 (2 ranks, 2026-11-29). The cost is shared memory: a 2-rank job's segments take 2
+     * MiB instead of 1 (rings of 256 KiB, one for the owner too, until 2026-11-29), 5 ranks 20 MiB instead of 6.25,
+     * 9 ranks 36 MiB instead of 20, and from 10 ranks on a host less than before.
      */
     static long autoRing(int localRanks) {
         long r = AUTO_RING_MAX;
-        while (r > AUTO_RING_MIN && localRanks * r > AUTO_RING_TOTAL) {
+        while (r > AUTO_RING_MIN && ShmLayout.rings(localRanks) * r > AUTO_RING_TOTAL) {
             r >>= 1;
         }
         return r;

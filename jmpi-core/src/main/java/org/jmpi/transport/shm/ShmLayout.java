@@ -14,15 +14,15 @@ import org.jmpi.transport.Lane;
  * All integers are in the machine's native order (both ends are on one host).
  *
  * <p>Each rank owns one segment, the file {@code <dir>/jmpi-<job id>-<world rank>} (mode 0600), created at start-up.
- * It holds one inbound ring per rank of the host, indexed by the sender's <em>local index</em> (its position among the
- * host's ranks in world-rank order); the owner's own slot stays unused. A sender maps the receiver's segment on its
+ * It holds one inbound ring per other rank of the host, in the order of the senders' <em>local index</em> (their
+ * position among the host's ranks in world-rank order), the owner left out ({@link #slot}). A sender maps the receiver's segment on its
  * first frame to it and is the only producer of its ring there; the owner is the only consumer of all of them.
  *
  * <pre>
  * segment:
  *  0                 4096                4096 + R            4096 + 2R
  *  +-----------------+-------------------+-------------------+----
- *  | segment header  | ring of local 0   | ring of local 1   | ...   (R = RING_HEADER_BYTES + ring data bytes)
+ *  | segment header  | ring of slot 0    | ring of slot 1    | ...   (R = RING_HEADER_BYTES + ring data bytes)
  *  +-----------------+-------------------+-------------------+----
  *
  * segment header (one page):
@@ -98,7 +98,7 @@ final class ShmLayout {
     private ShmLayout() {}
 
     static final long MAGIC = 0x314d_4853_4950_4d4aL; // "JMPISHM1" in little-endian byte order
-    static final int VERSION = 4;
+    static final int VERSION = 5; // 5: a ring per other rank of the host (4 had one for the owner too, unused)
 
     static final long SEGMENT_HEADER_BYTES = 4096;
     static final long MAGIC_OFFSET = 0;
@@ -160,6 +160,19 @@ final class ShmLayout {
     /** Size of a segment with {@code rings} rings of {@code dataBytes} each. */
     static long segmentBytes(int rings, long dataBytes) {
         return SEGMENT_HEADER_BYTES + rings * ringBytes(dataBytes);
+    }
+
+    /**
+     * The ring of a segment owned by the host's rank of local index {@code owner} into which the rank of local index
+     * {@code sender} writes: a segment has one ring per other rank of the host, in local order.
+     */
+    static int slot(int sender, int owner) {
+        return sender < owner ? sender : sender - 1;
+    }
+
+    /** The rings of a segment on a host of {@code localRanks} ranks (one per other rank; one at least). */
+    static int rings(int localRanks) {
+        return Math.max(1, localRanks - 1);
     }
 
     /** Offset of ring {@code index} in a segment. */

@@ -140,13 +140,13 @@ final class ShmSegment implements AutoCloseable {
 
     /**
      * Counts this process as one more that mapped the segment; the process that completes the count (every other rank
-     * of the host, {@code rings - 1}) removes the file, which no one needs to open any more.
+     * of the host, one per ring) removes the file, which no one needs to open any more.
      *
      * @return whether this call removed the file
      */
     boolean countMapped() {
         int before = (int) ShmLayout.INT_HANDLE.getAndAdd(memory, ShmLayout.PEERS_MAPPED, 1);
-        if (before + 1 == rings - 1) {
+        if (before + 1 == rings) {
             unlink();
             return true;
         }

@@ -144,9 +144,10 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
         this.inbound = new InboundRing[localRanks.length - 1];
         this.inboundOf = new InboundRing[size];
         int k = 0;
+        int me = localIndex[rank];
         for (int i = 0; i < localRanks.length; i++) {
             if (localRanks[i] != rank) {
-                inbound[k] = new InboundRing(localRanks[i], own.ring(i), own.ringDataBytes);
+                inbound[k] = new InboundRing(localRanks[i], own.ring(ShmLayout.slot(i, me)), own.ringDataBytes);
                 inboundOf[localRanks[i]] = inbound[k++];
             }
         }
@@ -179,7 +180,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
         long ring = config.ringBytesFor(localRanks.length);
         ShmSegment seg;
         try {
-            seg = ShmSegment.create(dir, bootstrap.jobId(), rank, localRanks.length, ring);
+            seg = ShmSegment.create(dir, bootstrap.jobId(), rank, ShmLayout.rings(localRanks.length), ring);
         } catch (IOException e) {
             throw new UncheckedIOException("shm transport: " + e.getMessage(), e);
         }
@@ -502,7 +503,8 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
             }
             try {
                 ShmSegment seg = peerSegment(peer);
-                o = new OutboundRing(peer, seg.ring(localIndex[rank]), seg.ringDataBytes, seg.doorbell());
+                o = new OutboundRing(peer, seg.ring(ShmLayout.slot(localIndex[rank], localIndex[peer])),
+                        seg.ringDataBytes, seg.doorbell());
             } catch (IOException | RuntimeException e) {
                 sink.onPeerFailure(peer, e);
                 return null;
@@ -533,10 +535,10 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
             throw new IOException("rank " + peer + " published a malformed shm card '" + card + "'");
         }
         seg = ShmSegment.attach(Path.of(parts[2]), peer);
-        if (seg.rings != localRanks.length) {
+        if (seg.rings != ShmLayout.rings(localRanks.length)) {
             seg.close();
-            throw new IOException("rank " + peer + " counts " + seg.rings + " ranks on this host, this rank "
-                    + localRanks.length);
+            throw new IOException("rank " + peer + "'s segment has " + seg.rings + " rings, this rank counts "
+                    + localRanks.length + " ranks on this host");
         }
         pids.set(peer, (int) seg.ownerPid());
         seg.countMapped();

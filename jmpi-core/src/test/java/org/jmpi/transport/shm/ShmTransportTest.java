@@ -718,7 +718,8 @@ class ShmTransportTest {
             CountDownLatch got = new CountDownLatch(1);
             c.node(0).handler = (self, peer, h, p) -> got.countDown();
             c.node(1).transport.send(0, header(0, 1, 0, 0), null, null);
-            while (!t.poll()) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (!t.poll() && System.nanoTime() < deadline) { // bounded: a lost frame fails, not hangs
                 t.await(TimeUnit.MILLISECONDS.toNanos(100));
             }
             assertThat(got.getCount()).isZero();
@@ -768,10 +769,13 @@ class ShmTransportTest {
                     .isEqualTo(256 << 10);
             assertThat(c.node(0).transport.shortPayloadMax()).isEqualTo(256 << 10);
         }
-        // the default rings of 5 ranks are 512 KiB: the eager limit goes down with them
-        try (ShmCluster c = cluster(5, ShmConfig.defaults())) {
-            assertThat(c.node(4).transport.ringBytes()).isEqualTo(512 << 10);
-            assertThat(c.node(4).transport.eagerLimit(0)).isEqualTo(128 << 10);
+        // the default rings of 6 ranks are 512 KiB: the eager limit goes down with them
+        try (ShmCluster c = cluster(6, ShmConfig.defaults())) {
+            assertThat(c.node(5).transport.ringBytes()).isEqualTo(512 << 10);
+            assertThat(c.node(5).transport.eagerLimit(0)).isEqualTo(128 << 10);
+            // one ring per other rank of the host
+            assertThat(java.nio.file.Files.size(c.node(5).transport.segmentPath()))
+                    .isEqualTo(ShmLayout.segmentBytes(5, 512 << 10));
         }
     }
 
@@ -821,12 +825,13 @@ class ShmTransportTest {
         assertThat(d.describe()).containsEntry("jmpi.shm.ring.bytes", "auto");
         assertThat(ShmConfig.from(k -> k.equals("jmpi.shm.ring.bytes") ? "Auto" : null, k -> null).ringBytes())
                 .isEqualTo(d.ringBytes());
-        assertThat(java.util.stream.IntStream.of(2, 3, 4, 5, 8, 9, 16).mapToObj(d::ringBytesFor))
+        assertThat(java.util.stream.IntStream.of(2, 3, 5, 6, 9, 10, 16).mapToObj(d::ringBytesFor))
                 .containsExactly(1L << 20, 1L << 20, 1L << 20, 512L << 10, 512L << 10, 256L << 10, 256L << 10);
         // a ring size that is set is kept for few ranks
         assertThat(c.ringBytesFor(8)).isEqualTo(1 << 20);
         // many ranks on a host: rings shrink to fit the segment budget, but not below 64 KiB
-        assertThat(d.ringBytesFor(128)).isEqualTo(64 << 10);
+        assertThat(d.ringBytesFor(128)).isEqualTo(128 << 10);
+        assertThat(d.ringBytesFor(1000)).isEqualTo(64 << 10);
         assertThat(ShmLayout.segmentBytes(32, d.ringBytesFor(32))).isLessThanOrEqualTo(d.segmentBudget());
     }
 

@@ -568,6 +568,34 @@ public final class Engine implements InprocEndpoint, FrameSink {
     }
 
     /**
+     * Sends an eager message larger than the engine's own eager limit ({@code jmpi.eager.limit}; a transport may take
+     * larger ones eagerly, shared memory up to 256 KiB) now if it leaves at least half the flow window to the peer
+     * free, else nothing (false: the caller streams it or takes the rendezvous), as {@link #trySendStream} does: an
+     * unmatched message holds its credit, and large ones must not take the half of the window that small blocking
+     * sends rely on (with 80 KB messages eager, an 8-thread-per-rank test hung: every thread blocked in a small send
+     * behind credit that unmatched large messages for other, equally blocked threads held).
+     */
+    private boolean trySendLargeEager(Transport t, int peer, MemorySegment h, MessageData data, SendRequest s) {
+        long bytes = data.bytes();
+        long cost = bytes + Protocol.OVERHEAD;
+        PeerFlow f = flow(peer);
+        f.lock.lock();
+        try {
+            if (!f.queue.isEmpty() || f.credits - cost < flowWindow / 2) {
+                return false;
+            }
+            f.credits -= cost;
+        } finally {
+            f.lock.unlock();
+        }
+        FrameLayout.update(h, FrameLayout.KIND, Protocol.EAGER);
+        FrameLayout.update(h, FrameLayout.PAYLOAD, (int) bytes);
+        FrameLayout.update(h, FrameLayout.SEND_ID, 0L);
+        t.send(peer, h, contiguousOrPacked(data), s.written);
+        return true;
+    }
+
+    /**
      * Sends a whole streamed message now if it leaves at least half the flow window to the peer free, else nothing
      * (false: the caller uses the rendezvous). A streamed message holds its credit until the receiver matches it, so
      * streams never wait for credit and never take the half of the window that eager messages rely on: a blocking
@@ -1009,7 +1037,11 @@ public final class Engine implements InprocEndpoint, FrameSink {
         FrameLayout.update(h, FrameLayout.FLAGS, 0);
         FrameLayout.update(h, FrameLayout.TOTAL, bytes);
         FrameLayout.update(h, FrameLayout.RECV_ID, 0L);
-        if (mode != SendMode.SYNCHRONOUS && bytes <= SingleCopyRendezvous.eagerLimit(t, worldDest, eagerLimit)) {
+        if (mode != SendMode.SYNCHRONOUS && bytes <= SingleCopyRendezvous.eagerLimit(t, worldDest, eagerLimit)
+                && (bytes <= eagerLimit || mode == SendMode.STANDARD && trySendLargeEager(t, worldDest, h, data, s))) {
+            if (bytes > eagerLimit) {
+                return s; // sent
+            }
             FrameLayout.update(h, FrameLayout.KIND, Protocol.EAGER);
             FrameLayout.update(h, FrameLayout.PAYLOAD, (int) bytes);
             Runnable onWritten = s.written;

@@ -581,10 +581,9 @@ public final class Engine implements InprocEndpoint, FrameSink {
         PeerFlow f = flow(peer);
         f.lock.lock();
         try {
-            if (!f.queue.isEmpty() || f.credits - cost < flowWindow / 2) {
+            if (!chargeLeavingHalf(f, cost)) {
                 return false;
             }
-            f.credits -= cost;
         } finally {
             f.lock.unlock();
         }
@@ -607,16 +606,28 @@ public final class Engine implements InprocEndpoint, FrameSink {
         PeerFlow f = flow(peer);
         f.lock.lock();
         try {
-            if (!f.queue.isEmpty() || f.credits - cost < flowWindow / 2) {
+            if (!chargeLeavingHalf(f, cost)) {
                 return false;
             }
-            f.credits -= cost;
             // packed (a datatype with gaps) only now that it goes: the rendezvous packs chunk by chunk
             sendStream(t, peer, h, contiguousOrPacked(data), piece, onWritten);
             return true;
         } finally {
             f.lock.unlock();
         }
+    }
+
+    /**
+     * Charges {@code cost} to the peer's flow window if nothing waits for credit and at least half the window stays
+     * free, as a message that holds its credit until it is matched must (large eager and streamed messages). Called
+     * with the peer's flow lock held.
+     */
+    private boolean chargeLeavingHalf(PeerFlow f, long cost) {
+        if (!f.queue.isEmpty() || f.credits - cost < flowWindow / 2) {
+            return false;
+        }
+        f.credits -= cost;
+        return true;
     }
 
     /**

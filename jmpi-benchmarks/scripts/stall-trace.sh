@@ -26,7 +26,8 @@ JMPI_HOME=${JMPI_HOME:-$ROOT/jmpi-dist/target/jmpi}
 PEERS=${PEERS:-/work/peers}
 BASELINE=${BASELINE:-/work/shared/baseline}
 OMPI_LIB=${OMPI_LIB:-/usr/lib/x86_64-linux-gnu}
-SRC=$ROOT/jmpi-benchmarks/src/main/java/org/jmpi/benchmarks/cold/StallTrace.java
+COLD=$ROOT/jmpi-benchmarks/src/main/java/org/jmpi/benchmarks/cold
+SRC=("$COLD/StallTrace.java" "$COLD/Jacobi2d.java") # the halo case sweeps as the Jacobi application does
 CLS=org.jmpi.benchmarks.cold.StallTrace
 mkdir -p "$OUT/classes"
 rm -f "$OUT"/jit.*.log "$OUT"/gc.*.log "$OUT/run.txt" "$OUT/gate.txt"
@@ -41,7 +42,7 @@ run() { # command...: its output into OUTDIR/run.txt, under gate.py when there i
 }
 case $IMPL in
     jmpi|jmpi-thr)
-        "$JMPI_HOME/bin/mpijavac" -nowarn -d "$OUT/classes" "$SRC"
+        "$JMPI_HOME/bin/mpijavac" -nowarn -d "$OUT/classes" "${SRC[@]}"
         threads=(); [ "$IMPL" = jmpi-thr ] && threads=(--threads)
         jargs=(); for a in "${logs[@]}"; do jargs+=("--jvm-arg=$a"); done
         if [ "$IMPL" = jmpi-thr ]; then # the ranks run in the launcher's JVM: its options carry the logs
@@ -52,7 +53,7 @@ case $IMPL in
                 "$THRESHOLD"
         fi ;;
     ompi-java)
-        "$JAVA_HOME/bin/javac" -nowarn -cp "$PEERS/ompi-java/mpi.jar" -d "$OUT/classes" "$SRC"
+        "$JAVA_HOME/bin/javac" -nowarn -cp "$PEERS/ompi-java/mpi.jar" -d "$OUT/classes" "${SRC[@]}"
         run mpirun.openmpi --allow-run-as-root --bind-to core -n 2 "$JAVA_HOME/bin/java" "${logs[@]}" \
             --enable-native-access=ALL-UNNAMED -Djava.library.path="$OMPI_LIB" \
             -cp "$PEERS/ompi-java/mpi.jar:$OUT/classes" "$CLS" "$CASE" "$PARAM" "$ITERS" "$THRESHOLD" ;;

@@ -18,7 +18,8 @@ import mpi.MPIException;
  *
  * <p>Cases: {@code pingpong BYTES} (rank 0 sends and receives a {@code byte[]}, rank 1 answers), {@code bcast BYTES}
  * (from rank 0, {@code byte[]}), {@code allreduce DOUBLES} (sum of a {@code double[]}), {@code halo N} (one step of a
- * 2-D Jacobi on an N x N grid split by rows: two {@code sendRecv} of a row and an {@code allReduce} of the residual).
+ * 2-D Jacobi on an N x N grid split by rows, as {@link Jacobi2d} does it: two {@code sendRecv} of a row and an
+ * {@code allReduce} of the residual).
  * Usage: {@code StallTrace CASE PARAM ITERS [THRESHOLD_US=500]}. Output, one line each, per rank: {@code SUMMARY
  * rank=R pid=P case=C iters=N total_ms=T median_us=M excess_ms=E stalls=K}, then {@code STALL rank=R pid=P it=I
  * at_ms=W dur_ms=D} for each stall.
@@ -125,21 +126,9 @@ public final class StallTrace {
             if (rank == 0) {
                 Arrays.fill(u[0], 1.0);
             }
-            local[0] = sweep(u, v, rows, n);
+            local[0] = Jacobi2d.sweep(u, v, rows, n);
             MPI.COMM_WORLD.allReduce(local, residual, 1, MPI.DOUBLE, MPI.SUM);
             which[0] = 1 - which[0];
         };
-    }
-
-    private static double sweep(double[][] u, double[][] v, int rows, int n) {
-        double diff = 0;
-        for (int i = 1; i <= rows; i++) {
-            for (int j = 1; j <= n; j++) {
-                v[i][j] = 0.25 * (u[i - 1][j] + u[i + 1][j] + u[i][j - 1] + u[i][j + 1]);
-                double d = v[i][j] - u[i][j];
-                diff += d * d;
-            }
-        }
-        return diff;
     }
 }

@@ -33,20 +33,24 @@ mkdir -p "$OUT/classes"
 rm -f "$OUT"/jit.*.log "$OUT"/gc.*.log "$OUT/run.txt" "$OUT/gate.txt"
 logs=(-Xlog:jit+compilation=debug:file="$OUT/jit.%p.log":timemillis
       -Xlog:gc,safepoint:file="$OUT/gc.%p.log":timemillis)
-run() { # command...: its output into OUTDIR/run.txt, under gate.py when there is one (its verdict: gate.txt)
+run() { # command...: its output into OUTDIR/run.txt, under gate.py when there is one (its verdict: gate.txt); a
+    # failed or contaminated run is said, and whatever it printed is still reported
+    local rc=0
     if [ -r "$BASELINE/gate.py" ]; then
-        python3 "$BASELINE/gate.py" "$OUT/run.txt" -- timeout -k 10 600 "$@" > "$OUT/gate.txt" < /dev/null
+        python3 "$BASELINE/gate.py" "$OUT/run.txt" -- timeout -k 10 600 "$@" > "$OUT/gate.txt" < /dev/null || rc=$?
     else
-        timeout -k 10 600 "$@" > "$OUT/run.txt" 2>&1 < /dev/null
+        timeout -k 10 600 "$@" > "$OUT/run.txt" 2>&1 < /dev/null || rc=$?
     fi
+    [ $rc = 0 ] || echo "stall-trace.sh: the run ended with status $rc (99: gate.py saw other load)" >&2
 }
 case $IMPL in
     jmpi|jmpi-thr)
         "$JMPI_HOME/bin/mpijavac" -nowarn -d "$OUT/classes" "${SRC[@]}"
         threads=(); [ "$IMPL" = jmpi-thr ] && threads=(--threads)
         jargs=(); for a in "${logs[@]}"; do jargs+=("--jvm-arg=$a"); done
-        if [ "$IMPL" = jmpi-thr ]; then # the ranks run in the launcher's JVM: its options carry the logs
-            JMPI_LAUNCHER_JVM_ARGS="${logs[*]}" run "$JMPI_HOME/bin/jmpirun" -n 2 "${threads[@]}" \
+        if [ "$IMPL" = jmpi-thr ]; then # the ranks run in the launcher's JVM: its options carry the logs (and the
+            # serial collector, which jmpirun gives it by default when the ranks fill the processors, as here)
+            JMPI_LAUNCHER_JVM_ARGS="-XX:+UseSerialGC ${logs[*]}" run "$JMPI_HOME/bin/jmpirun" -n 2 "${threads[@]}" \
                 -cp "$OUT/classes" "$CLS" "$CASE" "$PARAM" "$ITERS" "$THRESHOLD"
         else
             run "$JMPI_HOME/bin/jmpirun" -n 2 "${jargs[@]}" -cp "$OUT/classes" "$CLS" "$CASE" "$PARAM" "$ITERS" \
@@ -63,9 +67,9 @@ python3 - "$OUT" <<'PY'
 import glob, os, re, sys
 out = sys.argv[1]
 text = open(os.path.join(out, 'run.txt'), errors='replace').read()  # ranks' lines may interleave: search, not split
-for m in re.finditer(r'SUMMARY rank=\d+ pid=\d+ case=\S+ iters=\d+ total_ms=[\d.]+ median_us=[\d.]+ '
-                     r'excess_ms=[\d.]+ stalls=\d+', text):
-    print(m[0])
+summaries = re.findall(r'SUMMARY rank=\d+ pid=\d+ case=\S+ iters=\d+ total_ms=[\d.]+ median_us=[\d.]+ '
+                       r'excess_ms=[\d.]+ stalls=\d+', text)
+print('\n'.join(summaries) if summaries else 'no summary; the run printed:\n' + '\n'.join(text.splitlines()[-15:]))
 stalls = [(int(m[1]), int(m[2]), int(m[3]), float(m[4]), float(m[5])) for m in
           re.finditer(r'STALL rank=(\d+) pid=(\d+) it=(\d+) at_ms=([\d.]+) dur_ms=([\d.]+)', text)]
 events = {}  # pid -> [(ms, text)]

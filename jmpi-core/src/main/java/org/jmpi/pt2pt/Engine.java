@@ -1048,11 +1048,15 @@ public final class Engine implements InprocEndpoint, FrameSink {
         FrameLayout.update(h, FrameLayout.FLAGS, 0);
         FrameLayout.update(h, FrameLayout.TOTAL, bytes);
         FrameLayout.update(h, FrameLayout.RECV_ID, 0L);
-        if (mode != SendMode.SYNCHRONOUS && bytes <= SingleCopyRendezvous.eagerLimit(t, worldDest, eagerLimit)
-                && (bytes <= eagerLimit || mode == SendMode.STANDARD && trySendLargeEager(t, worldDest, h, data, s))) {
-            if (bytes > eagerLimit) {
-                return s; // sent
+        boolean eager = mode != SendMode.SYNCHRONOUS && bytes <= SingleCopyRendezvous.eagerLimit(t, worldDest,
+                eagerLimit);
+        if (eager && bytes > eagerLimit) { // eager only by the transport's larger limit
+            if (mode == SendMode.STANDARD && trySendLargeEager(t, worldDest, h, data, s)) {
+                return s;
             }
+            eager = false; // streamed or rendezvous, below
+        }
+        if (eager) {
             FrameLayout.update(h, FrameLayout.KIND, Protocol.EAGER);
             FrameLayout.update(h, FrameLayout.PAYLOAD, (int) bytes);
             Runnable onWritten = s.written;

@@ -153,10 +153,10 @@ public record ShmConfig(String directory, long ringBytes, long segmentBudget, lo
 
     /**
      * The default ring size for a host with {@code localRanks} ranks: the largest power of two up to 1 MiB of which
-     * a segment's rings (one per other rank) take at most 4 MiB, but at least 256 KiB. Rings of 1 MiB carry eager messages of 256
-     * KiB (a quarter of a ring), which a cold program then sends without the rendezvous: OMB-J's latency at 128 KiB
-     * took 5.2 us against 15.3 with rings of 256 KiB and an eager limit of 64 KiB, bcast 4.4 against 20.0, allreduce
-     * at 256 KiB 25.8 against 45.2 (2 ranks, 2026-11-29). The cost is shared memory: a 2-rank job's segments take 2
+     * a segment's rings (one per other rank) take at most 4 MiB, but at least 256 KiB. Rings of 1 MiB carry eager
+     * messages of 256 KiB (a quarter of a ring), which a cold program then sends without the rendezvous: OMB-J's
+     * latency at 128 KiB took 5.2 us against 15.3 with rings of 256 KiB and an eager limit of 64 KiB, bcast 4.4
+     * against 20.0, allreduce at 256 KiB 25.8 against 45.2 (2 ranks, 2026-11-29). The cost is shared memory: a 2-rank job's segments take 2
      * MiB instead of 1 (rings of 256 KiB, one for the owner too, until 2026-11-29), 5 ranks 20 MiB instead of 6.25,
      * 9 ranks 36 MiB instead of 20, and from 10 ranks on a host less than before.
      */

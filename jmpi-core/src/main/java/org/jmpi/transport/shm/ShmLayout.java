@@ -15,8 +15,9 @@ import org.jmpi.transport.Lane;
  *
  * <p>Each rank owns one segment, the file {@code <dir>/jmpi-<job id>-<world rank>} (mode 0600), created at start-up.
  * It holds one inbound ring per other rank of the host, in the order of the senders' <em>local index</em> (their
- * position among the host's ranks in world-rank order), the owner left out ({@link #slot}). A sender maps the receiver's segment on its
- * first frame to it and is the only producer of its ring there; the owner is the only consumer of all of them.
+ * position among the host's ranks in world-rank order), the owner left out ({@link #slot}). A sender maps the
+ * receiver's segment on its first frame to it and is the only producer of its ring there; the owner is the only
+ * consumer of all of them.
  *
  * <pre>
  * segment:

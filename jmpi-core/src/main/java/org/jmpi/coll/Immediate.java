@@ -41,10 +41,11 @@ import org.jmpi.runtime.Progress;
  * 210-235 bytes per call that way; with many senders the backlog would be megabytes per sender). So every
  * {@code jmpi.coll.pace}-th call on a communicator ({@link CollConfig#pace()}, by default {@link CollConfig#autoPace}
  * of its size: 768 calls at 2 ranks down to 128 from 7 on; 0 turns pacing off) sends its small
- * messages ({@link #PACED_MAX} bytes at most) from a private copy as {@link SendMode#EAGER_SYNCHRONOUS}: the data
- * goes at once, the receiver answers when it has matched it, and this rank does not wait for that answer in the
- * call but before its next paced message to the same rank. A sender thus stays at most two paces ahead of each rank
- * it sends to, and never waits when it is not that far ahead: no extra round trip in the call, nothing the receiver
+ * messages ({@link #PACED_MAX} bytes at most) so that the receiver answers once it has matched them: through the lane
+ * where it takes them ({@link Engine#sendAnswered}: the lane's own records, the answers counted per peer), else from a
+ * private copy as {@link SendMode#EAGER_SYNCHRONOUS}. The data goes at once, and this rank does not wait for that
+ * answer in the call but before its next paced message to the same rank (through the lane: on any communicator).
+ * A sender thus stays at most two paces ahead of each rank it sends to, and never waits when it is not that far ahead: no extra round trip in the call, nothing the receiver
  * must do (any receive answers, so ranks that build a schedule for the same call still match), and a program that
  * relies on a collective not synchronising (erroneous, but common) only blocks where it relies on two paces of
  * buffering. The same idea as Open MPI's optional "sync" collective component, which inserts a barrier every N
@@ -112,6 +113,9 @@ public final class Immediate {
         }
         if (previous != null) {
             awaitOk(engine, progress, previous, call);
+        }
+        if (engine.sendAnswered(out, c.worldRank(to), context, c.rank(), tag)) {
+            return; // through the lane: the engine counts the answers
         }
         long n = out.bytes();
         MessageData data;

@@ -116,6 +116,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
     private MemorySegment spareBuffer;
 
     private final AtomicLong ids = new AtomicLong(1);
+    /** The send id an EAGER_ANSWERED message is matched under: none of {@link #ids}; answered MATCHED, not DONE. */
+    private static final long ANSWERED = -1;
     private final org.jmpi.shared.LongTable<SendRequest> rendezvousSends = new org.jmpi.shared.LongTable<>();
     private final org.jmpi.shared.LongTable<RecvRequest> activeRecvs = new org.jmpi.shared.LongTable<>();
     private final ThreadLocal<MemorySegment> headers =
@@ -290,6 +292,10 @@ public final class Engine implements InprocEndpoint, FrameSink {
 
     /** Tells the sender of an eager synchronous message that a receive has matched it (DONE). */
     private void matchedSynchronous(int peer, long syncId) {
+        if (syncId == ANSWERED) {
+            answer(peer);
+            return;
+        }
         MemorySegment h = controlHeader(Protocol.DONE);
         FrameLayout.putLong(h, FrameLayout.SEND_ID, syncId);
         transport.send(peer, h, null, null);
@@ -297,6 +303,10 @@ public final class Engine implements InprocEndpoint, FrameSink {
 
     /** Tells the sender of an unmatched RTS that its message is refused (a CANCELLED frame with the error class). */
     private void refuseRts(int peer, long sendId, int errorClass) {
+        if (sendId == ANSWERED) { // an EAGER_ANSWERED message dropped: its sender counts it as answered
+            answer(peer);
+            return;
+        }
         MemorySegment h = controlHeader(Protocol.CANCELLED);
         FrameLayout.putLong(h, FrameLayout.SEND_ID, sendId);
         FrameLayout.putInt(h, FrameLayout.FLAGS, Protocol.CANCELLED_REFUSED);
@@ -366,6 +376,10 @@ public final class Engine implements InprocEndpoint, FrameSink {
         final HeaderCopies headers = new HeaderCopies();
         /** Sent {@link Pending}s for reuse. */
         final java.util.ArrayDeque<Pending> spare = new java.util.ArrayDeque<>();
+        /** EAGER_ANSWERED messages sent to the peer ({@link #sendAnswered}). */
+        long answeredSent;
+        /** MATCHED answers from the peer; written by the progress owner. */
+        volatile long answers;
 
         /** A frame to queue for credit (a reused record when there is one). Caller holds the lock. */
         Pending pending(MemorySegment h, MemorySegment payload, Runnable onWritten, long cost, SendRequest s) {
@@ -814,6 +828,10 @@ public final class Engine implements InprocEndpoint, FrameSink {
      * and the caller sends the usual way.
      */
     public boolean sendNow(MessageData data, int worldDest, int context, int source, int tag) {
+        return sendNow(data, worldDest, Protocol.EAGER, context, source, tag);
+    }
+
+    private boolean sendNow(MessageData data, int worldDest, int kind, int context, int source, int tag) {
         Lane l = laneTo(worldDest);
         long bytes = data.bytes();
         if (l == null || bytes > eagerLimit || bytes > l.shortPayloadMax() || anyPoisoned || anyFailed
@@ -829,10 +847,13 @@ public final class Engine implements InprocEndpoint, FrameSink {
         f.lock.lock();
         try {
             if (!f.queue.isEmpty() || f.credits < cost
-                    || !l.sendShort(worldDest, Protocol.EAGER, context, source, tag, payload, 0, (int) bytes)) {
+                    || !l.sendShort(worldDest, kind, context, source, tag, payload, 0, (int) bytes)) {
                 return false;
             }
             f.credits -= cost;
+            if (kind != Protocol.EAGER) {
+                f.answeredSent++;
+            }
         } finally {
             f.lock.unlock();
         }
@@ -853,6 +874,50 @@ public final class Engine implements InprocEndpoint, FrameSink {
             return null;
         }
         return newSend().start(data, worldDest, tag).completeWritten();
+    }
+
+    /**
+     * A rooted collective's paced message (see {@code coll.Immediate}) through the lane: first waits until the peer
+     * has matched every such message this rank sent it before (its MATCHED answers come as lane records), then writes
+     * this one as {@link #sendNow} does, marked so that the receiver answers once a receive has matched it, whether the
+     * lane took it or the usual way did. The answer is counted, not tied to this send: nothing to complete or wait for
+     * here, no request. False, having waited or not, when the lane cannot take it (or the peer failed meanwhile): the
+     * caller then sends it eager synchronous the usual way.
+     */
+    public boolean sendAnswered(MessageData data, int worldDest, int context, int source, int tag) {
+        Lane l = laneTo(worldDest);
+        if (l == null) {
+            return false;
+        }
+        PeerFlow f = flow(worldDest);
+        if (f.answers < f.answeredSent && progress.tryOwn()) {
+            try { // the answer is most likely the peer's next record (a bcast's root reads nothing else)
+                while (f.answers < f.answeredSent && l.passOne(worldDest)) {
+                    // handed to onShort or onFrame, which count answers
+                }
+            } finally {
+                progress.disown();
+            }
+        }
+        if (f.answers < f.answeredSent) {
+            progress.awaitUntil(() -> f.answers >= f.answeredSent || peerFailed(worldDest));
+        }
+        return !peerFailed(worldDest) && sendNow(data, worldDest, Protocol.EAGER_ANSWERED, context, source, tag);
+    }
+
+    /** EAGER_ANSWERED messages sent to world rank {@code peer} and not answered yet (as far as this rank has read). */
+    long unanswered(int peer) {
+        PeerFlow f = flow(peer);
+        return f.answeredSent - f.answers;
+    }
+
+    /** Tells world rank {@code peer} that an EAGER_ANSWERED message of its own was matched here (or dropped). */
+    private void answer(int peer) {
+        Lane l = laneTo(peer);
+        if (l != null && l.sendShort(peer, Protocol.MATCHED, 0, worldRank, 0, MemorySegment.NULL, 0, 0)) {
+            return;
+        }
+        transport.send(peer, controlHeader(Protocol.MATCHED), null, null);
     }
 
     /**
@@ -881,6 +946,10 @@ public final class Engine implements InprocEndpoint, FrameSink {
         }
         if (n < 0) {
             return -1;
+        }
+        if ((n & Lane.TAKEN_ANSWERED) != 0) {
+            n &= ~Lane.TAKEN_ANSWERED;
+            answer(worldSource);
         }
         org.jmpi.transport.Traffic t = traffic;
         if (t != null) {
@@ -1743,6 +1812,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
             case Protocol.WROTE -> onWrote(header);
             case Protocol.STREAM -> onStream(peer, header, payload, 0, payload.byteSize());
             case Protocol.STREAM_DATA -> onStreamData(peer, header, payload, 0, payload.byteSize());
+            case Protocol.EAGER_ANSWERED -> onEager(peer, header, payload, 0);
+            case Protocol.MATCHED -> onMatched(peer);
             default -> throw new IllegalStateException("unknown frame kind " + kind + " from rank " + peer);
         }
     }
@@ -1750,7 +1821,14 @@ public final class Engine implements InprocEndpoint, FrameSink {
     private void onEager(int peer, MemorySegment header, MemorySegment payload, long offset) {
         eager(peer, FrameLayout.getInt(header, FrameLayout.CONTEXT), FrameLayout.getInt(header, FrameLayout.SOURCE),
                 FrameLayout.getInt(header, FrameLayout.TAG), FrameLayout.getLong(header, FrameLayout.TOTAL),
-                FrameLayout.getLong(header, FrameLayout.SEND_ID), payload, offset);
+                FrameLayout.getInt(header, FrameLayout.KIND) == Protocol.EAGER_ANSWERED ? ANSWERED
+                        : FrameLayout.getLong(header, FrameLayout.SEND_ID), payload, offset);
+    }
+
+    /** A MATCHED answer from {@code peer} (progress owner only: one writer at a time). */
+    private void onMatched(int peer) {
+        PeerFlow f = flow(peer);
+        f.answers = f.answers + 1;
     }
 
     /**
@@ -1760,9 +1838,13 @@ public final class Engine implements InprocEndpoint, FrameSink {
     @Override
     public boolean onShort(int peer, int kind, int context, int source, int tag, MemorySegment memory, long offset,
             int length) {
-        if (kind != Protocol.EAGER) {
+        if (kind != Protocol.EAGER && kind != Protocol.EAGER_ANSWERED) {
             if (kind == Protocol.CREDIT && length == Long.BYTES) {
                 onCredit(peer, memory.get(CREDIT_AMOUNT, offset));
+                return true;
+            }
+            if (kind == Protocol.MATCHED) {
+                onMatched(peer);
                 return true;
             }
             return false;
@@ -1771,13 +1853,14 @@ public final class Engine implements InprocEndpoint, FrameSink {
         if (t != null) {
             t.received(peer, length);
         }
-        eager(peer, context, source, tag, length, 0, memory, offset);
+        eager(peer, context, source, tag, length, kind == Protocol.EAGER ? 0 : ANSWERED, memory, offset);
         return true;
     }
 
     /**
      * An eager message of {@code bytes} bytes at {@code offset} of {@code payload}: to the posted receive it matches,
-     * else queued as unexpected. {@code syncId} non-zero: an eager synchronous send, answered DONE once matched.
+     * else queued as unexpected. {@code syncId} non-zero: an eager synchronous send, answered DONE once matched
+     * ({@link #ANSWERED}: an EAGER_ANSWERED one, answered MATCHED).
      */
     private void eager(int peer, int context, int source, int tag, long bytes, long syncId, MemorySegment payload,
             long offset) {

@@ -1,5 +1,7 @@
 package org.jmpi.pt2pt;
 
+import org.jmpi.transport.Lane;
+
 /**
  * Frame kinds of the point-to-point protocols over a {@link org.jmpi.transport.Transport}, and what each header
  * field carries (see {@link org.jmpi.transport.FrameLayout}).
@@ -21,6 +23,9 @@ package org.jmpi.pt2pt;
  * WROTE  RECV_ID, TOTAL=bytes the sender wrote into the receiver's buffer
  * STREAM context, source, tag, TOTAL=bytes, SEND_ID=stream id    payload = the message's first piece
  * STREAM_DATA SEND_ID=stream id, TOTAL=offset of this piece       payload = the next piece
+ * EAGER_ANSWERED  as EAGER with SEND_ID=0, written by the lane; the receiver answers MATCHED once it is matched
+ * MATCHED no fields                                        (an EAGER_ANSWERED message from this rank was matched or
+ *                                                        dropped; the sender counts these, see Engine#sendAnswered)
  * </pre>
  *
  * <p>Streamed eager messages (STREAM): a message above the eager limit that the receiver cannot read from the
@@ -55,6 +60,9 @@ final class Protocol {
     static final int WROTE = 10;
     static final int STREAM = 11;
     static final int STREAM_DATA = 12;
+    /** EAGER with the lane's answered bit: taken by the lane as an EAGER frame (see {@link Lane#ANSWERED}). */
+    static final int EAGER_ANSWERED = EAGER | Lane.ANSWERED;
+    static final int MATCHED = 13;
 
     /** RTS flag: RECV_ID holds the address of the sender's buffer, readable through the transport's single copy. */
     static final int FLAG_SINGLE_COPY = 1;

@@ -18,6 +18,14 @@ public interface Lane {
     long NOTHING = -1;
     /** {@link #takeShort}: the peer's next frame is not the one asked for (the sink must have it). */
     long OTHER = -2;
+    /**
+     * A bit of a frame's kind that {@link #takeShort} does not compare: a frame of {@code kind | ANSWERED} is taken
+     * as one of {@code kind}, and its length is answered with {@link #TAKEN_ANSWERED} set (the point-to-point layer's
+     * eager message whose sender wants to hear that it was received).
+     */
+    int ANSWERED = 1 << 16;
+    /** Set in what {@link #takeShort} answers when the frame it took had {@link #ANSWERED} in its kind. */
+    long TAKEN_ANSWERED = (long) ANSWERED << 32;
 
     /** Largest payload {@link #sendShort} takes. */
     int shortPayloadMax();
@@ -31,9 +39,10 @@ public interface Lane {
             int length);
 
     /**
-     * Takes {@code peer}'s next frame if it is a short frame of {@code kind} with exactly this envelope and at most
-     * {@code capacity} payload bytes: copies the payload into {@code into} at {@code offset} and answers its length.
-     * Else {@link #NOTHING} or {@link #OTHER}, and the frame stays where it is.
+     * Takes {@code peer}'s next frame if it is a short frame of {@code kind} (or {@code kind | ANSWERED}) with exactly
+     * this envelope and at most {@code capacity} payload bytes: copies the payload into {@code into} at
+     * {@code offset} and answers its length, with {@link #TAKEN_ANSWERED} set for {@code kind | ANSWERED}. Else
+     * {@link #NOTHING} or {@link #OTHER}, and the frame stays where it is.
      */
     long takeShort(int peer, int kind, int context, int source, int tag, MemorySegment into, long offset,
             long capacity);

@@ -134,6 +134,72 @@ class EagerSynchronousTest {
         assertThat(s.error()).isEqualTo(ErrorClass.ERR_REVOKED);
     }
 
+    private boolean sendAnswered(byte[] out, int tag) {
+        return e0.sendAnswered(BufferView.of(out, out.length, BYTE, false), 1, CONTEXT, 0, tag);
+    }
+
+    /**
+     * The lane's form ({@link Engine#sendAnswered}, the pacing's message where a lane takes it): the message goes as a
+     * lane record, and the receiver answers MATCHED once a receive matched it, posted before or after it came; the
+     * sender counts the answers, so that a later one waits only while one is missing.
+     */
+    @Test
+    void aLaneMessageIsAnsweredOnceMatchedWhetherTheReceiveCameFirstOrNot() {
+        t0.offersLane = true;
+        t1.offersLane = true;
+        byte[] in = new byte[8];
+        RecvRequest r = recv(in, 4);
+        byte[] out = pattern(8, 6);
+        assertThat(sendAnswered(out, 4)).isTrue();
+        assertThat(t0.shortKinds).containsExactly(Protocol.EAGER_ANSWERED);
+        assertThat(e0.unanswered(1)).isEqualTo(1);
+        t1.deliver(Integer.MAX_VALUE);
+        assertThat(r.isDone()).isTrue();
+        assertThat(in).isEqualTo(out);
+        assertThat(t1.shortKinds).as("the receiver's answer").containsExactly(Protocol.MATCHED);
+        t0.deliver(Integer.MAX_VALUE);
+        assertThat(e0.unanswered(1)).isZero();
+
+        byte[] late = pattern(5, 9);
+        assertThat(sendAnswered(late, 7)).as("the one before is answered: no wait").isTrue();
+        assertThat(e0.unanswered(1)).isEqualTo(1);
+        t1.deliver(Integer.MAX_VALUE);
+        assertThat(e1.unexpectedMessages()).isEqualTo(1);
+        assertThat(t1.shortKinds).as("nothing answered while unmatched").containsExactly(Protocol.MATCHED);
+        byte[] got = new byte[5];
+        assertThat(recv(got, 7).isDone()).isTrue();
+        assertThat(got).isEqualTo(late);
+        assertThat(t1.shortKinds).containsExactly(Protocol.MATCHED, Protocol.MATCHED);
+        t0.deliver(Integer.MAX_VALUE);
+        assertThat(e0.unanswered(1)).isZero();
+    }
+
+    /** A lane message the receiver drops (its context revoked after or before it came) is answered all the same. */
+    @Test
+    void aDroppedLaneMessageIsAnsweredToo() {
+        t0.offersLane = true;
+        t1.offersLane = true;
+        assertThat(sendAnswered(pattern(16, 0), 1)).isTrue();
+        t1.deliver(Integer.MAX_VALUE);
+        e1.poison(CONTEXT, ErrorClass.ERR_REVOKED);
+        assertThat(e1.unexpectedMessages()).isZero();
+        t0.deliver(Integer.MAX_VALUE);
+        assertThat(e0.unanswered(1)).isZero();
+        assertThat(sendAnswered(pattern(16, 1), 1)).isTrue();
+        t1.deliver(Integer.MAX_VALUE);
+        t0.deliver(Integer.MAX_VALUE);
+        assertThat(t1.shortKinds).containsExactly(Protocol.MATCHED, Protocol.MATCHED);
+        assertThat(e0.unanswered(1)).isZero();
+    }
+
+    /** Without a lane the caller sends the usual way: nothing is sent, nothing counted. */
+    @Test
+    void withoutALaneNothingIsSent() {
+        assertThat(sendAnswered(pattern(16, 0), 1)).isFalse();
+        assertThat(t0.kinds).isEmpty();
+        assertThat(e0.unanswered(1)).isZero();
+    }
+
     @Test
     void theSendFailsWhenTheReceiverFails() {
         SendRequest s = send(pattern(16, 0), 1);

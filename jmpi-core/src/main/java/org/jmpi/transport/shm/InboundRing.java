@@ -161,10 +161,11 @@ final class InboundRing {
 
     /**
      * The lane's receive ({@link ShmTransport#takeShort}): if the record at the head is a SHORT one whose header's
-     * first three words are {@code kindWord} (its payload length aside), {@code sourceWord} and {@code tagWord}, with
-     * at most {@code capacity} payload bytes, copies the payload into {@code into} at {@code offset}, consumes the
-     * record and answers the payload's length; else {@link Lane#NOTHING} (no record yet) or {@link Lane#OTHER} (the
-     * record stays for {@link #poll}, which checks it as it checks any).
+     * first three words are {@code kindWord} (its payload length and the kind's {@link Lane#ANSWERED} bit aside),
+     * {@code sourceWord} and {@code tagWord}, with at most {@code capacity} payload bytes, copies the payload into
+     * {@code into} at {@code offset}, consumes the record and answers the payload's length (with
+     * {@link Lane#TAKEN_ANSWERED} when the kind had {@link Lane#ANSWERED}); else {@link Lane#NOTHING} (no record yet)
+     * or {@link Lane#OTHER} (the record stays for {@link #poll}, which checks it as it checks any).
      */
     long takeShort(long kindWord, long sourceWord, long tagWord, MemorySegment into, long offset, long capacity) {
         int off = (int) (head & mask);
@@ -176,7 +177,7 @@ final class InboundRing {
         long first = envelopeWords.getLong(off + 8);
         long payload = first & 0xffff_ffffL;
         if (ShmLayout.markerType(marker) != ShmLayout.TYPE_SHORT || broken != null || assembly != null
-                || (first ^ kindWord) >>> 32 != 0 || payload > capacity
+                || ((first ^ kindWord) & ~Lane.TAKEN_ANSWERED) >>> 32 != 0 || payload > capacity
                 || envelopeWords.getLong(off + 16) != sourceWord
                 || envelopeWords.getLong(off + 24) != tagWord
                 || length != ShmLayout.shortRecordBytes(payload) || length > (mask + 1) / 2 || off + length > mask + 1) {
@@ -187,7 +188,7 @@ final class InboundRing {
         }
         consume(length);
         publishHead();
-        return payload;
+        return payload | first & Lane.TAKEN_ANSWERED;
     }
 
     /**

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.jmpi.transport.FrameLayout;
 import org.jmpi.transport.FrameSink;
+import org.jmpi.transport.Lane;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -94,6 +95,40 @@ class ShortRecordTest {
             assertThat(record).isEqualTo(ShmLayout.align(ShmLayout.PAYLOAD_OFFSET + 16));
             assertThat(got.get(0).header()).isEqualTo(h.toArray(ValueLayout.JAVA_BYTE));
             assertThat(got.get(0).payload()).isEqualTo(payload(16).toArray(ValueLayout.JAVA_BYTE));
+        }
+    }
+
+    /**
+     * The lane's take ({@link InboundRing#takeShort}): a record of the kind asked for, or of that kind with
+     * {@link Lane#ANSWERED}, and this envelope, is taken, the latter's length answered with
+     * {@link Lane#TAKEN_ANSWERED}; another kind or envelope stays for the poll.
+     */
+    @Test
+    void theLaneTakesItsKindWithOrWithoutTheAnsweredBit() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment ring = arena.allocate(ShmLayout.ringBytes(DATA), 64);
+            OutboundRing out = new OutboundRing(1, ring, DATA, arena.allocate(64, 64));
+            InboundRing in = new InboundRing(0, ring, DATA);
+            MemorySegment into = arena.allocate(64);
+            long kind = ShmLayout.envelopeWord(0, 1);
+            long source = ShmLayout.envelopeWord(7, 3);
+            long tag = ShmLayout.envelopeWord(11, 0);
+            int[][] sent = {{1, 5}, {1 | Lane.ANSWERED, 6}, {2 | Lane.ANSWERED, 7}};
+            out.lock.lock();
+            try {
+                for (int[] k : sent) {
+                    assertThat(out.writeShortLocked(ShmLayout.envelopeWord(k[1], k[0]), source, tag, payload(k[1]),
+                            0, k[1])).isTrue();
+                }
+            } finally {
+                out.lock.unlock();
+            }
+            assertThat(in.takeShort(kind, source, ShmLayout.envelopeWord(12, 0), into, 0, 64)).isEqualTo(Lane.OTHER);
+            assertThat(in.takeShort(kind, source, tag, into, 0, 64)).isEqualTo(5);
+            assertThat(in.takeShort(kind, source, tag, into, 0, 64)).isEqualTo(6 | Lane.TAKEN_ANSWERED);
+            assertThat(into.asSlice(0, 6).toArray(ValueLayout.JAVA_BYTE))
+                    .isEqualTo(payload(6).toArray(ValueLayout.JAVA_BYTE));
+            assertThat(in.takeShort(kind, source, tag, into, 0, 64)).as("another kind").isEqualTo(Lane.OTHER);
         }
     }
 }

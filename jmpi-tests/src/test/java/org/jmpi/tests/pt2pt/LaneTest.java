@@ -19,9 +19,12 @@ import org.jmpi.junit.MpiTest;
  */
 class LaneTest {
 
-    /** Sizes on both sides of the eager limit (64 KiB), zero included. */
+    /**
+     * Sizes on both sides of the engine's eager limit (64 KiB) and of the largest message the lane takes (shared
+     * memory's eager limit, 256 KiB), zero included.
+     */
     private static final int[] SIZES = {0, 1, 8, 40, 1000, 4096, 16 << 10, (16 << 10) + 1, 64 << 10, (64 << 10) + 1,
-        100_000};
+        100_000, 256 << 10, (256 << 10) + 1};
 
     private static byte[] pattern(int n, int seed) {
         byte[] b = new byte[n];

@@ -45,11 +45,11 @@ import org.jmpi.runtime.Progress;
  * where it takes them ({@link Engine#sendAnswered}: the lane's own records, the answers counted per peer), else from a
  * private copy as {@link SendMode#EAGER_SYNCHRONOUS}. The data goes at once, and this rank does not wait for that
  * answer in the call but before its next paced message to the same rank (through the lane: on any communicator).
- * A sender thus stays at most two paces ahead of each rank it sends to, and never waits when it is not that far ahead: no extra round trip in the call, nothing the receiver
- * must do (any receive answers, so ranks that build a schedule for the same call still match), and a program that
- * relies on a collective not synchronising (erroneous, but common) only blocks where it relies on two paces of
- * buffering. The same idea as Open MPI's optional "sync" collective component, which inserts a barrier every N
- * calls, without the barrier.
+ * A sender thus stays at most two paces ahead of each rank it sends to, and never waits when it is not that far
+ * ahead: no extra round trip in the call, nothing the receiver must do (any receive answers, so ranks that build a
+ * schedule for the same call still match), and a program that relies on a collective not synchronising (erroneous,
+ * but common) only blocks where it relies on two paces of buffering. The same idea as Open MPI's optional "sync"
+ * collective component, which inserts a barrier every N calls, without the barrier.
  *
  * <p>Threading: every method runs in the calling thread and touches only that thread's scratch, and for a paced call
  * the communicator's pacing state (a rank does not run two collectives on one communicator at once).

@@ -637,11 +637,16 @@ public final class Engine implements InprocEndpoint, FrameSink {
      * with the peer's flow lock held.
      */
     private boolean chargeLeavingHalf(PeerFlow f, long cost) {
-        if (!f.queue.isEmpty() || f.credits - cost < flowWindow / 2) {
+        if (!leavesHalf(f, cost)) {
             return false;
         }
         f.credits -= cost;
         return true;
+    }
+
+    /** Whether nothing waits for credit and {@code cost} leaves half the window free. Caller holds the flow lock. */
+    private boolean leavesHalf(PeerFlow f, long cost) {
+        return f.queue.isEmpty() && f.credits - cost >= flowWindow / 2;
     }
 
     /**
@@ -882,14 +887,14 @@ public final class Engine implements InprocEndpoint, FrameSink {
             return false;
         }
         PeerFlow f = flow(worldDest);
-        progress.awaitUntil(() -> peerFailed(worldDest) || creditLeavesHalf(f, cost));
+        progress.awaitUntil(() -> peerFailed(worldDest) || leavesHalfLocked(f, cost));
         return sendNow(data, worldDest, context, source, tag);
     }
 
-    private boolean creditLeavesHalf(PeerFlow f, long cost) {
+    private boolean leavesHalfLocked(PeerFlow f, long cost) {
         f.lock.lock();
         try {
-            return f.credits - cost >= flowWindow / 2;
+            return leavesHalf(f, cost);
         } finally {
             f.lock.unlock();
         }

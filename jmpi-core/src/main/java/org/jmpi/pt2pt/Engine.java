@@ -808,9 +808,9 @@ public final class Engine implements InprocEndpoint, FrameSink {
     /** How long {@link #receiveNow} waits before it leaves the wait to the usual receive (which may sleep). */
     static final long LANE_WAIT_NANOS = 1_000_000;
 
-    /** The lane to {@code peer}, or null (threads mode, another job, a transport without one). */
+    /** The lane to {@code peer}, or null (threads mode without rings, another job, a transport without one). */
     private Lane laneTo(int peer) {
-        if (peer >= laneRoutes.length || job != null) {
+        if (peer >= laneRoutes.length || (job != null && transport == null)) {
             return null;
         }
         byte r = laneRoutes[peer];
@@ -1110,7 +1110,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 return s;
             }
         }
-        if (worldDest == worldRank || job != null) {
+        if (worldDest == worldRank || (job != null && (transport == null || worldDest >= flows.length))) {
             InprocEndpoint target = endpointOf(worldDest);
             boolean crossJob = worldDest >= flows.length;
             if (crossJob && (target == null || (anyFailed && failed(worldDest)))) {
@@ -1181,7 +1181,9 @@ public final class Engine implements InprocEndpoint, FrameSink {
             // other direction's: 2-rank sendrecv of direct buffers, medians per call, 128 KiB 6.9 us against 15.4
             // streamed, 256 KiB 10.6 against 31, 2026-11-28). Larger ones, and those the flow window cannot take now,
             // get the rendezvous, with the single copy if offered.
-            long address = SingleCopyRendezvous.offer(t, worldDest, data); // single copy: offer our buffer
+            // single copy: offer our buffer (in threads mode the receiver finds it by the send's id: readInJvm)
+            long address = job != null ? (data.contiguous() != null ? 1 : 0)
+                    : SingleCopyRendezvous.offer(t, worldDest, data);
             if ((mode == SendMode.STANDARD || mode == SendMode.READY) && context >= 0 && worldDest < streams.length
                     && bytes <= SingleCopyRendezvous.streamLimit(t, worldDest) && address == 0) {
                 // streamed eager: no handshake, the pieces go into the posted buffer as they come
@@ -1507,10 +1509,11 @@ public final class Engine implements InprocEndpoint, FrameSink {
     }
 
     private void startRendezvousReceive(RecvRequest r, int peer, long sendId, long wanted, long remoteAddress) {
-        if (remoteAddress != 0 && startSplitCopy(r, peer, sendId, wanted, remoteAddress)) {
+        if (remoteAddress != 0 && job == null && startSplitCopy(r, peer, sendId, wanted, remoteAddress)) {
             return;
         }
-        if (remoteAddress != 0 && SingleCopyRendezvous.receive(transport, peer, remoteAddress, r.data, wanted)) {
+        if (remoteAddress != 0 && (job != null ? readInJvm(peer, sendId, r.data, wanted)
+                : SingleCopyRendezvous.receive(transport, peer, remoteAddress, r.data, wanted))) {
             MemorySegment h = headers.get(); // single copy: we read the data ourselves; tell the sender
             FrameLayout.putInt(h, FrameLayout.PAYLOAD, 0);
             FrameLayout.putInt(h, FrameLayout.KIND, Protocol.DONE);
@@ -1536,6 +1539,29 @@ public final class Engine implements InprocEndpoint, FrameSink {
         if (wanted == 0) {
             r.finish();
         }
+    }
+
+    /**
+     * Threads mode, a rendezvous from {@code peer} that offered its buffer: copies the first {@code wanted} bytes of
+     * send {@code sendId}'s data straight into {@code into}; false when that is not possible (the caller answers CTS).
+     * The send stays in its engine's table until this rank's DONE, so its data cannot change meanwhile.
+     */
+    private boolean readInJvm(int peer, long sendId, MessageData into, long wanted) {
+        MemorySegment to = into.contiguous();
+        InprocEndpoint e = to != null && peer < flows.length ? job.endpoint(peer) : null;
+        MemorySegment from = e != null ? e.rendezvousData(sendId) : null;
+        if (from == null || from.byteSize() < wanted || to.byteSize() < wanted) {
+            return false;
+        }
+        MemorySegment.copy(from, 0, to, 0, wanted);
+        return true;
+    }
+
+    @Override
+    public MemorySegment rendezvousData(long sendId) {
+        SendRequest s = rendezvousSends.get(sendId);
+        MessageData d = s != null ? s.data : null;
+        return d != null ? d.contiguous() : null;
     }
 
     boolean cancelRecv(RecvRequest r) {

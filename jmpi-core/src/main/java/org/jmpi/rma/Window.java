@@ -164,7 +164,7 @@ public final class Window {
         }
         this.pending = queues;
         this.noLocks = noLocks;
-        this.passiveHelper = !noLocks && !rt.threadsMode() && p > 1 && progress.hasTransport();
+        this.passiveHelper = !noLocks && p > 1 && progress.hasTransport();
         if (passiveHelper) {
             if (PassiveProgress.acquire(progress, rt.rank())) {
                 rt.onFinalize(PassiveProgress::shutdown);

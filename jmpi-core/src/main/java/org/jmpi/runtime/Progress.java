@@ -357,12 +357,12 @@ public final class Progress {
      * Spins while the wait's condition does not hold and the transport has nothing for a poll (a look at memory),
      * up to {@link #QUIET_SPINS} times; the spins done (at least 1). The waiting loop's spinning happens here, in a
      * loop of a few bytecodes, so that the code the JIT compiles on the spot while a rank waits (on-stack
-     * replacement) is this loop, not the whole progress pass. In threads mode, or with pollers (in-JVM progress),
-     * one spin.
+     * replacement) is this loop, not the whole progress pass. Without a transport, or with pollers (in-JVM
+     * progress), one spin.
      */
     private int spinQuietly(BooleanSupplier condition, RequestImpl request) {
         Transport t = transport;
-        boolean quiet = t != null && job == null && pollers.isEmpty();
+        boolean quiet = t != null && pollers.isEmpty();
         int spins = 0;
         do {
             Thread.onSpinWait();

@@ -20,6 +20,12 @@ public interface InprocEndpoint {
      */
     boolean withdraw(InprocMessage m);
 
+    /**
+     * The data of this rank's send {@code sendId} that waits for its receiver's rendezvous answer, when contiguous
+     * (a receiver in the same JVM copies it straight out), or null.
+     */
+    java.lang.foreign.MemorySegment rendezvousData(long sendId);
+
     /** Wakes every thread of this rank that waits inside MPI (used when the job aborts). */
     void wakeAll();
 

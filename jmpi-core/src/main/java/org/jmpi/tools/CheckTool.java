@@ -382,8 +382,8 @@ public final class CheckTool implements MpiTool {
 
     /**
      * This rank's traffic counters, {frames sent, bytes sent, frames received, bytes received} per peer; empty in
-     * threads mode, where a message goes straight to its receiver and so is never in flight between calls; null
-     * when they cannot be read.
+     * threads mode, which keeps none (a message goes straight to its receiver, or into a ring that the receiver, if
+     * it waits, empties within microseconds: nothing stays in flight while both wait); null when they cannot be read.
      */
     private static long[] counters() {
         org.jmpi.runtime.JmpiRuntime rt = org.jmpi.runtime.JmpiRuntime.current();

@@ -208,6 +208,12 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
         own.unlink();
     }
 
+    /** {@link #mapAllPeers}, in threads mode, where this transport serves the ranks without a selecting one. */
+    @Override
+    public void afterStartFence() {
+        mapAllPeers();
+    }
+
     /**
      * Maps the segment of every other rank of this host now, after the start-up fence (every card is published),
      * instead of on the first frame to each. Each mapping is counted in the peer's header and the last rank to map a

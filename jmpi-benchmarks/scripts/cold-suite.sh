@@ -34,7 +34,8 @@
 #   NP (ranks per job on this host, default 2; OMB-J's point-to-point cases need 2; more than the cores: see BIND below),
 #   EXCLUDE_CONTAMINATED=1 (the report leaves disturbed runs out instead of flagging them), BASE_JMPI_HOME (a second
 #   jmpi distribution, e.g. of an earlier commit built in a worktree of its own: add jmpi-base to IMPLS for an A/B),
-#   ALT_JMPI_HOME (a third one: jmpi-alt). With either, the report adds a section "jmpi-proc against jmpi-base" (per
+#   ALT_JMPI_HOME (a third one: jmpi-alt); BASE_JMPI_ARGS, ALT_JMPI_ARGS: jmpirun options for those two (e.g.
+#   --threads, to set a build's threads mode beside this one's). With either, the report adds a section "jmpi-proc against jmpi-base" (per
 #   case, jmpi-proc's time over the other build's: geometric mean over the sizes, smallest and largest ratio).
 #   HOSTS (e.g. 10.78.0.1:1,10.78.0.2:1): run every job across these hosts, as many ranks on each as given, started
 #   by ssh (SSH: an ssh program to use, e.g. one with its own config; default ssh): jmpirun -H, Open MPI over its TCP
@@ -546,8 +547,8 @@ java_run() { # impl raw-file jmpi-classes ompi-classes class args...
     case $impl in
         jmpi-proc) run "$f" "$JMPIRUN" -n "$NP" -cp "$cj" "$cls" "$@" ;;
         jmpi-thr) run "$f" "$JMPIRUN" -n "$NP" --threads -cp "$cj" "$cls" "$@" ;;
-        jmpi-base) run "$f" "$BASE_JMPI_HOME/bin/jmpirun" -n "$NP" -cp "$cj" "$cls" "$@" ;;
-        jmpi-alt) run "$f" "$ALT_JMPI_HOME/bin/jmpirun" -n "$NP" -cp "$cj" "$cls" "$@" ;;
+        jmpi-base) run "$f" "$BASE_JMPI_HOME/bin/jmpirun" -n "$NP" ${BASE_JMPI_ARGS:-} -cp "$cj" "$cls" "$@" ;;
+        jmpi-alt) run "$f" "$ALT_JMPI_HOME/bin/jmpirun" -n "$NP" ${ALT_JMPI_ARGS:-} -cp "$cj" "$cls" "$@" ;;
         ompi-java) run "$f" mpirun.openmpi --allow-run-as-root --oversubscribe --bind-to "$BIND" -n "$NP" \
             "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -Djava.library.path="$OMPI_LIB" \
             -cp "$OMPI_JAR:$co" "$cls" "$@" ;;

@@ -82,10 +82,11 @@ public final class JmpiRuntime {
         }
         this.world = new Communicator(WORLD_CONTEXT, all, rank);
         this.self = new Communicator(SELF_CONTEXT, new int[] {rank}, 0);
+        org.jmpi.transport.shm.ShmTransport rings = null;
         if (job != null) {
             job.register(rank, engine);
-            Transport rings = size > 1 ? threadsRings(bootstrap, engine) : null;
-            this.transport = rings != null ? attachTransport(rings) : null;
+            rings = threadsRings(bootstrap, engine); // used once every rank has made its own (below)
+            this.transport = null;
         } else if (size > 1) {
             // shared memory to the ranks of this host, TCP to the others (jmpi.transport=tcp forces TCP)
             this.transport = attachTransport(org.jmpi.transport.select.Transports.open(bootstrap, engine));
@@ -97,6 +98,13 @@ public final class JmpiRuntime {
         StartupTrace.mark("MPI_Init: transports open");
         bootstrap.fence();
         StartupTrace.mark("MPI_Init: start-up fence passed");
+        if (rings != null) {
+            if (rings.everyRankPublished()) { // every rank sees the same cards after the fence: all decide alike
+                this.transport = attachTransport(rings);
+            } else {
+                rings.close();
+            }
+        }
         if (transport != null) {
             transport.afterStartFence();
         }
@@ -105,15 +113,19 @@ public final class JmpiRuntime {
 
     /**
      * Threads mode: the shared-memory rings between the ranks of this JVM, as between processes of a host, or null
-     * when they cannot be set up (then messages go from thread to thread, {@link org.jmpi.shared.InprocEndpoint}).
+     * when they cannot be set up (then messages go from thread to thread, {@link org.jmpi.shared.InprocEndpoint}),
+     * and for jobs of more than {@link #THREADS_RINGS_MAX_RANKS} ranks, whose n<sup>2</sup> mappings of n segments
+     * would approach the kernel's limit of mappings per process ({@code vm.max_map_count}, 65,530) and whose files
+     * would take gigabytes. The rings are used only when every rank has made its own (see the constructor).
      * Small messages take the rings' lane; a larger one, the rendezvous, whose data the receiver copies once, straight
      * from the sender's buffer. Against messages handed from thread to thread (cold OMB-J, 2 ranks, ungated,
      * 2026-11-29): bcast 0.50 and allgather 0.42 of the time (geometric means over the sizes), 0.24-0.3 us instead
      * of 0.4-2.5 below 4 KiB, and in a window of small messages 1.2-1.7 times the bandwidth. jmpi.threads.transport =
      * inproc keeps them all from thread to thread.
      */
-    private static Transport threadsRings(Bootstrap bootstrap, Engine engine) {
-        if ("inproc".equals(Config.raw("jmpi.threads.transport"))) {
+    private static org.jmpi.transport.shm.ShmTransport threadsRings(Bootstrap bootstrap, Engine engine) {
+        if (bootstrap.size() < 2 || bootstrap.size() > THREADS_RINGS_MAX_RANKS
+                || "inproc".equals(Config.raw("jmpi.threads.transport"))) {
             return null;
         }
         int[] all = new int[bootstrap.size()];
@@ -127,6 +139,9 @@ public final class JmpiRuntime {
             return null;
         }
     }
+
+    /** The most ranks a threads-mode job has for its ranks to talk through rings (see {@link #threadsRings}). */
+    static final int THREADS_RINGS_MAX_RANKS = 64;
 
     /** Whether the periodic JFR counters are asked for ({@code jmpi.jfr.counters}, {@code JMPI_JFR_COUNTERS}). */
     private static boolean jfrCounters() {

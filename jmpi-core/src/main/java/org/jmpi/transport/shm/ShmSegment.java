@@ -15,21 +15,23 @@ import java.util.SplittableRandom;
 
 /**
  * One mapped segment file (layout: {@link ShmLayout}): either this rank's own, created by {@link #create}, or a peer's,
- * opened by {@link #attach}. The mapping lives in a shared arena, released by {@link #close()}.
+ * opened by {@link #attach}. The mapping lives in an automatic arena: the garbage collector unmaps it once nothing
+ * reaches it. A process keeps its transport's segments to its end; a JVM that runs jobs in threads mode one after
+ * another gets back each job's mappings (and so the memory of its files, removed once every rank has mapped them)
+ * when the job's ranks are gone. Never closed explicitly: closing a shared arena waits for a handshake with every
+ * thread that might touch it, which was seen to hang in MPI_Finalize under load.
  *
  * <p>Threading: the fields are final; the memory is shared with other processes under the rules of
- * {@link ShmLayout}. {@link #close()} must not race with accesses (the transport closes segments after its last use).
+ * {@link ShmLayout}.
  */
-final class ShmSegment implements AutoCloseable {
+final class ShmSegment {
     final Path path;
     final MemorySegment memory;
     final int rings;
     final long ringDataBytes;
-    private final Arena arena;
 
-    private ShmSegment(Path path, Arena arena, MemorySegment memory, int rings, long ringDataBytes) {
+    private ShmSegment(Path path, MemorySegment memory, int rings, long ringDataBytes) {
         this.path = path;
-        this.arena = arena;
         this.memory = memory;
         this.rings = rings;
         this.ringDataBytes = ringDataBytes;
@@ -61,7 +63,7 @@ final class ShmSegment implements AutoCloseable {
             Files.deleteIfExists(path);
             Files.createFile(path, OWNER_ONLY);
         }
-        Arena arena = Arena.ofShared();
+        Arena arena = Arena.ofAuto();
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             ByteBuffer zeros = ByteBuffer.allocateDirect((int) Math.min(size, 64 << 10));
             for (long pos = 0; pos < size; ) {
@@ -83,9 +85,8 @@ final class ShmSegment implements AutoCloseable {
                 m.set(ShmLayout.LONG, ShmLayout.PROBE_TOKEN + off, random.nextLong());
             }
             ShmLayout.setVolatile(m, ShmLayout.MAGIC_OFFSET, ShmLayout.MAGIC); // last: the header is complete
-            return new ShmSegment(path, arena, m, rings, ringDataBytes);
+            return new ShmSegment(path, m, rings, ringDataBytes);
         } catch (IOException | RuntimeException e) {
-            arena.close();
             Files.deleteIfExists(path);
             throw e;
         }
@@ -112,7 +113,7 @@ final class ShmSegment implements AutoCloseable {
      * @throws IOException when the file is missing, too small or not a segment of the expected rank
      */
     static ShmSegment attach(Path path, int expectedRank) throws IOException {
-        Arena arena = Arena.ofShared();
+        Arena arena = Arena.ofAuto();
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             long size = ch.size();
             if (size < ShmLayout.SEGMENT_HEADER_BYTES) {
@@ -131,10 +132,7 @@ final class ShmSegment implements AutoCloseable {
                 throw new IOException(path + " has a bad header (owner " + owner + ", " + rings + " rings of " + data
                         + " bytes, file " + size + " bytes)");
             }
-            return new ShmSegment(path, arena, m, rings, data);
-        } catch (IOException | RuntimeException e) {
-            arena.close();
-            throw e;
+            return new ShmSegment(path, m, rings, data);
         }
     }
 
@@ -234,10 +232,5 @@ final class ShmSegment implements AutoCloseable {
         } catch (IOException e) {
             // the launcher removes what is left
         }
-    }
-
-    @Override
-    public void close() {
-        arena.close();
     }
 }

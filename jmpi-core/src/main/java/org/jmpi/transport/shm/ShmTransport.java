@@ -188,7 +188,6 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
         String card = "1," + ns + "," + seg.path;
         if (card.length() > Bootstrap.MAX_VALUE || !card.chars().allMatch(c -> c >= 33 && c <= 126)) {
             seg.unlink();
-            seg.close();
             throw new UncheckedIOException(new IOException("shm transport: the segment path " + seg.path
                     + " cannot travel in a business card (spaces or too long)"));
         }
@@ -206,6 +205,16 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
 
     private void unlinkOwnSegment() {
         own.unlink();
+    }
+
+    /** Whether every rank of this host has published its segment (after the start-up fence: all ranks agree). */
+    public boolean everyRankPublished() {
+        for (int peer : localRanks) {
+            if (bootstrap.get(cardKey(peer)) == null) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** {@link #mapAllPeers}, in threads mode, where this transport serves the ranks without a selecting one. */
@@ -542,7 +551,6 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
         }
         seg = ShmSegment.attach(Path.of(parts[2]), peer);
         if (seg.rings != ShmLayout.rings(localRanks.length)) {
-            seg.close();
             throw new IOException("rank " + peer + "'s segment has " + seg.rings + " rings, this rank counts "
                     + localRanks.length + " ranks on this host");
         }
@@ -929,9 +937,8 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
         }
         own.unlink();
         org.jmpi.bootstrap.Lifeline.removeCleanup(unlinkOwn);
-        // The mappings stay until the process exits: closing a shared arena waits for a handshake with every thread
-        // that might touch it, and was seen to hang in MPI_Finalize under load (a rank stuck in closeScope0 while
-        // its peers waited). MPI is initialised once per process, so nothing accumulates; the files are gone.
+        // The mappings stay while anything reaches them (ShmSegment: automatic arenas, never closed explicitly): to
+        // the process's end between processes, to the job's end in threads mode. The files are gone.
     }
 
     /**

@@ -207,6 +207,15 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
         own.unlink();
     }
 
+    /**
+     * This transport, its own {@link org.jmpi.transport.Lane}, for a peer of this host (threads mode, where it serves
+     * the ranks without a selecting transport, which otherwise answers this).
+     */
+    @Override
+    public org.jmpi.transport.Lane lane(int peer) {
+        return peer != rank && isLocal(peer) ? this : null;
+    }
+
     /** Whether every rank of this host has published its segment (after the start-up fence: all ranks agree). */
     public boolean everyRankPublished() {
         for (int peer : localRanks) {

@@ -24,8 +24,14 @@ class ThreadsModeRingsTest {
     private static final int[] SIZES = {8, 1 << 20, 16, 0, 3 << 20, 100, 65536, (2 << 20) + 3};
 
     @MpiTest(ranks = {2, 3}, modes = Mode.THREADS)
-    void theRanksOfTheJvmTalkThroughRings() {
-        assertThat(JmpiRuntime.get().progress().transport()).isInstanceOf(ShmTransport.class);
+    void theRanksOfTheJvmTalkThroughRings() throws MPIException {
+        org.jmpi.transport.Transport t = JmpiRuntime.get().progress().transport();
+        assertThat(t).isInstanceOf(ShmTransport.class);
+        int rank = MPI.COMM_WORLD.getRank();
+        for (int p = 0; p < MPI.COMM_WORLD.getSize(); p++) {
+            // blocking small messages take the lane, as between processes
+            assertThat(t.lane(p)).as("lane to rank %d", p).isEqualTo(p == rank ? null : t);
+        }
     }
 
     @MpiTest(ranks = {2, 3}, modes = Mode.THREADS, timeoutSeconds = 60)

@@ -67,6 +67,8 @@ public final class ThreadsJob {
     private final ConcurrentHashMap<String, String> kvs = new ConcurrentHashMap<>();
     private final InprocEndpoint[] endpoints;
     private final Thread[] threads;
+    /** By rank: the thread parked in that rank's shared-memory transport, or null (see {@link #sleeping}). */
+    private final java.util.concurrent.atomic.AtomicReferenceArray<Thread> sleepers;
     private final Throwable[] failures;
     private final int[] exitCodes;
     private final boolean[] finalized;
@@ -92,6 +94,7 @@ public final class ThreadsJob {
         this.jobId = "t" + ProcessHandle.current().pid() + "-" + JOB_COUNTER.incrementAndGet();
         this.endpoints = new InprocEndpoint[size];
         this.threads = new Thread[size];
+        this.sleepers = new java.util.concurrent.atomic.AtomicReferenceArray<>(size);
         this.failures = new Throwable[size];
         this.exitCodes = new int[size];
         this.finalized = new boolean[size];
@@ -307,6 +310,22 @@ public final class ThreadsJob {
 
     public void register(int rank, InprocEndpoint endpoint) {
         endpoints[rank] = endpoint;
+    }
+
+    /**
+     * Rank {@code rank}'s shared-memory transport parks {@code t} until a peer wakes it (null: no longer). One thread
+     * of a rank sleeps there at a time (the one that drives its progress).
+     */
+    public void sleeping(int rank, Thread t) {
+        sleepers.set(rank, t);
+    }
+
+    /** Unparks the thread parked in rank {@code rank}'s shared-memory transport, if any. */
+    public void wakeSleeper(int rank) {
+        Thread t = rank >= 0 && rank < sleepers.length() ? sleepers.get(rank) : null;
+        if (t != null) {
+            java.util.concurrent.locks.LockSupport.unpark(t);
+        }
     }
 
     public InprocEndpoint endpoint(int rank) {

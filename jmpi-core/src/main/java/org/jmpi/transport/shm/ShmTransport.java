@@ -121,6 +121,11 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
     private boolean polling;
     /** The thread parked in {@link #await} without futex, for {@link #wakeup()}. */
     private volatile Thread sleeper;
+    /**
+     * Threads mode: the job of this JVM's ranks, whose table of sleepers wakes a rank parked in {@link #await} (its
+     * ranks sleep and wake without futex: {@link #sleepInJvm}); null between processes.
+     */
+    private final org.jmpi.shared.ThreadsJob job;
     /** How long the next sleep lasts at most (progress owner only). */
     private long parkNanos = PARK_MIN_NANOS;
 
@@ -130,6 +135,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
         this.sink = sink;
         this.config = config;
         this.rank = bootstrap.rank();
+        this.job = bootstrap instanceof org.jmpi.bootstrap.ThreadsBootstrap tb ? tb.job() : null;
         this.localRanks = localRanks;
         int size = bootstrap.size();
         this.localIndex = new int[size];
@@ -249,7 +255,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
                 }
             }
         }
-        if (localRanks.length > 1) {
+        if (localRanks.length > 1 && job == null) { // threads mode sleeps without them (sleepInJvm)
             LinuxCalls.prepare(); // see LinuxCalls: as this rank's start ends, not while the program runs
         }
     }
@@ -483,9 +489,13 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
     /**
      * Wakes a peer if it sleeps on its doorbell, after a record was published to it (see "Waiting" above: no fence).
      */
-    private static void ringDoorbell(OutboundRing o) {
+    private void ringDoorbell(OutboundRing o) {
         if (doorbellWord(o.doorbellWords) != 0) {
-            wake(o.doorbell);
+            if (job != null) {
+                job.wakeSleeper(o.peer);
+            } else {
+                wake(o.doorbell);
+            }
         }
     }
 
@@ -709,6 +719,10 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
 
     /** Rings a peer's doorbell unconditionally (it asked to be woken when we freed room). */
     private void wakePeer(int peer) {
+        if (job != null) {
+            job.wakeSleeper(peer);
+            return;
+        }
         MemorySegment bell;
         try {
             bell = peerSegment(peer).doorbell();
@@ -732,6 +746,10 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
             wakeRequested = false;
             return;
         }
+        if (job != null) {
+            sleepInJvm(nanos);
+            return;
+        }
         LinuxCalls.Calls c = LinuxCalls.get();
         if (c == null || !c.futex) {
             parkWithBackoff(nanos);
@@ -750,6 +768,31 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
             c.futexWait(doorbell, 1, t, sleepTimespec);
         } finally {
             ShmLayout.setIntVolatile(doorbell, 0, 0);
+        }
+    }
+
+    /**
+     * Threads mode's sleep: the futex's protocol (doorbell armed, a last look, a sleep bounded and growing), but the
+     * thread parks, and a peer that finds the doorbell armed unparks it through the job's table of sleepers. So the
+     * ranks of a JVM need no system call of their own (linking the downcall took 30-40 ms of a threads-mode job's
+     * start), and an unpark that comes before the park is not lost.
+     */
+    private void sleepInJvm(long nanos) {
+        Thread me = Thread.currentThread();
+        sleeper = me;
+        job.sleeping(rank, me);
+        ShmLayout.setIntVolatile(doorbell, 0, 1);
+        try {
+            if (!mustNotSleep()) {
+                long cap = futexCapNanos;
+                long t = Math.min(nanos, Math.min(parkNanos, cap));
+                parkNanos = Math.min(parkNanos * 2, cap);
+                LockSupport.parkNanos(this, t);
+            }
+        } finally {
+            ShmLayout.setIntVolatile(doorbell, 0, 0);
+            job.sleeping(rank, null);
+            sleeper = null;
         }
     }
 

@@ -108,6 +108,38 @@ class ThreadsModeRingsTest {
         }
     }
 
+    /**
+     * A rank that waits long sleeps in its transport (parked: threads mode links no futex), each sleep up to 50 ms
+     * once its cap (2 ms) is raised; the peer that sends to it must wake it at once, not leave the message to the
+     * sleep's end. The ranks share a clock: the median of four sends' lags is under a millisecond when the send wakes
+     * the sleeper (the code is still cold), some 25 ms when it does not.
+     */
+    @MpiTest(ranks = {2}, modes = Mode.THREADS, timeoutSeconds = 60)
+    void aRankAsleepInItsTransportIsWokenByTheMessage() throws Exception {
+        java.lang.reflect.Field cap = ShmTransport.class.getDeclaredField("futexCapNanos");
+        cap.setAccessible(true);
+        cap.setLong(null, java.util.concurrent.TimeUnit.SECONDS.toNanos(30)); // this rank's class: its loader's own
+        int rank = MPI.COMM_WORLD.getRank();
+        long[] sentAt = new long[1];
+        long[] lags = new long[4];
+        for (int i = 0; i < lags.length; i++) {
+            if (rank == 0) {
+                Thread.sleep(1000); // rank 1 waits: it spins, yields, then sleeps
+                sentAt[0] = System.nanoTime();
+                MPI.COMM_WORLD.send(sentAt, 1, MPI.LONG, 1, 9);
+            } else {
+                MPI.COMM_WORLD.recv(sentAt, 1, MPI.LONG, 0, 9);
+                lags[i] = System.nanoTime() - sentAt[0];
+            }
+            MPI.COMM_WORLD.barrier();
+        }
+        if (rank == 1) {
+            java.util.Arrays.sort(lags);
+            assertThat(lags[1]).as("median lag from send to receive, ns (all: %s)", java.util.Arrays.toString(lags))
+                    .isLessThan(8_000_000L);
+        }
+    }
+
     private static byte[] pattern(int message, int bytes) {
         byte[] b = new byte[bytes];
         for (int i = 0; i < bytes; i++) {

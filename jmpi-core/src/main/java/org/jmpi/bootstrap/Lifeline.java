@@ -69,7 +69,7 @@ public final class Lifeline {
     }
 
     /** Names this process in the line printed by {@link #launcherLost} ("rank 3"). */
-    static void name(String name) {
+    public static void name(String name) {
         who = name;
     }
 

@@ -5,10 +5,12 @@ import java.net.URLClassLoader;
 
 /**
  * The class loader of one rank in threads mode. MPI keeps its state in statics ({@code MPI.COMM_WORLD} and
- * friends), so every rank loads package {@code mpi}, the jmpi runtime and the user's classes through a loader of
- * its own: child-first over the given class path. A few packages are always taken from the parent so that the
- * ranks can share them: the JDK, {@code org.jmpi.shared} (the in-JVM fabric), and test frameworks whose types
- * cross the rank boundary (JUnit, opentest4j, AssertJ, jqwik).
+ * friends), so every rank loads package {@code mpi}, the upper runtime (communicators, collectives, the runtime's
+ * entry) and the user's classes through a loader of its own: child-first over the given class path. Taken from the
+ * parent, so that the ranks share them: the JDK, {@code org.jmpi.shared} (the in-JVM fabric), test frameworks whose
+ * types cross the rank boundary (JUnit, opentest4j, AssertJ, jqwik), and the message path under the runtime
+ * ({@link #sharedByRanks}: the point-to-point engine, transports, datatypes, reduction kernels), which keeps no
+ * rank's state in statics: its classes are loaded, profiled and compiled once per JVM instead of once per rank.
  *
  * <p>Threading: immutable after construction; class loading is parallel capable.
  */
@@ -25,10 +27,22 @@ public final class RankClassLoader extends URLClassLoader {
     private final ThreadsJob job;
     private final int rank;
 
+    /** Whether the parent has the message path, in the unnamed module (on the module path it would be closed). */
+    private final boolean sharesRuntime;
+
     public RankClassLoader(URL[] classPath, ClassLoader parent, ThreadsJob job, int rank) {
         super("jmpi-rank-" + rank, classPath, parent);
         this.job = job;
         this.rank = rank;
+        this.sharesRuntime = hasRuntime(parent);
+    }
+
+    private static boolean hasRuntime(ClassLoader parent) {
+        try {
+            return !Class.forName("org.jmpi.pt2pt.Engine", false, parent).getModule().isNamed();
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
     }
 
     /** The job this loader's rank belongs to. */
@@ -40,6 +54,38 @@ public final class RankClassLoader extends URLClassLoader {
     public int rank() {
         return rank;
     }
+
+    /**
+     * Classes of the message path that the ranks of a JVM share (loaded by the parent when it has them on its class
+     * path, as jmpirun's and the JUnit extension's have): they and everything they use keep no rank's state in
+     * statics (checked by LayeringTest: they depend on the JDK and each other only). A package split between shared
+     * and per-rank classes ({@code org.jmpi.runtime}, {@code org.jmpi.bootstrap}, {@code org.jmpi.pt2pt}) is two
+     * run-time packages, so nothing there may use a package-private member across the split.
+     */
+    public static boolean sharedByRanks(String name) {
+        if (name.startsWith("org.jmpi.pt2pt.")) {
+            return !name.startsWith("org.jmpi.pt2pt.Partitioned");
+        }
+        if (name.startsWith("org.jmpi.transport.") || name.startsWith("org.jmpi.datatype.")
+                || name.startsWith("org.jmpi.op.")) {
+            return true;
+        }
+        int dollar = name.indexOf('$');
+        String top = dollar < 0 ? name : name.substring(0, dollar);
+        for (String c : SHARED_CLASSES) {
+            if (top.equals(c)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static final String[] SHARED_CLASSES = {
+        "org.jmpi.runtime.Progress", "org.jmpi.runtime.RequestImpl", "org.jmpi.runtime.CompositeRequest",
+        "org.jmpi.runtime.Config", "org.jmpi.runtime.MpiError", "org.jmpi.runtime.ErrorClass",
+        "org.jmpi.bootstrap.Bootstrap", "org.jmpi.bootstrap.Agreement", "org.jmpi.bootstrap.Lifeline",
+        "org.jmpi.bootstrap.ThreadsBootstrap"
+    };
 
     /** Classes that must come from the rank's own class path: package mpi and the jmpi runtime. */
     private static boolean perRankOnly(String name) {
@@ -58,7 +104,7 @@ public final class RankClassLoader extends URLClassLoader {
 
     @Override
     protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-        if (parentFirst(name)) {
+        if (parentFirst(name) || (sharesRuntime && sharedByRanks(name))) {
             return super.loadClass(name, resolve);
         }
         synchronized (getClassLoadingLock(name)) {

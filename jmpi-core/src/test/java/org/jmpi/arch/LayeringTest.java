@@ -4,10 +4,14 @@ import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyO
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import org.jmpi.shared.RankClassLoader;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -58,6 +62,24 @@ class LayeringTest {
                 .resideOutsideOfPackages("java..", "org.jmpi.shared..")
                 .because("org.jmpi.shared is loaded once by the parent loader and shared by every rank")
                 .check(classes);
+    }
+
+    @Test
+    void theMessagePathThatRanksShareUsesNothingOfARank() {
+        DescribedPredicate<JavaClass> shared = DescribedPredicate.describe("shared by the ranks of a JVM",
+                c -> RankClassLoader.sharedByRanks(c.getName()));
+        DescribedPredicate<JavaClass> allowed = DescribedPredicate.describe("the JDK, org.jmpi.shared or shared",
+                c -> {
+                    JavaClass base = c.getBaseComponentType();
+                    String n = base.getName();
+                    return base.isPrimitive() || n.startsWith("java.") || n.startsWith("jdk.internal.")
+                            || n.startsWith("org.jmpi.shared.") || RankClassLoader.sharedByRanks(n);
+                });
+        classes().that(shared).should().onlyDependOnClassesThat(allowed)
+                .because("threads mode loads these classes once per JVM (RankClassLoader.sharedByRanks); a class"
+                        + " they used that a rank loads for itself would be loaded a second time by the parent,"
+                        + " outside every rank").check(classes);
+        assertThat(classes.stream().filter(c -> shared.test(c)).count()).isGreaterThan(80);
     }
 
     @Test

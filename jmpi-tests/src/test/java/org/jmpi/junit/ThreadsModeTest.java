@@ -29,6 +29,22 @@ class ThreadsModeTest {
     }
 
     @MpiTest(ranks = 3, modes = Mode.THREADS, init = false, timeoutSeconds = 20)
+    void theRanksShareTheMessagePathButNotTheirMpiState() {
+        ClassLoader mine = getClass().getClassLoader();
+        // loaded once per JVM: the engine, the transports, datatypes and kernels (compiled once for every rank)
+        for (Class<?> c : List.of(org.jmpi.pt2pt.Engine.class, org.jmpi.transport.shm.ShmTransport.class,
+                org.jmpi.datatype.BufferView.class, org.jmpi.op.PredefinedOp.class, org.jmpi.runtime.Progress.class)) {
+            assertThat(c.getClassLoader()).as(c.getName()).isNotInstanceOf(RankClassLoader.class)
+                    .isSameAs(RankClassLoader.class.getClassLoader());
+        }
+        // loaded by every rank for itself: the API's statics and the runtime that holds the rank's state
+        for (Class<?> c : List.of(mpi.MPI.class, org.jmpi.runtime.JmpiRuntime.class,
+                org.jmpi.runtime.Communicator.class, org.jmpi.pt2pt.Partitioned.class)) {
+            assertThat(c.getClassLoader()).as(c.getName()).isSameAs(mine);
+        }
+    }
+
+    @MpiTest(ranks = 3, modes = Mode.THREADS, init = false, timeoutSeconds = 20)
     void aBodyWithoutParametersRuns() {
         assertThat(getClass().getClassLoader()).isInstanceOf(RankClassLoader.class);
     }

@@ -78,6 +78,7 @@ class ClassCacheTest {
         Path aot = dist.resolve("lib/aot");
         assumeTrue(Files.isDirectory(aot), "this JDK made no cache (see the build's aot-caches output)");
         assertThat(aot.resolve("jmpi-launcher.aot")).isNotEmptyFile();
+        assertThat(aot.resolve("jmpi-launcher-threads.aot")).isNotEmptyFile();
         assertThat(aot.resolve("jmpi-rank.aot")).isNotEmptyFile();
         assertThat(aot.resolve("jmpi-rank-mpj.aot")).isNotEmptyFile();
         assertThat(Files.readString(aot.resolve("stamp"))).contains("java.home=", "java.version=",
@@ -111,6 +112,20 @@ class ClassCacheTest {
         Run r = jmpirun(dist, Map.of(), "-n", "3", "org.jmpi.examples.Hello");
         assertHello(r, 3);
         assertThat(r.cachesUsed()).as(r.output()).isEqualTo(4);
+    }
+
+    /**
+     * With {@code --threads} the ranks run in jmpirun's JVM, which then loads the message path they share: its cache is
+     * the one trained by a threads-mode job, not the processes-mode launcher's.
+     */
+    @Test
+    void aThreadsModeJobUsesTheLaunchersThreadsCache() throws Exception {
+        assumeTrue(Files.isDirectory(dist.resolve("lib/aot")), "no caches");
+        Run r = jmpirun(dist, Map.of("JMPI_LAUNCHER_JVM_ARGS", "-XX:+UseSerialGC -Xlog:aot=info"), "--threads", "-n",
+                "3", "org.jmpi.examples.Hello");
+        assertHello(r, 3);
+        assertThat(r.cachesUsed()).as(r.output()).isEqualTo(1);
+        assertThat(r.output()).contains("jmpi-launcher-threads.aot").doesNotContain("jmpi-launcher.aot");
     }
 
     /**

@@ -69,7 +69,7 @@ if ! (cd "$work/cwd" && JMPI_JAVA="$java" JMPI_AOT=0 JMPI_LAUNCHER_JVM_ARGS="$la
 fi
 # jmpirun --threads: its JVM also runs the ranks, and loads the message path they share (RankClassLoader) from its
 # own class path, so it gets a cache of its own, from the same workload in threads mode (4-rank Hello: half the wall
-# time of a start with the processes-mode cache, 0.19 s against 0.36; docs/tuning.md). Options as jmpirun gives a
+# time of a start with the processes-mode cache, 0.19 s against 0.36; docs/launching.md). Options as jmpirun gives a
 # crowded threads-mode launcher.
 threads_opts="-XX:UserThreadWaitAttemptsAtExit=0 -XX:+UseSerialGC $record"
 threads_opts="$threads_opts -XX:AOTCacheOutput=$aot.tmp/jmpi-launcher-threads.aot"

@@ -27,17 +27,27 @@ public final class RankClassLoader extends URLClassLoader {
     private final ThreadsJob job;
     private final int rank;
 
-    /** Whether the parent has the message path, in the unnamed module (on the module path it would be closed). */
+    /**
+     * Whether the ranks share the parent's message path: the parent has it, in the unnamed module (on the module path
+     * it would be closed to the ranks' classes), and this rank's class path has no other copy of it (a program that
+     * brings a jmpi of its own keeps all of it, as before).
+     */
     private final boolean sharesRuntime;
 
     public RankClassLoader(URL[] classPath, ClassLoader parent, ThreadsJob job, int rank) {
         super("jmpi-rank-" + rank, classPath, parent);
         this.job = job;
         this.rank = rank;
-        this.sharesRuntime = hasRuntime(parent);
+        this.sharesRuntime = sharesRuntime(parent);
     }
 
-    private static boolean hasRuntime(ClassLoader parent) {
+    private boolean sharesRuntime(ClassLoader parent) {
+        String engine = "org/jmpi/pt2pt/Engine.class";
+        URL mine = findResource(engine);
+        URL theirs = parent.getResource(engine);
+        if (theirs == null || (mine != null && !mine.toString().equals(theirs.toString()))) {
+            return false;
+        }
         try {
             return !Class.forName("org.jmpi.pt2pt.Engine", false, parent).getModule().isNamed();
         } catch (ClassNotFoundException | LinkageError e) {

@@ -44,6 +44,35 @@ class ThreadsModeTest {
         }
     }
 
+    /** A program that brings another copy of jmpi on its class path keeps all of it, the message path included. */
+    @Test
+    @Timeout(60)
+    void aRankWithAnotherCopyOfJmpiKeepsItsOwnMessagePath(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+            throws Exception {
+        ClassLoader parent = RankClassLoader.class.getClassLoader();
+        // a copy of jmpi-core (its jar, or its classes directory) at another place
+        java.nio.file.Path core = java.nio.file.Path.of(org.jmpi.pt2pt.Engine.class.getProtectionDomain()
+                .getCodeSource().getLocation().toURI());
+        java.nio.file.Path copy = tmp.resolve("copy");
+        if (java.nio.file.Files.isDirectory(core)) {
+            try (var files = java.nio.file.Files.walk(core)) {
+                for (java.nio.file.Path f : (Iterable<java.nio.file.Path>) files::iterator) {
+                    java.nio.file.Files.copy(f, copy.resolve(core.relativize(f).toString()));
+                }
+            }
+        } else {
+            copy = tmp.resolve("jmpi-core-copy.jar");
+            java.nio.file.Files.copy(core, copy);
+        }
+        try (RankClassLoader other = new RankClassLoader(new java.net.URL[] {copy.toUri().toURL()}, parent, null,
+                0)) {
+            assertThat(other.loadClass("org.jmpi.pt2pt.Engine").getClassLoader()).isSameAs(other);
+        }
+        try (RankClassLoader same = new RankClassLoader(new java.net.URL[0], parent, null, 0)) {
+            assertThat(same.loadClass("org.jmpi.pt2pt.Engine")).isSameAs(org.jmpi.pt2pt.Engine.class);
+        }
+    }
+
     @MpiTest(ranks = 3, modes = Mode.THREADS, init = false, timeoutSeconds = 20)
     void aBodyWithoutParametersRuns() {
         assertThat(getClass().getClassLoader()).isInstanceOf(RankClassLoader.class);

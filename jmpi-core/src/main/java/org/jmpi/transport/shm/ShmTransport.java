@@ -123,7 +123,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
     private volatile Thread sleeper;
     /**
      * Threads mode: the job of this JVM's ranks, whose table of sleepers wakes a rank parked in {@link #await} (its
-     * ranks sleep and wake without futex: {@link #sleepInJvm}); null between processes.
+     * ranks sleep and wake without futex: {@link #await}); null between processes.
      */
     private final org.jmpi.shared.ThreadsJob job;
     /** How long the next sleep lasts at most (progress owner only). */
@@ -255,7 +255,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
                 }
             }
         }
-        if (localRanks.length > 1 && job == null) { // threads mode sleeps without them (sleepInJvm)
+        if (localRanks.length > 1 && job == null) { // threads mode sleeps without them (see await)
             LinuxCalls.prepare(); // see LinuxCalls: as this rank's start ends, not while the program runs
         }
     }
@@ -746,14 +746,17 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
             wakeRequested = false;
             return;
         }
-        if (job != null) {
-            sleepInJvm(nanos);
-            return;
-        }
-        LinuxCalls.Calls c = LinuxCalls.get();
-        if (c == null || !c.futex) {
+        // threads mode sleeps without futex: it parks, and a peer that finds the doorbell armed unparks it through
+        // the job's table of sleepers, so the ranks of a JVM link no system call (the downcall's linking took 30-40 ms
+        // of a threads-mode job's start); an unpark that comes before the park is not lost
+        LinuxCalls.Calls c = job == null ? LinuxCalls.get() : null;
+        if (job == null && (c == null || !c.futex)) {
             parkWithBackoff(nanos);
             return;
+        }
+        if (job != null) {
+            sleeper = Thread.currentThread();
+            job.sleeping(rank, sleeper);
         }
         ShmLayout.setIntVolatile(doorbell, 0, 1);
         try {
@@ -765,34 +768,17 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
             long cap = futexCapNanos;
             long t = Math.min(nanos, Math.min(parkNanos, cap));
             parkNanos = Math.min(parkNanos * 2, cap);
-            c.futexWait(doorbell, 1, t, sleepTimespec);
-        } finally {
-            ShmLayout.setIntVolatile(doorbell, 0, 0);
-        }
-    }
-
-    /**
-     * Threads mode's sleep: the futex's protocol (doorbell armed, a last look, a sleep bounded and growing), but the
-     * thread parks, and a peer that finds the doorbell armed unparks it through the job's table of sleepers. So the
-     * ranks of a JVM need no system call of their own (linking the downcall took 30-40 ms of a threads-mode job's
-     * start), and an unpark that comes before the park is not lost.
-     */
-    private void sleepInJvm(long nanos) {
-        Thread me = Thread.currentThread();
-        sleeper = me;
-        job.sleeping(rank, me);
-        ShmLayout.setIntVolatile(doorbell, 0, 1);
-        try {
-            if (!mustNotSleep()) {
-                long cap = futexCapNanos;
-                long t = Math.min(nanos, Math.min(parkNanos, cap));
-                parkNanos = Math.min(parkNanos * 2, cap);
+            if (job != null) {
                 LockSupport.parkNanos(this, t);
+            } else {
+                c.futexWait(doorbell, 1, t, sleepTimespec);
             }
         } finally {
             ShmLayout.setIntVolatile(doorbell, 0, 0);
-            job.sleeping(rank, null);
-            sleeper = null;
+            if (job != null) {
+                job.sleeping(rank, null);
+                sleeper = null;
+            }
         }
     }
 

@@ -37,6 +37,16 @@ public final class FrameLayout {
      * that follows is not a failure.
      */
     public static final int KIND_TRANSPORT_BYE = -1;
+    /**
+     * Transport-reserved: the last frame on a connection its sender stops sending on; the rest of its frames follow
+     * on another connection to the same peer, which starts with {@link #KIND_TRANSPORT_SWITCHED}.
+     */
+    public static final int KIND_TRANSPORT_SWITCH = -2;
+    /**
+     * Transport-reserved: the first frame on a connection that takes over from another one, whose frames up to its
+     * {@link #KIND_TRANSPORT_SWITCH} come first.
+     */
+    public static final int KIND_TRANSPORT_SWITCHED = -3;
 
     public static final long PAYLOAD = 0;
     public static final long KIND = 4;

@@ -26,6 +26,8 @@ final class SendQueue {
     private Entry[] ring;
     private int head;
     private volatile int size;
+    /** Set by {@link #retire} (under the lock). */
+    private boolean retired;
 
     SendQueue(int initialCapacity) {
         ring = new Entry[Integer.highestOneBit(Math.max(2, initialCapacity - 1)) << 1];
@@ -38,21 +40,44 @@ final class SendQueue {
         return size == 0;
     }
 
-    void add(MemorySegment header, MemorySegment payload, Runnable onWritten) {
+    /**
+     * Appends a frame; false, having done nothing, once the queue is retired ({@link #retire}): the frame belongs on
+     * the connection that took over.
+     */
+    boolean add(MemorySegment header, MemorySegment payload, Runnable onWritten) {
         lock.lock();
         try {
-            int n = size;
-            if (n == ring.length) {
-                grow();
+            if (retired) {
+                return false;
             }
-            Entry e = ring[(head + n) & (ring.length - 1)];
-            MemorySegment.copy(header, 0, e.header, 0, FrameLayout.HEADER_BYTES);
-            e.payload = payload;
-            e.onWritten = onWritten;
-            size = n + 1;
+            append(header, payload, onWritten);
+            return true;
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Appends {@code header} (a frame without payload) as the last frame: {@link #add} refuses every later one. */
+    void retire(MemorySegment header) {
+        lock.lock();
+        try {
+            append(header, null, null);
+            retired = true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void append(MemorySegment header, MemorySegment payload, Runnable onWritten) {
+        int n = size;
+        if (n == ring.length) {
+            grow();
+        }
+        Entry e = ring[(head + n) & (ring.length - 1)];
+        MemorySegment.copy(header, 0, e.header, 0, FrameLayout.HEADER_BYTES);
+        e.payload = payload;
+        e.onWritten = onWritten;
+        size = n + 1;
     }
 
     /** The oldest entry, or {@code null}; it stays valid until {@link #removeHead} (entries are never copied). */

@@ -90,6 +90,11 @@ final class TcpConnection {
     volatile boolean closed;
     /** Set by the poll thread when the peer's goodbye frame arrived: an end of stream after it is normal. */
     volatile boolean saidBye;
+    /**
+     * The connection this one's frames go on from now (set once, then its queue retired): this side stopped sending
+     * here ({@link #retireInto}), and the end of the stream that follows is not a failure.
+     */
+    private volatile TcpConnection successor;
 
     // ---- write side: guarded by the writer flag ----
     @SuppressWarnings("unused") // through WRITER
@@ -114,6 +119,11 @@ final class TcpConnection {
     private MemorySegment inSeg;
     private int head;
     private boolean helloDone;
+    /**
+     * The peer's frames here wait for the ones it sent on its other connection, up to that one's
+     * {@link FrameLayout#KIND_TRANSPORT_SWITCH}: none are read or handed over until {@link #resume}.
+     */
+    private boolean held;
     private final int maxFrame;
     private long viewOffset = -1;
     private int viewLength;
@@ -146,32 +156,66 @@ final class TcpConnection {
 
     // =================================================================================================== write side
 
-    /** Queues or writes one frame; never blocks on the socket. See {@link TcpTransport#send}. */
+    /**
+     * Queues or writes one frame; never blocks on the socket. See {@link TcpTransport#send}. On a retired connection
+     * ({@link #retireInto}) the frame goes to its successor.
+     */
     void send(MemorySegment header, MemorySegment payload, Runnable onWritten) {
-        if (!WRITER.compareAndSet(this, 0, 1)) {
-            queue.add(header, payload, onWritten);
-            requestFlush();
+        if (successor == null && sendHere(header, payload, onWritten)) {
             return;
         }
+        successor.send(header, payload, onWritten);
+    }
+
+    /**
+     * {@link #send} on this connection; false, having done nothing, when it is retired. A frame that is not refused
+     * comes before the retiring frame: staged at once only while nothing is queued and no successor is known, and
+     * the retiring frame is queued with the successor known (under the queue's lock, {@link SendQueue#retire}).
+     */
+    private boolean sendHere(MemorySegment header, MemorySegment payload, Runnable onWritten) {
+        if (!WRITER.compareAndSet(this, 0, 1)) {
+            if (!queue.add(header, payload, onWritten)) {
+                return false;
+            }
+            requestFlush();
+            return true;
+        }
+        boolean taken = true;
         try {
             clearFlushRequest();
-            if (!closed && queue.isEmpty() && curCopy == null) {
+            if (!closed && queue.isEmpty() && curCopy == null && successor == null) {
                 int st = stage(header, payload, onWritten);
                 if (st == DONE) {
                     // Run while still the writer: a send made by the callback goes to the queue and the flush below
                     // takes it, so chains of sends from callbacks loop here instead of recursing.
                     run(onWritten);
                 } else if (st == REJECTED) {
-                    queue.add(header, payload, onWritten);
+                    taken = queue.add(header, payload, onWritten);
                 }
             } else {
-                queue.add(header, payload, onWritten);
+                taken = queue.add(header, payload, onWritten);
             }
             doFlush();
         } finally {
             WRITER.setVolatile(this, 0);
         }
         flushIfRequested();
+        return taken;
+    }
+
+    /**
+     * Stops sending here: {@code last} (a header-only frame) goes after every frame sent here so far, and every later
+     * frame goes to {@code next}. Any thread.
+     */
+    void retireInto(TcpConnection next, MemorySegment last) {
+        successor = next;
+        queue.retire(last);
+        requestFlush();
+    }
+
+    /** Whether this side stopped sending here ({@link #retireInto}). */
+    boolean retired() {
+        return successor != null;
     }
 
     /** Writer only: forget pending flush requests (the pass about to run covers them). */
@@ -390,7 +434,7 @@ final class TcpConnection {
     boolean onReadable() {
         boolean any = false;
         try {
-            for (int round = 0; round < 8; round++) {
+            for (int round = 0; round < 8 && !held; round++) {
                 ByteBuffer target = placing != null ? placing : in;
                 int space = target.remaining();
                 int n = channel.read(target);
@@ -411,7 +455,7 @@ final class TcpConnection {
                         transport.connectionEnded(this);
                         return true;
                     }
-                    transport.connectionFailed(this, new EOFException(
+                    readFailed(new EOFException(
                             peer >= 0 ? "connection closed by rank " + peer : "connection closed before hello"));
                     return true;
                 }
@@ -420,10 +464,32 @@ final class TcpConnection {
                 }
             }
         } catch (IOException e) {
-            transport.connectionFailed(this, e);
+            readFailed(e);
             return true;
         }
         return any;
+    }
+
+    /** The read side ended or broke: the peer failed, unless this side had stopped sending here (then it is over). */
+    private void readFailed(IOException e) {
+        if (successor != null) {
+            transport.connectionRetired(this);
+        } else {
+            transport.connectionFailed(this, e);
+        }
+    }
+
+    /** Poll thread: the frames held back ({@link #held}) may go now; hands over those already read. */
+    void resume() {
+        if (!held) {
+            return;
+        }
+        held = false;
+        try {
+            deliver();
+        } catch (ProtocolException e) {
+            transport.connectionFailed(this, e);
+        }
     }
 
     /** Poll thread: whether {@link TcpTransport#poll} may read this connection without the selector. */
@@ -472,10 +538,13 @@ final class TcpConnection {
             }
             MemorySegment payload = length == 0 ? EMPTY : payloadView(head + HEADER, length);
             head += HEADER + length;
-            if (FrameLayout.getInt(header, FrameLayout.KIND) == FrameLayout.KIND_TRANSPORT_BYE) {
-                saidBye = true;
-                if (transport.byeReceived(this)) {
+            int kind = FrameLayout.getInt(header, FrameLayout.KIND);
+            if (kind < 0) {
+                if (!transportFrame(kind)) {
                     return false;
+                }
+                if (held) {
+                    break;
                 }
                 continue;
             }
@@ -500,6 +569,28 @@ final class TcpConnection {
             in.position(pending);
         }
         return true;
+    }
+
+    /**
+     * A frame of the transport's own ({@code kind} below zero) was read; false when the connection was closed. Out of
+     * {@link #deliver}'s loop, which every frame runs.
+     */
+    private boolean transportFrame(int kind) throws ProtocolException {
+        switch (kind) {
+            case FrameLayout.KIND_TRANSPORT_BYE -> {
+                saidBye = true;
+                return !transport.byeReceived(this);
+            }
+            case FrameLayout.KIND_TRANSPORT_SWITCH -> {
+                transport.switchReceived(this);
+                return false;
+            }
+            case FrameLayout.KIND_TRANSPORT_SWITCHED -> {
+                held = transport.switchedReceived(this);
+                return true;
+            }
+            default -> throw new ProtocolException("frame of unknown transport kind " + kind + " from rank " + peer);
+        }
     }
 
     /**

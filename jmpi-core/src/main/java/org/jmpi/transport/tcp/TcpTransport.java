@@ -39,14 +39,22 @@ import org.jmpi.transport.Transport;
  * then. The connecting side first sends a hello ({@link TcpLayout}: magic, version, its rank, job id, job secret);
  * the accepting side checks it and closes the connection on any mismatch.
  *
- * <p><b>Ordering rule.</b> Between two ranks there are one or two connections: normally one, two when both started
- * connecting before either saw the other's hello. Frames are read from every connection. Frames are sent on the
- * peer's <em>send connection</em>, chosen once, under the peer's lock, and never changed: the first connection that
- * is usable when this rank first needs one, that is, a connection the peer opened to us and whose hello we already
- * accepted, else a new connection we open ourselves. Since all frames from A to B use A's one send connection, and
- * TCP keeps a connection's bytes in order, and a connection's frames are written in queue order (see Threading),
- * frames from A arrive at B in the order of A's send calls. When a send connection breaks the peer is failed; there
- * is no reconnection, so the rule is never re-decided.
+ * <p><b>Ordering rule.</b> Between two ranks of a job there is one connection once both have sent: two while both
+ * started connecting before either saw the other's hello, until the higher rank switches to the lower rank's. Frames
+ * are read from every connection. Frames are sent on the peer's <em>send connection</em>, chosen under the peer's
+ * lock: the first connection that is usable when this rank first needs one, that is, a connection the peer opened to
+ * us and whose hello we already accepted, else a new connection we open ourselves. Since all frames from A to B use
+ * A's send connection, and TCP keeps a connection's bytes in order, and a connection's frames are written in queue
+ * order (see Threading), frames from A arrive at B in the order of A's send calls. The one change: when the higher
+ * rank H accepts the hello of the lower rank L's connection while H sends on its own, H sends
+ * {@code KIND_TRANSPORT_SWITCHED} first on L's connection, then retires its own ({@code TcpConnection.retireInto}:
+ * a last {@code KIND_TRANSPORT_SWITCH} after every frame sent there, later frames go on L's connection) and makes
+ * L's connection its send connection. L reads H's frames on L's connection only after the switch frame on H's (it
+ * holds them back from the switched frame until then) and then closes H's connection; H forgets it at its end of
+ * stream. Two connections cost every message a pure acknowledgement packet each way and the poll a read on the idle
+ * one: an 8-byte ping-pong between two namespace hosts took 27 us a round trip after a barrier had made both connect,
+ * against 18 on one connection (Open MPI Java 18; 2026-11-30). When a send connection breaks the peer is failed;
+ * there is no reconnection. Processes of other jobs (numbered differently on each side) keep both.
  *
  * <p><b>Threading.</b> {@link #poll()} and {@link #await(long)} run in one thread at a time (the progress owner):
  * it alone selects, accepts, finishes connects, reads and calls {@link FrameSink#onFrame}, and registers channels
@@ -80,7 +88,7 @@ public final class TcpTransport implements Transport {
 
     private static final class Peer {
         final int rank;
-        /** The connection frames to this peer go on; set once. */
+        /** The connection frames to this peer go on; set once (changed once more by a switch, see "Ordering rule"). */
         volatile TcpConnection sendConnection;
         /** Non-null once the peer failed. */
         volatile Throwable failure;
@@ -90,6 +98,11 @@ public final class TcpTransport implements Transport {
         TcpConnection initiated;
 
         TcpConnection accepted;
+        /**
+         * Whether the {@link FrameLayout#KIND_TRANSPORT_SWITCH} of the connection this peer opened has been read
+         * (poll thread only; see "Ordering rule").
+         */
+        boolean switchSeen;
 
         /** For a process of another job: its card and the hello we send it (null: the world's). */
         final String card;
@@ -571,6 +584,7 @@ public final class TcpTransport implements Transport {
                     TcpLayout.helloSecret(buf, off));
         }
         Peer p = ours && from >= 0 && from < peers.length ? peers[from] : !ours && from >= 0 ? foreign.get(from) : null;
+        TcpConnection crossed = null;
         if (!ours && p == null) {
             refusal = "wrong job id or secret";
         } else if (p == null) {
@@ -584,6 +598,9 @@ public final class TcpTransport implements Transport {
                 } else {
                     c.peer = from;
                     p.accepted = c;
+                    if (ours && from < rank && p.initiated != null && p.sendConnection == p.initiated) {
+                        crossed = p.initiated; // both connected: the lower rank's connection stays
+                    }
                 }
             }
         }
@@ -596,7 +613,57 @@ public final class TcpTransport implements Transport {
             removeConnection(c);
             return false;
         }
+        if (crossed != null) {
+            MemorySegment h = transportFrame(FrameLayout.KIND_TRANSPORT_SWITCHED);
+            c.send(h, null, null); // its first frame from us: nobody sends on it before the next line
+            crossed.retireInto(c, transportFrame(FrameLayout.KIND_TRANSPORT_SWITCH));
+            p.sendConnection = c;
+        }
         return true;
+    }
+
+    private static MemorySegment transportFrame(int kind) {
+        MemorySegment h = MemorySegment.ofArray(new byte[FrameLayout.HEADER_BYTES]);
+        FrameLayout.putInt(h, FrameLayout.KIND, kind);
+        return h;
+    }
+
+    /**
+     * Poll thread: a higher rank's connection to this one ended with {@link FrameLayout#KIND_TRANSPORT_SWITCH}; every
+     * frame it sent on it has been handed over. Closes it (this side never sends on it) and hands over what the
+     * connection this rank opened holds back.
+     */
+    void switchReceived(TcpConnection c) throws ProtocolException {
+        int from = c.peer;
+        if (c.initiated || from <= rank || from >= peers.length) {
+            throw new ProtocolException("unexpected switch of connections from rank " + from);
+        }
+        c.close();
+        removeConnection(c);
+        Peer p = peers[from];
+        p.switchSeen = true;
+        TcpConnection held = p.initiated;
+        if (held != null && !held.closed) {
+            held.resume();
+        }
+    }
+
+    /**
+     * Poll thread: a higher rank's first frame on the connection this rank opened; whether the frames after it must
+     * wait for the end of the connection that rank opened (its switch not read yet).
+     */
+    boolean switchedReceived(TcpConnection c) throws ProtocolException {
+        int from = c.peer;
+        if (!c.initiated || from <= rank || from >= peers.length) {
+            throw new ProtocolException("unexpected switch of connections from rank " + from);
+        }
+        return !peers[from].switchSeen;
+    }
+
+    /** A connection this side stopped sending on was closed by the peer, as it should be: forget it. */
+    void connectionRetired(TcpConnection c) {
+        c.close();
+        removeConnection(c);
     }
 
     /**
@@ -605,13 +672,15 @@ public final class TcpTransport implements Transport {
      * failure and has every frame sent before it.
      */
     private void sayGoodbye() {
-        MemorySegment bye = MemorySegment.ofArray(new byte[FrameLayout.HEADER_BYTES]);
-        FrameLayout.putInt(bye, FrameLayout.KIND, FrameLayout.KIND_TRANSPORT_BYE);
+        MemorySegment bye = transportFrame(FrameLayout.KIND_TRANSPORT_BYE);
         java.util.List<TcpConnection> open = new java.util.ArrayList<>();
         for (TcpConnection c : connections) {
-            // also connections still connecting: frames staged on them count as sent already
+            // also connections still connecting: frames staged on them count as sent already; a retired one gets no
+            // goodbye (its successor does), but its last frames must still leave
             if (!c.closed && c.peer >= 0) {
-                c.send(bye, null, null);
+                if (!c.retired()) {
+                    c.send(bye, null, null);
+                }
                 open.add(c);
             }
         }
@@ -723,8 +792,7 @@ public final class TcpTransport implements Transport {
         if (p == null) {
             return;
         }
-        MemorySegment bye = MemorySegment.ofArray(new byte[FrameLayout.HEADER_BYTES]);
-        FrameLayout.putInt(bye, FrameLayout.KIND, FrameLayout.KIND_TRANSPORT_BYE);
+        MemorySegment bye = transportFrame(FrameLayout.KIND_TRANSPORT_BYE);
         TcpConnection a;
         TcpConnection b;
         TcpConnection s;

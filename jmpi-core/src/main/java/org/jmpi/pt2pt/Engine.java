@@ -175,6 +175,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         this.unexpectedLimit = config.unexpectedLimit();
         this.flows = new PeerFlow[worldSize];
         this.laneRoutes = new byte[worldSize];
+        this.lanes = new Lane[worldSize];
         this.laneSpinNanos = progress.spins() ? LANE_SPIN_NANOS : -1;
         this.streams = new IncomingStream[worldSize];
         this.failedPeers = new java.util.concurrent.atomic.AtomicIntegerArray(worldSize);
@@ -790,8 +791,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
     private final byte[] laneRoutes;
     private static final byte LANE = 1;
     private static final byte NO_LANE = 2;
-    /** The transport's lane (one object: every peer with a lane has the same one). */
-    private Lane lane;
+    /** Per world rank: its lane once {@link #laneRoutes} says {@link #LANE} (shared memory's or TCP's). */
+    private final Lane[] lanes;
     /** Looks {@link #receiveNow} takes at its peer's ring between looks at the clock and at other peers' frames. */
     static final int LANE_SPINS = 64;
     /** Looks between two full progress passes in {@link #receiveNow} (a power of two, a multiple of the above). */
@@ -817,13 +818,11 @@ public final class Engine implements InprocEndpoint, FrameSink {
         if (r == 0) {
             Transport t = transport;
             Lane l = t == null || peer == worldRank ? null : t.lane(peer);
-            if (l != null) {
-                lane = l;
-            }
+            lanes[peer] = l;
             r = l == null ? NO_LANE : LANE;
             laneRoutes[peer] = r;
         }
-        return r == LANE ? lane : null;
+        return r == LANE ? lanes[peer] : null; // null also when another thread's store of it is not seen yet
     }
 
     /**

@@ -42,7 +42,11 @@ class LaneBudgetTest {
             "org.jmpi.transport.shm.ShmTransport", Set.of("sendShort", "takeShort", "passOne", "pollOthers",
                     "afterRecords", "arrived"),
             "org.jmpi.transport.shm.OutboundRing", Set.of("writeShortLocked", "publish", "reserve"),
-            "org.jmpi.transport.shm.InboundRing", Set.of("takeShort", "publishHead", "ready"));
+            "org.jmpi.transport.shm.InboundRing", Set.of("takeShort", "publishHead", "ready"),
+            "org.jmpi.transport.tcp.TcpTransport", Set.of("sendShort", "takeShort", "arrived", "passOne",
+                    "pollOthers", "inbound"),
+            "org.jmpi.transport.tcp.TcpConnection", Set.of("laneSend", "laneTake", "laneFrame", "laneArrived",
+                    "deliverBuffered", "readOnce"));
 
     @Test
     void everyLaneMethodIsSmall() throws IOException {
@@ -81,8 +85,10 @@ class LaneBudgetTest {
                 org.jmpi.transport.HeaderCopies.class, org.jmpi.pt2pt.SendRequest.class,
                 org.jmpi.pt2pt.RecvRequest.class));
         noCodeUnits().that().areDeclaredInClassesThat().haveNameMatching(
-                "org\\.jmpi\\.pt2pt\\.Engine|org\\.jmpi\\.transport\\.shm\\.(ShmTransport|OutboundRing|InboundRing)")
-                .and().haveNameMatching("sendNow|receiveNow|takeNow|awaitFrame|sendShort|takeShort|arrived|writeShortLocked")
+                "org\\.jmpi\\.pt2pt\\.Engine|org\\.jmpi\\.transport\\.shm\\.(ShmTransport|OutboundRing|InboundRing)"
+                        + "|org\\.jmpi\\.transport\\.tcp\\.(TcpTransport|TcpConnection)")
+                .and().haveNameMatching("sendNow|receiveNow|takeNow|awaitFrame|sendShort|takeShort|arrived|writeShortLocked"
+                        + "|laneSend|laneTake|laneArrived")
                 .should(new ArchCondition<JavaCodeUnit>("not use frame headers, header copies, requests or thread-locals") {
                     @Override
                     public void check(JavaCodeUnit unit, ConditionEvents events) {

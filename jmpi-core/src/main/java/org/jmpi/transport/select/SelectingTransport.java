@@ -69,6 +69,9 @@ public final class SelectingTransport implements Transport, ProtocolHints, Singl
         this.routes = new byte[bootstrap.size()];
         this.traffic = new org.jmpi.transport.Traffic(bootstrap.size());
         this.pollTcpAlways = tcp != null && (shm == null || anyRemote);
+        if (tcp instanceof TcpTransport t && shm != null) {
+            t.pollAlongside(shm); // a lane waiting for a rank of another host keeps this host's rings moving
+        }
     }
 
     @Override
@@ -146,7 +149,10 @@ public final class SelectingTransport implements Transport, ProtocolHints, Singl
 
     @Override
     public org.jmpi.transport.Lane lane(int peer) {
-        return shm != null && route(peer) == SHM ? shm : null;
+        if (peer >= routes.length) {
+            return null; // a process of another job: the usual way
+        }
+        return route(peer) == SHM || tcp == null ? shm : tcp.lane(peer);
     }
 
     @Override

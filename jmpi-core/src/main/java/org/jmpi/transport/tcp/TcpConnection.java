@@ -7,6 +7,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.net.ProtocolException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.CancelledKeyException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
@@ -108,6 +109,8 @@ final class TcpConnection {
     private final SendQueue queue = new SendQueue(16);
     private final ByteBuffer out;
     private final MemorySegment outSeg;
+    /** {@link #out} in the frames' byte order, for the lane's header words ({@link #laneSend}). */
+    private final ByteBuffer outWords;
     /** A payload being copied into {@code out} piece by piece. */
     private MemorySegment curCopy;
 
@@ -117,6 +120,8 @@ final class TcpConnection {
     // ---- read side: poll thread only ----
     private ByteBuffer in;
     private MemorySegment inSeg;
+    /** {@link #in} in the frames' byte order, for the lane's look at a header ({@link #laneTake}). */
+    private ByteBuffer inWords;
     private int head;
     private boolean helloDone;
     /**
@@ -124,6 +129,11 @@ final class TcpConnection {
      * {@link FrameLayout#KIND_TRANSPORT_SWITCH}: none are read or handed over until {@link #resume}.
      */
     private boolean held;
+    /**
+     * The lane read bytes it did not take ({@link #readOnce}, {@link #laneTake}): the next {@link #onReadable} hands
+     * them over even when the socket has nothing new.
+     */
+    private boolean laneLeft;
     private final int maxFrame;
     private long viewOffset = -1;
     private int viewLength;
@@ -145,8 +155,10 @@ final class TcpConnection {
         this.maxFrame = config.maxFrame();
         this.out = ByteBuffer.allocateDirect(config.writeBuffer());
         this.outSeg = MemorySegment.ofBuffer(out);
+        this.outWords = out.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         this.in = ByteBuffer.allocateDirect(config.readBuffer());
         this.inSeg = MemorySegment.ofBuffer(in);
+        this.inWords = in.duplicate().order(ByteOrder.LITTLE_ENDIAN);
     }
 
     /** Puts the hello first into the write buffer; called before the connection is published. */
@@ -395,6 +407,160 @@ final class TcpConnection {
         }
     }
 
+    // ======================================================================================================= lane
+
+    /**
+     * The lane's send ({@code TcpTransport#sendShort}): the frame an eager send writes (header from the envelope,
+     * total = payload, no ids), put straight into the write buffer and written, when this connection is idle (no
+     * other writer, nothing queued, room for it); else false, having done nothing.
+     */
+    boolean laneSend(int kind, int context, int source, int tag, MemorySegment payload, long offset, int length) {
+        if (successor != null || !connected || !WRITER.compareAndSet(this, 0, 1)) {
+            return false;
+        }
+        boolean sent = false;
+        try {
+            clearFlushRequest();
+            int pos = out.position();
+            if (successor == null && !closed && queue.isEmpty() && curCopy == null
+                    && out.limit() - pos >= HEADER + length) {
+                ByteBuffer w = outWords;
+                w.putLong(pos, (long) kind << 32 | length);
+                w.putLong(pos + 8, (long) source << 32 | (context & 0xffff_ffffL));
+                w.putLong(pos + 16, tag & 0xffff_ffffL); // flags 0
+                w.putLong(pos + 24, length);
+                w.putLong(pos + 32, 0L);
+                w.putLong(pos + 40, 0L);
+                if (length > 0) {
+                    FastCopy.copy(payload, offset, outSeg, pos + HEADER, length);
+                }
+                out.position(pos + HEADER + length);
+                sent = true;
+            }
+            doFlush();
+        } finally {
+            WRITER.setVolatile(this, 0);
+        }
+        flushIfRequested();
+        return sent;
+    }
+
+    /**
+     * Poll thread: the lane's receive ({@code TcpTransport#takeShort}). Takes the next frame if it is all here (read
+     * once more if not) and is an eager frame of {@code kind} (or {@code kind | Lane.ANSWERED}) with this envelope and
+     * at most {@code capacity} payload bytes: its payload goes into {@code into} at {@code offset}. Answers its length
+     * (with {@code Lane.TAKEN_ANSWERED} for an answered kind), {@code Lane.NOTHING}, or {@code Lane.OTHER} when the
+     * next frame is another one or this connection cannot tell now ({@link #deliverBuffered} then hands it over).
+     */
+    long laneTake(int kind, int context, int source, int tag, MemorySegment into, long offset, long capacity) {
+        long whole = laneFrame();
+        if (whole != 0) {
+            return whole;
+        }
+        ByteBuffer w = inWords;
+        long first = w.getLong(head);
+        int length = (int) first;
+        int k = (int) (first >>> 32);
+        if ((k & ~org.jmpi.transport.Lane.ANSWERED) != kind || length > capacity
+                || w.getLong(head + 8) != ((long) source << 32 | (context & 0xffff_ffffL))
+                || w.getLong(head + 16) != (tag & 0xffff_ffffL) || w.getLong(head + 24) != length
+                || w.getLong(head + 32) != 0L) {
+            return org.jmpi.transport.Lane.OTHER;
+        }
+        if (length > 0) {
+            FastCopy.copy(inSeg, head + HEADER, into, offset, length);
+        }
+        head += HEADER + length;
+        if (head == in.position()) {
+            head = 0;
+            in.clear();
+        } else {
+            laneLeft = true;
+        }
+        return k == kind ? length : length | org.jmpi.transport.Lane.TAKEN_ANSWERED;
+    }
+
+    /**
+     * Poll thread: 0 when a whole frame is at the head of the read buffer (read once more if not), else
+     * {@code Lane.NOTHING} or {@code Lane.OTHER} (this connection cannot tell now: the usual way decides).
+     */
+    private long laneFrame() {
+        if (held || placing != null || !helloDone || closed || !connected) {
+            return org.jmpi.transport.Lane.OTHER;
+        }
+        for (int reads = 0; ; reads++) {
+            int avail = in.position() - head;
+            int length = avail >= HEADER ? TcpLayout.framePayloadLength(inSeg, head) : 0;
+            if (length < 0) {
+                return org.jmpi.transport.Lane.OTHER; // malformed: deliver() fails the peer
+            }
+            if (avail >= HEADER && avail - HEADER >= length) {
+                return 0;
+            }
+            if (reads > 0 || readOnce() <= 0) { // (readOnce makes room when little is left)
+                // a frame that cannot fit behind the head: deliver() grows the buffer
+                return closed || head + HEADER + length > in.capacity() ? org.jmpi.transport.Lane.OTHER
+                        : org.jmpi.transport.Lane.NOTHING;
+            }
+        }
+    }
+
+    /** Poll thread: whether a frame's header is here or arrives with one read (the lane's look while it waits). */
+    boolean laneArrived() {
+        return held || closed || placing != null || !connected || in.position() - head >= HEADER || readOnce() != 0;
+    }
+
+    /**
+     * Poll thread: hands every whole frame read so far to the sink (after {@link #laneTake} answered OTHER), as a poll
+     * would; whether there was one.
+     */
+    boolean deliverBuffered() {
+        if (held || placing != null || closed || in.position() - head < HEADER) {
+            return false;
+        }
+        int before = head;
+        int end = in.position();
+        try {
+            deliver();
+        } catch (ProtocolException e) {
+            transport.connectionFailed(this, e);
+            return true;
+        }
+        return closed || head != before || in.position() != end;
+    }
+
+    /**
+     * Poll thread: one read into the read buffer, for the lane; the bytes read, 0, or -1 at the end of the stream or a
+     * failure (handled as a poll handles them: the connection is closed).
+     */
+    private int readOnce() {
+        int pending = in.position() - head;
+        if (head > 0 && in.capacity() - in.position() < MIN_READ_SPACE && pending <= COMPACT_LIMIT) {
+            FastCopy.copy(inSeg, head, inSeg, 0, pending); // as deliver() makes room
+            head = 0;
+            in.position(pending);
+        }
+        if (!in.hasRemaining()) {
+            return 0;
+        }
+        try {
+            int n = channel.read(in);
+            if (n > 0) {
+                laneLeft = true;
+            } else if (n < 0) {
+                if (saidBye) {
+                    transport.connectionEnded(this);
+                } else {
+                    readFailed(new EOFException("connection closed by rank " + peer));
+                }
+            }
+            return n;
+        } catch (IOException e) {
+            readFailed(e);
+            return -1;
+        }
+    }
+
     // ==================================================================================== poll-thread entry points
 
     /**
@@ -434,6 +600,13 @@ final class TcpConnection {
     boolean onReadable() {
         boolean any = false;
         try {
+            if (laneLeft && placing == null && !held) {
+                laneLeft = false;
+                any = true;
+                if (!deliver()) {
+                    return true;
+                }
+            }
             for (int round = 0; round < 8 && !held; round++) {
                 ByteBuffer target = placing != null ? placing : in;
                 int space = target.remaining();
@@ -459,7 +632,9 @@ final class TcpConnection {
                             peer >= 0 ? "connection closed by rank " + peer : "connection closed before hello"));
                     return true;
                 }
-                if (n == 0 || !deliver() || n < space) {
+                // a full buffer (frames the lane left there, or a frame larger than it) is delivered, made room in or
+                // grown before the next read
+                if ((n == 0 && space > 0) || !deliver() || n < space) {
                     return any;
                 }
             }
@@ -637,6 +812,7 @@ final class TcpConnection {
         bigger.position(pending);
         in = bigger;
         inSeg = biggerSeg;
+        inWords = bigger.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         head = 0;
         viewOffset = -1;
         view = null;

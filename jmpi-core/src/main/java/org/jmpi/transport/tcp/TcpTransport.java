@@ -77,7 +77,7 @@ import org.jmpi.transport.Transport;
  * throwing. A connection whose hello is refused is closed without any report on the accepting side; the connecting
  * side sees EOF and fails that peer. Closing the transport reports nothing.
  */
-public final class TcpTransport implements Transport {
+public final class TcpTransport implements Transport, org.jmpi.transport.Lane {
     private static final System.Logger LOG = System.getLogger(TcpTransport.class.getName());
     private static final Consumer<SelectionKey> IGNORE = k -> {};
 
@@ -94,10 +94,10 @@ public final class TcpTransport implements Transport {
         volatile Throwable failure;
         /** Non-null once the peer closed a connection after saying goodbye (it finalized): sends now fail. */
         volatile Throwable ended;
-        /** The connection we opened, the one it opened (guarded by this). */
-        TcpConnection initiated;
+        /** The connection we opened, the one it opened (written once each under this; read by the lane without). */
+        volatile TcpConnection initiated;
 
-        TcpConnection accepted;
+        volatile TcpConnection accepted;
         /**
          * Whether the {@link FrameLayout#KIND_TRANSPORT_SWITCH} of the connection this peer opened has been read
          * (poll thread only; see "Ordering rule").
@@ -137,6 +137,8 @@ public final class TcpTransport implements Transport {
     private final Bootstrap bootstrap;
     final FrameSink sink;
     private final TcpConfig config;
+    /** Largest payload of the lane's frames: half the smaller of the read and write buffers, within the eager limit. */
+    private final int laneMax;
     private final int rank;
     private final byte[] jobId;
     private final byte[] secret;
@@ -171,6 +173,10 @@ public final class TcpTransport implements Transport {
     /** Time an accepted connection has to deliver its complete hello. */
     static final long HELLO_TIMEOUT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
     private final Consumer<SelectionKey> onReady = this::onReady;
+    /** The connection {@link #pollOthers} leaves alone (poll thread only). */
+    private TcpConnection laneSkip;
+    /** Polled too by {@link #pollOthers}: the other transport of this rank (shared memory), or null. */
+    private volatile Transport alongside;
     /** The header handed to {@code onFrame}: copied from the read buffer (poll thread only). */
     final MemorySegment rxHeader = Arena.ofAuto().allocate(FrameLayout.HEADER_BYTES, 8);
 
@@ -186,6 +192,8 @@ public final class TcpTransport implements Transport {
         this.bootstrap = bootstrap;
         this.sink = sink;
         this.config = config;
+        this.laneMax = Math.max(0, Math.min(config.eagerLimit(),
+                Math.min(config.readBuffer(), config.writeBuffer()) / 2 - FrameLayout.HEADER_BYTES));
         this.rank = bootstrap.rank();
         this.jobId = bootstrap.jobId().getBytes(StandardCharsets.UTF_8);
         this.secret = config.secret().getBytes(StandardCharsets.UTF_8);
@@ -354,6 +362,83 @@ public final class TcpTransport implements Transport {
         }
     }
 
+    // ================================================================================================ the lane
+
+    /**
+     * The lane to a rank of this job: the frames of blocking eager messages written straight into the connection's
+     * write buffer and taken straight out of its read buffer, without a header segment, a request or the matching
+     * queues when the receive is the only one waiting (see {@link org.jmpi.transport.Lane}, docs/transports.md).
+     */
+    @Override
+    public org.jmpi.transport.Lane lane(int peer) {
+        return peer >= 0 && peer < peers.length && peer != rank ? this : null;
+    }
+
+    /** Another transport of this rank that {@link #pollOthers} polls too (shared memory, in a job across hosts). */
+    public void pollAlongside(Transport other) {
+        this.alongside = other;
+    }
+
+    @Override
+    public int shortPayloadMax() {
+        return laneMax;
+    }
+
+    @Override
+    public boolean sendShort(int peer, int kind, int context, int source, int tag, MemorySegment payload, long offset,
+            int length) {
+        Peer p = peers[peer];
+        TcpConnection c = p.sendConnection;
+        return c != null && p.failure == null && p.ended == null && !closed
+                && c.laneSend(kind, context, source, tag, payload, offset, length);
+    }
+
+    @Override
+    public long takeShort(int peer, int kind, int context, int source, int tag, MemorySegment into, long offset,
+            long capacity) {
+        TcpConnection c = inbound(peer);
+        return c == null ? OTHER : c.laneTake(kind, context, source, tag, into, offset, capacity);
+    }
+
+    @Override
+    public boolean arrived(int peer) {
+        TcpConnection c = inbound(peer);
+        return c == null || c.laneArrived();
+    }
+
+    @Override
+    public boolean passOne(int peer) {
+        TcpConnection c = inbound(peer);
+        return c != null && c.deliverBuffered();
+    }
+
+    @Override
+    public boolean pollOthers(int peer) {
+        Transport other = alongside;
+        boolean any = other != null && other.poll();
+        laneSkip = inbound(peer);
+        try {
+            return poll() || any;
+        } finally {
+            laneSkip = null;
+        }
+    }
+
+    /**
+     * The one connection {@code peer}'s frames arrive on, or null while there is none or there are two (a switch of
+     * crossed connections under way: the lane leaves that to the usual way).
+     */
+    private TcpConnection inbound(int peer) {
+        Peer p = peers[peer];
+        TcpConnection a = p.accepted;
+        TcpConnection i = p.initiated;
+        boolean aLive = a != null && !a.closed;
+        if (aLive == (i != null && !i.closed)) {
+            return null;
+        }
+        return aLive ? a : i;
+    }
+
     // ================================================================================================ progress
 
     @Override
@@ -414,7 +499,7 @@ public final class TcpTransport implements Transport {
         }
         int any = 0;
         for (TcpConnection c : d) {
-            if (!c.closed && c.onReadable()) {
+            if (c != laneSkip && !c.closed && c.onReadable()) {
                 any++;
             }
         }
@@ -496,7 +581,7 @@ public final class TcpTransport implements Transport {
         if ((ready & SelectionKey.OP_WRITE) != 0) {
             c.requestFlush();
         }
-        if ((ready & SelectionKey.OP_READ) != 0 && !c.closed) {
+        if ((ready & SelectionKey.OP_READ) != 0 && !c.closed && c != laneSkip) {
             c.onReadable();
         }
     }

@@ -382,6 +382,107 @@ class TcpTransportTest {
         }
     }
 
+    /** Polls both transports (this thread is their progress owner) until {@code done}, at most 20 s. */
+    private static void pollUntil(TcpTransport a, TcpTransport b, java.util.function.BooleanSupplier done) {
+        long deadline = System.nanoTime() + SECONDS.toNanos(20);
+        while (!done.getAsBoolean()) {
+            a.poll();
+            b.poll();
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("not done within 20 s");
+            }
+        }
+    }
+
+    /** Calls {@code take} until it answers something but NOTHING, polling the sender meanwhile; at most 20 s. */
+    private static long take(TcpTransport sender, java.util.function.LongSupplier take) {
+        long deadline = System.nanoTime() + SECONDS.toNanos(20);
+        long n;
+        while ((n = take.getAsLong()) == org.jmpi.transport.Lane.NOTHING) {
+            sender.poll();
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("nothing came within 20 s");
+            }
+        }
+        return n;
+    }
+
+    /**
+     * The lane between two ranks: a frame written by {@code sendShort} is the frame an eager send writes (delivered the
+     * usual way when nobody takes it), {@code takeShort} takes exactly the frame asked for and leaves any other to
+     * {@code passOne}, in order with the frames of the usual {@code send}; an answered kind is taken and marked. Both
+     * ranks are polled by this thread (the lane's receive belongs to the progress owner).
+     */
+    @Test
+    void theLaneTakesExactlyItsFrameAndLeavesTheRestInOrder() throws Exception {
+        Map<String, String> space = new ConcurrentHashMap<>();
+        try (Node a = new Node(0, 2, "job", space, TcpConfig.defaults());
+                Node b = new Node(1, 2, "job", space, TcpConfig.defaults())) {
+            List<MemorySegment> headers = new ArrayList<>();
+            List<byte[]> payloads = new ArrayList<>();
+            b.handler = (self, peer, h, p) -> {
+                headers.add(MemorySegment.ofArray(h.toArray(ValueLayout.JAVA_BYTE)));
+                payloads.add(p.toArray(ValueLayout.JAVA_BYTE));
+            };
+            TcpTransport ta = a.transport;
+            TcpTransport tb = b.transport;
+            assertThat(ta.lane(1)).isSameAs(ta);
+            assertThat(ta.lane(0)).isNull(); // itself
+            assertThat(ta.sendShort(1, 5, 3, 0, 9, MemorySegment.NULL, 0, 0)).as("no connection yet").isFalse();
+            ta.send(1, header(0, 0, 0, 0), null, null); // opens the connection the usual way
+            pollUntil(ta, tb, () -> !headers.isEmpty());
+            MemorySegment seven = MemorySegment.ofArray(new byte[] {1, 2, 3, 4, 5, 6, 7});
+            int big = tb.shortPayloadMax();
+            assertThat(big).isGreaterThan(16 << 10);
+            MemorySegment large = patterned(3, big, 0, 0, 1);
+            MemorySegment into = Arena.ofAuto().allocate(big + 16);
+            pollUntil(ta, tb, () -> ta.sendShort(1, 5, 3, 0, 9, seven, 0, 7)); // connected: the lane can write
+            long n;
+            n = take(ta, () -> tb.takeShort(0, 5, 3, 0, 9, into, 4, 7));
+            assertThat(n).isEqualTo(7);
+            assertThat(into.asSlice(4, 7).toArray(ValueLayout.JAVA_BYTE)).containsExactly(1, 2, 3, 4, 5, 6, 7);
+            // the usual send's frame is not the one asked for: passOne hands it over
+            ta.send(1, header(2, 0, 1, 77), MemorySegment.ofArray(new byte[] {8, 9}), null);
+            n = take(ta, () -> tb.takeShort(0, 5, 3, 0, 10, into, 0, 64));
+            assertThat(n).isEqualTo(org.jmpi.transport.Lane.OTHER);
+            int before = headers.size();
+            assertThat(tb.passOne(0)).isTrue();
+            assertThat(headers).hasSize(before + 1);
+            assertThat(FrameLayout.getLong(headers.get(before), FrameLayout.SEND_ID)).isEqualTo(77);
+            assertThat(payloads.get(before)).containsExactly(8, 9);
+            assertThat(ta.sendShort(1, 5, 3, 0, 10, seven, 2, 3)).isTrue();
+            assertThat(ta.sendShort(1, 5 | org.jmpi.transport.Lane.ANSWERED, 3, 0, 11, large, 0, big)).isTrue();
+            assertThat(ta.sendShort(1, 5, 3, 0, 12, seven, 0, 7)).isTrue();
+            n = take(ta, () -> tb.takeShort(0, 5, 3, 0, 10, into, 0, 64));
+            assertThat(n).isEqualTo(3);
+            assertThat(into.asSlice(0, 3).toArray(ValueLayout.JAVA_BYTE)).containsExactly(3, 4, 5);
+            // too small a capacity: not taken (or not all here yet), and still there for the right one
+            assertThat(tb.takeShort(0, 5, 3, 0, 11, into, 0, big - 1)).isIn(org.jmpi.transport.Lane.OTHER,
+                    org.jmpi.transport.Lane.NOTHING);
+            n = take(ta, () -> tb.takeShort(0, 5, 3, 0, 11, into, 0, big));
+            assertThat(n).isEqualTo(big | org.jmpi.transport.Lane.TAKEN_ANSWERED);
+            checkPattern(into.asSlice(0, big), 0, 0, 1);
+            assertThat(headers).hasSize(before + 1);
+            // the last one, taken by nobody: a poll hands it over with the header an eager send writes
+            pollUntil(ta, tb, () -> headers.size() >= before + 2);
+            MemorySegment last = headers.get(headers.size() - 1);
+            assertThat(FrameLayout.payloadLength(last)).isEqualTo(7);
+            assertThat(FrameLayout.getInt(last, FrameLayout.KIND)).isEqualTo(5);
+            assertThat(FrameLayout.getInt(last, FrameLayout.CONTEXT)).isEqualTo(3);
+            assertThat(FrameLayout.getInt(last, FrameLayout.SOURCE)).isZero();
+            assertThat(FrameLayout.getInt(last, FrameLayout.TAG)).isEqualTo(12);
+            assertThat(FrameLayout.getInt(last, FrameLayout.FLAGS)).isZero();
+            assertThat(FrameLayout.getLong(last, FrameLayout.TOTAL)).isEqualTo(7);
+            assertThat(FrameLayout.getLong(last, FrameLayout.SEND_ID)).isZero();
+            assertThat(FrameLayout.getLong(last, FrameLayout.RECV_ID)).isZero();
+            assertThat(payloads.get(payloads.size() - 1)).containsExactly(1, 2, 3, 4, 5, 6, 7);
+            assertThat(a.errors).isEmpty();
+            assertThat(b.errors).isEmpty();
+            assertThat(a.failures).isEmpty();
+            assertThat(b.failures).isEmpty();
+        }
+    }
+
     @Test
     void sendsFromInsideOnFrameKeepOrderBothWays() throws Exception {
         final int total = 3000;

@@ -475,7 +475,7 @@ final class TcpConnection {
             head = 0;
             in.clear();
         } else {
-            laneLeft = true;
+            leftBehind();
         }
         return k == kind ? length : length | org.jmpi.transport.Lane.TAKEN_ANSWERED;
     }
@@ -502,6 +502,22 @@ final class TcpConnection {
                 return closed || head + HEADER + length > in.capacity() ? org.jmpi.transport.Lane.OTHER
                         : org.jmpi.transport.Lane.NOTHING;
             }
+        }
+    }
+
+    /** Poll thread: whether bytes the lane read wait to be handed over. */
+    boolean hasLeftover() {
+        return laneLeft;
+    }
+
+    /**
+     * Poll thread: the lane leaves bytes in the read buffer; the transport's next poll hands them over even if the
+     * socket never turns readable again ({@code TcpTransport#leftover}).
+     */
+    private void leftBehind() {
+        if (!laneLeft) {
+            laneLeft = true;
+            transport.leftover(this);
         }
     }
 
@@ -546,7 +562,7 @@ final class TcpConnection {
         try {
             int n = channel.read(in);
             if (n > 0) {
-                laneLeft = true;
+                leftBehind();
             } else if (n < 0) {
                 if (saidBye) {
                     transport.connectionEnded(this);

@@ -175,6 +175,9 @@ public final class TcpTransport implements Transport, org.jmpi.transport.Lane {
     private final Consumer<SelectionKey> onReady = this::onReady;
     /** The connection {@link #pollOthers} leaves alone (poll thread only). */
     private TcpConnection laneSkip;
+    /** Connections whose read buffer holds bytes the lane read and left (poll thread only; {@link #leftover}). */
+    private TcpConnection[] leftovers = new TcpConnection[4];
+    private int leftoverCount;
     /** Polled too by {@link #pollOthers}: the other transport of this rank (shared memory), or null. */
     private volatile Transport alongside;
     /** The header handed to {@code onFrame}: copied from the read buffer (poll thread only). */
@@ -425,6 +428,40 @@ public final class TcpTransport implements Transport, org.jmpi.transport.Lane {
     }
 
     /**
+     * Poll thread: {@code c}'s read buffer holds bytes the lane read and did not take. The selector reports only new
+     * bytes on a socket, so {@link #poll} hands these over itself ({@link #deliverLeftovers}).
+     */
+    void leftover(TcpConnection c) {
+        if (leftoverCount == leftovers.length) {
+            leftovers = java.util.Arrays.copyOf(leftovers, leftovers.length * 2);
+        }
+        leftovers[leftoverCount++] = c;
+    }
+
+    /** Poll thread: hands over what the lane left in read buffers (but {@link #laneSkip}'s); whether any came. */
+    private boolean deliverLeftovers() {
+        int n = leftoverCount;
+        int kept = 0;
+        boolean any = false;
+        for (int i = 0; i < n; i++) {
+            TcpConnection c = leftovers[i];
+            leftovers[i] = null;
+            if (c != laneSkip && !c.closed && c.onReadable()) {
+                any = true;
+            }
+            if (!c.closed && c.hasLeftover()) {
+                leftovers[kept++] = c; // skipped, held back or in the middle of a placement: the next poll looks again
+            }
+        }
+        for (int i = n; i < leftoverCount; i++) { // added meanwhile (a lane call from a frame's handler)
+            leftovers[kept++] = leftovers[i];
+            leftovers[i] = null;
+        }
+        leftoverCount = kept;
+        return any;
+    }
+
+    /**
      * The one connection {@code peer}'s frames arrive on, or null while there is none or there are two (a switch of
      * crossed connections under way: the lane leaves that to the usual way).
      */
@@ -452,6 +489,9 @@ public final class TcpTransport implements Transport, org.jmpi.transport.Lane {
                 dropSlowHellos(System.nanoTime());
             }
             boolean registered = registerPending();
+            if (leftoverCount > 0 && deliverLeftovers()) {
+                return true;
+            }
             if ((++directPasses & (SELECT_EVERY - 1)) != 0 && !registered) {
                 int read = readDirectly();
                 if (read >= 0) {

@@ -483,6 +483,59 @@ class TcpTransportTest {
         }
     }
 
+    /**
+     * With more connections than a poll reads directly (it asks the selector, which reports only new bytes), frames
+     * the lane read and did not take are still handed over by the next polls: rank 1 hears from five ranks, takes the
+     * first of two lane frames from rank 0 (its read brings the second one in too), and then only polls.
+     */
+    @Test
+    void framesTheLaneLeftAreDeliveredWhenThePollAsksTheSelector() throws Exception {
+        int n = TcpTransport.DIRECT_MAX + 2;
+        Map<String, String> space = new ConcurrentHashMap<>();
+        List<Node> nodes = new ArrayList<>();
+        try {
+            for (int r = 0; r < n; r++) {
+                nodes.add(new Node(r, n, "job", space, TcpConfig.defaults()));
+            }
+            List<Integer> tags = new java.util.concurrent.CopyOnWriteArrayList<>();
+            nodes.get(1).handler = (self, peer, h, p) -> tags.add(FrameLayout.getInt(h, FrameLayout.TAG));
+            for (int r = 0; r < n; r++) {
+                if (r != 1) {
+                    nodes.get(r).transport.send(1, header(0, r, 0, 0), null, null);
+                }
+            }
+            java.util.function.BooleanSupplier all = () -> tags.size() == n - 1;
+            long deadline = System.nanoTime() + SECONDS.toNanos(20);
+            while (!all.getAsBoolean()) {
+                for (Node node : nodes) {
+                    node.transport.poll();
+                }
+                assertThat(System.nanoTime() - deadline).as("first frames within 20 s").isNegative();
+            }
+            TcpTransport t0 = nodes.get(0).transport;
+            TcpTransport t1 = nodes.get(1).transport;
+            MemorySegment three = MemorySegment.ofArray(new byte[] {1, 2, 3});
+            assertThat(t0.sendShort(1, 5, 3, 0, 21, three, 0, 3)).isTrue();
+            assertThat(t0.sendShort(1, 5, 3, 0, 22, three, 0, 3)).isTrue();
+            MemorySegment into = MemorySegment.ofArray(new byte[8]);
+            assertThat(take(t0, () -> t1.takeShort(0, 5, 3, 0, 21, into, 0, 8))).isEqualTo(3);
+            deadline = System.nanoTime() + SECONDS.toNanos(20);
+            while (!tags.contains(22)) {
+                t1.poll();
+                assertThat(System.nanoTime() - deadline).as("the second lane frame, handed over by polls").isNegative();
+            }
+            assertThat(tags).doesNotContain(21);
+            for (Node node : nodes) {
+                assertThat(node.errors).isEmpty();
+                assertThat(node.failures).isEmpty();
+            }
+        } finally {
+            for (Node node : nodes) {
+                node.close();
+            }
+        }
+    }
+
     @Test
     void sendsFromInsideOnFrameKeepOrderBothWays() throws Exception {
         final int total = 3000;

@@ -68,6 +68,15 @@ public interface Bootstrap extends AutoCloseable {
     }
 
     /**
+     * Which host world rank {@code r} runs on, as a value that compares equal ({@link Object#equals}) for two ranks on
+     * one host and is the same at every rank of the job; null when this bootstrap cannot tell (then callers must not
+     * treat ranks as on different hosts). The default cannot tell.
+     */
+    default Object host(int r) {
+        return null;
+    }
+
+    /**
      * Where transports should listen when the job spans hosts (an address, an interface name, or {@code "*"}), or
      * {@code null} when every rank is on this host and loopback will do.
      */

@@ -200,21 +200,28 @@ public final class JobBootstrap implements Bootstrap {
 
     @Override
     public boolean isLocal(int peer) {
-        if (peer < 0 || peer >= size()) {
-            return false;
+        Object h = host(peer);
+        return h != null && h.equals(host(rank()));
+    }
+
+    /** The node of the mapping, else the {@link HostIdentity} rank {@code r} published (read on first use). */
+    @Override
+    public Object host(int r) {
+        if (r < 0 || r >= size()) {
+            return null;
         }
         if (mapping != null) {
-            return mapping.nodeOf(peer) == mapping.nodeOf(rank());
+            return mapping.nodeOf(r);
         }
-        String h = hosts.get(peer);
+        String h = hosts.get(r);
         if (h == null) {
-            h = client.get(HOST_KEY_PREFIX + peer);
+            h = client.get(HOST_KEY_PREFIX + r);
             if (h == null) {
-                return false;
+                return null;
             }
-            hosts.compareAndSet(peer, null, h);
+            hosts.compareAndSet(r, null, h);
         }
-        return h.equals(hosts.get(rank()));
+        return h;
     }
 
     /**

@@ -21,6 +21,8 @@ public enum Algorithm {
     BCAST_SCATTER_ALLGATHER(Collective.BCAST, "scatter_allgather", true),
     /** {@link BcastPipeline}. */
     BCAST_PIPELINE(Collective.BCAST, "pipeline", true),
+    /** {@link Hierarchical#bcast}: among the hosts' leaders, then on each host. */
+    BCAST_HIERARCHICAL(Collective.BCAST, "hierarchical", true),
     /** {@link GatherLinear}. */
     GATHER_LINEAR(Collective.GATHER, "linear", true),
     /** {@link GatherBinomial}. */
@@ -39,6 +41,8 @@ public enum Algorithm {
     ALLGATHER_BRUCK(Collective.ALLGATHER, "bruck", true),
     /** {@link AllgatherRecursiveDoubling}. */
     ALLGATHER_RECURSIVE_DOUBLING(Collective.ALLGATHER, "recursive_doubling", true),
+    /** {@link Hierarchical#allgather}: gather on each host, among the leaders, then on each host. */
+    ALLGATHER_HIERARCHICAL(Collective.ALLGATHER, "hierarchical", true),
     /** {@link AllgathervRing}. */
     ALLGATHERV_RING(Collective.ALLGATHERV, "ring", true),
     /** {@link AllgathervBruck}. */
@@ -61,6 +65,8 @@ public enum Algorithm {
     REDUCE_BINOMIAL(Collective.REDUCE, "binomial", true),
     /** {@link ReduceRabenseifner}. */
     REDUCE_RABENSEIFNER(Collective.REDUCE, "rabenseifner", false),
+    /** {@link Hierarchical#reduce}: on each host, then among the hosts' leaders. */
+    REDUCE_HIERARCHICAL(Collective.REDUCE, "hierarchical", false),
     /** {@link AllreduceRecursiveDoubling}. */
     ALLREDUCE_RECURSIVE_DOUBLING(Collective.ALLREDUCE, "recursive_doubling", true),
     /** {@link AllreduceRabenseifner}. */
@@ -69,6 +75,8 @@ public enum Algorithm {
     ALLREDUCE_RING(Collective.ALLREDUCE, "ring", false),
     /** {@link ReduceBinomial} to rank 0, then {@link BcastBinomial}. */
     ALLREDUCE_REDUCE_BCAST(Collective.ALLREDUCE, "reduce_bcast", true),
+    /** {@link Hierarchical#allreduce}: reduce on each host, allreduce among the leaders, bcast on each host. */
+    ALLREDUCE_HIERARCHICAL(Collective.ALLREDUCE, "hierarchical", false),
     /** {@link ReduceScatterRing}. */
     REDUCE_SCATTER_RING(Collective.REDUCE_SCATTER, "ring", false),
     /** {@link ReduceScatterRecursiveHalving}. */
@@ -115,6 +123,11 @@ public enum Algorithm {
      */
     public boolean orderPreserving() {
         return orderPreserving;
+    }
+
+    /** Whether this is a hierarchical algorithm (one for communicators that span hosts, {@link Hierarchical}). */
+    public boolean hierarchical() {
+        return key.equals("hierarchical");
     }
 
     /** The algorithms of one collective, in declaration order. */

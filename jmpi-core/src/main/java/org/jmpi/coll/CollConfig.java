@@ -31,6 +31,10 @@ import org.jmpi.runtime.MpiError;
  * @param reduceLong reductions of at least this many bytes use Rabenseifner's algorithm (commutative operations)
  * @param reduceScatterLong reduce-scatters of at least this many (total) bytes use the ring, smaller ones recursive
  *     halving (commutative operations)
+ * @param hierarchical on a communicator whose ranks are on more than one host, with more than one on some host,
+ *     bcasts, reduces, allreduces and allgathers of at least this many bytes (the size the collective's own
+ *     thresholds compare with) use the hierarchical algorithms ({@link Hierarchical}); {@code off} (or
+ *     {@link Long#MAX_VALUE}) never
  * @param pace every this many collective calls on a communicator, the small messages of a rooted collective (bcast,
  *     reduce, gather, scatter without a schedule) are sent paced, so that a sender stays at most two such paces ahead
  *     of each rank it sends to (see {@link Immediate}); 0 never; {@link #AUTO_PACE} (the default): {@link #autoPace}
@@ -50,7 +54,8 @@ public record CollConfig(
         long allreduceSegment,
         long reduceLong,
         long reduceScatterLong,
-        long pace) {
+        long pace,
+        long hierarchical) {
 
     /**
      * The smallest pace {@link #autoPace} gives: 128 calls. A rank then holds at most about 256 unexpected messages per
@@ -78,12 +83,24 @@ public record CollConfig(
         return Math.max(MIN_AUTO_PACE, 768 / Math.max(1, size - 1));
     }
 
+    /**
+     * The default of {@code hierarchical}: 64 KiB. 2 hosts x 2 ranks (network namespaces on the 2-core machine, Java
+     * arrays, 3 passes of 100-1,000 calls after a barrier, the last pass; ungated, 2026-11-30), hierarchical against
+     * flat: allreduce 8 B 84 against 62 us, 8 KiB 106 against 86, 64 KiB 237 against 233, 1 MiB 1,405 against 2,712;
+     * allgather 8 KiB 132 against 95, 64 KiB 174 against 212, 1 MiB 3,016 against 3,134; bcast from rank 0 the same
+     * messages either way (the binomial tree already sends once between the hosts). Below it the flat algorithms keep
+     * their allocation-free path ({@link Immediate}); the extra step on each host costs more than the network
+     * messages it saves.
+     */
+    public static final long HIERARCHICAL_MIN = 64 * 1024;
+
     /** The defaults, measured on the project's 2-core development machine (docs/tuning.md). */
     public static CollConfig defaults() {
         // allreduce.short 32 KiB (16 KiB until 2026-11-24): a 2-rank allreduce of 16 KiB took 6.6-8.3 us with
         // Rabenseifner's two rounds of 8 KiB halves and 3.5-3.7 us with one exchange (docs/tuning.md)
         return new CollConfig(Map.of(), 256 * 1024, 1L << 62, 128 * 1024, 16 * 1024, 64 * 1024, 256, 32 * 1024,
-                32 * 1024, 1 << 20, 256 * 1024, 512 * 1024, 512 * 1024, AUTO_PACE);
+                32 * 1024, 1 << 20, 256 * 1024, 512 * 1024, 512 * 1024, AUTO_PACE,
+                HIERARCHICAL_MIN);
     }
 
     /** Reads every parameter; unset ones keep their defaults. */
@@ -130,7 +147,8 @@ public record CollConfig(
                 Math.max(1, size(values, "jmpi.coll.allreduce.segment", d.allreduceSegment)),
                 size(values, "jmpi.coll.reduce.long", d.reduceLong),
                 size(values, "jmpi.coll.reduce_scatter.long", d.reduceScatterLong),
-                pace(values));
+                pace(values),
+                hierarchical(values, d.hierarchical));
     }
 
     /** Every parameter with its value, for {@code jmpirun --info}. */
@@ -153,7 +171,15 @@ public record CollConfig(
         m.put("jmpi.coll.reduce.long", Long.toString(reduceLong));
         m.put("jmpi.coll.reduce_scatter.long", Long.toString(reduceScatterLong));
         m.put("jmpi.coll.pace", pace == AUTO_PACE ? "auto" : Long.toString(pace));
+        m.put("jmpi.coll.hierarchical", hierarchical == Long.MAX_VALUE ? "off" : Long.toString(hierarchical));
         return m;
+    }
+
+    /** {@code jmpi.coll.hierarchical}: {@code off} is {@link Long#MAX_VALUE}, else a size. */
+    private static long hierarchical(Function<String, String> values, long dflt) {
+        String v = values.apply("jmpi.coll.hierarchical");
+        return v != null && v.trim().equalsIgnoreCase("off") ? Long.MAX_VALUE
+                : size(values, "jmpi.coll.hierarchical", dflt);
     }
 
     /** {@code jmpi.coll.pace}: {@code auto} (or unset) is {@link #AUTO_PACE}, else a number of calls. */

@@ -124,14 +124,19 @@ public final class Collectives {
 
     public static void bcast(Schedule s, MessageData buf, int root) {
         Communicator c = s.comm();
-        int p = c.size();
-        Algorithm a = Tuning.select(Collective.BCAST, p, buf.bytes(), true);
-        if (p > 1) {
-            switch (a) {
-                case BCAST_SCATTER_ALLGATHER -> BcastScatterAllgather.build(s, buf, root);
-                case BCAST_PIPELINE -> BcastPipeline.build(s, buf, root, Tuning.config().bcastSegment());
-                default -> BcastBinomial.build(s, buf, root);
-            }
+        Algorithm a = Tuning.select(Collective.BCAST, c, buf.bytes(), true);
+        if (c.size() > 1) {
+            bcast(s, a, buf, root);
+        }
+    }
+
+    /** Builds a bcast by algorithm {@code a} among the ranks the schedule is building for ({@link Schedule#within}). */
+    static void bcast(Schedule s, Algorithm a, MessageData buf, int root) {
+        switch (a) {
+            case BCAST_HIERARCHICAL -> Hierarchical.bcast(s, buf, root);
+            case BCAST_SCATTER_ALLGATHER -> BcastScatterAllgather.build(s, buf, root);
+            case BCAST_PIPELINE -> BcastPipeline.build(s, buf, root, Tuning.config().bcastSegment());
+            default -> BcastBinomial.build(s, buf, root);
         }
     }
 
@@ -140,9 +145,13 @@ public final class Collectives {
      * @param recv the root's buffer of {@code size * block} bytes (ignored elsewhere)
      */
     public static void gather(Schedule s, MessageData send, MessageData recv, long block, int root) {
-        Communicator c = s.comm();
-        int p = c.size();
-        switch (Tuning.select(Collective.GATHER, p, p * block, true)) {
+        int p = s.comm().size();
+        gather(s, Tuning.select(Collective.GATHER, p, p * block, true), send, recv, block, root);
+    }
+
+    /** Builds a gather by algorithm {@code a} among the ranks the schedule is building for. */
+    static void gather(Schedule s, Algorithm a, MessageData send, MessageData recv, long block, int root) {
+        switch (a) {
             case GATHER_BINOMIAL -> GatherBinomial.build(s, send, recv, block, root);
             default -> GatherLinear.build(s, send, recv, block, root);
         }
@@ -178,8 +187,12 @@ public final class Collectives {
     /** @param send this rank's block, or null when it already sits in place in {@code recv} */
     public static void allgather(Schedule s, MessageData send, MessageData recv, long block) {
         Communicator c = s.comm();
-        int p = c.size();
-        switch (Tuning.select(Collective.ALLGATHER, p, p * block, true)) {
+        Algorithm a = Tuning.select(Collective.ALLGATHER, c, c.size() * block, true);
+        if (a == Algorithm.ALLGATHER_HIERARCHICAL && !Hosts.of(c).contiguous) { // forced where it cannot run
+            a = Tuning.flat(Collective.ALLGATHER, c.size(), c.size() * block, true);
+        }
+        switch (a) {
+            case ALLGATHER_HIERARCHICAL -> Hierarchical.allgather(s, send, recv, block);
             case ALLGATHER_BRUCK -> AllgatherBruck.build(s, send, recv, block);
             case ALLGATHER_RECURSIVE_DOUBLING -> AllgatherRecursiveDoubling.build(s, send, recv, block);
             default -> AllgatherRing.build(s, send, recv, block);
@@ -188,12 +201,18 @@ public final class Collectives {
 
     public static void allgatherv(Schedule s, MessageData send, MessageData recv, long[] offsets,
             long[] lengths) {
-        Communicator c = s.comm();
         long total = 0;
         for (long l : lengths) {
             total += l;
         }
-        switch (Tuning.select(Collective.ALLGATHERV, c.size(), total, true)) {
+        allgatherv(s, Tuning.select(Collective.ALLGATHERV, s.comm().size(), total, true), send, recv, offsets,
+                lengths);
+    }
+
+    /** Builds an allgatherv by algorithm {@code a} among the ranks the schedule is building for. */
+    static void allgatherv(Schedule s, Algorithm a, MessageData send, MessageData recv, long[] offsets,
+            long[] lengths) {
+        switch (a) {
             case ALLGATHERV_BRUCK -> AllgathervBruck.build(s, send, recv, offsets, lengths);
             default -> AllgathervRing.build(s, send, recv, offsets, lengths);
         }
@@ -246,38 +265,55 @@ public final class Collectives {
     public static void reduce(Schedule s, MessageData input, MessageData output, int count, Reduction red,
             int root) {
         Communicator c = s.comm();
-        Algorithm a = Tuning.select(Collective.REDUCE, c.size(), count * red.bytesPerElement(), red.commutative());
+        Algorithm a = Tuning.select(Collective.REDUCE, c, count * red.bytesPerElement(), red.commutative());
         if (count > 0) {
             ReduceBuffers b = new ReduceBuffers(s, red, count, input, c.rank() == root ? output : null);
-            Object result = switch (a) {
-                case REDUCE_RABENSEIFNER -> ReduceRabenseifner.build(s, b, root);
-                default -> ReduceBinomial.build(s, b, root);
-            };
+            Object result = reduce(s, a, b, root);
             if (c.rank() == root) {
                 b.finish(result);
             }
         }
     }
 
+    /**
+     * Builds a reduce by algorithm {@code a} among the ranks the schedule is building for; returns the array that
+     * holds the result at the root.
+     */
+    static Object reduce(Schedule s, Algorithm a, ReduceBuffers b, int root) {
+        return switch (a) {
+            case REDUCE_HIERARCHICAL -> Hierarchical.reduce(s, b, root);
+            case REDUCE_RABENSEIFNER -> ReduceRabenseifner.build(s, b, root);
+            default -> ReduceBinomial.build(s, b, root);
+        };
+    }
+
     public static void allreduce(Schedule s, MessageData input, MessageData output, int count,
             Reduction red) {
         Communicator c = s.comm();
-        Algorithm a = Tuning.select(Collective.ALLREDUCE, c.size(), count * red.bytesPerElement(), red.commutative());
+        Algorithm a = Tuning.select(Collective.ALLREDUCE, c, count * red.bytesPerElement(), red.commutative());
         if (count > 0) {
             ReduceBuffers b = new ReduceBuffers(s, red, count, input, output);
-            Object result = switch (a) {
-                case ALLREDUCE_RABENSEIFNER -> AllreduceRabenseifner.build(s, b);
-                case ALLREDUCE_RING -> AllreduceRing.build(s, b, Tuning.config().allreduceSegment());
-                case ALLREDUCE_REDUCE_BCAST -> {
-                    Object res = ReduceBinomial.build(s, b, 0);
-                    Object target = c.rank() == 0 ? res : b.resultArray();
-                    BcastBinomial.build(s, b.all(target), 0);
-                    yield target;
-                }
-                default -> AllreduceRecursiveDoubling.build(s, b);
-            };
-            b.finish(result);
+            b.finish(allreduce(s, a, b));
         }
+    }
+
+    /**
+     * Builds an allreduce by algorithm {@code a} among the ranks the schedule is building for; returns the array
+     * that holds the result.
+     */
+    static Object allreduce(Schedule s, Algorithm a, ReduceBuffers b) {
+        return switch (a) {
+            case ALLREDUCE_HIERARCHICAL -> Hierarchical.allreduce(s, b);
+            case ALLREDUCE_RABENSEIFNER -> AllreduceRabenseifner.build(s, b);
+            case ALLREDUCE_RING -> AllreduceRing.build(s, b, Tuning.config().allreduceSegment());
+            case ALLREDUCE_REDUCE_BCAST -> {
+                Object res = ReduceBinomial.build(s, b, 0);
+                Object target = s.rank() == 0 ? res : b.resultArray();
+                BcastBinomial.build(s, b.all(target), 0);
+                yield target;
+            }
+            default -> AllreduceRecursiveDoubling.build(s, b);
+        };
     }
 
     /**

@@ -5,7 +5,8 @@ import org.jmpi.datatype.MessageData;
 
 /**
  * One round of a {@link Schedule}: local steps, run first and in order, then messages, all started together; the
- * round ends when every message has completed. Peers are ranks in the schedule's communicator.
+ * round ends when every message has completed. Peers are kept as ranks in the schedule's communicator; an algorithm
+ * building for a part of it ({@link Schedule#within}) gives them as ranks in that part.
  *
  * <p>Threading: built by one thread before the schedule starts, read-only afterwards.
  */
@@ -18,8 +19,12 @@ public final class Round {
     boolean[] isSend = new boolean[2];
     int opCount;
 
-    Round(int index) {
+    /** Comm ranks of the group whose ranks the algorithm gives as peers, or null (see {@link Schedule#within}). */
+    private final int[] group;
+
+    Round(int index, int[] group) {
         this.index = index;
+        this.group = group;
     }
 
     /** Adds a local step (a copy or a reduction), run at the start of the round. */
@@ -48,7 +53,7 @@ public final class Round {
             data = Arrays.copyOf(data, n);
             isSend = Arrays.copyOf(isSend, n);
         }
-        peers[opCount] = peer;
+        peers[opCount] = group == null ? peer : group[peer];
         data[opCount] = d;
         isSend[opCount] = send;
         opCount++;

@@ -66,6 +66,9 @@ public final class Schedule extends RequestImpl {
     private final List<Round> rounds = new ArrayList<>();
     private final List<Object> temps = new ArrayList<>();
     private final Runnable signal = this::signal;
+    /** While building: the group the rounds address (see {@link #within}), or null for the whole communicator. */
+    private int[] view;
+    private int viewRank;
 
     @SuppressWarnings("unused") // through WIP
     private volatile int wip;
@@ -107,12 +110,26 @@ public final class Schedule extends RequestImpl {
         return comm;
     }
 
+    /** The rank that the rounds being built address (in the group of {@link #within}, else in the communicator). */
     public int rank() {
-        return comm.rank();
+        return view == null ? comm.rank() : viewRank;
     }
 
+    /** The size of the group the rounds being built address. */
     public int size() {
-        return comm.size();
+        return view == null ? comm.size() : view.length;
+    }
+
+    /**
+     * Builds the following rounds over a part of the communicator: an algorithm then sees {@code members} (comm
+     * ranks, which must include this rank) as its whole group, {@link #rank()} and {@link #size()} in it, and its
+     * peers are translated into comm ranks as it adds them. With null, the whole communicator again. How the
+     * hierarchical collectives run the usual algorithms among the ranks of one host and among the hosts' leaders
+     * ({@link Hierarchical}); the messages keep the call's context and tag.
+     */
+    void within(int[] members) {
+        view = members;
+        viewRank = members == null ? -1 : Hosts.indexOf(members, comm.rank());
     }
 
     public String name() {
@@ -124,7 +141,7 @@ public final class Schedule extends RequestImpl {
         if (started) {
             throw new IllegalStateException("schedule already started");
         }
-        Round r = new Round(rounds.size());
+        Round r = new Round(rounds.size(), view);
         rounds.add(r);
         return r;
     }

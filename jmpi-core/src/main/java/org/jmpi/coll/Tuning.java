@@ -2,6 +2,7 @@ package org.jmpi.coll;
 
 import java.util.EnumMap;
 import java.util.Map;
+import org.jmpi.runtime.Communicator;
 
 /**
  * Chooses the algorithm of each collective call from the communicator size, the message size and whether the
@@ -103,6 +104,40 @@ public final class Tuning {
         return a;
     }
 
+    /**
+     * The algorithm for one call on {@code comm}: as {@link #select(Collective, int, long, boolean)}, except that a
+     * bcast, reduce, allreduce or allgather of at least {@link CollConfig#hierarchical()} bytes on a communicator
+     * spanning hosts ({@link Hosts#spans}) takes the collective's hierarchical algorithm unless another is forced (and,
+     * for a reduction, only when the operation commutes; an allgather only when each host's ranks are consecutive).
+     */
+    public static Algorithm select(Collective c, Communicator comm, long bytes, boolean commutative) {
+        int p = comm.size();
+        if (p > 2 && bytes >= config().hierarchical() && forced[c.ordinal()] == null && commutative) {
+            Algorithm h = switch (c) {
+                case BCAST -> Algorithm.BCAST_HIERARCHICAL;
+                case REDUCE -> Algorithm.REDUCE_HIERARCHICAL;
+                case ALLREDUCE -> Algorithm.ALLREDUCE_HIERARCHICAL;
+                case ALLGATHER -> Algorithm.ALLGATHER_HIERARCHICAL;
+                default -> null;
+            };
+            Hosts hosts = h == null ? null : Hosts.of(comm);
+            if (hosts != null && hosts.spans() && (c != Collective.ALLGATHER || hosts.contiguous)) {
+                last = h;
+                return h;
+            }
+        }
+        return select(c, p, bytes, commutative);
+    }
+
+    /**
+     * The algorithm for one part of a hierarchical collective, among {@code p} ranks: as {@link #select}, without a
+     * forced hierarchical algorithm (that is the one being built) and without recording it as {@link #lastSelected}.
+     */
+    static Algorithm flat(Collective c, int p, long bytes, boolean commutative) {
+        Algorithm a = choose(c, p, bytes, commutative);
+        return a.hierarchical() ? choose(c, p, bytes, commutative, false) : a;
+    }
+
     /** The algorithm this rank chose last (diagnostics and tests). */
     public static Algorithm lastSelected() {
         return last;
@@ -117,9 +152,13 @@ public final class Tuning {
     static final int BCAST_LONG_MIN_RANKS = 8;
 
     private static Algorithm choose(Collective c, int p, long bytes, boolean commutative) {
+        return choose(c, p, bytes, commutative, true);
+    }
+
+    private static Algorithm choose(Collective c, int p, long bytes, boolean commutative, boolean forcing) {
         CollConfig cfg = config();
         Algorithm f = forced[c.ordinal()]; // set once config() has returned
-        if (f != null && (commutative || f.orderPreserving())) {
+        if (forcing && f != null && (commutative || f.orderPreserving())) {
             return f;
         }
         return switch (c) {

@@ -220,4 +220,17 @@ public final class Communicator {
     public int[] worldRanks() {
         return worldRanks.clone();
     }
+
+    /** The collectives' record of which members share a host (org.jmpi.coll.Hosts), made on first use. */
+    private volatile Object hosts;
+
+    /** What {@link #hosts(Object)} kept, or null. */
+    public Object hosts() {
+        return hosts;
+    }
+
+    /** Keeps the collectives' host layout of this communicator (computed from values every member shares). */
+    public void hosts(Object layout) {
+        hosts = layout;
+    }
 }

@@ -114,4 +114,17 @@ public @interface MpiTest {
 
     /** Extra JVM options for the rank JVMs in processes mode (ignored in threads mode). */
     String[] jvmArgs() default {};
+
+    /**
+     * In processes mode, how many hosts the ranks are placed on: names of this machine ({@code localhost},
+     * {@code 127.0.0.2}, {@code 127.0.0.3}, ...) that the launcher counts as different hosts, so the job's node map
+     * has that many nodes and the ranks talk through shared memory on one and TCP between them, as on separate
+     * machines. Consecutive ranks share a host (the first hosts take one more when they do not divide evenly), or
+     * with {@link #roundRobin()} rank {@code r} is on host {@code r mod hosts}. Ignored in threads mode (one JVM is
+     * one host).
+     */
+    int hosts() default 1;
+
+    /** With {@link #hosts()}, ranks dealt to the hosts in turn instead of in runs. */
+    boolean roundRobin() default false;
 }

@@ -166,7 +166,8 @@ public final class MpiTestExtension implements TestTemplateInvocationContextProv
             RankTask task = RankTask.of(testClass, invocationContext.getExecutable(), settings.init());
             Outcome outcome = switch (mode) {
                 case THREADS -> ThreadsRunner.run(task, ranks, timeoutNanos, testClass.getClassLoader());
-                case PROCESSES -> ProcessesRunner.run(task, ranks, timeoutNanos, List.of(settings.jvmArgs()));
+                case PROCESSES -> ProcessesRunner.run(task, ranks, timeoutNanos, List.of(settings.jvmArgs()),
+                        settings.hosts(), settings.roundRobin());
             };
             Throwable error = FailureReport.of(outcome, displayName());
             if (error != null) {

@@ -10,8 +10,10 @@ import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.jmpi.launcher.HostSpec;
 import org.jmpi.launcher.LaunchResult;
 import org.jmpi.launcher.Launcher;
+import org.jmpi.launcher.hosts.Placement;
 
 /**
  * Runs one invocation in {@link Mode#PROCESSES}: a {@link Launcher} job of one JVM per rank running
@@ -32,8 +34,8 @@ final class ProcessesRunner {
 
     private ProcessesRunner() {}
 
-    static Outcome run(RankTask task, int size, long timeoutNanos, List<String> extraJvmArgs)
-            throws IOException, InterruptedException {
+    static Outcome run(RankTask task, int size, long timeoutNanos, List<String> extraJvmArgs, int hosts,
+            boolean roundRobin) throws IOException, InterruptedException {
         RankOutput output = new RankOutput(size);
         List<String> args = new ArrayList<>();
         args.add(Integer.toString(size));
@@ -42,7 +44,11 @@ final class ProcessesRunner {
         RankClassCache.Use cache = RankClassCache.forRanks(jvmArgs);
         List<String> options = new ArrayList<>(jvmArgs);
         options.addAll(cache.options());
-        Launcher launcher = Launcher.builder()
+        Launcher.Builder builder = Launcher.builder();
+        if (hosts > 1) {
+            builder.hosts(emulatedHosts(hosts, size)).mapBy(roundRobin ? Placement.MapBy.NODE : Placement.MapBy.SLOT);
+        }
+        Launcher launcher = builder
                 .ranks(size)
                 .classpath(cache.classpath().stream().map(Path::of).toList())
                 .mainClass(RankMain.class.getName())
@@ -105,6 +111,19 @@ final class ProcessesRunner {
         boolean passed = !timedOut && result.succeeded() && failures.isEmpty() && assumptions.isEmpty();
         return new Outcome(size, failures, assumptions, aborted, abortMessage, running, timedOut,
                 timeoutNanos / 1e9, "", passed ? "" : output.text());
+    }
+
+    /**
+     * {@code hosts} names of this machine ({@code localhost}, then {@code 127.0.0.2}, {@code 127.0.0.3}, ...: the
+     * launcher starts their ranks here but counts them as different hosts), with slots for {@code size} ranks.
+     */
+    static List<HostSpec> emulatedHosts(int hosts, int size) {
+        List<HostSpec> list = new ArrayList<>();
+        for (int h = 0; h < hosts; h++) {
+            int slots = Math.max(1, size / hosts + (h < size % hosts ? 1 : 0));
+            list.add(HostSpec.of(h == 0 ? "localhost" : "127.0.0." + (h + 1), slots));
+        }
+        return list;
     }
 
     /** The launcher's one-line account of what ended the job, without its {@code jmpirun: } prefix. */

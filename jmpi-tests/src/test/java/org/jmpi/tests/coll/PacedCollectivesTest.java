@@ -27,7 +27,7 @@ class PacedCollectivesTest {
         CollConfig d = CollConfig.defaults();
         Tuning.useConfig(new CollConfig(d.forced(), d.bcastLong(), d.bcastPipeline(), d.bcastSegment(), d.gatherShort(),
                 d.allgatherShort(), d.alltoallShort(), d.alltoallMedium(), d.allreduceShort(), d.allreduceLong(),
-                d.allreduceSegment(), d.reduceLong(), d.reduceScatterLong(), pace));
+                d.allreduceSegment(), d.reduceLong(), d.reduceScatterLong(), pace, d.hierarchical()));
     }
 
     @MpiTest(ranks = {2, 3, 5}, timeoutSeconds = 180)

@@ -185,7 +185,7 @@ class ReductionTest {
         CollConfig d = CollConfig.defaults();
         Tuning.useConfig(new CollConfig(d.forced(), d.bcastLong(), d.bcastPipeline(), d.bcastSegment(), d.gatherShort(),
                 d.allgatherShort(), d.alltoallShort(), d.alltoallMedium(), d.allreduceShort(), d.allreduceLong(), 20,
-                d.reduceLong(), d.reduceScatterLong(), d.pace()));
+                d.reduceLong(), d.reduceScatterLong(), d.pace(), d.hierarchical()));
         try {
             Tuning.force(Collective.ALLREDUCE, Algorithm.ALLREDUCE_RING);
             for (int count : new int[] {1, 5, 6, 1001, 40_003}) {

@@ -15,8 +15,8 @@
 #        jmpi-benchmarks/scripts/cold-suite.sh --report OUTDIR      (only the report, from OUTDIR/raw)
 #   FILTER   an extended regular expression on case names (default: all), e.g. '^OSULatency$' or 'OSU|jacobi'.
 #   Cases:   OSULatency, OSULatency-arrays (-a arrays), OSUBandwidth (OMB-J's OSUBandwidthOMPI, the variant that
-#            compiles against both Java MPIs), OSUBcast, OSUAllReduce, OSUAllgather, OSUAlltoall: OMB-J at its own
-#            default sizes and iteration counts; plus the APPS table below.
+#            compiles against both Java MPIs), OSUBcast, OSUAllReduce, OSUAllReduce-arrays (-a arrays), OSUAllgather,
+#            OSUAlltoall: OMB-J at its own default sizes and iteration counts; plus the APPS table below.
 #   Raw output: OUTDIR/raw/<case>.<impl>.<round>.txt, impl one of jmpi-proc jmpi-thr ompi-java mpich, and the
 #            companions OUTDIR/raw/<case>.jmpi-jit.<round>.txt with OUTDIR/raw/<case>.jmpi-jit.<round>.deopt.<pid>.log.
 #            A gated run that was disturbed (gate exit 99) is kept and flagged; a failed one is kept and left out.
@@ -85,6 +85,7 @@ OMB_CASES=(
     "OSUBandwidth|mpi.pt2pt.OSUBandwidthOMPI||mpi_bw|bw"
     "OSUBcast|mpi.collective.OSUBcast|||lat"
     "OSUAllReduce|mpi.collective.OSUAllReduce||mpi_allreduce|lat"
+    "OSUAllReduce-arrays|mpi.collective.OSUAllReduce|-a arrays||lat"
     "OSUAllgather|mpi.collective.OSUAllgather||mpi_coll allgather|lat"
     "OSUAlltoall|mpi.collective.OSUAlltoall||mpi_coll alltoall|lat"
 )

@@ -552,9 +552,7 @@ final class TcpConnection {
     private int readOnce() {
         int pending = in.position() - head;
         if (head > 0 && in.capacity() - in.position() < MIN_READ_SPACE && pending <= COMPACT_LIMIT) {
-            FastCopy.copy(inSeg, head, inSeg, 0, pending); // as deliver() makes room
-            head = 0;
-            in.position(pending);
+            compact(pending); // as deliver() makes room
         }
         if (!in.hasRemaining()) {
             return 0;
@@ -564,11 +562,7 @@ final class TcpConnection {
             if (n > 0) {
                 leftBehind();
             } else if (n < 0) {
-                if (saidBye) {
-                    transport.connectionEnded(this);
-                } else {
-                    readFailed(new EOFException("connection closed by rank " + peer));
-                }
+                endOfStream();
             }
             return n;
         } catch (IOException e) {
@@ -640,12 +634,7 @@ final class TcpConnection {
                     continue;
                 }
                 if (n < 0) {
-                    if (saidBye) {
-                        transport.connectionEnded(this);
-                        return true;
-                    }
-                    readFailed(new EOFException(
-                            peer >= 0 ? "connection closed by rank " + peer : "connection closed before hello"));
+                    endOfStream();
                     return true;
                 }
                 // a full buffer (frames the lane left there, or a frame larger than it) is delivered, made room in or
@@ -659,6 +648,23 @@ final class TcpConnection {
             return true;
         }
         return any;
+    }
+
+    /** The peer closed its side: the end of a goodbye, else a failure. */
+    private void endOfStream() {
+        if (saidBye) {
+            transport.connectionEnded(this);
+        } else {
+            readFailed(new EOFException(
+                    peer >= 0 ? "connection closed by rank " + peer : "connection closed before hello"));
+        }
+    }
+
+    /** Moves the {@code pending} bytes from {@code head} to the start of the read buffer. */
+    private void compact(int pending) {
+        FastCopy.copy(inSeg, head, inSeg, 0, pending);
+        head = 0;
+        in.position(pending);
     }
 
     /** The read side ended or broke: the peer failed, unless this side had stopped sending here (then it is over). */
@@ -755,9 +761,7 @@ final class TcpConnection {
         if (need > capacity) {
             grow(need, end);
         } else if (head + need > capacity || (capacity - end < MIN_READ_SPACE && pending <= COMPACT_LIMIT)) {
-            FastCopy.copy(inSeg, head, inSeg, 0, pending);
-            head = 0;
-            in.position(pending);
+            compact(pending);
         }
         return true;
     }

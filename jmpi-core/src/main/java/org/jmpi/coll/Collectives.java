@@ -124,7 +124,7 @@ public final class Collectives {
 
     public static void bcast(Schedule s, MessageData buf, int root) {
         Communicator c = s.comm();
-        Algorithm a = Tuning.select(Collective.BCAST, c, buf.bytes(), true);
+        Algorithm a = Tuning.select(Collective.BCAST, c, buf.bytes(), true, root);
         if (c.size() > 1) {
             bcast(s, a, buf, root);
         }
@@ -187,7 +187,7 @@ public final class Collectives {
     /** @param send this rank's block, or null when it already sits in place in {@code recv} */
     public static void allgather(Schedule s, MessageData send, MessageData recv, long block) {
         Communicator c = s.comm();
-        Algorithm a = Tuning.select(Collective.ALLGATHER, c, c.size() * block, true);
+        Algorithm a = Tuning.select(Collective.ALLGATHER, c, c.size() * block, true, -1);
         if (a == Algorithm.ALLGATHER_HIERARCHICAL && !Hosts.of(c).contiguous) { // forced where it cannot run
             a = Tuning.flat(Collective.ALLGATHER, c.size(), c.size() * block, true);
         }
@@ -265,7 +265,7 @@ public final class Collectives {
     public static void reduce(Schedule s, MessageData input, MessageData output, int count, Reduction red,
             int root) {
         Communicator c = s.comm();
-        Algorithm a = Tuning.select(Collective.REDUCE, c, count * red.bytesPerElement(), red.commutative());
+        Algorithm a = Tuning.select(Collective.REDUCE, c, count * red.bytesPerElement(), red.commutative(), root);
         if (count > 0) {
             ReduceBuffers b = new ReduceBuffers(s, red, count, input, c.rank() == root ? output : null);
             Object result = reduce(s, a, b, root);
@@ -290,7 +290,8 @@ public final class Collectives {
     public static void allreduce(Schedule s, MessageData input, MessageData output, int count,
             Reduction red) {
         Communicator c = s.comm();
-        Algorithm a = Tuning.select(Collective.ALLREDUCE, c, count * red.bytesPerElement(), red.commutative());
+        Algorithm a = Tuning.select(Collective.ALLREDUCE, c, count * red.bytesPerElement(), red.commutative(),
+                -1);
         if (count > 0) {
             ReduceBuffers b = new ReduceBuffers(s, red, count, input, output);
             b.finish(allreduce(s, a, b));

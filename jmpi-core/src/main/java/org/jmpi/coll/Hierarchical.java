@@ -11,7 +11,7 @@ import org.jmpi.datatype.MessageData;
  * host's leader sends and receives the vector once. Which ranks share a host comes from {@link Hosts}; the parts are
  * built on the same schedule with {@link Schedule#within}, so they keep the call's context and tag, and the
  * algorithm of each part is chosen for its own group ({@link Tuning#flat}). Chosen by {@link Tuning#select(
- * Collective, org.jmpi.runtime.Communicator, long, boolean)}.
+ * Collective, org.jmpi.runtime.Communicator, long, boolean, int)}.
  *
  * <p>On a communicator that is all on one host (a forced choice) each collective is still correct: one group, one
  * leader.
@@ -66,7 +66,7 @@ final class Hierarchical {
         return res;
     }
 
-    /** Reduce on each host to its first rank, allreduce among those, bcast on each host. Commutative operations only. */
+    /** Reduce on each host to its first rank, allreduce among those, bcast on each host. Commutative operations. */
     static Object allreduce(Schedule s, ReduceBuffers b) {
         Hosts h = Hosts.of(s.comm());
         int me = s.rank();

@@ -92,6 +92,17 @@ final class Hosts {
         return groups.length > 1 && groups.length < groupOf.length;
     }
 
+    /** How many edges of the binomial tree from {@code root} ({@link Binomial}) join ranks of different hosts. */
+    int treeCrossings(int root) {
+        int p = groupOf.length;
+        int n = 0;
+        for (int rel = 1; rel < p; rel++) {
+            int parent = rel - Integer.lowestOneBit(rel);
+            n += groupOf[Binomial.abs(rel, root, p)] != groupOf[Binomial.abs(parent, root, p)] ? 1 : 0;
+        }
+        return n;
+    }
+
     /** The group of comm rank {@code r}. */
     int[] groupOf(int r) {
         return groups[groupOf[r]];

@@ -296,7 +296,7 @@ public final class Immediate {
      */
     public static boolean bcast(Communicator c, int sequence, MessageData buf, int root, String call) {
         int p = c.size();
-        if (Tuning.select(Collective.BCAST, c, buf.bytes(), true) != Algorithm.BCAST_BINOMIAL && p > 1) {
+        if (Tuning.select(Collective.BCAST, c, buf.bytes(), true, root) != Algorithm.BCAST_BINOMIAL && p > 1) {
             return false;
         }
         if (p == 1) {
@@ -363,7 +363,7 @@ public final class Immediate {
         int p = c.size();
         long bytes = count * red.bytesPerElement();
         if (!(red instanceof PredefinedReduction) || bytes > LIMIT
-                || Tuning.select(Collective.ALLREDUCE, c, bytes, red.commutative())
+                || Tuning.select(Collective.ALLREDUCE, c, bytes, red.commutative(), -1)
                         != Algorithm.ALLREDUCE_RECURSIVE_DOUBLING) {
             return false;
         }
@@ -435,7 +435,7 @@ public final class Immediate {
         int p = c.size();
         long bytes = count * red.bytesPerElement();
         if (!(red instanceof PredefinedReduction) || bytes > LIMIT
-                || Tuning.select(Collective.REDUCE, c, bytes, red.commutative()) != Algorithm.REDUCE_BINOMIAL) {
+                || Tuning.select(Collective.REDUCE, c, bytes, red.commutative(), root) != Algorithm.REDUCE_BINOMIAL) {
             return false;
         }
         int r = c.rank();
@@ -658,7 +658,7 @@ public final class Immediate {
             String call) {
         int p = c.size();
         long total = p * block;
-        Algorithm a = Tuning.select(Collective.ALLGATHER, c, total, true);
+        Algorithm a = Tuning.select(Collective.ALLGATHER, c, total, true, -1);
         boolean doubling = a == Algorithm.ALLGATHER_RECURSIVE_DOUBLING && Integer.bitCount(p) == 1;
         // recursive doubling needs no scratch, so no size limit; on two ranks the ring is the same one exchange
         boolean direct = doubling || p == 2 && a == Algorithm.ALLGATHER_RING;

@@ -107,11 +107,18 @@ public final class Tuning {
     /**
      * The algorithm for one call on {@code comm}: as {@link #select(Collective, int, long, boolean)}, except that a
      * bcast, reduce, allreduce or allgather of at least {@link CollConfig#hierarchical()} bytes on a communicator
-     * spanning hosts ({@link Hosts#spans}) takes the collective's hierarchical algorithm unless another is forced (and,
-     * for a reduction, only when the operation commutes; an allgather only when each host's ranks are consecutive).
+     * spanning hosts ({@link Hosts#spans}) takes the collective's hierarchical algorithm unless another is forced:
+     * for a reduction only when the operation commutes, for an allgather only when each host's ranks are
+     * consecutive, and for a bcast or reduce whose flat algorithm is the binomial tree only when that tree, from
+     * {@code root}, would send between hosts more often than once per host but the root's
+     * ({@link Hosts#treeCrossings}: from rank 0 over hosts of consecutive ranks it does not, and it keeps the path
+     * without a schedule).
+     *
+     * @param root the root of a bcast or reduce, else ignored
      */
-    public static Algorithm select(Collective c, Communicator comm, long bytes, boolean commutative) {
+    public static Algorithm select(Collective c, Communicator comm, long bytes, boolean commutative, int root) {
         int p = comm.size();
+        Algorithm flat = select(c, p, bytes, commutative);
         if (p > 2 && bytes >= config().hierarchical() && forced[c.ordinal()] == null && commutative) {
             Algorithm h = switch (c) {
                 case BCAST -> Algorithm.BCAST_HIERARCHICAL;
@@ -121,12 +128,14 @@ public final class Tuning {
                 default -> null;
             };
             Hosts hosts = h == null ? null : Hosts.of(comm);
-            if (hosts != null && hosts.spans() && (c != Collective.ALLGATHER || hosts.contiguous)) {
+            if (hosts != null && hosts.spans() && (c != Collective.ALLGATHER || hosts.contiguous)
+                    && (flat != Algorithm.BCAST_BINOMIAL && flat != Algorithm.REDUCE_BINOMIAL
+                    || hosts.treeCrossings(root) > hosts.groups.length - 1)) {
                 last = h;
                 return h;
             }
         }
-        return select(c, p, bytes, commutative);
+        return flat;
     }
 
     /**

@@ -15,6 +15,8 @@ public enum Algorithm {
     BARRIER_DISSEMINATION(Collective.BARRIER, "dissemination", true),
     /** {@link BarrierTree}. */
     BARRIER_TREE(Collective.BARRIER, "tree", true),
+    /** {@link Hierarchical#barrier}: on each host, among the hosts' first ranks, on each host. */
+    BARRIER_HIERARCHICAL(Collective.BARRIER, "hierarchical", true),
     /** {@link BcastBinomial}. */
     BCAST_BINOMIAL(Collective.BCAST, "binomial", true),
     /** {@link BcastScatterAllgather}. */

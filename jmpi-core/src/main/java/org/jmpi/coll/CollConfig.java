@@ -33,8 +33,8 @@ import org.jmpi.runtime.MpiError;
  *     halving (commutative operations)
  * @param hierarchical on a communicator whose ranks are on more than one host, with more than one on some host,
  *     bcasts, reduces, allreduces and allgathers of at least this many bytes (the size the collective's own
- *     thresholds compare with) use the hierarchical algorithms ({@link Hierarchical}); {@code off} (or
- *     {@link Long#MAX_VALUE}) never
+ *     thresholds compare with), and barriers, use the hierarchical algorithms ({@link Hierarchical}); {@code off}
+ *     (or {@link Long#MAX_VALUE}) never
  * @param pace every this many collective calls on a communicator, the small messages of a rooted collective (bcast,
  *     reduce, gather, scatter without a schedule) are sent paced, so that a sender stays at most two such paces ahead
  *     of each rank it sends to (see {@link Immediate}); 0 never; {@link #AUTO_PACE} (the default): {@link #autoPace}

@@ -47,9 +47,9 @@ public final class Collectives {
     }
 
     public static void barrier(Schedule s) {
-        Communicator c = s.comm();
-        switch (Tuning.select(Collective.BARRIER, c.size(), 0, true)) {
+        switch (Tuning.select(Collective.BARRIER, s.comm(), 0, true, -1)) {
             case BARRIER_TREE -> BarrierTree.build(s);
+            case BARRIER_HIERARCHICAL -> Hierarchical.barrier(s);
             default -> BarrierDissemination.build(s);
         }
     }
@@ -63,7 +63,8 @@ public final class Collectives {
      * schedule this replaces ({@link BarrierDissemination}, the communicator's next collective sequence number).
      */
     public static void barrierNow(Communicator c, String call) {
-        if (Tuning.select(Collective.BARRIER, c.size(), 0, true) != Algorithm.BARRIER_DISSEMINATION) {
+        Algorithm a = Tuning.select(Collective.BARRIER, c, 0, true, -1);
+        if (a != Algorithm.BARRIER_DISSEMINATION && a != Algorithm.BARRIER_HIERARCHICAL) {
             Schedule s = schedule(c, call);
             barrier(s);
             s.run();
@@ -72,25 +73,49 @@ public final class Collectives {
             }
             return;
         }
+        int tag = c.nextCollective() & Integer.MAX_VALUE;
+        MpiError error;
+        if (a == Algorithm.BARRIER_HIERARCHICAL) { // the messages of Hierarchical.barrier
+            Hosts h = Hosts.of(c);
+            int[] local = h.groupOf(c.rank());
+            error = disseminate(c, local, tag);
+            if (error == null && c.rank() == local[0]) {
+                error = disseminate(c, h.leaders(0), tag);
+            }
+            if (error == null) {
+                error = disseminate(c, local, tag);
+            }
+        } else {
+            error = disseminate(c, null, tag);
+        }
+        if (error != null) {
+            throw new MpiError(error.errorClass(), call + ": " + error.getMessage());
+        }
+    }
+
+    /**
+     * {@link BarrierDissemination}'s messages among {@code members} (comm ranks; null: all), in the calling thread, with
+     * requests from the engine's pools; null, or the first error.
+     */
+    private static MpiError disseminate(Communicator c, int[] members, int tag) {
         JmpiRuntime rt = JmpiRuntime.get();
         Engine engine = rt.engine();
         Progress progress = rt.progress();
-        int p = c.size();
-        int r = c.rank();
+        int p = members == null ? c.size() : members.length;
+        int r = members == null ? c.rank() : Hosts.indexOf(members, c.rank());
+        int me = c.rank();
         int context = c.collectiveContext();
-        int tag = c.nextCollective() & Integer.MAX_VALUE;
-        int error = 0;
-        String message = null;
+        MpiError error = null;
         for (int k = 1; k < p; k <<= 1) {
-            int from = (r - k + p) % p;
-            if (engine.sendNow(MessageData.EMPTY, c.worldRank((r + k) % p), context, r, tag)) {
+            int from = members == null ? (r - k + p) % p : members[(r - k + p) % p];
+            int to = members == null ? (r + k) % p : members[(r + k) % p];
+            if (engine.sendNow(MessageData.EMPTY, c.worldRank(to), context, me, tag)) {
                 // the lane took the send (see Schedule.run): the receive through it too, or the usual way
                 if (engine.receiveNow(MessageData.EMPTY, context, c.worldRank(from), from, tag) < 0) {
                     RecvRequest in = engine.irecv(MessageData.EMPTY, context, from, tag);
                     progress.await(in);
-                    if (error == 0 && in.error() != 0) {
-                        error = in.error();
-                        message = in.errorMessage();
+                    if (error == null && in.error() != 0) {
+                        error = new MpiError(in.error(), in.errorMessage());
                     }
                     engine.release(in);
                 }
@@ -99,27 +124,23 @@ public final class Collectives {
             RecvRequest in = engine.irecv(MessageData.EMPTY, context, from, tag);
             SendRequest out;
             try {
-                out = engine.isend(MessageData.EMPTY, c.worldRank((r + k) % p), context, r, tag, SendMode.STANDARD);
+                out = engine.isend(MessageData.EMPTY, c.worldRank(to), context, me, tag, SendMode.STANDARD);
             } catch (MpiError e) {
                 // the engine refused the message (a failed peer): the barrier cannot go on, as a schedule's could not
-                throw new MpiError(e.errorClass(), call + ": " + e.getMessage());
+                return e;
             }
             progress.await(in);
             progress.await(out);
-            if (error == 0 && in.error() != 0) {
-                error = in.error();
-                message = in.errorMessage();
+            if (error == null && in.error() != 0) {
+                error = new MpiError(in.error(), in.errorMessage());
             }
-            if (error == 0 && out.error() != 0) {
-                error = out.error();
-                message = out.errorMessage();
+            if (error == null && out.error() != 0) {
+                error = new MpiError(out.error(), out.errorMessage());
             }
             engine.release(in);
             engine.release(out);
         }
-        if (error != 0) {
-            throw new MpiError(error, call + ": " + message);
-        }
+        return error;
     }
 
     public static void bcast(Schedule s, MessageData buf, int root) {

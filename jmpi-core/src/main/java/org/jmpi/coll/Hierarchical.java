@@ -136,6 +136,26 @@ final class Hierarchical {
         s.within(null);
     }
 
+    /**
+     * A dissemination barrier on each host, among the hosts' first ranks, and on each host again: two messages
+     * between hosts per host and round of the leaders' barrier, where the flat one sends most of its messages between
+     * hosts. {@link Collectives#barrierNow} sends the same messages without a schedule.
+     */
+    static void barrier(Schedule s) {
+        Hosts h = Hosts.of(s.comm());
+        int me = s.rank();
+        int[] local = h.groupOf(me);
+        s.within(local);
+        BarrierDissemination.build(s);
+        if (me == local[0]) {
+            s.within(h.leaders(0));
+            BarrierDissemination.build(s);
+        }
+        s.within(local);
+        BarrierDissemination.build(s);
+        s.within(null);
+    }
+
     /** Buffers for the leaders' part: the host's partial result {@code res}, reduced in place. */
     private static ReduceBuffers inPlace(ReduceBuffers b, Object res) {
         MessageData r = b.all(res);

@@ -105,22 +105,25 @@ public final class Tuning {
     }
 
     /**
-     * The algorithm for one call on {@code comm}: as {@link #select(Collective, int, long, boolean)}, except that a
-     * bcast, reduce, allreduce or allgather of at least {@link CollConfig#hierarchical()} bytes on a communicator
-     * spanning hosts ({@link Hosts#spans}) takes the collective's hierarchical algorithm unless another is forced:
-     * for a reduction only when the operation commutes, for an allgather only when each host's ranks are
-     * consecutive, and for a bcast or reduce whose flat algorithm is the binomial tree only when that tree, from
-     * {@code root}, would send between hosts more often than once per host but the root's
-     * ({@link Hosts#treeCrossings}: from rank 0 over hosts of consecutive ranks it does not, and it keeps the path
-     * without a schedule).
+     * The algorithm for one call on {@code comm}: as {@link #select(Collective, int, long, boolean)}, except that on
+     * a communicator spanning hosts ({@link Hosts#spans}) a barrier, and a bcast, reduce, allreduce or allgather of at
+     * least {@link CollConfig#hierarchical()} bytes, take the collective's hierarchical algorithm (none when that
+     * parameter is off) unless another is forced: for a reduction only when the operation commutes, for an allgather
+     * only when each host's ranks are consecutive, and for a bcast or reduce whose flat algorithm is the binomial
+     * tree only when that tree, from {@code root}, would send between hosts more often than once per host but the
+     * root's ({@link Hosts#treeCrossings}: from rank 0 over hosts of consecutive ranks it does not, and it keeps the
+     * path without a schedule).
      *
      * @param root the root of a bcast or reduce, else ignored
      */
     public static Algorithm select(Collective c, Communicator comm, long bytes, boolean commutative, int root) {
         int p = comm.size();
         Algorithm flat = select(c, p, bytes, commutative);
-        if (p > 2 && bytes >= config().hierarchical() && forced[c.ordinal()] == null && commutative) {
+        long min = config().hierarchical();
+        min = c == Collective.BARRIER && min != Long.MAX_VALUE ? 0 : min;
+        if (p > 2 && bytes >= min && forced[c.ordinal()] == null && commutative) {
             Algorithm h = switch (c) {
+                case BARRIER -> Algorithm.BARRIER_HIERARCHICAL;
                 case BCAST -> Algorithm.BCAST_HIERARCHICAL;
                 case REDUCE -> Algorithm.REDUCE_HIERARCHICAL;
                 case ALLREDUCE -> Algorithm.ALLREDUCE_HIERARCHICAL;

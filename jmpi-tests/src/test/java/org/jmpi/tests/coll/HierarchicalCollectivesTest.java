@@ -18,8 +18,8 @@ import org.jmpi.junit.Mode;
 import org.jmpi.junit.MpiTest;
 
 /**
- * The hierarchical collectives on jobs whose ranks are on several (emulated) hosts: chosen automatically for bcast,
- * reduce, allreduce and allgather when a communicator spans hosts with more than one rank on some host (from 64 KiB
+ * The hierarchical collectives on jobs whose ranks are on several (emulated) hosts: chosen automatically for barrier,
+ * bcast, reduce, allreduce and allgather when a communicator spans hosts with more than one rank on some host (from 64 KiB
  * by default; here, with {@code jmpi.coll.hierarchical=0}, at every size), and correct for every root, sizes from one
  * element to about 2 MiB, in place, on direct buffers, non-blocking, on a communicator
  * whose ranks run in the other order, with hosts of unequal sizes, and with the ranks dealt to the hosts in turn (a
@@ -56,6 +56,11 @@ class HierarchicalCollectivesTest {
 
     /** Every case on {@code c}; {@code consecutive}: whether each host's ranks are consecutive in {@code c}. */
     static void everything(Intracomm c, boolean consecutive) throws MPIException {
+        c.barrier();
+        assertThat(Tuning.lastSelected()).isEqualTo(Algorithm.BARRIER_HIERARCHICAL);
+        if (c == MPI.COMM_WORLD) {
+            BarrierBcastTest.barrierHoldsEveryoneBack(); // every barrier algorithm forced in turn, on these hosts
+        }
         Tuning.useConfig(hierarchicalFrom("0"));
         try {
             for (int count : new int[] {1, 7, 1001, BIG}) {
@@ -181,7 +186,7 @@ class HierarchicalCollectivesTest {
         assertArray(buf, expected, "allgather in place count " + count);
     }
 
-    /** iAllReduce and iBcast on direct buffers, started together and completed in the other order. */
+    /** iAllReduce and iBcast on direct buffers and an iBarrier, started together and completed in the other order. */
     static void nonBlocking(Intracomm c) throws MPIException {
         int rank = c.getRank();
         int count = 40_000;
@@ -195,6 +200,8 @@ class HierarchicalCollectivesTest {
         }
         Request r1 = c.iAllReduce(in, out, count, MPI.INT, MPI.SUM);
         Request r2 = c.iBcast(b, count, MPI.INT, root);
+        Request r3 = c.iBarrier();
+        r3.waitFor();
         r2.waitFor();
         r1.waitFor();
         int[] got = new int[count];
@@ -224,6 +231,8 @@ class HierarchicalCollectivesTest {
     static void notWhenTurnedOff() throws MPIException {
         Tuning.useConfig(hierarchicalFrom("off"));
         try {
+            MPI.COMM_WORLD.barrier();
+            assertThat(Tuning.lastSelected()).isEqualTo(Algorithm.BARRIER_DISSEMINATION);
             assertThat(allreduceTook(1001).hierarchical()).isFalse();
             assertThat(allreduceTook(BIG).hierarchical()).isFalse();
         } finally {

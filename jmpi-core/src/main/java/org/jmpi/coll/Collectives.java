@@ -75,16 +75,16 @@ public final class Collectives {
         }
         int tag = c.nextCollective() & Integer.MAX_VALUE;
         MpiError error;
-        if (a == Algorithm.BARRIER_HIERARCHICAL) { // the messages of Hierarchical.barrier
+        if (a == Algorithm.BARRIER_HIERARCHICAL) {
+            // the messages of Hierarchical.barrier, every part even after an error (as a schedule goes on), so that
+            // peers are not left waiting
             Hosts h = Hosts.of(c);
             int[] local = h.groupOf(c.rank());
             error = disseminate(c, local, tag);
-            if (error == null && c.rank() == local[0]) {
-                error = disseminate(c, h.leaders(0), tag);
-            }
-            if (error == null) {
-                error = disseminate(c, local, tag);
-            }
+            MpiError later = c.rank() == local[0] ? disseminate(c, h.leaders(0), tag) : null;
+            error = error != null ? error : later;
+            later = disseminate(c, local, tag);
+            error = error != null ? error : later;
         } else {
             error = disseminate(c, null, tag);
         }

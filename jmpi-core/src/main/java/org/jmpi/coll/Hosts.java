@@ -2,14 +2,13 @@ package org.jmpi.coll;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.jmpi.bootstrap.Bootstrap;
 import org.jmpi.runtime.Communicator;
 import org.jmpi.runtime.JmpiRuntime;
 
 /**
  * Which members of a communicator share a host, for the hierarchical collectives ({@link Hierarchical}): the members
  * in groups, one per host, each in rank order, the groups in the order of their first rank. Made from the job's host
- * map ({@link Bootstrap#host}: the process manager's node map, else the host identities the ranks published), which
+ * map ({@link JmpiRuntime#hostOf}: the process manager's node map, else the host identities the ranks published), which
  * every rank reads alike, so every member computes the same groups. A communicator with a member the map does not
  * cover (another job's process), an intercommunicator, or threads mode is one group.
  *
@@ -64,13 +63,12 @@ final class Hosts {
         int p = c.size();
         int[] index = new int[p];
         JmpiRuntime rt = JmpiRuntime.current();
-        if (rt == null || rt.threadsMode() || c.isInter() || p == 1) {
+        if (rt == null || c.isInter() || p == 1) {
             return index;
         }
-        Bootstrap b = rt.bootstrap();
         List<Object> seen = new ArrayList<>();
         for (int r = 0; r < p; r++) {
-            Object host = b.host(c.worldRank(r));
+            Object host = rt.hostOf(c.worldRank(r));
             if (host == null) {
                 return new int[p];
             }

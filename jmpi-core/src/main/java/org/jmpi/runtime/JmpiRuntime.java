@@ -410,6 +410,14 @@ public final class JmpiRuntime {
         return job != null;
     }
 
+    /**
+     * Which host world rank {@code r} runs on, the same answer at every rank ({@link Bootstrap#host}), or null when
+     * that cannot be told: then, and in threads mode (one JVM), callers take the ranks for one host.
+     */
+    public Object hostOf(int r) {
+        return threadsMode() ? null : bootstrap.host(r);
+    }
+
     /** The host name reported by MPI.getProcessorName. */
     public static String processorName() {
         String name = processorName;

@@ -1188,8 +1188,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 // streamed eager: no handshake, the pieces go into the posted buffer as they come
                 FrameLayout.putInt(h, FrameLayout.KIND, Protocol.STREAM);
                 FrameLayout.putLong(h, FrameLayout.SEND_ID, ids.getAndIncrement());
-                long piece = SingleCopyRendezvous.pipelinedChunk(
-                        SingleCopyRendezvous.chunkBytes(t, worldDest, chunkBytes), bytes);
+                long piece = SingleCopyRendezvous.dataChunk(t, worldDest, chunkBytes, bytes);
                 if (trySendStream(t, worldDest, h, data, piece, s.written, bytes + Protocol.OVERHEAD)) {
                     return s;
                 }
@@ -2214,8 +2213,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
     /** Sends bytes [from, to) of a rendezvous send as DATA frames; {@code last} runs once the last one is written. */
     private void sendData(int peer, SendRequest s, long recvId, long from, long to, Runnable last) {
         MemorySegment contiguous = s.data.contiguous();
-        long chunkBytes = SingleCopyRendezvous.pipelinedChunk(
-                SingleCopyRendezvous.chunkBytes(transport, peer, this.chunkBytes), to - from);
+        long chunkBytes = SingleCopyRendezvous.dataChunk(transport, peer, this.chunkBytes, to - from);
         long wanted = to;
         for (long off = from; off < wanted; off += chunkBytes) {
             long len = Math.min(chunkBytes, wanted - off);
@@ -2258,9 +2256,10 @@ public final class Engine implements InprocEndpoint, FrameSink {
     }
 
     /**
-     * A rendezvous DATA frame's payload goes straight into the receive buffer when that is one run of native memory
-     * (a direct buffer, a memory segment): the transport reads it there from the socket, instead of into its read
-     * buffer and then the engine copying it out (TCP; see {@link FrameSink#placement}).
+     * A rendezvous DATA frame's payload goes straight into the receive buffer when that is one run of memory (a direct
+     * buffer, a memory segment, a Java array): the transport reads it there from the socket (native memory) or copies
+     * it there piece by piece as it comes (an array), instead of reading it whole into its read buffer and then the
+     * engine copying it out (TCP; see {@link FrameSink#placement}).
      */
     @Override
     public MemorySegment placement(int peer, MemorySegment header) {
@@ -2273,7 +2272,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         MemorySegment c = r == null ? null : r.data.contiguous();
         long offset = FrameLayout.getLong(header, FrameLayout.TOTAL);
         long len = FrameLayout.getInt(header, FrameLayout.PAYLOAD);
-        if (c == null || !c.isNative() || c.isReadOnly() || offset < 0 || len > c.byteSize() - offset) {
+        if (c == null || c.isReadOnly() || offset < 0 || len > c.byteSize() - offset) {
             return null;
         }
         return c.asSlice(offset, len);

@@ -129,12 +129,17 @@ final class SingleCopyRendezvous {
         return Math.min(chunk, Math.max(MIN_PIPELINED_CHUNK, half));
     }
 
-    /** The data chunk size for rendezvous data to {@code peer}: the transport's hint, else {@code configured}. */
-    static long chunkBytes(Transport t, int peer, long configured) {
+    /**
+     * The frame size for {@code bytes} of rendezvous or streamed data to {@code peer}: the transport's chunk size (else
+     * {@code configured}), {@link #pipelinedChunk pipelined} unless the transport says it need not be
+     * ({@link ProtocolHints#splitsData}).
+     */
+    static long dataChunk(Transport t, int peer, long configured, long bytes) {
         if (t instanceof ProtocolHints h) {
             long v = h.chunkBytes(peer);
-            return v <= 0 ? configured : v;
+            long chunk = v <= 0 ? configured : v;
+            return h.splitsData(peer) ? pipelinedChunk(chunk, bytes) : chunk;
         }
-        return configured;
+        return pipelinedChunk(configured, bytes);
     }
 }

@@ -20,6 +20,16 @@ public interface ProtocolHints {
     long chunkBytes(int peer);
 
     /**
+     * Whether data to {@code peer} that would fit in one or two frames should still travel as at least two, so that
+     * the receiver copies the first out while the sender copies the second in: yes where both copy through a buffer
+     * of the transport (shared memory's rings), no where the data is written from the sender's memory and read into
+     * the receiver's without such a copy (TCP, which then sends a message of up to {@link #chunkBytes} as one frame).
+     */
+    default boolean splitsData(int peer) {
+        return true;
+    }
+
+    /**
      * Messages to {@code peer} above the eager limit and up to this many bytes, when the peer cannot read the sender's
      * buffer itself (no single copy), should be streamed: sent at once, without a rendezvous handshake, in pieces of
      * {@link #chunkBytes} that the receiver copies into its buffer as they arrive (or gathers, when no receive is

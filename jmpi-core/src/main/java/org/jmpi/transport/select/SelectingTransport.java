@@ -50,6 +50,8 @@ public final class SelectingTransport implements Transport, ProtocolHints, Singl
     private final Transport tcp;
     /** TCP's eager limit ({@link TcpTransport#eagerLimit}), -1 for another transport in its place (tests). */
     private final long tcpEagerLimit;
+    /** TCP's data frame size ({@link TcpTransport#chunkBytes}), -1 for another transport in its place (tests). */
+    private final long tcpChunkBytes;
     private final TransportChoice choice;
     private final byte[] routes;
     /** Final but for {@link #expectOtherJobs()}, which turns it on once. */
@@ -65,6 +67,7 @@ public final class SelectingTransport implements Transport, ProtocolHints, Singl
         this.shm = shm;
         this.tcp = tcp;
         this.tcpEagerLimit = tcp instanceof TcpTransport t ? t.eagerLimit() : -1;
+        this.tcpChunkBytes = tcp instanceof TcpTransport t ? t.chunkBytes() : -1;
         this.choice = choice;
         this.routes = new byte[bootstrap.size()];
         this.traffic = new org.jmpi.transport.Traffic(bootstrap.size());
@@ -262,7 +265,13 @@ public final class SelectingTransport implements Transport, ProtocolHints, Singl
 
     @Override
     public long chunkBytes(int peer) {
-        return route(peer) == SHM ? shm.chunkBytes(peer) : -1;
+        byte r = route(peer);
+        return r == SHM ? shm.chunkBytes(peer) : r == TCP ? tcpChunkBytes : -1;
+    }
+
+    @Override
+    public boolean splitsData(int peer) {
+        return route(peer) != TCP;
     }
 
     @Override

@@ -28,6 +28,9 @@ import java.util.function.UnaryOperator;
  * @param eagerLimit messages to a rank reached over TCP up to this many bytes are sent eagerly (no rendezvous
  *     handshake, a round trip, first); the engine's {@code jmpi.eager.limit} stays for the other transports.
  *     ({@code jmpi.tcp.eager.limit})
+ * @param chunkBytes larger messages travel in data frames of at most this many bytes, each written from the sender's
+ *     memory and read into the receiver's; the engine's {@code jmpi.chunk.bytes} stays for the other transports.
+ *     ({@code jmpi.tcp.chunk.bytes})
  * @param secret a job secret every connection must present in its hello; may be empty. Read from
  *     {@code jmpi.secret} / {@code JMPI_SECRET}.
  */
@@ -40,6 +43,7 @@ public record TcpConfig(
         int readBuffer,
         int maxFrame,
         int eagerLimit,
+        int chunkBytes,
         String secret) {
 
     static final String HOST = "jmpi.tcp.host";
@@ -50,6 +54,7 @@ public record TcpConfig(
     static final String READ_BUFFER = "jmpi.tcp.read.buffer";
     static final String MAX_FRAME = "jmpi.tcp.max.frame";
     static final String EAGER_LIMIT = "jmpi.tcp.eager.limit";
+    static final String CHUNK_BYTES = "jmpi.tcp.chunk.bytes";
     static final String SECRET = "jmpi.secret";
 
     /** Validates every field. */
@@ -64,6 +69,7 @@ public record TcpConfig(
         check(READ_BUFFER, readBuffer, 4096, 1 << 30);
         check(MAX_FRAME, maxFrame, 0, Integer.MAX_VALUE - 1024);
         check(EAGER_LIMIT, eagerLimit, 0, 1 << 30);
+        check(CHUNK_BYTES, chunkBytes, 4096, 1 << 30);
         if (secret == null) {
             secret = "";
         }
@@ -74,7 +80,8 @@ public record TcpConfig(
 
     /** Loopback only, OS-chosen port, 4 MiB socket buffers, no secret. */
     public static TcpConfig defaults() {
-        return new TcpConfig("127.0.0.1", 0, 4 << 20, 4 << 20, 128 << 10, 128 << 10, 64 << 20, 512 << 10, "");
+        return new TcpConfig("127.0.0.1", 0, 4 << 20, 4 << 20, 128 << 10, 128 << 10, 64 << 20, 128 << 10, 512 << 10,
+                "");
     }
 
     /** The configuration given by system properties and environment, on top of {@link #defaults()}. */
@@ -95,19 +102,20 @@ public record TcpConfig(
                 p.size(READ_BUFFER, d.readBuffer),
                 p.size(MAX_FRAME, d.maxFrame),
                 p.size(EAGER_LIMIT, d.eagerLimit),
+                p.size(CHUNK_BYTES, d.chunkBytes),
                 p.secret(SECRET, d.secret));
     }
 
     /** This configuration with another secret. */
     public TcpConfig withSecret(String newSecret) {
         return new TcpConfig(host, port, socketSendBuffer, socketReceiveBuffer, writeBuffer, readBuffer, maxFrame,
-                eagerLimit, newSecret);
+                eagerLimit, chunkBytes, newSecret);
     }
 
     /** This configuration with another listening host. */
     public TcpConfig withHost(String newHost) {
         return new TcpConfig(newHost, port, socketSendBuffer, socketReceiveBuffer, writeBuffer, readBuffer, maxFrame,
-                eagerLimit, secret);
+                eagerLimit, chunkBytes, secret);
     }
 
     /** Every parameter with its value, for {@code jmpirun --info}; the secret is not shown. */
@@ -121,6 +129,7 @@ public record TcpConfig(
         m.put(READ_BUFFER, Integer.toString(readBuffer));
         m.put(MAX_FRAME, Integer.toString(maxFrame));
         m.put(EAGER_LIMIT, Integer.toString(eagerLimit));
+        m.put(CHUNK_BYTES, Integer.toString(chunkBytes));
         m.put(SECRET, secret.isEmpty() ? "(empty)" : "(set)");
         return m;
     }

@@ -17,7 +17,8 @@ import org.jmpi.transport.FrameSink;
 
 /**
  * One TCP connection of a {@link TcpTransport}: a socket, a read buffer from which frames are handed to the sink,
- * and a write side that gathers outgoing frames into a direct buffer, large payloads piece by piece.
+ * and a write side that gathers outgoing frames into a direct buffer (large heap payloads piece by piece; native ones
+ * that do not fit are written from their own memory).
  *
  * <p>Threading.
  *
@@ -116,6 +117,8 @@ final class TcpConnection {
 
     private long curCopyOffset;
     private Runnable curCopyCallback;
+    /** The write buffer and a native payload's rest, for {@link #writeGathered}. */
+    private final ByteBuffer[] gather = new ByteBuffer[2];
 
     // ---- read side: poll thread only ----
     private ByteBuffer in;
@@ -143,6 +146,10 @@ final class TcpConnection {
      * its frame's header in {@link #placedHeader}.
      */
     private ByteBuffer placing;
+    /** Heap memory being placed through the read buffer ({@link #placing} is then the read buffer), else null. */
+    private MemorySegment placingHeap;
+    /** How much of {@link #placingHeap} is filled. */
+    private long placingOffset;
     private MemorySegment placedHeader;
 
     TcpConnection(TcpTransport transport, SocketChannel channel, int peer, boolean initiated, TcpConfig config) {
@@ -274,15 +281,20 @@ final class TcpConnection {
         try {
             for (; ; ) {
                 fill();
-                if (out.position() == 0) {
-                    disarm(); // fill() stops only at a full buffer or an empty queue
+                MemorySegment direct = curCopy != null && curCopy.isNative() ? curCopy : null;
+                if (out.position() == 0 && direct == null) {
+                    disarm(); // fill() stops only at a full buffer, a native payload or an empty queue
                     return;
                 }
                 boolean blocked;
                 out.flip();
                 try {
-                    channel.write(out);
-                    blocked = out.hasRemaining();
+                    if (direct != null) {
+                        blocked = writeGathered(direct);
+                    } else {
+                        channel.write(out);
+                        blocked = out.hasRemaining();
+                    }
                 } finally {
                     out.compact(); // back to filling, unwritten bytes first
                 }
@@ -296,14 +308,43 @@ final class TcpConnection {
         }
     }
 
-    /** Writer only. Copies queued frames into the write buffer until it is full or the queue empty. Runs the callback
-     * of every payload fully copied. */
+    /**
+     * Writer only, {@code out} flipped. Writes what the write buffer holds and then the rest of the native payload
+     * {@code direct} (the current one) from its own memory, in one gathering write; runs the payload's callback once
+     * it is all written. Whether the socket took less than all of it.
+     */
+    private boolean writeGathered(MemorySegment direct) throws IOException {
+        ByteBuffer rest = direct.asSlice(curCopyOffset).asByteBuffer();
+        gather[0] = out;
+        gather[1] = rest;
+        channel.write(gather);
+        gather[1] = null;
+        curCopyOffset += rest.position();
+        if (rest.hasRemaining()) {
+            return true;
+        }
+        Runnable cb = curCopyCallback;
+        curCopy = null;
+        curCopyCallback = null;
+        run(cb);
+        return false;
+    }
+
+    /**
+     * Writer only. Copies queued frames into the write buffer until it is full or the queue empty, or the current
+     * payload is native memory that does not fit (then written from there, {@link #writeGathered}). Runs the callback
+     * of every payload fully copied.
+     */
     private void fill() {
         for (; ; ) {
             MemorySegment copy = curCopy;
             if (copy != null) {
                 int pos = out.position();
-                long n = Math.min(copy.byteSize() - curCopyOffset, out.limit() - pos);
+                long left = copy.byteSize() - curCopyOffset;
+                if (left > out.limit() - pos && copy.isNative()) {
+                    return;
+                }
+                long n = Math.min(left, out.limit() - pos);
                 if (n == 0) {
                     return;
                 }
@@ -337,9 +378,8 @@ final class TcpConnection {
 
     /**
      * Writer only, with nothing older pending. Puts one frame into the write buffer, or its header and the payload as
-     * the cursor that {@link #fill} copies piece by piece. (Writing large native payloads straight from their memory,
-     * gathered behind the header, was no faster between hosts at any size and slower in a cold program: OMB-J's
-     * 16 KiB ping-pong took 25-28 us instead of 9-12, 128-512 KiB up to twice as long.)
+     * the cursor that {@link #fill} copies piece by piece (a heap payload) or that is written from its own memory
+     * behind the header ({@link #writeGathered}: a native one that does not fit).
      */
     private int stage(MemorySegment header, MemorySegment payload, Runnable onWritten) {
         int pos = out.position();
@@ -625,7 +665,7 @@ final class TcpConnection {
                     any = true;
                 }
                 if (n > 0 && target == placing) {
-                    if (!placing.hasRemaining() && !placed()) {
+                    if (placementComplete() && !placed()) {
                         return true;
                     }
                     if (n < space) {
@@ -727,8 +767,6 @@ final class TcpConnection {
                 MemorySegment into = length >= PLACE_MIN ? sink.placement(from, header) : null;
                 if (into != null) {
                     place(into, header, available - HEADER);
-                    head = 0;
-                    in.clear();
                     return true;
                 }
                 break;
@@ -790,9 +828,11 @@ final class TcpConnection {
 
     /**
      * A frame whose payload has not all arrived and for which the sink has memory ({@link FrameSink#placement}):
-     * copies the {@code have} bytes already read there and makes the rest of the payload go there from the socket
-     * ({@link #placing}); the caller empties the read buffer. Out of the read loop, which asks for placement at every
-     * large frame that is not all there (an eager one too): what the JIT compiles for that loop stays small.
+     * copies the {@code have} bytes already read there, empties the read buffer and makes the rest of the payload go
+     * there from the socket ({@link #placing}): straight into native memory; into the read buffer and from there on
+     * after each read for heap memory (a Java array), so that each piece is copied while it is in the cache and while
+     * the next one arrives, not all at the end. Out of the read loop, which asks for placement at every large frame
+     * that is not all there (an eager one too): what the JIT compiles for that loop stays small.
      */
     private void place(MemorySegment into, MemorySegment header, int have) {
         if (placedHeader == null) {
@@ -800,13 +840,44 @@ final class TcpConnection {
         }
         FastCopy.copy(header, 0, placedHeader, 0, HEADER);
         FastCopy.copy(inSeg, head + HEADER, into, 0, have);
-        placing = into.asByteBuffer();
-        placing.position(have);
+        head = 0;
+        in.clear();
+        if (into.isNative()) {
+            placing = into.asByteBuffer();
+            placing.position(have);
+        } else {
+            placingHeap = into;
+            placingOffset = have;
+            placing = in;
+            in.limit((int) Math.min(in.capacity(), into.byteSize() - have));
+        }
+    }
+
+    /**
+     * After a read into {@link #placing}: whether the placed payload is complete. Through the read buffer (heap memory)
+     * what was read is copied on and the buffer emptied for the next piece.
+     */
+    private boolean placementComplete() {
+        MemorySegment into = placingHeap;
+        if (into == null) {
+            return !placing.hasRemaining();
+        }
+        int n = in.position();
+        FastCopy.copy(inSeg, 0, into, placingOffset, n);
+        placingOffset += n;
+        in.clear();
+        long left = into.byteSize() - placingOffset;
+        if (left == 0) {
+            return true;
+        }
+        in.limit((int) Math.min(in.capacity(), left));
+        return false;
     }
 
     /** The placed payload is complete: hands its frame to the sink. False when the connection was closed meanwhile. */
     private boolean placed() {
         placing = null;
+        placingHeap = null;
         transport.sink.onPlaced(peer, placedHeader);
         return !closed;
     }

@@ -266,6 +266,11 @@ public final class TcpTransport implements Transport, org.jmpi.transport.Lane {
         return Math.min(config.eagerLimit(), config.maxFrame());
     }
 
+    /** Data frames carry at most this many bytes ({@link TcpConfig#chunkBytes}, at most a frame's payload). */
+    public long chunkBytes() {
+        return Math.min(config.chunkBytes(), config.maxFrame());
+    }
+
     /** The card this transport published: {@code host:port}. */
     public String businessCard() {
         return card;

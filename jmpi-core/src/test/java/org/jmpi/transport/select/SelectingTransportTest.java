@@ -139,10 +139,12 @@ class SelectingTransportTest {
             assertThat(t0.name()).isEqualTo("shm+tcp");
             assertThat(ranks.get(0).transport.describeRoutes()).contains("shm -> 1").contains("tcp -> 2")
                     .contains("self -> 0");
-            // each peer's eager limit is its transport's; the other protocol hints only for shared-memory peers
+            // each peer's eager limit and data frames are its transport's; TCP's data is not split for pipelining
             assertThat(ranks.get(0).transport.eagerLimit(1)).isEqualTo(ShmConfig.defaults().eagerLimit());
             assertThat(ranks.get(0).transport.eagerLimit(2)).isEqualTo(TcpConfig.defaults().eagerLimit());
-            assertThat(ranks.get(0).transport.chunkBytes(2)).isEqualTo(-1);
+            assertThat(ranks.get(0).transport.chunkBytes(2)).isEqualTo(TcpConfig.defaults().chunkBytes());
+            assertThat(ranks.get(0).transport.splitsData(1)).isTrue();
+            assertThat(ranks.get(0).transport.splitsData(2)).isFalse();
             assertThat(ranks.get(0).transport.canReadFrom(2)).isFalse();
         } finally {
             for (Rank r : ranks) {
@@ -232,7 +234,7 @@ class SelectingTransportTest {
                 assertThat(r.transport.shm()).isNull();
             }
             assertThat(ranks.get(1).transport.transportOf(0)).isEqualTo("tcp");
-            assertThat(ranks.get(1).transport.chunkBytes(0)).isEqualTo(-1);
+            assertThat(ranks.get(1).transport.chunkBytes(0)).isEqualTo(TcpConfig.defaults().chunkBytes());
         } finally {
             for (Rank r : ranks) {
                 r.close();

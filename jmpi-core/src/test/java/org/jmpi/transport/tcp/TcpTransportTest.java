@@ -768,7 +768,7 @@ class TcpTransportTest {
     @Test
     void oversizedFrameFailsThePeer() throws Exception {
         Map<String, String> space = new ConcurrentHashMap<>();
-        TcpConfig small = new TcpConfig("127.0.0.1", 0, 0, 0, 64 << 10, 4096, 1024, 1024, "");
+        TcpConfig small = new TcpConfig("127.0.0.1", 0, 0, 0, 64 << 10, 4096, 1024, 1024, 4096, "");
         try (Node receiver = new Node(0, 2, "job", space, small).start();
                 Node sender = new Node(1, 2, "job", space, TcpConfig.defaults()).start()) {
             receiver.handler = (self, peer, h, p) -> {};

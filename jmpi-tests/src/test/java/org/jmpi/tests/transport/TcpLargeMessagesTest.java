@@ -12,10 +12,11 @@ import org.jmpi.junit.Mode;
 import org.jmpi.junit.MpiTest;
 
 /**
- * Large messages over TCP (forced, processes of one host): rendezvous data that the transport reads straight into a
- * direct receive buffer, and into the read buffer first for every other kind, byte for byte, at odd sizes and
- * offsets, in exchanges and with several in flight; a receive too small for its message fails with ERR_TRUNCATE and
- * keeps what it could hold.
+ * Large messages over TCP (forced, processes of one host): data written from a direct send buffer's own memory or
+ * copied piece by piece from an array, read straight into a direct receive buffer or copied into an array piece by
+ * piece, byte for byte, at odd sizes and offsets, in exchanges and with several in flight, also with socket buffers
+ * so small that writes are partial and data frames of 64 KiB that do not fit the write buffer; a receive too small
+ * for its message fails with ERR_TRUNCATE and keeps what it could hold.
  */
 class TcpLargeMessagesTest {
 
@@ -41,6 +42,17 @@ class TcpLargeMessagesTest {
 
     @MpiTest(ranks = {2, 3}, modes = Mode.PROCESSES, jvmArgs = "-Djmpi.transport=tcp", timeoutSeconds = 120)
     void largeMessagesBetweenDirectBuffersAndArraysArriveExactly() throws MPIException {
+        exchangeLargeMessages();
+    }
+
+    @MpiTest(ranks = {2, 3}, modes = Mode.PROCESSES, timeoutSeconds = 120, jvmArgs = {"-Djmpi.transport=tcp",
+        "-Djmpi.tcp.socket.send.buffer=8k", "-Djmpi.tcp.socket.receive.buffer=8k", "-Djmpi.tcp.chunk.bytes=64k",
+        "-Djmpi.tcp.write.buffer=16k"})
+    void largeMessagesArriveExactlyThroughTinySocketBuffersInSmallFrames() throws MPIException {
+        exchangeLargeMessages();
+    }
+
+    private static void exchangeLargeMessages() throws MPIException {
         int rank = MPI.COMM_WORLD.getRank();
         int size = MPI.COMM_WORLD.getSize();
         int right = (rank + 1) % size;
@@ -59,6 +71,21 @@ class TcpLargeMessagesTest {
             MPI.COMM_WORLD.sendRecv(filled(n, rank, seq), n, MPI.BYTE, right, 100 + seq, arr, n, MPI.BYTE, left,
                     100 + seq);
             check(ByteBuffer.wrap(arr), 0, n, left, seq);
+            // from an array into an array of another element type
+            int doubles = n / 8 + 1;
+            double[] out = new double[doubles];
+            for (int i = 0; i < doubles; i++) {
+                out[i] = rank * 1e9 + seq * 1e6 + i;
+            }
+            double[] back = new double[doubles];
+            MPI.COMM_WORLD.sendRecv(out, doubles, MPI.DOUBLE, right, 300 + seq, back, doubles, MPI.DOUBLE, left,
+                    300 + seq);
+            for (int i = 0; i < doubles; i++) {
+                if (back[i] != left * 1e9 + seq * 1e6 + i) {
+                    throw new AssertionError("double " + i + " of message " + seq + " from rank " + left + " is "
+                            + back[i]);
+                }
+            }
         }
         // several in flight at once, received out of order
         int k = 4;

@@ -117,8 +117,6 @@ final class TcpConnection {
 
     private long curCopyOffset;
     private Runnable curCopyCallback;
-    /** The write buffer and a native payload's rest, for {@link #writeGathered}. */
-    private final ByteBuffer[] gather = new ByteBuffer[2];
 
     // ---- read side: poll thread only ----
     private ByteBuffer in;
@@ -160,12 +158,24 @@ final class TcpConnection {
         this.helloDone = initiated; // only the acceptor reads a hello
         this.connected = !initiated;
         this.maxFrame = config.maxFrame();
-        this.out = ByteBuffer.allocateDirect(config.writeBuffer());
+        this.out = buffer(config.writeBuffer());
         this.outSeg = MemorySegment.ofBuffer(out);
         this.outWords = out.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-        this.in = ByteBuffer.allocateDirect(config.readBuffer());
+        this.in = buffer(config.readBuffer());
         this.inSeg = MemorySegment.ofBuffer(in);
         this.inWords = in.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
+     * A direct buffer of {@code bytes} seen as a memory segment's, as the views of the payloads that are written from
+     * their own memory or read into it ({@link #writeDirect}, {@link #place}) are: then every buffer the socket reads
+     * into or writes from is of one kind. The JDK's read and write code branches on the kind (whether there is a
+     * segment, and its session's class), and its compiled form was thrown away (deoptimized: "unstable_if" in
+     * {@code Buffer.session}, a class check in {@code acquireSession}) when the first payload view came, in the middle
+     * of a program's first large messages.
+     */
+    private static ByteBuffer buffer(int bytes) {
+        return MemorySegment.ofBuffer(ByteBuffer.allocateDirect(bytes)).asByteBuffer();
     }
 
     /** Puts the hello first into the write buffer; called before the connection is published. */
@@ -281,20 +291,23 @@ final class TcpConnection {
         try {
             for (; ; ) {
                 fill();
-                MemorySegment direct = curCopy != null && curCopy.isNative() ? curCopy : null;
-                if (out.position() == 0 && direct == null) {
-                    disarm(); // fill() stops only at a full buffer, a native payload or an empty queue
-                    return;
+                if (out.position() == 0) {
+                    // fill() stops at a full buffer, an empty queue, or a native payload larger than the buffer
+                    if (curCopy == null) {
+                        disarm();
+                        return;
+                    }
+                    if (writeDirect(curCopy)) {
+                        arm();
+                        return;
+                    }
+                    continue;
                 }
                 boolean blocked;
                 out.flip();
                 try {
-                    if (direct != null) {
-                        blocked = writeGathered(direct);
-                    } else {
-                        channel.write(out);
-                        blocked = out.hasRemaining();
-                    }
+                    channel.write(out);
+                    blocked = out.hasRemaining();
                 } finally {
                     out.compact(); // back to filling, unwritten bytes first
                 }
@@ -309,16 +322,12 @@ final class TcpConnection {
     }
 
     /**
-     * Writer only, {@code out} flipped. Writes what the write buffer holds and then the rest of the native payload
-     * {@code direct} (the current one) from its own memory, in one gathering write; runs the payload's callback once
-     * it is all written. Whether the socket took less than all of it.
+     * Writer only, the write buffer empty. Writes the rest of the current payload, native memory, from there; runs its
+     * callback once it is all written. Whether the socket took less than all of it.
      */
-    private boolean writeGathered(MemorySegment direct) throws IOException {
-        ByteBuffer rest = direct.asSlice(curCopyOffset).asByteBuffer();
-        gather[0] = out;
-        gather[1] = rest;
-        channel.write(gather);
-        gather[1] = null;
+    private boolean writeDirect(MemorySegment payload) throws IOException {
+        ByteBuffer rest = payload.asSlice(curCopyOffset).asByteBuffer();
+        channel.write(rest);
         curCopyOffset += rest.position();
         if (rest.hasRemaining()) {
             return true;
@@ -331,9 +340,9 @@ final class TcpConnection {
     }
 
     /**
-     * Writer only. Copies queued frames into the write buffer until it is full or the queue empty, or the current
-     * payload is native memory that does not fit (then written from there, {@link #writeGathered}). Runs the callback
-     * of every payload fully copied.
+     * Writer only. Copies queued frames into the write buffer until it is full or the queue empty, but for a payload
+     * of native memory larger than the whole buffer: that is written from there once what is before it is out
+     * ({@link #writeDirect}). Runs the callback of every payload fully copied.
      */
     private void fill() {
         for (; ; ) {
@@ -341,7 +350,7 @@ final class TcpConnection {
             if (copy != null) {
                 int pos = out.position();
                 long left = copy.byteSize() - curCopyOffset;
-                if (left > out.limit() - pos && copy.isNative()) {
+                if (left > out.limit() && copy.isNative()) {
                     return;
                 }
                 long n = Math.min(left, out.limit() - pos);
@@ -378,8 +387,8 @@ final class TcpConnection {
 
     /**
      * Writer only, with nothing older pending. Puts one frame into the write buffer, or its header and the payload as
-     * the cursor that {@link #fill} copies piece by piece (a heap payload) or that is written from its own memory
-     * behind the header ({@link #writeGathered}: a native one that does not fit).
+     * the cursor that {@link #fill} copies piece by piece (or that is written from its own memory:
+     * {@link #writeDirect}).
      */
     private int stage(MemorySegment header, MemorySegment payload, Runnable onWritten) {
         int pos = out.position();
@@ -896,7 +905,7 @@ final class TcpConnection {
         long size = Math.max(need, Math.min(2L * in.capacity(), limit));
         size = Math.min(limit, (size + 4095) & ~4095L);
         size = Math.max(size, need);
-        ByteBuffer bigger = ByteBuffer.allocateDirect((int) size);
+        ByteBuffer bigger = buffer((int) size);
         MemorySegment biggerSeg = MemorySegment.ofBuffer(bigger);
         int pending = end - head;
         FastCopy.copy(inSeg, head, biggerSeg, 0, pending);

@@ -120,6 +120,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
     private static final long ANSWERED = -1;
     private final org.jmpi.shared.LongTable<SendRequest> rendezvousSends = new org.jmpi.shared.LongTable<>();
     private final org.jmpi.shared.LongTable<RecvRequest> activeRecvs = new org.jmpi.shared.LongTable<>();
+    /** Per peer, the receive an EAGER frame was matched to whose payload the transport is placing into it. */
+    private final java.util.Map<Integer, RecvRequest> placedEager = new java.util.concurrent.ConcurrentHashMap<>();
     private final ThreadLocal<MemorySegment> headers =
             ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(FrameLayout.HEADER_BYTES, 8));
     /** Recycled requests of each thread (see {@link #release}). */
@@ -2256,14 +2258,51 @@ public final class Engine implements InprocEndpoint, FrameSink {
     }
 
     /**
-     * A rendezvous DATA frame's payload goes straight into the receive buffer when that is one run of memory (a direct
-     * buffer, a memory segment, a Java array): the transport reads it there from the socket (native memory) or copies
-     * it there piece by piece as it comes (an array), instead of reading it whole into its read buffer and then the
-     * engine copying it out (TCP; see {@link FrameSink#placement}).
+     * A rendezvous DATA frame's payload, or an EAGER frame's whose posted receive it matches, goes straight into the
+     * receive buffer when that is one run of memory (a direct buffer, a memory segment, a Java array): the transport
+     * reads it there from the socket (native memory) or copies it there piece by piece as it comes (an array), instead
+     * of reading it whole into its read buffer and then the engine copying it out (TCP; see
+     * {@link FrameSink#placement}).
      */
     @Override
     public MemorySegment placement(int peer, MemorySegment header) {
-        return FrameLayout.getInt(header, FrameLayout.KIND) == Protocol.DATA ? placementOfData(header) : null;
+        int kind = FrameLayout.getInt(header, FrameLayout.KIND);
+        return kind == Protocol.DATA ? placementOfData(header)
+                : kind == Protocol.EAGER ? placementOfEager(peer, header) : null;
+    }
+
+    /**
+     * {@link #placement} of an EAGER frame: matched now, when its header has come (the frames of one peer come in
+     * order, so nothing of it can be matched before), if a posted receive takes it whole into one run of memory; it
+     * then completes when the payload is in ({@link #onPlaced}). Anything else (no receive posted yet, a datatype with
+     * gaps, a receive too small) returns null, leaves the receive posted, and the frame is handed over whole, as
+     * usual.
+     */
+    private MemorySegment placementOfEager(int peer, MemorySegment header) {
+        int context = FrameLayout.getInt(header, FrameLayout.CONTEXT);
+        long bytes = FrameLayout.getLong(header, FrameLayout.TOTAL);
+        if (context < 0 || anyPoisoned || bytes != FrameLayout.getInt(header, FrameLayout.PAYLOAD)) {
+            return null;
+        }
+        int source = FrameLayout.getInt(header, FrameLayout.SOURCE);
+        int tag = FrameLayout.getInt(header, FrameLayout.TAG);
+        RecvRequest r;
+        MemorySegment c;
+        lockMatching();
+        try {
+            r = queues.findPosted(context, source, tag);
+            c = r == null ? null : r.data.contiguous();
+            if (c == null || c.isReadOnly() || c.byteSize() < bytes) {
+                return null;
+            }
+            queues.unpost(r);
+        } finally {
+            lock.unlock();
+        }
+        consumed(peer, bytes + Protocol.OVERHEAD);
+        r.accept(source, tag, bytes);
+        placedEager.put(peer, r);
+        return c.asSlice(0, bytes);
     }
 
     /** {@link #placement} of a DATA frame, out of line: the transport asks at every large eager frame too. */
@@ -2283,6 +2322,19 @@ public final class Engine implements InprocEndpoint, FrameSink {
         org.jmpi.transport.Traffic t = traffic;
         if (t != null) {
             t.received(peer, FrameLayout.getInt(header, FrameLayout.PAYLOAD));
+        }
+        if (FrameLayout.getInt(header, FrameLayout.KIND) == Protocol.EAGER) {
+            RecvRequest r = placedEager.remove(peer);
+            if (r == null) {
+                throw new IllegalStateException("eager message from rank " + peer + " for no receive");
+            }
+            long syncId = FrameLayout.getLong(header, FrameLayout.SEND_ID);
+            if (syncId != 0) {
+                matchedSynchronous(peer, syncId);
+            }
+            r.finish();
+            completedInPoll = true;
+            return;
         }
         long recvId = FrameLayout.getLong(header, FrameLayout.RECV_ID);
         RecvRequest r = activeRecvs.get(recvId);
@@ -2335,6 +2387,10 @@ public final class Engine implements InprocEndpoint, FrameSink {
             if (r.abandon()) {
                 doomed.add(r);
             }
+        }
+        RecvRequest placed = placedEager.remove(peer);
+        if (placed != null) {
+            doomed.add(placed);
         }
         for (RecvRequest r : doomed) {
             r.fail(ErrorClass.ERR_PROC_FAILED, "rank " + peer + " failed: " + cause.getMessage());

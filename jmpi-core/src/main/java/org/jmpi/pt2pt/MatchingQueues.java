@@ -296,6 +296,15 @@ final class MatchingQueues {
 
     /** Takes the earliest posted receive that matches a message (context, source, tag), or returns null. */
     RecvRequest takePosted(int context, int source, int tag) {
+        RecvRequest r = findPosted(context, source, tag);
+        if (r != null) {
+            unpost(r);
+        }
+        return r;
+    }
+
+    /** The earliest posted receive that matches a message (context, source, tag), left posted; or null. */
+    RecvRequest findPosted(int context, int source, int tag) {
         RecvRequest exactFirst = null;
         if (indexed) {
             Bucket b = find(context, source, tag);
@@ -312,11 +321,7 @@ final class MatchingQueues {
                 break;
             }
         }
-        RecvRequest r = listFirst != null ? listFirst : exactFirst;
-        if (r != null) {
-            unpost(r);
-        }
-        return r;
+        return listFirst != null ? listFirst : exactFirst;
     }
 
     /** Every posted receive (for failure handling and wake-ups); the action may unpost the one it is given. */

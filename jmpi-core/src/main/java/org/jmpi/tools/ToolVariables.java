@@ -148,13 +148,15 @@ final class ToolVariables {
         l.add(new Cvar("jmpi.tcp.socket.receive.buffer", Source.TCP, Kind.LONG, null,
                 "SO_RCVBUF of every connection; 0 leaves the system's default"));
         l.add(new Cvar("jmpi.tcp.write.buffer", Source.TCP, Kind.LONG, null,
-                "per-connection buffer where small frames are gathered before a write"));
+                "per-connection buffer where frames are gathered before a write (larger native payloads are not)"));
         l.add(new Cvar("jmpi.tcp.read.buffer", Source.TCP, Kind.LONG, null,
                 "initial size of the per-connection read buffer (it grows to the largest frame)"));
         l.add(new Cvar("jmpi.tcp.max.frame", Source.TCP, Kind.LONG, null,
                 "largest payload a frame may carry; a longer one drops the peer"));
         l.add(new Cvar("jmpi.tcp.eager.limit", Source.TCP, Kind.LONG, null,
                 "messages to a rank reached over TCP up to this many bytes are sent eagerly"));
+        l.add(new Cvar("jmpi.tcp.chunk.bytes", Source.TCP, Kind.LONG, null,
+                "larger messages travel over TCP in data frames of at most this many bytes"));
         return List.copyOf(l);
     }
 

@@ -80,7 +80,7 @@ public record TcpConfig(
 
     /** Loopback only, OS-chosen port, 4 MiB socket buffers, no secret. */
     public static TcpConfig defaults() {
-        return new TcpConfig("127.0.0.1", 0, 4 << 20, 4 << 20, 128 << 10, 128 << 10, 64 << 20, 128 << 10, 512 << 10,
+        return new TcpConfig("127.0.0.1", 0, 4 << 20, 4 << 20, 128 << 10, 128 << 10, 64 << 20, 512 << 10, 512 << 10,
                 "");
     }
 

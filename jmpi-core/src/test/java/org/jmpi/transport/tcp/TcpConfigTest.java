@@ -21,11 +21,12 @@ class TcpConfigTest {
     @Test
     void propertiesWinOverEnvironmentAndSizesTakeSuffixes() {
         TcpConfig c = from(
-                Map.of("jmpi.tcp.host", "eth0", "jmpi.tcp.write.buffer", "256k"),
+                Map.of("jmpi.tcp.host", "eth0", "jmpi.tcp.write.buffer", "256k", "jmpi.tcp.chunk.bytes", "2m"),
                 Map.of("JMPI_TCP_HOST", "10.0.0.1", "JMPI_TCP_SOCKET_SEND_BUFFER", "8m", "JMPI_TCP_MAX_FRAME", "1g",
                         "JMPI_SECRET", " s3cret"));
         assertThat(c.host()).isEqualTo("eth0");
         assertThat(c.writeBuffer()).isEqualTo(256 << 10);
+        assertThat(c.chunkBytes()).isEqualTo(2 << 20);
         assertThat(c.socketSendBuffer()).isEqualTo(8 << 20);
         assertThat(c.maxFrame()).isEqualTo(1 << 30);
         assertThat(c.secret()).isEqualTo(" s3cret");
@@ -42,6 +43,9 @@ class TcpConfigTest {
         assertThatThrownBy(() -> from(Map.of("jmpi.tcp.read.buffer", "4g"), Map.of()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("jmpi.tcp.read.buffer");
+        assertThatThrownBy(() -> from(Map.of("jmpi.tcp.chunk.bytes", "1k"), Map.of()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("jmpi.tcp.chunk.bytes");
     }
 
     @Test
@@ -49,7 +53,7 @@ class TcpConfigTest {
         Map<String, String> d = TcpConfig.defaults().withSecret("hidden").describe();
         assertThat(d).containsKeys("jmpi.tcp.host", "jmpi.tcp.port", "jmpi.tcp.socket.send.buffer",
                 "jmpi.tcp.socket.receive.buffer", "jmpi.tcp.write.buffer", "jmpi.tcp.read.buffer", "jmpi.tcp.max.frame",
-                "jmpi.tcp.eager.limit", "jmpi.secret");
+                "jmpi.tcp.eager.limit", "jmpi.tcp.chunk.bytes", "jmpi.secret");
         assertThat(d.toString()).doesNotContain("hidden");
         assertThat(TcpConfig.defaults().withSecret("hidden").toString()).doesNotContain("hidden");
     }

@@ -105,6 +105,89 @@ class TcpLargeMessagesTest {
         }
     }
 
+    /**
+     * Eager messages (up to 512 KiB over TCP) matched when their header comes and read into the posted receive: a
+     * wildcard receive, two messages with one envelope taking the receives in the order posted, a receive posted after
+     * the message came (unexpected), a strided datatype (not one run of memory: the message goes whole, as usual), an
+     * array, and a receive too small (truncated, keeps what fits, nothing past it).
+     */
+    @MpiTest(ranks = {2, 3}, modes = Mode.PROCESSES, jvmArgs = "-Djmpi.transport=tcp", timeoutSeconds = 120)
+    void largeEagerMessagesMatchTheirReceivesInOrder() throws MPIException {
+        MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
+        int rank = MPI.COMM_WORLD.getRank();
+        int last = MPI.COMM_WORLD.getSize() - 1;
+        int n = 300_007;
+        if (rank == 0) {
+            ByteBuffer any = MPI.newByteBuffer(n);
+            ByteBuffer first = MPI.newByteBuffer(n);
+            ByteBuffer second = MPI.newByteBuffer(n);
+            Request r1 = MPI.COMM_WORLD.iRecv(any, n, MPI.BYTE, MPI.ANY_SOURCE, MPI.ANY_TAG);
+            Request r2 = MPI.COMM_WORLD.iRecv(first, n, MPI.BYTE, last, 2);
+            Request r3 = MPI.COMM_WORLD.iRecv(second, n, MPI.BYTE, last, 2);
+            MPI.COMM_WORLD.send(new int[] {1}, 1, MPI.INT, last, 0); // the receives are posted
+            Status s = r1.waitStatus();
+            assertThat(s.getSource()).isEqualTo(last);
+            assertThat(s.getTag()).isEqualTo(1);
+            assertThat(s.getCount(MPI.BYTE)).isEqualTo(n);
+            check(any, 0, n, last, 1);
+            r2.waitFor();
+            r3.waitFor();
+            check(first, 0, n, last, 2);
+            check(second, 0, n, last, 3);
+            MPI.COMM_WORLD.barrier(); // the next ones are sent before their receives are posted
+            ByteBuffer late = MPI.newByteBuffer(n);
+            MPI.COMM_WORLD.recv(late, n, MPI.BYTE, last, 4);
+            check(late, 0, n, last, 4);
+            // every other int of 2n ints: a strided receive, not one run of memory
+            int ints = n / 4;
+            mpi.Datatype everyOther = mpi.Datatype.createVector(ints, 1, 2, MPI.INT);
+            everyOther.commit();
+            int[] strided = new int[2 * ints];
+            java.util.Arrays.fill(strided, -1);
+            MPI.COMM_WORLD.recv(strided, 1, everyOther, last, 5);
+            for (int i = 0; i < ints; i++) {
+                assertThat(strided[2 * i]).isEqualTo(i * 3);
+                assertThat(strided[2 * i + 1]).isEqualTo(-1);
+            }
+            everyOther.free();
+            double[] arr = new double[n / 8];
+            MPI.COMM_WORLD.recv(arr, arr.length, MPI.DOUBLE, last, 6);
+            for (int i = 0; i < arr.length; i++) {
+                assertThat(arr[i]).isEqualTo(i * 0.5);
+            }
+            int room = 200_000;
+            ByteBuffer small = MPI.newByteBuffer(room + 8);
+            assertThatThrownBy(() -> MPI.COMM_WORLD.recv(small, room, MPI.BYTE, last, 7))
+                    .isInstanceOfSatisfying(MPIException.class,
+                            e -> assertThat(e.getErrorClass()).isEqualTo(MPI.ERR_TRUNCATE));
+            check(small, 0, room, last, 7);
+            for (int i = room; i < room + 8; i++) {
+                assertThat(small.get(i)).as("byte %d past the receive", i).isZero();
+            }
+        } else if (rank == last) {
+            MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, 0, 0);
+            MPI.COMM_WORLD.send(filled(n, rank, 1), n, MPI.BYTE, 0, 1);
+            MPI.COMM_WORLD.send(filled(n, rank, 2), n, MPI.BYTE, 0, 2);
+            MPI.COMM_WORLD.send(filled(n, rank, 3), n, MPI.BYTE, 0, 2);
+            MPI.COMM_WORLD.send(filled(n, rank, 4), n, MPI.BYTE, 0, 4);
+            MPI.COMM_WORLD.barrier();
+            int[] ints = new int[n / 4];
+            for (int i = 0; i < ints.length; i++) {
+                ints[i] = i * 3;
+            }
+            MPI.COMM_WORLD.send(ints, ints.length, MPI.INT, 0, 5);
+            double[] arr = new double[n / 8];
+            for (int i = 0; i < arr.length; i++) {
+                arr[i] = i * 0.5;
+            }
+            MPI.COMM_WORLD.send(arr, arr.length, MPI.DOUBLE, 0, 6);
+            MPI.COMM_WORLD.send(filled(n, rank, 7), n, MPI.BYTE, 0, 7);
+        } else {
+            MPI.COMM_WORLD.barrier();
+        }
+        MPI.COMM_WORLD.barrier();
+    }
+
     @MpiTest(ranks = {2}, modes = Mode.PROCESSES, jvmArgs = "-Djmpi.transport=tcp", timeoutSeconds = 120)
     void aReceiveTooSmallForALargeMessageIsTruncatedAndKeepsWhatFits() throws MPIException {
         MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);

@@ -8,8 +8,8 @@
 #   stamp               what they were made from: the JDK (home and version) and each jar's size and time; jmpirun
 #                       and jmpi-java use a cache only when all of it still holds
 #
-# by running org.jmpi.examples.AotTraining under jmpirun: a two-rank job with the launcher recording, then a job of two
-# hosts (both this machine) of two ranks each with rank 0 recording (some seconds each).
+# by running a two-rank job of org.jmpi.examples.AotTraining under jmpirun, with the launcher and rank 0 recording
+# (a few seconds).
 #
 #   aot-caches.sh DIST JAVA_HOME
 #
@@ -58,49 +58,14 @@ done
 launcher_opts="-XX:UserThreadWaitAttemptsAtExit=0 -XX:TieredStopAtLevel=1 -XX:+UseSerialGC $record"
 launcher_opts="$launcher_opts -XX:AOTCacheOutput=$aot.tmp/jmpi-launcher.aot"
 # the working directory is an empty directory: the ranks' default class path is '.', and a JDK 25 cannot be made from
-# a class path with a non-empty directory. The launcher trains on a job of this host (its usual start: the host proxy
-# in its own JVM), a short one.
-if ! (cd "$work/cwd" && JMPI_JAVA="$java" JMPI_AOT=0 JMPI_LAUNCHER_JVM_ARGS="$launcher_opts" timeout 300 \
-    "$dist/bin/jmpirun" --no-stdin -n 2 org.jmpi.examples.AotTraining "$work/launcher.pid" 30) > "$work/log" 2>&1; then
-  echo "aot-caches: the launcher's training run failed; no cache made. Its output:"
+# a class path with a non-empty directory
+if ! (cd "$work/cwd" && JMPI_JAVA="$java" JMPI_AOT=0 JMPI_LAUNCHER_JVM_ARGS="$launcher_opts" \
+    JMPI_JVM_ARGS="$train -XX:AOTCacheOutput=$work/rank%p.aot" timeout 300 "$dist/bin/jmpirun" --no-stdin -n 2 \
+    org.jmpi.examples.AotTraining "$work/rank0.pid") > "$work/log" 2>&1; then
+  echo "aot-caches: the training run failed; no cache made. Its output:"
   cat "$work/log"
   rm -rf "$aot.tmp"
   exit 0
-fi
-# The ranks train on two hosts of two ranks each, both this machine: jmpirun starts each host's proxy through an
-# agent that runs the command here (as ssh would there), and the process mapping gives two nodes; TCP on the loopback
-# address. Rank 0 (recording) then runs shared memory to rank 1 and TCP to rank 2 and the collectives of one host and
-# of two (AotTraining), so that a job across hosts compiles its TCP path's methods once, with C1's final tier, as a job
-# of one host does its shared-memory path's. Trained on one host, each of them was compiled twice by C1 (with
-# profiling, then without) in the program's first seconds, some 30 per rank in a Jacobi on 2 hosts x 2 ranks; the
-# collectives on 2 x 2 ranks then had rounds 1.5-2.6 times slower than the others (OMB-J's bcast of 1 MiB 917 and 955
-# us against 392; with this training 356-371 in every round; gated, 2026-11-30). Where that job cannot run, the ranks
-# train on one host, as before.
-cat > "$work/here" <<'AGENT'
-#!/bin/sh
-# aot-caches.sh's launch agent: "here HOST COMMAND" runs COMMAND on this machine, whatever HOST
-shift
-exec /bin/sh -c "$1"
-AGENT
-chmod 755 "$work/here"
-rank_training() { # jmpirun options... rounds: runs AotTraining with rank 0 recording; whether its cache was made
-  local rounds="${*: -1}"
-  rm -f "$work"/rank*.aot "$work/rank0.pid"
-  (cd "$work/cwd" && JMPI_JAVA="$java" JMPI_AOT=0 JMPI_JVM_ARGS="$train -XX:AOTCacheOutput=$work/rank%p.aot" \
-      timeout 300 "$dist/bin/jmpirun" --no-stdin "${@:1:$#-1}" org.jmpi.examples.AotTraining "$work/rank0.pid" \
-      "$rounds") > "$work/log" 2>&1 && [ -s "$work/rankpid$(cat "$work/rank0.pid" 2>/dev/null).aot" ]
-}
-if ! rank_training -n 4 -H localhost:2,127.0.0.1:2 --no-autofork --launcher-exec "$work/here" \
-    -x JMPI_TCP_HOST=127.0.0.1 150; then
-  echo "aot-caches: the ranks' training on two hosts failed; they train on one (a job across hosts then compiles its"
-  echo "TCP path twice). Its output:"
-  cat "$work/log"
-  if ! rank_training -n 2 300; then
-    echo "aot-caches: the training run failed; no cache made. Its output:"
-    cat "$work/log"
-    rm -rf "$aot.tmp"
-    exit 0
-  fi
 fi
 # jmpirun --threads: its JVM also runs the ranks, and loads the message path they share (RankClassLoader) from its
 # own class path, so it gets a cache of its own, from the same workload in threads mode (4-rank Hello: half the wall

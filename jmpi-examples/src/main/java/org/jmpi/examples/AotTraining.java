@@ -16,10 +16,8 @@ import mpi.Status;
  * so that the classes they need are in the cache, and often enough (a few hundred times each) that the JIT compiles
  * the methods they run: the cache records which ones it compiled, and a rank that starts from it compiles those at
  * once with C1's final tier. Not a benchmark and not an example to copy; it checks its results so that a broken build
- * does not make a cache from a failing run. The build runs it on two hosts of two ranks each (both this machine), so
- * that rank 0 trains shared memory to rank 1 and TCP to rank 2, and the collectives of one host and of two; with a
- * file name as first argument, rank 0 writes its process id there (the build keeps that rank's cache); a second
- * argument sets the rounds (300).
+ * does not make a cache from a failing run. The build runs it on two ranks; with a file name as first argument, rank
+ * 0 writes its process id there (the build keeps that rank's cache); a second argument sets the rounds (300).
  */
 public final class AotTraining {
     private AotTraining() {}
@@ -36,29 +34,15 @@ public final class AotTraining {
         System.out.println("training rank " + rank + " of " + size + " on " + MPI.getProcessorName());
         MPI.wtime();
         int peer = rank ^ 1;
-        // on two hosts of two ranks each (as the build runs it), the peer on the other host, and this host's ranks: the
-        // collectives of one host (flat) and of the world (across hosts) both train
-        int far = rank ^ 2;
-        Intracomm host = world.splitType(Comm.TYPE_SHARED, rank, MPI.INFO_NULL);
-        boolean twoLevels = host.getSize() < size;
-        Intracomm across = world.dup(); // (its wildcard receives must not take the other pair's messages)
         for (int n : new int[] {1, 8, 1024, 8 * 1024, 64 * 1024, 128 * 1024, 256 * 1024, 1024 * 1024}) {
             // a third of the rounds above the eager limit: their paths loop over pieces
             for (int i = n > 64 * 1024 ? rounds / 3 : rounds; i > 0; i--) {
                 if (peer < size) {
                     pointToPoint(world, peer, n);
                 }
-                if (twoLevels && far < size) {
-                    pointToPoint(across, far, n);
-                }
                 collectives(world, n);
-                if (twoLevels) {
-                    collectives(host, n);
-                }
             }
         }
-        host.free();
-        across.free();
         Comm half = world.split(rank % 2, rank);
         half.barrier();
         half.free();

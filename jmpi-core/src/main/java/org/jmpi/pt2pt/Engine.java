@@ -120,8 +120,6 @@ public final class Engine implements InprocEndpoint, FrameSink {
     private static final long ANSWERED = -1;
     private final org.jmpi.shared.LongTable<SendRequest> rendezvousSends = new org.jmpi.shared.LongTable<>();
     private final org.jmpi.shared.LongTable<RecvRequest> activeRecvs = new org.jmpi.shared.LongTable<>();
-    /** Per peer, the receive an EAGER frame was matched to whose payload the transport is placing into it. */
-    private final java.util.Map<Integer, RecvRequest> placedEager = new java.util.concurrent.ConcurrentHashMap<>();
     private final ThreadLocal<MemorySegment> headers =
             ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(FrameLayout.HEADER_BYTES, 8));
     /** Recycled requests of each thread (see {@link #release}). */
@@ -383,6 +381,12 @@ public final class Engine implements InprocEndpoint, FrameSink {
         long answeredSent;
         /** MATCHED answers from the peer; written by the progress owner. */
         volatile long answers;
+        /**
+         * The receive the peer's EAGER frame was matched to while the transport places its payload there
+         * ({@link Engine#placement}); taken by {@link Engine#onPlaced} or, if the peer fails first, by the failure.
+         */
+        final java.util.concurrent.atomic.AtomicReference<RecvRequest> placedEager =
+                new java.util.concurrent.atomic.AtomicReference<>();
 
         /** A frame to queue for credit (a reused record when there is one). Caller holds the lock. */
         Pending pending(MemorySegment h, MemorySegment payload, Runnable onWritten, long cost, SendRequest s) {
@@ -2301,7 +2305,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         }
         consumed(peer, bytes + Protocol.OVERHEAD);
         r.accept(source, tag, bytes);
-        placedEager.put(peer, r);
+        flow(peer).placedEager.set(r);
         return c.asSlice(0, bytes);
     }
 
@@ -2324,7 +2328,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             t.received(peer, FrameLayout.getInt(header, FrameLayout.PAYLOAD));
         }
         if (FrameLayout.getInt(header, FrameLayout.KIND) == Protocol.EAGER) {
-            RecvRequest r = placedEager.remove(peer);
+            RecvRequest r = flow(peer).placedEager.getAndSet(null);
             if (r == null) {
                 throw new IllegalStateException("eager message from rank " + peer + " for no receive");
             }
@@ -2388,7 +2392,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 doomed.add(r);
             }
         }
-        RecvRequest placed = placedEager.remove(peer);
+        RecvRequest placed = flow(peer).placedEager.getAndSet(null);
         if (placed != null) {
             doomed.add(placed);
         }

@@ -148,7 +148,7 @@ final class ToolVariables {
         l.add(new Cvar("jmpi.tcp.socket.receive.buffer", Source.TCP, Kind.LONG, null,
                 "SO_RCVBUF of every connection; 0 leaves the system's default"));
         l.add(new Cvar("jmpi.tcp.write.buffer", Source.TCP, Kind.LONG, null,
-                "per-connection buffer where frames are gathered before a write (larger native payloads are not)"));
+                "per-connection buffer where frames are gathered before a write (16 KiB+ payloads go alone)"));
         l.add(new Cvar("jmpi.tcp.read.buffer", Source.TCP, Kind.LONG, null,
                 "initial size of the per-connection read buffer (it grows to the largest frame)"));
         l.add(new Cvar("jmpi.tcp.max.frame", Source.TCP, Kind.LONG, null,

@@ -12,7 +12,8 @@
 #   netns-hosts.sh netem "SPEC"  every host's link gets the netem qdisc SPEC on its way out (e.g. "delay 1ms",
 #                              "rate 100mbit", "loss 1%"); "off" removes it. Both directions of a path pass two
 #                              hosts' links, so "delay 1ms" adds 2 ms to a round trip between two hosts. On a kernel
-#                              without netem, "loss N%" (whole percent, nftables) and "rate R" (tbf) still work.
+#                              without netem, "loss N%" (whole percent, nftables) and "rate R" (tbf) still work, and
+#                              "delay Nms" alone (netns-delay.py, a user-space delay line)
 #   netns-hosts.sh operator-ssh-config DIR   install /etc/ssh/ssh_config.d/jmpi-test.conf (Port 2222, the test key)
 #                              for 10.78.0.*, the way mpi-operator's image sets Port 2222 in /etc/ssh/ssh_config
 #
@@ -26,6 +27,7 @@ N=${NETNS_HOSTS:-2}
 [[ $N =~ ^[2-4]$ ]] || { echo "netns-hosts: NETNS_HOSTS must be 2, 3 or 4" >&2; exit 1; }
 NS=("${NS_ALL[@]:0:N}")
 DROPIN=/etc/ssh/ssh_config.d/jmpi-test.conf
+DELAY_PID=/tmp/jmpi-netns-delay.pid
 
 cmd="${1:-}"
 dir="${2:-}"
@@ -141,9 +143,11 @@ EOF
 }
 
 netem() {
-  # netem where the kernel has it; else loss through nftables (numgen random) and rates through tbf. A delay needs
-  # netem: without it that is an error, not a silently unshaped link.
-  local ns spec=$dir
+  # netem where the kernel has it; else loss through nftables (numgen random), rates through tbf and a delay alone
+  # through netns-delay.py (a process every host's frames pass; any other combination with a delay is an error, not
+  # a silently unshaped link).
+  local ns spec=$dir delay_ms=""
+  delay_off
   for ns in "${NS[@]}"; do
     ip netns exec "$ns" tc qdisc del dev eth0 root 2>/dev/null || true
     ip netns exec "$ns" nft delete table inet jmpinetem 2>/dev/null || true
@@ -166,13 +170,34 @@ netem() {
         rate)
           ip netns exec "$ns" tc qdisc add dev eth0 root tbf rate "$2" burst 256kb latency 100ms
           shift 2 ;;
+        delay)
+          [[ $spec =~ ^delay\ ([0-9]+(\.[0-9]+)?)ms$ ]] || die "without netem a delay goes alone, in ms (got '$spec')"
+          delay_ms=${BASH_REMATCH[1]}
+          shift 2 ;;
         *) die "'$1' needs the kernel's netem (sch_netem), which this kernel does not have" ;;
       esac
     done
   done
+  if [ -n "$delay_ms" ]; then
+    python3 "$(dirname "$0")/netns-delay.py" "$delay_ms" "${NS[@]}" > "$DELAY_PID" || die "netns-delay.py failed"
+  fi
+}
+
+# Ends netns-delay.py (by pid; it puts the hosts' links back) and waits for it.
+delay_off() {
+  [ -f "$DELAY_PID" ] || return 0
+  local pid
+  pid=$(cat "$DELAY_PID")
+  rm -f "$DELAY_PID"
+  [[ $pid =~ ^[0-9]+$ ]] || return 0
+  kill "$pid" 2>/dev/null || return 0
+  local i
+  for i in $(seq 100); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.05; done
+  kill -9 "$pid" 2>/dev/null || true
 }
 
 down_quiet() {
+  delay_off
   for ns in "${NS_ALL[@]}"; do
     if [ -n "$dir" ] && [ -f "$dir/sshd.$ns.pid" ]; then
       kill "$(cat "$dir/sshd.$ns.pid")" 2>/dev/null || true

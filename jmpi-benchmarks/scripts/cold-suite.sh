@@ -504,7 +504,10 @@ run() { # raw-file command...: one gated run; exit 99 (contaminated) and failure
     echo "# $(date +%FT%T) load $(cut -d' ' -f1-3 /proc/loadavg) :: $*" > "$f"
     local reap=()
     [ -z "$HOSTS" ] || reap=(python3 "$HERE/reap.py") # remote daemons that outlive their launcher: CPU of the run
-    python3 "$BASELINE/gate.py" "$f" -- timeout -k 10 "$RUN_TIMEOUT" ${reap[@]+"${reap[@]}"} "$@" < /dev/null || rc=$?
+    local mine=() # netns-hosts.sh's user-space delay line (a delay without netem) is the link: its CPU is the run's
+    [ ! -f /tmp/jmpi-netns-delay.pid ] || mine=(--mine "$(cat /tmp/jmpi-netns-delay.pid)")
+    python3 "$BASELINE/gate.py" "$f" ${mine[@]+"${mine[@]}"} -- timeout -k 10 "$RUN_TIMEOUT" ${reap[@]+"${reap[@]}"} "$@" \
+        < /dev/null || rc=$?
     case $rc in
         0) ;;
         99) echo "# contaminated (gate exit 99)" >> "$f" ;;

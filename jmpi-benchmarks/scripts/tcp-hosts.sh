@@ -14,8 +14,7 @@
 #   PER_HOST   ranks per host (default 1); NHOSTS hosts, 2-4 (default 2)
 #   NETEM      a netem specification for every host's outgoing link, e.g. "delay 1ms" (2 ms more per round trip),
 #              "rate 100mbit", "loss 1%"; default none. Without the kernel's netem a delay alone still works
-#              (netns-hosts.sh's user-space delay line, about 1 Gbit/s); pass the gate its pid (cold-suite's runs count
-#              its CPU time as foreign load)
+#              (netns-hosts.sh's user-space delay line, about 1 Gbit/s, whose CPU time counts as the runs')
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)

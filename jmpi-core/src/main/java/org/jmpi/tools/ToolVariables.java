@@ -144,9 +144,9 @@ final class ToolVariables {
                 "where to listen: an address, a host name, an interface name, or * for every interface"));
         l.add(new Cvar("jmpi.tcp.port", Source.TCP, Kind.LONG, null, "the listening port; 0 picks a free one"));
         l.add(new Cvar("jmpi.tcp.socket.send.buffer", Source.TCP, Kind.LONG, null,
-                "SO_SNDBUF of every connection; 0 leaves the system's default"));
+                "SO_SNDBUF of every connection; 0, or a size above net.core.wmem_max, leaves the system's default"));
         l.add(new Cvar("jmpi.tcp.socket.receive.buffer", Source.TCP, Kind.LONG, null,
-                "SO_RCVBUF of every connection; 0 leaves the system's default"));
+                "SO_RCVBUF of every connection; 0, or a size above net.core.rmem_max, leaves the system's default"));
         l.add(new Cvar("jmpi.tcp.write.buffer", Source.TCP, Kind.LONG, null,
                 "per-connection buffer where frames are gathered before a write (16 KiB+ payloads go alone)"));
         l.add(new Cvar("jmpi.tcp.read.buffer", Source.TCP, Kind.LONG, null,

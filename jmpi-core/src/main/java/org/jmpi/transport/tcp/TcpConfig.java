@@ -16,9 +16,10 @@ import java.util.function.UnaryOperator;
  *     which is right only when the whole job runs on one host. ({@code jmpi.tcp.host})
  * @param port the listening port; 0 picks a free one. ({@code jmpi.tcp.port})
  * @param socketSendBuffer SO_SNDBUF of every connection in bytes; 0 leaves the operating system's default (and its
- *     autotuning). ({@code jmpi.tcp.socket.send.buffer})
- * @param socketReceiveBuffer SO_RCVBUF of every connection in bytes; 0 leaves the system default.
- *     ({@code jmpi.tcp.socket.receive.buffer})
+ *     autotuning), as does a size above the system's limit for it (Linux: {@code net.core.wmem_max}; see
+ *     {@link #sendBufferToSet()}). ({@code jmpi.tcp.socket.send.buffer})
+ * @param socketReceiveBuffer SO_RCVBUF of every connection in bytes; 0 or a size above the system's limit
+ *     ({@code net.core.rmem_max}) leaves the system default. ({@code jmpi.tcp.socket.receive.buffer})
  * @param writeBuffer per-connection direct buffer into which outgoing frames are copied before a write, larger
  *     payloads piece by piece. ({@code jmpi.tcp.write.buffer})
  * @param readBuffer initial size of the per-connection direct read buffer; it grows to the largest frame seen.
@@ -78,7 +79,7 @@ public record TcpConfig(
         }
     }
 
-    /** Loopback only, OS-chosen port, 4 MiB socket buffers, no secret. */
+    /** Loopback only, OS-chosen port, 4 MiB socket buffers where the system allows them, no secret. */
     public static TcpConfig defaults() {
         return new TcpConfig("127.0.0.1", 0, 4 << 20, 4 << 20, 128 << 10, 128 << 10, 64 << 20, 512 << 10, 512 << 10,
                 "");
@@ -116,6 +117,42 @@ public record TcpConfig(
     public TcpConfig withHost(String newHost) {
         return new TcpConfig(newHost, port, socketSendBuffer, socketReceiveBuffer, writeBuffer, readBuffer, maxFrame,
                 eagerLimit, chunkBytes, secret);
+    }
+
+    /**
+     * SO_SNDBUF to set on a connection, or 0 to leave the system's buffer: {@link #socketSendBuffer()} unless the
+     * system would cap it. Linux caps a requested size at {@code net.core.wmem_max} and stops growing a buffer that was
+     * set; left alone, the buffer grows with the connection's needs up to {@code net.ipv4.tcp_wmem}'s maximum (4 MiB by
+     * default), above the cap (208 KiB by default). On two network namespaces with the default caps, a ping-pong with
+     * 4 MiB asked for (and 208 KiB given) took 185 us one way at 512 KiB and 346 at 1 MiB, against 104 and 262 with the
+     * system's buffers (Open MPI Java 109 and 288; OMB-J, ungated, 2026-11-30).
+     */
+    public int sendBufferToSet() {
+        return settable(socketSendBuffer, SystemLimits.WMEM_MAX);
+    }
+
+    /** SO_RCVBUF to set, or 0: as {@link #sendBufferToSet()}, against {@code net.core.rmem_max}. */
+    public int receiveBufferToSet() {
+        return settable(socketReceiveBuffer, SystemLimits.RMEM_MAX);
+    }
+
+    /** {@code requested}, or 0 when it is 0 or above {@code limit} (the system's cap for it; negative: unknown). */
+    static int settable(int requested, long limit) {
+        return requested > 0 && (limit < 0 || requested <= limit) ? requested : 0;
+    }
+
+    /** The system's caps on the socket buffer sizes a program may set, read once; -1 where unknown. */
+    private static final class SystemLimits {
+        static final long WMEM_MAX = read("/proc/sys/net/core/wmem_max");
+        static final long RMEM_MAX = read("/proc/sys/net/core/rmem_max");
+
+        private static long read(String file) {
+            try {
+                return Long.parseLong(java.nio.file.Files.readString(java.nio.file.Path.of(file)).trim());
+            } catch (java.io.IOException | NumberFormatException | SecurityException e) {
+                return -1;
+            }
+        }
     }
 
     /** Every parameter with its value, for {@code jmpirun --info}; the secret is not shown. */

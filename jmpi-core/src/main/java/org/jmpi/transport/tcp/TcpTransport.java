@@ -237,8 +237,8 @@ public final class TcpTransport implements Transport, org.jmpi.transport.Lane {
             server = ServerSocketChannel.open();
             server.configureBlocking(false);
             server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            if (config.socketReceiveBuffer() > 0) {
-                server.setOption(StandardSocketOptions.SO_RCVBUF, config.socketReceiveBuffer()); // inherited
+            if (config.receiveBufferToSet() > 0) {
+                server.setOption(StandardSocketOptions.SO_RCVBUF, config.receiveBufferToSet()); // inherited
             }
             InetAddress bindAddress = bindAddress(config.host());
             server.bind(new InetSocketAddress(bindAddress, config.port()), Math.max(128, bootstrap.size()));
@@ -367,11 +367,11 @@ public final class TcpTransport implements Transport, org.jmpi.transport.Lane {
     private void configure(SocketChannel ch) throws IOException {
         ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
         ch.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
-        if (config.socketSendBuffer() > 0) {
-            ch.setOption(StandardSocketOptions.SO_SNDBUF, config.socketSendBuffer());
+        if (config.sendBufferToSet() > 0) {
+            ch.setOption(StandardSocketOptions.SO_SNDBUF, config.sendBufferToSet());
         }
-        if (config.socketReceiveBuffer() > 0) {
-            ch.setOption(StandardSocketOptions.SO_RCVBUF, config.socketReceiveBuffer());
+        if (config.receiveBufferToSet() > 0) {
+            ch.setOption(StandardSocketOptions.SO_RCVBUF, config.receiveBufferToSet());
         }
     }
 

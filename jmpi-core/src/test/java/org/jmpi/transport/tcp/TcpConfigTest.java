@@ -49,6 +49,28 @@ class TcpConfigTest {
     }
 
     @Test
+    void socketBuffersTheSystemWouldCapAreLeftToItsAutotuning() {
+        assertThat(TcpConfig.settable(0, 4 << 20)).isZero();
+        assertThat(TcpConfig.settable(4 << 20, 212_992)).isZero(); // Linux's default cap
+        assertThat(TcpConfig.settable(4 << 20, 4 << 20)).isEqualTo(4 << 20);
+        assertThat(TcpConfig.settable(8 << 10, 212_992)).isEqualTo(8 << 10);
+        assertThat(TcpConfig.settable(4 << 20, -1)).isEqualTo(4 << 20); // no cap known: as asked
+    }
+
+    @Test
+    void theDefaultSocketBuffersAreSetOnlyWhereThisSystemAllowsThem() throws Exception {
+        java.nio.file.Path wmem = java.nio.file.Path.of("/proc/sys/net/core/wmem_max");
+        java.nio.file.Path rmem = java.nio.file.Path.of("/proc/sys/net/core/rmem_max");
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isReadable(wmem)
+                && java.nio.file.Files.isReadable(rmem));
+        TcpConfig d = TcpConfig.defaults();
+        long wmax = Long.parseLong(java.nio.file.Files.readString(wmem).trim());
+        long rmax = Long.parseLong(java.nio.file.Files.readString(rmem).trim());
+        assertThat(d.sendBufferToSet()).isEqualTo(d.socketSendBuffer() <= wmax ? d.socketSendBuffer() : 0);
+        assertThat(d.receiveBufferToSet()).isEqualTo(d.socketReceiveBuffer() <= rmax ? d.socketReceiveBuffer() : 0);
+    }
+
+    @Test
     void describeListsEveryParameterWithoutTheSecret() {
         Map<String, String> d = TcpConfig.defaults().withSecret("hidden").describe();
         assertThat(d).containsKeys("jmpi.tcp.host", "jmpi.tcp.port", "jmpi.tcp.socket.send.buffer",

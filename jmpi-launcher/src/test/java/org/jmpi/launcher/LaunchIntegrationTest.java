@@ -470,6 +470,34 @@ class LaunchIntegrationTest {
         }
 
         @Test
+        void aDelayedLinkLosesNothing() throws Exception {
+            // every frame a host sends is held 2 ms (4 ms more per round trip): the same job ends with every value
+            // right; without the kernel's netem the delay is netns-hosts.sh's user-space delay line, which must be in
+            // the hosts' path while on and gone after "off"
+            assumeTrue(Files.exists(Path.of("/dev/net/tun")), "skipped: needs /dev/net/tun");
+            String netns = SCRIPTS.resolve("netns-hosts.sh").toString();
+            try {
+                assertThat(run(List.of("bash", netns, "netem", "delay 2ms"), Map.of(), Duration.ofSeconds(10)).rc)
+                        .isZero();
+                boolean delayLine = Files.exists(Path.of("/tmp/jmpi-netns-delay.pid"));
+                if (delayLine) {
+                    assertThat(run(List.of("ip", "-n", "jmpiB", "-br", "addr"), Map.of(), Duration.ofSeconds(10)).out)
+                            .as("host B's address on the delay line's device").containsPattern("jmpiB-t\\s+\\S+\\s+" + B);
+                }
+                Result r = run(jmpirun("--no-stdin", "-n", "3", "-H", A + ":2," + B + ":1", "--launcher-exec", ssh(),
+                        "-cp", rankClassPath(), RingCheckRank.class.getName()), Map.of(), Duration.ofSeconds(120));
+                assertThat(r.rc).as(r.out).isZero();
+                assertThat(r.out).contains("ring-check errors=0");
+                assertNothingLeft(r, "delayed link");
+            } finally {
+                run(List.of("bash", netns, "netem", "off"), Map.of(), Duration.ofSeconds(10));
+            }
+            assertThat(Files.exists(Path.of("/tmp/jmpi-netns-delay.pid"))).as("delay line ended").isFalse();
+            assertThat(run(List.of("ip", "-n", "jmpiB", "-br", "addr"), Map.of(), Duration.ofSeconds(10)).out)
+                    .as("host B's address back on eth0").containsPattern("eth0\\S*\\s+UP\\s+" + B);
+        }
+
+        @Test
         void mpiOperatorEmulationNeedsNoHostFlags() throws Exception {
             // what mpi-operator sets up: a hostfile variable, sshd on port 2222 in every worker, Port 2222 in the
             // system ssh_config, and the user's plain "mpirun -n 4 ..." in the launcher

@@ -2392,14 +2392,14 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 doomed.add(r);
             }
         }
-        RecvRequest placed = flow(peer).placedEager.getAndSet(null);
+        PeerFlow f = peer < flows.length ? flows[peer] : foreignFlows.get(peer); // none made for a failed peer
+        RecvRequest placed = f == null ? null : f.placedEager.getAndSet(null);
         if (placed != null) {
             doomed.add(placed);
         }
         for (RecvRequest r : doomed) {
             r.fail(ErrorClass.ERR_PROC_FAILED, "rank " + peer + " failed: " + cause.getMessage());
         }
-        PeerFlow f = peer < flows.length ? flows[peer] : foreignFlows.get(peer);
         if (f != null) {
             java.util.List<Pending> dropped;
             f.lock.lock();

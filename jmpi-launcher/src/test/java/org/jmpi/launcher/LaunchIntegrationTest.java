@@ -451,47 +451,46 @@ class LaunchIntegrationTest {
         }
 
         @Test
-        void aLossyRateLimitedLinkLosesNothing() throws Exception {
+        void aLossyRateLimitedLinkLosesNothing() throws Throwable {
             // 1 % of the packets each host sends are lost, at most 200 Mbit/s leave it: TCP retransmits, the job ends
             // with every value right, on 3 ranks (2 on A, 1 on B) through shared memory and TCP, eager and rendezvous
             // (netns-hosts.sh uses nftables and tbf where the kernel has no netem)
+            ringCheckThroughLinks("loss 1% rate 200mbit", "lossy link", () -> { });
+        }
+
+        /**
+         * Shapes every host's link with netns-hosts.sh's {@code netem SPEC}, runs {@code whileOn}, then the 3-rank ring
+         * check (2 ranks on A, 1 on B: shared memory and TCP, eager and rendezvous), which must end with every value
+         * right and nothing left; the links go back ({@code netem off}) whatever happened.
+         */
+        private void ringCheckThroughLinks(String spec, String what, org.junit.jupiter.api.function.Executable whileOn)
+                throws Throwable {
             String netns = SCRIPTS.resolve("netns-hosts.sh").toString();
             try {
-                assertThat(run(List.of("bash", netns, "netem", "loss 1% rate 200mbit"), Map.of(), Duration.ofSeconds(10))
-                        .rc).isZero();
+                assertThat(run(List.of("bash", netns, "netem", spec), Map.of(), Duration.ofSeconds(10)).rc).isZero();
+                whileOn.execute();
                 Result r = run(jmpirun("--no-stdin", "-n", "3", "-H", A + ":2," + B + ":1", "--launcher-exec", ssh(),
                         "-cp", rankClassPath(), RingCheckRank.class.getName()), Map.of(), Duration.ofSeconds(120));
                 assertThat(r.rc).as(r.out).isZero();
                 assertThat(r.out).contains("ring-check errors=0");
-                assertNothingLeft(r, "lossy link");
+                assertNothingLeft(r, what);
             } finally {
                 run(List.of("bash", netns, "netem", "off"), Map.of(), Duration.ofSeconds(10));
             }
         }
 
         @Test
-        void aDelayedLinkLosesNothing() throws Exception {
+        void aDelayedLinkLosesNothing() throws Throwable {
             // every frame a host sends is held 2 ms (4 ms more per round trip): the same job ends with every value
             // right; without the kernel's netem the delay is netns-hosts.sh's user-space delay line, which must be in
             // the hosts' path while on and gone after "off"
             assumeTrue(Files.exists(Path.of("/dev/net/tun")), "skipped: needs /dev/net/tun");
-            String netns = SCRIPTS.resolve("netns-hosts.sh").toString();
-            try {
-                assertThat(run(List.of("bash", netns, "netem", "delay 2ms"), Map.of(), Duration.ofSeconds(10)).rc)
-                        .isZero();
-                boolean delayLine = Files.exists(Path.of("/tmp/jmpi-netns-delay.pid"));
-                if (delayLine) {
+            ringCheckThroughLinks("delay 2ms", "delayed link", () -> {
+                if (Files.exists(Path.of("/tmp/jmpi-netns-delay.pid"))) {
                     assertThat(run(List.of("ip", "-n", "jmpiB", "-br", "addr"), Map.of(), Duration.ofSeconds(10)).out)
                             .as("host B's address on the delay line's device").containsPattern("jmpiB-t\\s+\\S+\\s+" + B);
                 }
-                Result r = run(jmpirun("--no-stdin", "-n", "3", "-H", A + ":2," + B + ":1", "--launcher-exec", ssh(),
-                        "-cp", rankClassPath(), RingCheckRank.class.getName()), Map.of(), Duration.ofSeconds(120));
-                assertThat(r.rc).as(r.out).isZero();
-                assertThat(r.out).contains("ring-check errors=0");
-                assertNothingLeft(r, "delayed link");
-            } finally {
-                run(List.of("bash", netns, "netem", "off"), Map.of(), Duration.ofSeconds(10));
-            }
+            });
             assertThat(Files.exists(Path.of("/tmp/jmpi-netns-delay.pid"))).as("delay line ended").isFalse();
             assertThat(run(List.of("ip", "-n", "jmpiB", "-br", "addr"), Map.of(), Duration.ofSeconds(10)).out)
                     .as("host B's address back on eth0").containsPattern("eth0\\S*\\s+UP\\s+" + B);

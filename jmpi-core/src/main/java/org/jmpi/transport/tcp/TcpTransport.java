@@ -237,8 +237,9 @@ public final class TcpTransport implements Transport, org.jmpi.transport.Lane {
             server = ServerSocketChannel.open();
             server.configureBlocking(false);
             server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            if (config.receiveBufferToSet() > 0) {
-                server.setOption(StandardSocketOptions.SO_RCVBUF, config.receiveBufferToSet()); // inherited
+            int receiveBuffer = config.receiveBufferToSet();
+            if (receiveBuffer > 0) {
+                server.setOption(StandardSocketOptions.SO_RCVBUF, receiveBuffer); // inherited
             }
             InetAddress bindAddress = bindAddress(config.host());
             server.bind(new InetSocketAddress(bindAddress, config.port()), Math.max(128, bootstrap.size()));
@@ -367,11 +368,13 @@ public final class TcpTransport implements Transport, org.jmpi.transport.Lane {
     private void configure(SocketChannel ch) throws IOException {
         ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
         ch.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
-        if (config.sendBufferToSet() > 0) {
-            ch.setOption(StandardSocketOptions.SO_SNDBUF, config.sendBufferToSet());
+        int sendBuffer = config.sendBufferToSet();
+        if (sendBuffer > 0) {
+            ch.setOption(StandardSocketOptions.SO_SNDBUF, sendBuffer);
         }
-        if (config.receiveBufferToSet() > 0) {
-            ch.setOption(StandardSocketOptions.SO_RCVBUF, config.receiveBufferToSet());
+        int receiveBuffer = config.receiveBufferToSet();
+        if (receiveBuffer > 0) {
+            ch.setOption(StandardSocketOptions.SO_RCVBUF, receiveBuffer);
         }
     }
 

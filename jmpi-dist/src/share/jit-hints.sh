@@ -17,4 +17,5 @@ jmpi_jit_hints=(
   '-XX:CompileCommand=CompileThresholdScaling,org.jmpi.transport.shm.ShmLayout::*,0.1'
   '-XX:CompileCommand=CompileThresholdScaling,org.jmpi.pt2pt.RecvRequest::*,0.1'
   '-XX:CompileCommand=CompileThresholdScaling,jdk.internal.classfile.*::*,10.0'
+  -XX:C1InlineStackLimit=10
 )

@@ -180,7 +180,7 @@ final class InboundRing {
                 || ((first ^ kindWord) & ~Lane.TAKEN_ANSWERED) >>> 32 != 0 || payload > capacity
                 || envelopeWords.getLong(off + 16) != sourceWord
                 || envelopeWords.getLong(off + 24) != tagWord
-                || length != ShmLayout.shortRecordBytes(payload) || length > (mask + 1) / 2 || off + length > mask + 1) {
+                || length != ShmLayout.shortRecordBytes(payload) || length > (mask + 1) >>> 1 || off + length > mask + 1) {
             return Lane.OTHER;
         }
         if (payload > 0) {
@@ -215,18 +215,18 @@ final class InboundRing {
      */
     private String checkRecord(int type, long off, long length) {
         long size = mask + 1;
-        if (length < ShmLayout.ALIGN || length % ShmLayout.ALIGN != 0 || off + length > size) {
+        if (length < ShmLayout.ALIGN || (length & (ShmLayout.ALIGN - 1)) != 0 || off + length > size) {
             return "a record of " + length + " bytes";
         }
         return switch (type) {
             case ShmLayout.TYPE_WRAP -> off > 0 && off + length == size ? null
                     : "a wrap record that does not end the data area after a record";
             case ShmLayout.TYPE_FRAME, ShmLayout.TYPE_SHORT -> assembly != null ? "a frame inside a long frame"
-                    : length <= size / 2 ? null : "a record longer than half the ring";
+                    : length <= size >>> 1 ? null : "a record longer than half the ring";
             case ShmLayout.TYPE_FIRST -> assembly != null ? "a long frame inside another"
-                    : length <= size / 2 ? null : "a record longer than half the ring";
+                    : length <= size >>> 1 ? null : "a record longer than half the ring";
             case ShmLayout.TYPE_MORE -> assembly == null ? "a continuation record without a first one"
-                    : length <= size / 2 ? null : "a record longer than half the ring";
+                    : length <= size >>> 1 ? null : "a record longer than half the ring";
             default -> "an unknown record type " + type;
         };
     }

@@ -103,6 +103,8 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
     private final ShmSegment own;
     /** What {@link #eagerLimit} answers, fixed with the ring's size. */
     private final long eagerLimit;
+    /** {@link #shortPayloadMax()}: the lane's largest payload, at most half a ring (computed once). */
+    private final int shortPayloadMax;
     private final MemorySegment doorbell;
     /** The timeout of a futex sleep on {@link #doorbell} (progress owner only). */
     private final MemorySegment sleepTimespec = Arena.ofAuto().allocate(16, 8);
@@ -145,6 +147,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
         }
         this.own = own;
         this.eagerLimit = Math.min(config.eagerLimit(), own.ringDataBytes / 4);
+        this.shortPayloadMax = (int) Math.min(eagerLimit, own.ringDataBytes / 2 - ShmLayout.SHORT_PAYLOAD_OFFSET);
         this.doorbell = own.doorbell();
         this.pidNamespace = pidNamespace;
         this.inbound = new InboundRing[localRanks.length - 1];
@@ -427,7 +430,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
 
     @Override
     public int shortPayloadMax() {
-        return (int) Math.min(eagerLimit, own.ringDataBytes / 2 - ShmLayout.SHORT_PAYLOAD_OFFSET);
+        return shortPayloadMax;
     }
 
     /**

@@ -180,7 +180,8 @@ final class InboundRing {
                 || ((first ^ kindWord) & ~Lane.TAKEN_ANSWERED) >>> 32 != 0 || payload > capacity
                 || envelopeWords.getLong(off + 16) != sourceWord
                 || envelopeWords.getLong(off + 24) != tagWord
-                || length != ShmLayout.shortRecordBytes(payload) || length > (mask + 1) >>> 1 || off + length > mask + 1) {
+                || length != ShmLayout.shortRecordBytes(payload) || length > (mask + 1) >>> 1
+                || off + length > mask + 1) {
             return Lane.OTHER;
         }
         if (payload > 0) {

@@ -350,13 +350,13 @@ public final class Engine implements InprocEndpoint, FrameSink {
     }
 
     /**
-     * Credit-based flow control towards one peer over a transport. Threading: every field is guarded by
-     * {@link #lock}, and queued frames of EAGER and RTS kind to this peer are handed to the transport only while
-     * holding it, so that they never overtake each other (see {@link Engine#sendCharged}).
+     * Credit-based flow control towards one peer over a transport. Threading: every field is guarded by the object's
+     * monitor ({@code synchronized (f)}: C1, which compiles jmpi's runtime, locks and unlocks a monitor inline, where a
+     * {@code ReentrantLock}'s methods are calls that the JIT compiles again), and queued frames of EAGER and RTS kind
+     * to this peer are handed to the transport only while holding it, so that they never overtake each other (see
+     * {@link Engine#sendCharged}).
      */
     private static final class PeerFlow {
-        /** Guards the fields below. */
-        final ReentrantLock lock = new ReentrantLock();
         /** Bytes this rank may still send to the peer. */
         long credits;
         /** Frames waiting for credit, in send order. */
@@ -523,11 +523,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
         if (f == null) {
             return new long[2];
         }
-        f.lock.lock();
-        try {
+        synchronized (f) {
             return new long[] {flowWindow - f.credits, f.queue.size()};
-        } finally {
-            f.lock.unlock();
         }
     }
 
@@ -572,16 +569,13 @@ public final class Engine implements InprocEndpoint, FrameSink {
             long cost, SendRequest s) {
         PeerFlow f = flow(peer);
         boolean now;
-        f.lock.lock();
-        try {
+        synchronized (f) {
             now = f.queue.isEmpty() && f.credits >= cost;
             if (now) {
                 f.credits -= cost;
             } else {
                 f.queue.add(f.pending(h, payload, onWritten, cost, s));
             }
-        } finally {
-            f.lock.unlock();
         }
         if (now) {
             t.send(peer, h, payload, onWritten);
@@ -600,13 +594,10 @@ public final class Engine implements InprocEndpoint, FrameSink {
         long bytes = data.bytes();
         long cost = bytes + Protocol.OVERHEAD;
         PeerFlow f = flow(peer);
-        f.lock.lock();
-        try {
+        synchronized (f) {
             if (!chargeLeavingHalf(f, cost)) {
                 return false;
             }
-        } finally {
-            f.lock.unlock();
         }
         FrameLayout.update(h, FrameLayout.KIND, Protocol.EAGER);
         FrameLayout.update(h, FrameLayout.PAYLOAD, (int) bytes);
@@ -625,16 +616,13 @@ public final class Engine implements InprocEndpoint, FrameSink {
     private boolean trySendStream(Transport t, int peer, MemorySegment h, MessageData data, long piece,
             Runnable onWritten, long cost) {
         PeerFlow f = flow(peer);
-        f.lock.lock();
-        try {
+        synchronized (f) {
             if (!chargeLeavingHalf(f, cost)) {
                 return false;
             }
             // packed (a datatype with gaps) only now that it goes: the rendezvous packs chunk by chunk
             sendStream(t, peer, h, contiguousOrPacked(data), piece, onWritten);
             return true;
-        } finally {
-            f.lock.unlock();
         }
     }
 
@@ -709,8 +697,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
     private void onCredit(int peer, long amount) {
         Transport t = transport;
         PeerFlow f = flow(peer);
-        f.lock.lock();
-        try {
+        synchronized (f) {
             f.credits += amount;
             Pending p;
             while ((p = f.queue.peek()) != null && f.credits >= p.cost) {
@@ -719,8 +706,6 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 t.send(peer, p.header, p.payload, p.onWritten);
                 f.recycle(p);
             }
-        } finally {
-            f.lock.unlock();
         }
     }
 
@@ -853,8 +838,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         }
         long cost = bytes + Protocol.OVERHEAD;
         PeerFlow f = flow(worldDest);
-        f.lock.lock();
-        try {
+        synchronized (f) {
             // above the engine's eager limit (eager by the transport's larger one) only while it leaves half the
             // window free, as isend's large eager message (chargeLeavingHalf)
             if (!f.queue.isEmpty() || f.credits - cost < (bytes > eagerLimit ? flowWindow / 2 : 0)
@@ -865,8 +849,6 @@ public final class Engine implements InprocEndpoint, FrameSink {
             if (kind != Protocol.EAGER) {
                 f.answeredSent++;
             }
-        } finally {
-            f.lock.unlock();
         }
         org.jmpi.transport.Traffic t = traffic;
         if (t != null) {
@@ -897,11 +879,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
     }
 
     private boolean leavesHalfLocked(PeerFlow f, long cost) {
-        f.lock.lock();
-        try {
+        synchronized (f) {
             return leavesHalf(f, cost);
-        } finally {
-            f.lock.unlock();
         }
     }
 
@@ -1255,8 +1234,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             return false;
         }
         PeerFlow f = flow(s.worldDest);
-        f.lock.lock();
-        try {
+        synchronized (f) {
             for (java.util.Iterator<Pending> it = f.queue.iterator(); it.hasNext(); ) {
                 Pending p = it.next();
                 if (p.request == s) {
@@ -1267,8 +1245,6 @@ public final class Engine implements InprocEndpoint, FrameSink {
                     return true;
                 }
             }
-        } finally {
-            f.lock.unlock();
         }
         MemorySegment h = controlHeader(Protocol.CANCEL);
         FrameLayout.putLong(h, FrameLayout.SEND_ID, s.sendId);
@@ -2402,12 +2378,9 @@ public final class Engine implements InprocEndpoint, FrameSink {
         }
         if (f != null) {
             java.util.List<Pending> dropped;
-            f.lock.lock();
-            try {
+            synchronized (f) {
                 dropped = new java.util.ArrayList<>(f.queue);
                 f.queue.clear();
-            } finally {
-                f.lock.unlock();
             }
             for (Pending p : dropped) {
                 if (p.request != null && p.request.sendId == 0) {

@@ -104,6 +104,18 @@ public final class JitHints {
     static final String C1_INLINE_STACK = "-XX:C1InlineStackLimit=10";
 
     /**
+     * Lets C1 inline a direct buffer's absolute reads all the way down to {@code Unsafe}'s intrinsic: the
+     * shared-memory transport reads its rings' words through them on every message and in its wait loop
+     * ({@code ShmLayout.words}). The chain is {@code @ForceInline} but for two methods of 31 and 36 bytes, one over
+     * C1's size limit (35), so C1 called {@code DirectByteBuffer.getLong(long)}, a JDK method that then went through
+     * tier 3 and C2 on its own in the program's first second, as did the rest of the chain below it.
+     */
+    static final String RING_READS = "-XX:CompileCommand=inline,java.nio.DirectByteBuffer::getLong";
+
+    /** As {@link #RING_READS}, for the doorbell's and the record lengths' ints. */
+    static final String RING_INT_READS = "-XX:CompileCommand=inline,java.nio.DirectByteBuffer::getInt";
+
+    /**
      * The options, first {@code quiet} (else each JVM prints the command it was given on its standard output). The
      * next to last makes C1 and C2 wait ten times longer before they compile the JDK's class-file library
      * ({@code jdk.internal.classfile}). The JDK uses that library when it generates classes at run time: 47-74 in a
@@ -116,7 +128,8 @@ public final class JitHints {
             scaled("org.jmpi.runtime"), scaled("org.jmpi.pt2pt"), scaled("org.jmpi.transport"),
             scaled("org.jmpi.datatype"), scaled("org.jmpi.shared"), early("org.jmpi.transport.FrameLayout"),
             early("org.jmpi.transport.shm.ShmLayout"), early("org.jmpi.pt2pt.RecvRequest"),
-            "-XX:CompileCommand=CompileThresholdScaling,jdk.internal.classfile.*::*,10.0", C1_INLINE_STACK);
+            "-XX:CompileCommand=CompileThresholdScaling,jdk.internal.classfile.*::*,10.0", C1_INLINE_STACK,
+            RING_READS, RING_INT_READS);
 
     private static String early(String cls) {
         return "-XX:CompileCommand=CompileThresholdScaling," + cls + "::*,0.1";

@@ -6,8 +6,10 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * A lock taken with a compare-and-set and given back with a release store. Unlike
  * {@link java.util.concurrent.locks.ReentrantLock}, whose release is a volatile store (a locked instruction on x86),
- * giving it back does not wait for this core's earlier stores to reach the other cores. Used for the progress
- * engine's lock, which every poll tries and nobody waits for.
+ * giving it back does not wait for this core's earlier stores to reach the other cores, and C1 (which compiles jmpi's
+ * runtime) compiles both inline, where a {@code ReentrantLock}'s are calls into JDK methods that the JIT then compiles
+ * on their own. Used for the progress engine's lock, which every poll tries and nobody waits for, and for the
+ * shared-memory rings' locks, taken on every message and held only while a frame is written.
  *
  * <p>The price is that a release cannot wake a thread that waits: a thread that finds the lock taken in
  * {@link #lock()} spins, then yields, then parks for short, growing intervals and tries again. So it suits locks that

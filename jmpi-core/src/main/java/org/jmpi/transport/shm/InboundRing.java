@@ -28,9 +28,9 @@ final class InboundRing {
     final MemorySegment ring;
     private final MemorySegment data;
     /** Word views of {@link #data} and of {@link #ring} (see {@link ShmLayout#words}). */
-    private final java.nio.ByteBuffer dataWords;
-    private final java.nio.ByteBuffer envelopeWords;
-    private final java.nio.ByteBuffer ringWords;
+    private final java.nio.MappedByteBuffer dataWords;
+    private final java.nio.MappedByteBuffer envelopeWords;
+    private final java.nio.MappedByteBuffer ringWords;
     private final long mask;
     /** log2 of the data area's size (a position's lap is {@code position >>> lapShift}). */
     private final int lapShift;

@@ -4,10 +4,10 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
-import java.util.concurrent.locks.ReentrantLock;
 import org.jmpi.transport.FrameLayout;
 import org.jmpi.transport.HeaderCopies;
 import org.jmpi.shared.FastCopy;
+import org.jmpi.shared.LightLock;
 
 /**
  * The producer end of this rank's ring in a peer's segment: writes frames as records ({@link ShmLayout}), queues
@@ -40,14 +40,18 @@ final class OutboundRing {
     final int peer;
     /** The peer's doorbell (a futex word in its segment). */
     final MemorySegment doorbell;
-    final ReentrantLock lock = new ReentrantLock();
+    /**
+     * Held while writing (briefly, never while calling out or waiting): a {@link LightLock}, whose taking and giving
+     * back C1 compiles inline (a compare-and-set, a release store), where a {@code ReentrantLock}'s are calls.
+     */
+    final LightLock lock = new LightLock();
     private final MemorySegment ring;
     private final MemorySegment data;
     /** Word views of {@link #data}, of {@link #ring} and of {@link #doorbell} (see {@link ShmLayout#words}). */
-    private final java.nio.ByteBuffer dataWords;
-    private final java.nio.ByteBuffer envelopeWords;
-    private final java.nio.ByteBuffer ringWords;
-    final java.nio.ByteBuffer doorbellWords;
+    private final java.nio.MappedByteBuffer dataWords;
+    private final java.nio.MappedByteBuffer envelopeWords;
+    private final java.nio.MappedByteBuffer ringWords;
+    final java.nio.MappedByteBuffer doorbellWords;
     private final long size;
     private final long mask;
     /** Largest record: half the data area. */

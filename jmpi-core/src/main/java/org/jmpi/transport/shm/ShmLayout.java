@@ -3,7 +3,7 @@ package org.jmpi.transport.shm;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
 import java.nio.ByteOrder;
 import org.jmpi.shared.FastCopy;
 import org.jmpi.transport.FrameLayout;
@@ -268,28 +268,32 @@ final class ShmLayout {
      * machine's order as everything here. A direct buffer's absolute {@code getLong}/{@code putLong} is a short chain
      * of static methods down to {@code Unsafe}; a memory segment's access goes through a var handle, which costs
      * several times as much in the interpreter and in C1's code, and compiles into many more methods: the cost of a
-     * program's first thousands of messages. Acquire and release come from fences around plain accesses
-     * ({@link #getAcquire(ByteBuffer, int)}, {@link #setRelease(ByteBuffer, int, long)}). Rings are at most 64 MiB, so
-     * an int indexes them.
+     * program's first thousands of messages. Typed as a {@link MappedByteBuffer} (which a native segment's buffer
+     * is): its only subclasses are the JDK's direct buffers, and their reads have one implementation, so C1 binds
+     * {@code getLong}/{@code getInt} statically and inlines them down to {@code Unsafe}'s intrinsic (with
+     * {@code C1MaxInlineSize} of 36, {@code JitHints}); through {@code ByteBuffer} each read is a virtual call into a
+     * JDK method that the JIT compiles on its own, twice. (Writes stay calls: the read-only buffer overrides them.)
+     * Acquire and release come from fences around plain accesses ({@link #getAcquire(MappedByteBuffer, int)},
+     * {@link #setRelease(MappedByteBuffer, int, long)}). Rings are at most 64 MiB, so an int indexes them.
      */
-    static ByteBuffer words(MemorySegment s) {
-        return s.asByteBuffer().order(ByteOrder.nativeOrder());
+    static MappedByteBuffer words(MemorySegment s) {
+        return (MappedByteBuffer) s.asByteBuffer().order(ByteOrder.nativeOrder());
     }
 
     /** As {@link #words}, in the envelope's order ({@link #ENVELOPE}). */
-    static ByteBuffer envelopeWords(MemorySegment s) {
-        return s.asByteBuffer().order(ENVELOPE.order());
+    static MappedByteBuffer envelopeWords(MemorySegment s) {
+        return (MappedByteBuffer) s.asByteBuffer().order(ENVELOPE.order());
     }
 
     /** An aligned word with acquire semantics: a plain load, then a fence (no instruction on x86). */
-    static long getAcquire(ByteBuffer b, int offset) {
+    static long getAcquire(MappedByteBuffer b, int offset) {
         long v = b.getLong(offset);
         VarHandle.acquireFence();
         return v;
     }
 
     /** An aligned word with release semantics: a fence (no instruction on x86), then a plain store. */
-    static void setRelease(ByteBuffer b, int offset, long value) {
+    static void setRelease(MappedByteBuffer b, int offset, long value) {
         VarHandle.releaseFence();
         b.putLong(offset, value);
     }

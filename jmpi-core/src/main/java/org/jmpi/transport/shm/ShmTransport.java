@@ -62,7 +62,7 @@ import org.jmpi.transport.Transport;
  * for the linker.
  *
  * <p><b>Threading.</b> {@link #send} may be called by any thread: each outbound ring has a lock (a
- * {@code ReentrantLock}), held while writing and never while calling out (completions run after it is released).
+ * {@code LightLock}), held while writing and never while calling out (completions run after it is released).
  * {@link #poll()} and {@link #await(long)} are called by one thread at a time (the progress owner); a nested
  * {@code poll} from inside the sink returns at once.
  * {@code outbound}, {@code peerSegments} and {@code pids} are filled lazily under the transport's monitor; a thread
@@ -511,7 +511,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
      * The acquire fence emits no instruction on x86 (a load-load barrier on ARM); it is there for the compiler: in
      * HotSpot every fence orders all memory accesses around it, so the load is not moved above the record's store.
      */
-    static int doorbellWord(java.nio.ByteBuffer bell) {
+    static int doorbellWord(java.nio.MappedByteBuffer bell) {
         VarHandle.acquireFence();
         return bell.getInt(0);
     }

@@ -286,7 +286,8 @@ public final class Immediate {
         }
     }
 
-    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+    private static final org.jmpi.shared.FirstThreadLocal<Scratch> SCRATCH =
+            new org.jmpi.shared.FirstThreadLocal<>(Scratch::new);
 
     /**
      * {@code MPI_Bcast} by binomial tree from {@code root}, when that is the algorithm selected; the data moves

@@ -128,7 +128,8 @@ public final class BufferView {
         }
     }
 
-    private static final ThreadLocal<ViewCache> CACHE = ThreadLocal.withInitial(ViewCache::new);
+    private static final org.jmpi.shared.FirstThreadLocal<ViewCache> CACHE =
+            new org.jmpi.shared.FirstThreadLocal<>(ViewCache::new);
 
     /**
      * @param forReceive true when the library will write into the buffer

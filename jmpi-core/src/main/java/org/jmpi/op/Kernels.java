@@ -63,8 +63,8 @@ final class Kernels {
      * Per thread: for each element kind, two scratch arrays of {@link #CHUNK_BYTES} bytes and a segment over each
      * ({@code [x, y, segment of x, segment of y]} at {@code 4 * kind.ordinal()}), made on first use.
      */
-    private static final ThreadLocal<Object[]> SCRATCH =
-            ThreadLocal.withInitial(() -> new Object[4 * ElementKind.values().length]);
+    private static final org.jmpi.shared.FirstThreadLocal<Object[]> SCRATCH =
+            new org.jmpi.shared.FirstThreadLocal<>(() -> new Object[4 * ElementKind.values().length]);
 
     /**
      * {@code b = a op b} for the {@code n} elements of {@code kind} starting at element {@code first} of two native

@@ -120,10 +120,11 @@ public final class Engine implements InprocEndpoint, FrameSink {
     private static final long ANSWERED = -1;
     private final org.jmpi.shared.LongTable<SendRequest> rendezvousSends = new org.jmpi.shared.LongTable<>();
     private final org.jmpi.shared.LongTable<RecvRequest> activeRecvs = new org.jmpi.shared.LongTable<>();
-    private final ThreadLocal<MemorySegment> headers =
-            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(FrameLayout.HEADER_BYTES, 8));
+    private final org.jmpi.shared.FirstThreadLocal<MemorySegment> headers =
+            new org.jmpi.shared.FirstThreadLocal<>(() -> Arena.ofAuto().allocate(FrameLayout.HEADER_BYTES, 8));
     /** Recycled requests of each thread (see {@link #release}). */
-    private final ThreadLocal<RequestPool> pools = ThreadLocal.withInitial(RequestPool::new);
+    private final org.jmpi.shared.FirstThreadLocal<RequestPool> pools =
+            new org.jmpi.shared.FirstThreadLocal<>(RequestPool::new);
     /**
      * Failed peers (world ranks; 1 = failed), from the transport or the launcher's failure notices. New sends to a
      * failed peer and receives naming it fail at once with ERR_PROC_FAILED. {@code anyFailed} keeps the check off
@@ -724,9 +725,18 @@ public final class Engine implements InprocEndpoint, FrameSink {
     private void consumed(int peer, long cost) {
         PeerFlow f = flow(peer);
         long at = f.creditAt;
-        if (f.consumed.getAndAdd(cost) + cost < at) {
-            return;
+        if (f.consumed.getAndAdd(cost) + cost >= at) {
+            returnCredit(peer, f, at);
         }
+    }
+
+    /**
+     * {@link #consumed}'s credit, out of line: C1 (which compiles jmpi's runtime) inlines whatever it can bind, on
+     * rare paths too, and the header writes here inline some 150 of the JDK's methods (memory segment accessors),
+     * 5 ms of compilation a rank in the program's first second when they were part of every received message's
+     * method.
+     */
+    private void returnCredit(int peer, PeerFlow f, long at) {
         if (at < flowWindow / 4) {
             f.creditAt = Math.min(at * 2, flowWindow / 4);
         }

@@ -119,44 +119,58 @@ final class InboundRing {
                     publishHead();
                     records++; // counts against the budget too: a ring of nothing but wraps must not spin here
                 }
-                case ShmLayout.TYPE_FIRST -> {
-                    FastCopy.copy(data, off + ShmLayout.MARKER_BYTES, header, 0, FrameLayout.HEADER_BYTES);
-                    long total = FrameLayout.payloadLength(header) & 0xffff_ffffL;
-                    long piece = length - ShmLayout.PAYLOAD_OFFSET;
-                    if (total <= piece || total > MAX_ASSEMBLED_BYTES) {
-                        return fail(sink, records, "a long frame of " + total + " bytes starting with " + piece);
+                case ShmLayout.TYPE_FIRST, ShmLayout.TYPE_MORE -> {
+                    String badPiece = assemble(sink, type == ShmLayout.TYPE_FIRST, off, length);
+                    if (badPiece != null) {
+                        return fail(sink, records, badPiece);
                     }
-                    assemblyTotal = total;
-                    // grown as the pieces come, so a length field alone cannot make this rank allocate
-                    assembly = new byte[(int) Math.min(total, Math.max(piece, FIRST_ALLOCATION))];
-                    FastCopy.copy(data, off + ShmLayout.PAYLOAD_OFFSET, MemorySegment.ofArray(assembly), 0, piece);
-                    assembled = piece;
-                    consume(length);
-                    publishHead();
                     records++;
-                }
-                case ShmLayout.TYPE_MORE -> {
-                    long piece = Math.min(assemblyTotal - assembled, length - ShmLayout.MARKER_BYTES);
-                    if (assembled + piece > assembly.length) {
-                        assembly = Arrays.copyOf(assembly, (int) Math.min(assemblyTotal,
-                                Math.max(assembled + piece, 2L * assembly.length)));
-                    }
-                    FastCopy.copy(data, off + ShmLayout.MARKER_BYTES, MemorySegment.ofArray(assembly), assembled,
-                            piece);
-                    assembled += piece;
-                    consume(length);
-                    publishHead();
-                    records++;
-                    if (assembled == assemblyTotal) {
-                        MemorySegment whole = MemorySegment.ofArray(assembly);
-                        assembly = null;
-                        sink.onFrame(peer, header, whole);
-                    }
                 }
                 default -> throw new AssertionError(type); // checkRecord admits the five types only
             }
         }
         return records;
+    }
+
+    /**
+     * A long frame's first piece or a further one ({@link #poll}), out of line: C1 (which compiles jmpi's runtime)
+     * inlines whatever it can bind, rare paths too, and the copies here inline the memory segments' checks, some 50
+     * of the JDK's methods each; inside {@code poll} they were compiled again with every program's first messages.
+     * Consumes the record, and hands the frame to the sink once it is whole; answers what is wrong with a first
+     * piece (the record then stays), else null.
+     */
+    private String assemble(FrameSink sink, boolean first, long off, long length) {
+        if (first) {
+            FastCopy.copy(data, off + ShmLayout.MARKER_BYTES, header, 0, FrameLayout.HEADER_BYTES);
+            long total = FrameLayout.payloadLength(header) & 0xffff_ffffL;
+            long piece = length - ShmLayout.PAYLOAD_OFFSET;
+            if (total <= piece || total > MAX_ASSEMBLED_BYTES) {
+                return "a long frame of " + total + " bytes starting with " + piece;
+            }
+            assemblyTotal = total;
+            // grown as the pieces come, so a length field alone cannot make this rank allocate
+            assembly = new byte[(int) Math.min(total, Math.max(piece, FIRST_ALLOCATION))];
+            FastCopy.copy(data, off + ShmLayout.PAYLOAD_OFFSET, MemorySegment.ofArray(assembly), 0, piece);
+            assembled = piece;
+            consume(length);
+            publishHead();
+            return null;
+        }
+        long piece = Math.min(assemblyTotal - assembled, length - ShmLayout.MARKER_BYTES);
+        if (assembled + piece > assembly.length) {
+            assembly = Arrays.copyOf(assembly, (int) Math.min(assemblyTotal,
+                    Math.max(assembled + piece, 2L * assembly.length)));
+        }
+        FastCopy.copy(data, off + ShmLayout.MARKER_BYTES, MemorySegment.ofArray(assembly), assembled, piece);
+        assembled += piece;
+        consume(length);
+        publishHead();
+        if (assembled == assemblyTotal) {
+            MemorySegment whole = MemorySegment.ofArray(assembly);
+            assembly = null;
+            sink.onFrame(peer, header, whole);
+        }
+        return null;
     }
 
     /**

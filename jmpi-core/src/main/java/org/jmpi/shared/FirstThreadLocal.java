@@ -11,7 +11,9 @@ import java.util.function.Supplier;
  *
  * <p>The first thread keeps its value as long as this object lives (as a {@code ThreadLocal} keeps it as long as the
  * thread lives): for per-rank scratch owned by a rank's runtime or its classes, not for values of short-lived
- * threads. Threading: any thread; the first thread is chosen once, under the object's monitor.
+ * threads. In threads mode, where ranks share the classes of the layers below {@code mpi} and their statics, one
+ * rank's thread has the field and the others the {@code ThreadLocal}. Threading: any thread; the first thread is chosen
+ * once, under the object's monitor.
  */
 public final class FirstThreadLocal<T> {
     /** The first thread and its value (immutable, published through a volatile field). */
@@ -44,12 +46,13 @@ public final class FirstThreadLocal<T> {
     }
 
     private T getOther() {
-        Thread t = Thread.currentThread();
-        synchronized (this) {
-            if (owned == null) {
-                Owned<T> o = new Owned<>(t, initial.get());
-                owned = o;
-                return o.value;
+        if (owned == null) {
+            synchronized (this) {
+                if (owned == null) {
+                    Owned<T> o = new Owned<>(Thread.currentThread(), initial.get());
+                    owned = o;
+                    return o.value;
+                }
             }
         }
         return others.get();

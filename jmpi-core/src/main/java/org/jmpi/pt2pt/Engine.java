@@ -4,7 +4,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 import org.jmpi.datatype.MessageData;
 import org.jmpi.runtime.Config;
 import org.jmpi.runtime.ErrorClass;
@@ -69,30 +68,13 @@ public final class Engine implements InprocEndpoint, FrameSink {
     /** Bytes (plus overhead) of in-JVM unexpected messages copied and held here; guarded by {@code lock}. */
     private long unexpectedCopied;
 
-    /** Guards the matching queues. Package-private for PoisonRaceTest. */
-    final ReentrantLock lock = new ReentrantLock();
-
     /**
-     * Takes {@link #lock}. Its critical sections are short (a match, a queue insertion), so a thread that finds it
-     * taken first spins for a while: queueing in the lock allocates a node and often parks the thread, and in threads
-     * mode the ranks' threads meet here on every message (measured: 2-4 heap bytes per 8 B round trip, a young
-     * collection every few seconds).
+     * Guards the matching queues, as a monitor ({@code synchronized (lock)}): C1, which compiles jmpi's runtime, takes
+     * and gives back an uncontended monitor inline, where a {@code ReentrantLock}'s methods are calls into the JDK that
+     * the JIT compiles on their own (a receiver of small non-blocking messages spent 3-4 % of its time in them); the
+     * JVM spins a while before a contended thread blocks. Package-private for PoisonRaceTest.
      */
-    private void lockMatching() {
-        if (!lock.tryLock()) {
-            lockContended();
-        }
-    }
-
-    private void lockContended() {
-        for (int i = 0; i < 100; i++) {
-            Thread.onSpinWait();
-            if (!lock.isLocked() && lock.tryLock()) {
-                return;
-            }
-        }
-        lock.lock();
-    }
+    final Object lock = new Object();
 
     /** Posted receives and unexpected messages, indexed by envelope; guarded by {@code lock}. */
     final MatchingQueues queues = new MatchingQueues();
@@ -229,8 +211,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         anyPoisoned = true;
         java.util.List<RecvRequest> doomed = new java.util.ArrayList<>();
         java.util.List<Unexpected> purged = new java.util.ArrayList<>();
-        lockMatching();
-        try {
+        synchronized (lock) {
             queues.forEachPosted(r -> {
                 if (r.context == context) {
                     queues.unpost(r);
@@ -247,8 +228,6 @@ public final class Engine implements InprocEndpoint, FrameSink {
                     u.stream = null;
                 }
             }
-        } finally {
-            lock.unlock();
         }
         String why = poisonMessage(errorClass);
         for (RecvRequest r : doomed) {
@@ -531,11 +510,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
 
     /** Unexpected messages queued now (diagnostics). */
     public int unexpectedMessages() {
-        lockMatching();
-        try {
+        synchronized (lock) {
             return queues.unexpectedCount;
-        } finally {
-            lock.unlock();
         }
     }
 
@@ -1265,14 +1241,11 @@ public final class Engine implements InprocEndpoint, FrameSink {
     private void onCancel(int peer, MemorySegment header) {
         long sendId = FrameLayout.getLong(header, FrameLayout.SEND_ID);
         Unexpected found = null;
-        lockMatching();
-        try {
+        synchronized (lock) {
             found = queues.findRendezvous(peer, sendId);
             if (found != null) {
                 queues.removeUnexpected(found);
             }
-        } finally {
-            lock.unlock();
         }
         MemorySegment h = controlHeader(Protocol.CANCELLED);
         FrameLayout.putLong(h, FrameLayout.SEND_ID, sendId);
@@ -1353,8 +1326,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             }
         }
         Unexpected u;
-        lockMatching();
-        try {
+        synchronized (lock) {
             u = queues.takeUnexpected(context, source, tag);
             if (u == null) {
                 if (anyPoisoned) {
@@ -1385,8 +1357,6 @@ public final class Engine implements InprocEndpoint, FrameSink {
             if (u.peer < 0 && u.copied) {
                 unexpectedCopied -= u.bytes + Protocol.OVERHEAD;
             }
-        } finally {
-            lock.unlock();
         }
         receiveUnexpected(r, u);
         recycle(u);
@@ -1399,8 +1369,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
     /** An unexpected entry taken and fully used: back to the pool (with its small copy buffer). */
     private void recycle(Unexpected u) {
         u.clear();
-        lockMatching();
-        try {
+        synchronized (lock) {
             if (freeUnexpectedCount < FREE_UNEXPECTED_MAX) {
                 long large = u.largeBuffer();
                 if (large > 0) {
@@ -1414,8 +1383,6 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 freeUnexpected = u;
                 freeUnexpectedCount++;
             }
-        } finally {
-            lock.unlock();
         }
     }
 
@@ -1464,8 +1431,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         long prefix;
         boolean whole = false;
         boolean failed = false;
-        lockMatching();
-        try {
+        synchronized (lock) {
             IncomingStream st = u.stream;
             if (st == null) {
                 whole = true; // every piece came before the receive
@@ -1482,8 +1448,6 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 u.stream = null;
                 prefix = st.received;
             }
-        } finally {
-            lock.unlock();
         }
         if (failed) {
             r.fail(ErrorClass.ERR_PROC_FAILED, "rank " + u.peer + " failed while it sent this message");
@@ -1555,14 +1519,11 @@ public final class Engine implements InprocEndpoint, FrameSink {
     }
 
     boolean cancelRecv(RecvRequest r) {
-        lockMatching();
-        try {
+        synchronized (lock) {
             if (!r.queued) {
                 return false;
             }
             queues.unpost(r);
-        } finally {
-            lock.unlock();
         }
         r.finishCancelled();
         return true;
@@ -1574,8 +1535,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
      */
     public MatchedMessage improbe(int context, int source, int tag) {
         progress.poll();
-        lockMatching();
-        try {
+        synchronized (lock) {
             Unexpected u = queues.takeUnexpected(context, source, tag);
             if (u == null) {
                 return null;
@@ -1584,8 +1544,6 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 unexpectedCopied -= u.bytes + Protocol.OVERHEAD;
             }
             return new MatchedMessage(u);
-        } finally {
-            lock.unlock();
         }
     }
 
@@ -1633,12 +1591,9 @@ public final class Engine implements InprocEndpoint, FrameSink {
      */
     public RequestImpl iprobe(int context, int source, int tag) {
         progress.poll();
-        lockMatching();
-        try {
+        synchronized (lock) {
             Unexpected u = queues.findUnexpected(context, source, tag);
             return u == null ? null : RequestImpl.completed(progress, u.source, u.tag, u.bytes);
-        } finally {
-            lock.unlock();
         }
     }
 
@@ -1665,8 +1620,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         RecvRequest r;
         boolean refuse = false;
         MemorySegment buffer = null;
-        lockMatching();
-        try {
+        synchronized (lock) {
             r = queues.takePosted(m.context, m.source, m.tag);
             refuse = r == null && poisonedMeanwhile(m.context);
             if (r == null && !refuse) {
@@ -1688,8 +1642,6 @@ public final class Engine implements InprocEndpoint, FrameSink {
                     spareBuffer = null;
                 }
             }
-        } finally {
-            lock.unlock();
         }
         if (refuse) { // the context was poisoned while this message was being matched
             refuseInproc(m, poisonOf(m.context));
@@ -1717,8 +1669,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         MemorySegment b = buffer != null && buffer.byteSize() >= m.bytes
                 ? buffer : MemorySegment.ofArray(new byte[(int) m.bytes]);
         m.packTo(0, b, 0, m.bytes);
-        lockMatching();
-        try {
+        synchronized (lock) {
             Unexpected u = queues.findInproc(m);
             if (u == null) { // received (by reference) or withdrawn meanwhile: whoever took it ran onConsumed
                 unexpectedCopied -= m.bytes + Protocol.OVERHEAD;
@@ -1730,8 +1681,6 @@ public final class Engine implements InprocEndpoint, FrameSink {
             u.eager = b;
             u.copied = true;
             u.inproc = null;
-        } finally {
-            lock.unlock();
         }
         m.onConsumed.accept(Boolean.TRUE);
         return true;
@@ -1766,16 +1715,13 @@ public final class Engine implements InprocEndpoint, FrameSink {
 
     @Override
     public boolean withdraw(InprocMessage m) {
-        lockMatching();
-        try {
+        synchronized (lock) {
             Unexpected u = queues.findInproc(m);
             if (u != null) {
                 queues.removeUnexpected(u);
                 return true;
             }
             return false;
-        } finally {
-            lock.unlock();
         }
     }
 
@@ -1783,11 +1729,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
     public void refuseOtherJobs() {
         refusingOtherJobs = true;
         java.util.List<Unexpected> refused = new java.util.ArrayList<>();
-        lockMatching();
-        try {
+        synchronized (lock) {
             queues.takeUnexpectedIf(u -> u.inproc != null && u.inproc.crossJob, refused);
-        } finally {
-            lock.unlock();
         }
         for (Unexpected u : refused) {
             refuseInproc(u.inproc, ErrorClass.ERR_PROC_FAILED);
@@ -1797,11 +1740,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
 
     @Override
     public void wakeAll() {
-        lockMatching();
-        try {
+        synchronized (lock) {
             queues.forEachPosted(RecvRequest::wakeWaiter);
-        } finally {
-            lock.unlock();
         }
         Transport t = transport;
         if (t != null) {
@@ -1932,8 +1872,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             }
         }
         RecvRequest r;
-        lockMatching();
-        try {
+        synchronized (lock) {
             r = queues.takePosted(context, source, tag);
             if (r == null && !poisonedMeanwhile(context)) {
                 Unexpected u = newUnexpected(context, source, tag, bytes);
@@ -1943,8 +1882,6 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 queues.addUnexpected(u);
                 return;
             }
-        } finally {
-            lock.unlock();
         }
         consumed(peer, bytes + Protocol.OVERHEAD);
         if (r == null) { // dropped: the context was poisoned while this message was being matched
@@ -1988,8 +1925,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             }
         }
         RecvRequest r;
-        lockMatching();
-        try {
+        synchronized (lock) {
             r = queues.takePosted(context, source, tag);
             if (r == null && !poisonedMeanwhile(context)) {
                 Unexpected u = newUnexpected(context, source, tag, bytes);
@@ -1999,8 +1935,6 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 queues.addUnexpected(u);
                 return;
             }
-        } finally {
-            lock.unlock();
         }
         consumed(peer, Protocol.OVERHEAD);
         if (r == null) { // refused: the context was poisoned while this request was being matched
@@ -2022,8 +1956,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         long id = FrameLayout.getLong(header, FrameLayout.SEND_ID);
         boolean drop = anyPoisoned && poisonOf(context) != 0; // dropped: nobody may receive it any more
         RecvRequest r = null;
-        lockMatching();
-        try {
+        synchronized (lock) {
             IncomingStream st = newStream(peer, id, total);
             st.received = length;
             if (!drop) {
@@ -2056,8 +1989,6 @@ public final class Engine implements InprocEndpoint, FrameSink {
             } else {
                 recycleStream(st);
             }
-        } finally {
-            lock.unlock();
         }
         if (r == null) {
             if (drop) {
@@ -2080,8 +2011,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         long id = FrameLayout.getLong(header, FrameLayout.SEND_ID);
         long at = FrameLayout.getLong(header, FrameLayout.TOTAL);
         RecvRequest r;
-        lockMatching();
-        try {
+        synchronized (lock) {
             IncomingStream prev = null;
             IncomingStream st = peer < streams.length ? streams[peer] : null;
             while (st != null && st.id != id) {
@@ -2108,8 +2038,6 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 }
                 recycleStream(st);
             }
-        } finally {
-            lock.unlock();
         }
         if (r != null) {
             long n = Math.min(r.total, r.capacity);
@@ -2152,8 +2080,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         if (peer >= streams.length) {
             return broken;
         }
-        lockMatching();
-        try {
+        synchronized (lock) {
             for (IncomingStream st = streams[peer]; st != null; st = st.next) {
                 if (st.receive != null) {
                     broken.add(st.receive);
@@ -2162,8 +2089,6 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 }
             }
             streams[peer] = null;
-        } finally {
-            lock.unlock();
         }
         return broken;
     }
@@ -2278,16 +2203,13 @@ public final class Engine implements InprocEndpoint, FrameSink {
         int tag = FrameLayout.getInt(header, FrameLayout.TAG);
         RecvRequest r;
         MemorySegment c;
-        lockMatching();
-        try {
+        synchronized (lock) {
             r = queues.findPosted(context, source, tag);
             c = r == null ? null : r.data.contiguous();
             if (c == null || c.isReadOnly() || c.byteSize() < bytes) {
                 return null;
             }
             queues.unpost(r);
-        } finally {
-            lock.unlock();
         }
         consumed(peer, bytes + Protocol.OVERHEAD);
         r.accept(source, tag, bytes);
@@ -2351,8 +2273,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         java.util.function.IntBinaryOperator resolve = worldRankOf;
         java.util.List<RecvRequest> pending = new java.util.ArrayList<>();
         java.util.function.IntPredicate blocked = anySourceBlocked;
-        lockMatching();
-        try {
+        synchronized (lock) {
             queues.forEachPosted(r -> {
                 if (r.sourceFilter != ANY && resolve.applyAsInt(r.context, r.sourceFilter) == peer) {
                     queues.unpost(r);
@@ -2362,8 +2283,6 @@ public final class Engine implements InprocEndpoint, FrameSink {
                     pending.add(r);
                 }
             });
-        } finally {
-            lock.unlock();
         }
         for (RecvRequest r : pending) {
             r.fail(ErrorClass.ERR_PROC_FAILED_PENDING, ANY_SOURCE_PENDING);

@@ -71,15 +71,12 @@ class PoisonRaceTest {
             for (int round = 0; round < 20; round++) {
                 Engine e = new Engine(0, 1, new Progress(null, 10, 10), null, Config.defaults());
                 Thread arrival = new Thread(() -> e.onFrame(0, header, payload, 0, 8));
-                e.lock.lock();
-                try {
+                synchronized (e.lock) {
                     arrival.start();
-                    while (!e.lock.hasQueuedThread(arrival)) { // past its poison check, waiting for the lock
+                    while (arrival.getState() != Thread.State.BLOCKED) { // past its poison check, waiting for the lock
                         Thread.onSpinWait();
                     }
                     e.poison(CONTEXT, ErrorClass.ERR_PROC_FAILED);
-                } finally {
-                    e.lock.unlock();
                 }
                 arrival.join();
                 assertThat(e.unexpectedMessages()).as("round %d", round).isZero();

@@ -1,7 +1,6 @@
 package org.jmpi.transport.tcp;
 
 import java.lang.foreign.MemorySegment;
-import java.util.concurrent.locks.ReentrantLock;
 import org.jmpi.transport.FrameLayout;
 
 /**
@@ -22,7 +21,8 @@ final class SendQueue {
         Runnable onWritten;
     }
 
-    private final ReentrantLock lock = new ReentrantLock();
+    /** A monitor: C1 takes and gives it back inline (a {@code ReentrantLock}'s methods are calls into the JDK). */
+    private final Object lock = new Object();
     private Entry[] ring;
     private int head;
     private volatile int size;
@@ -45,26 +45,20 @@ final class SendQueue {
      * the connection that took over.
      */
     boolean add(MemorySegment header, MemorySegment payload, Runnable onWritten) {
-        lock.lock();
-        try {
+        synchronized (lock) {
             if (retired) {
                 return false;
             }
             append(header, payload, onWritten);
             return true;
-        } finally {
-            lock.unlock();
         }
     }
 
     /** Appends {@code header} (a frame without payload) as the last frame: {@link #add} refuses every later one. */
     void retire(MemorySegment header) {
-        lock.lock();
-        try {
+        synchronized (lock) {
             append(header, null, null);
             retired = true;
-        } finally {
-            lock.unlock();
         }
     }
 
@@ -85,39 +79,30 @@ final class SendQueue {
         if (size == 0) {
             return null;
         }
-        lock.lock();
-        try {
+        synchronized (lock) {
             return size == 0 ? null : ring[head];
-        } finally {
-            lock.unlock();
         }
     }
 
     void removeHead() {
-        lock.lock();
-        try {
+        synchronized (lock) {
             Entry e = ring[head];
             e.payload = null;
             e.onWritten = null;
             head = (head + 1) & (ring.length - 1);
             size = size - 1;
-        } finally {
-            lock.unlock();
         }
     }
 
     /** Forgets every entry without running its callback (the connection died). */
     void clear() {
-        lock.lock();
-        try {
+        synchronized (lock) {
             for (Entry e : ring) {
                 e.payload = null;
                 e.onWritten = null;
             }
             head = 0;
             size = 0;
-        } finally {
-            lock.unlock();
         }
     }
 

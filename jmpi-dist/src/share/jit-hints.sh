@@ -18,6 +18,7 @@ jmpi_jit_hints=(
   '-XX:CompileCommand=CompileThresholdScaling,org.jmpi.pt2pt.RecvRequest::*,0.1'
   '-XX:CompileCommand=CompileThresholdScaling,jdk.internal.classfile.*::*,10.0'
   -XX:C1InlineStackLimit=10
-  -XX:CompileCommand=inline,java.nio.DirectByteBuffer::getLong
+  -XX:CompileCommand=inline,java.nio.DirectLongBufferU::get
+  -XX:CompileCommand=inline,java.nio.DirectLongBufferU::put
   -XX:CompileCommand=inline,java.nio.DirectByteBuffer::getInt
 )

@@ -104,15 +104,19 @@ public final class JitHints {
     static final String C1_INLINE_STACK = "-XX:C1InlineStackLimit=10";
 
     /**
-     * Lets C1 inline a direct buffer's absolute reads all the way down to {@code Unsafe}'s intrinsic: the
-     * shared-memory transport reads its rings' words through them on every message and in its wait loop
-     * ({@code ShmLayout.words}). The chain is {@code @ForceInline} but for two methods of 31 and 36 bytes, one over
-     * C1's size limit (35), so C1 called {@code DirectByteBuffer.getLong(long)}, a JDK method that then went through
-     * tier 3 and C2 on its own in the program's first second, as did the rest of the chain below it.
+     * Let C1 inline the shared-memory rings' word accesses all the way down to {@code Unsafe}'s intrinsics: the
+     * transport reads and writes its rings' words through a native-order {@code LongBuffer} on every message and in
+     * its wait loop ({@code ShmLayout.words}), and a direct buffer's int reads for the doorbell. The chains are the
+     * JDK's {@code @ForceInline} methods but for the buffers' own {@code get} and {@code put} (36 and 39 bytes, over
+     * C1's size limit of 35), so C1 called them, JDK methods that then went through tier 3 and C2 on their own in the
+     * program's first second, as did the rest of the chain below them.
      */
-    static final String RING_READS = "-XX:CompileCommand=inline,java.nio.DirectByteBuffer::getLong";
+    static final String RING_READS = "-XX:CompileCommand=inline,java.nio.DirectLongBufferU::get";
 
-    /** As {@link #RING_READS}, for the doorbell's and the record lengths' ints. */
+    /** As {@link #RING_READS}, for the words' writes. */
+    static final String RING_WRITES = "-XX:CompileCommand=inline,java.nio.DirectLongBufferU::put";
+
+    /** As {@link #RING_READS}, for the doorbell's and the producer's waiting flag's ints. */
     static final String RING_INT_READS = "-XX:CompileCommand=inline,java.nio.DirectByteBuffer::getInt";
 
     /**
@@ -129,7 +133,7 @@ public final class JitHints {
             scaled("org.jmpi.datatype"), scaled("org.jmpi.shared"), early("org.jmpi.transport.FrameLayout"),
             early("org.jmpi.transport.shm.ShmLayout"), early("org.jmpi.pt2pt.RecvRequest"),
             "-XX:CompileCommand=CompileThresholdScaling,jdk.internal.classfile.*::*,10.0", C1_INLINE_STACK,
-            RING_READS, RING_INT_READS);
+            RING_READS, RING_WRITES, RING_INT_READS);
 
     private static String early(String cls) {
         return "-XX:CompileCommand=CompileThresholdScaling," + cls + "::*,0.1";

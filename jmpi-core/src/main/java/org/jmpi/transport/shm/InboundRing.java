@@ -28,9 +28,11 @@ final class InboundRing {
     final MemorySegment ring;
     private final MemorySegment data;
     /** Word views of {@link #data} and of {@link #ring} (see {@link ShmLayout#words}). */
-    private final java.nio.MappedByteBuffer dataWords;
-    private final java.nio.MappedByteBuffer envelopeWords;
-    private final java.nio.MappedByteBuffer ringWords;
+    private final java.nio.LongBuffer dataWords;
+    private final java.nio.LongBuffer envelopeWords;
+    private final java.nio.LongBuffer ringWords;
+    /** The ring header's int words (the producer's waiting flag). */
+    private final java.nio.MappedByteBuffer ringInts;
     private final long mask;
     /** log2 of the data area's size (a position's lap is {@code position >>> lapShift}). */
     private final int lapShift;
@@ -50,6 +52,7 @@ final class InboundRing {
         this.dataWords = ShmLayout.words(data);
         this.envelopeWords = ShmLayout.envelopeWords(data);
         this.ringWords = ShmLayout.words(ring.asSlice(0, ShmLayout.RING_HEADER_BYTES));
+        this.ringInts = ShmLayout.intWords(ring.asSlice(0, ShmLayout.RING_HEADER_BYTES));
         this.mask = dataBytes - 1;
         this.lapShift = Long.numberOfTrailingZeros(dataBytes);
         this.header = Arena.ofAuto().allocate(FrameLayout.HEADER_BYTES, 8);
@@ -91,7 +94,7 @@ final class InboundRing {
                     long first = 0; // a SHORT record's first header word: its payload length and kind
                     int payload;
                     if (isShort) {
-                        first = envelopeWords.getLong((int) off + 8);
+                        first = envelopeWords.get(((int) off + 8) >>> 3);
                         payload = (int) first;
                     } else {
                         ShmLayout.copyHeaderOut(data, off + ShmLayout.MARKER_BYTES, header);
@@ -188,12 +191,12 @@ final class InboundRing {
             return Lane.NOTHING;
         }
         long length = ShmLayout.markerLength(marker);
-        long first = envelopeWords.getLong(off + 8);
+        long first = envelopeWords.get((off + 8) >>> 3);
         long payload = first & 0xffff_ffffL;
         if (ShmLayout.markerType(marker) != ShmLayout.TYPE_SHORT || broken != null || assembly != null
                 || ((first ^ kindWord) & ~Lane.TAKEN_ANSWERED) >>> 32 != 0 || payload > capacity
-                || envelopeWords.getLong(off + 16) != sourceWord
-                || envelopeWords.getLong(off + 24) != tagWord
+                || envelopeWords.get((off + 16) >>> 3) != sourceWord
+                || envelopeWords.get((off + 24) >>> 3) != tagWord
                 || length != ShmLayout.shortRecordBytes(payload) || length > (mask + 1) >>> 1
                 || off + length > mask + 1) {
             return Lane.OTHER;
@@ -212,9 +215,9 @@ final class InboundRing {
      * wants the header.
      */
     private boolean shortTaken(FrameSink sink, int off, long first, int payload) {
-        long second = envelopeWords.getLong(off + 16);
+        long second = envelopeWords.get((off + 16) >>> 3);
         return sink.onShort(peer, (int) (first >>> 32), (int) second, (int) (second >>> 32),
-                (int) envelopeWords.getLong(off + 24), data, off + ShmLayout.SHORT_PAYLOAD_OFFSET, payload);
+                (int) envelopeWords.get((off + 24) >>> 3), data, off + ShmLayout.SHORT_PAYLOAD_OFFSET, payload);
     }
 
     /** Longest frame a FIRST record may announce. */
@@ -275,7 +278,7 @@ final class InboundRing {
 
     /** Whether the producer asked to be woken when room appears; clears the request. */
     boolean takeProducerWaiting() {
-        return ringWords.getInt((int) ShmLayout.RING_PRODUCER_WAITING) != 0
+        return ringInts.getInt((int) ShmLayout.RING_PRODUCER_WAITING) != 0
                 && ShmLayout.casInt(ring, ShmLayout.RING_PRODUCER_WAITING, 1, 0);
     }
 }

@@ -48,9 +48,9 @@ final class OutboundRing {
     private final MemorySegment ring;
     private final MemorySegment data;
     /** Word views of {@link #data}, of {@link #ring} and of {@link #doorbell} (see {@link ShmLayout#words}). */
-    private final java.nio.MappedByteBuffer dataWords;
-    private final java.nio.MappedByteBuffer envelopeWords;
-    private final java.nio.MappedByteBuffer ringWords;
+    private final java.nio.LongBuffer dataWords;
+    private final java.nio.LongBuffer envelopeWords;
+    private final java.nio.LongBuffer ringWords;
     final java.nio.MappedByteBuffer doorbellWords;
     private final long size;
     private final long mask;
@@ -82,7 +82,7 @@ final class OutboundRing {
         this.dataWords = ShmLayout.words(data);
         this.envelopeWords = ShmLayout.envelopeWords(data);
         this.ringWords = ShmLayout.words(ring.asSlice(0, ShmLayout.RING_HEADER_BYTES));
-        this.doorbellWords = ShmLayout.words(doorbell);
+        this.doorbellWords = ShmLayout.intWords(doorbell);
         this.size = dataBytes;
         this.mask = dataBytes - 1;
         this.maxRecord = dataBytes / 2;
@@ -146,9 +146,9 @@ final class OutboundRing {
         if (length > 0) {
             FastCopy.copy(payload, offset, data, at, length);
         }
-        envelopeWords.putLong((int) off + 8, kindWord);
-        envelopeWords.putLong((int) off + 16, sourceWord);
-        envelopeWords.putLong((int) off + 24, tagWord);
+        envelopeWords.put(((int) off + 8) >>> 3, kindWord);
+        envelopeWords.put(((int) off + 16) >>> 3, sourceWord);
+        envelopeWords.put(((int) off + 24) >>> 3, tagWord);
         publish(off, ShmLayout.TYPE_SHORT, record);
         return true;
     }
@@ -302,7 +302,7 @@ final class OutboundRing {
         long next = (off + record) & mask;
         int nextLine = (int) (next >>> LINE_SHIFT);
         if ((starts[nextLine >>> 6] & 1L << nextLine) == 0) {
-            dataWords.putLong((int) next, 0L);
+            dataWords.put((int) next >>> 3, 0L);
         }
         noteRecord((int) (off >>> LINE_SHIFT), (int) (record >>> LINE_SHIFT));
         ShmLayout.setRelease(dataWords, (int) off, ShmLayout.marker(type, record, ShmLayout.lapTag(tail, lapShift)));

@@ -3,6 +3,7 @@ package org.jmpi.transport.shm;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
+import java.nio.LongBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.ByteOrder;
 import org.jmpi.shared.FastCopy;
@@ -264,38 +265,49 @@ final class ShmLayout {
     }
 
     /**
-     * A view of {@code s} for the words read and written on every message (markers, the head, the doorbell), in the
-     * machine's order as everything here. A direct buffer's absolute {@code getLong}/{@code putLong} is a short chain
-     * of static methods down to {@code Unsafe}; a memory segment's access goes through a var handle, which costs
-     * several times as much in the interpreter and in C1's code, and compiles into many more methods: the cost of a
-     * program's first thousands of messages. Typed as a {@link MappedByteBuffer} (which a native segment's buffer
-     * is): its only subclasses are the JDK's direct buffers, and their reads have one implementation, so C1 binds
-     * {@code getLong}/{@code getInt} statically and inlines them down to {@code Unsafe}'s intrinsic (with
-     * {@code C1MaxInlineSize} of 36, {@code JitHints}); through {@code ByteBuffer} each read is a virtual call into a
-     * JDK method that the JIT compiles on its own, twice. (Writes stay calls: the read-only buffer overrides them.)
-     * Acquire and release come from fences around plain accesses ({@link #getAcquire(MappedByteBuffer, int)},
-     * {@link #setRelease(MappedByteBuffer, int, long)}). Rings are at most 64 MiB, so an int indexes them.
+     * A view of {@code s} as words (index = byte offset / 8), in the machine's order as everything here, for the
+     * words read and written on every message: markers, envelopes, the head. A memory segment's access goes through a
+     * var handle, which costs several times as much in the interpreter and in C1's code (which runs jmpi's runtime),
+     * and compiles into many more methods: the cost of a program's first thousands of messages. A direct buffer's is
+     * a short chain of static methods down to {@code Unsafe}'s intrinsic, and a {@code LongBuffer}'s binds
+     * statically in C1 (the JVM loads one implementation of it, the native-order direct one, unless a program makes
+     * another kind): with {@code JitHints} letting C1 inline its {@code get} and {@code put} (36 and 39 bytes, over
+     * C1's limit of 35), a word's read or write is a load or a store in C1's code. Through {@code ByteBuffer} each
+     * was a virtual call into a JDK method that the JIT compiled on its own, through tier 3 and C2, in the program's
+     * first second (a {@code ByteBuffer}'s writes cannot bind statically: the read-only buffer overrides them). Should
+     * a program load another kind of {@code LongBuffer}, C1's code that inlined these is compiled again once, with
+     * calls. Acquire and release come from fences around plain accesses ({@link #getAcquire(LongBuffer, int)},
+     * {@link #setRelease(LongBuffer, int, long)}). Rings are at most 64 MiB, so an int indexes them; every word is
+     * at a multiple of 8 (records start at multiples of {@link #ALIGN}).
      */
-    static MappedByteBuffer words(MemorySegment s) {
-        return (MappedByteBuffer) s.asByteBuffer().order(ByteOrder.nativeOrder());
+    static LongBuffer words(MemorySegment s) {
+        return s.asByteBuffer().order(ByteOrder.nativeOrder()).asLongBuffer();
     }
 
     /** As {@link #words}, in the envelope's order ({@link #ENVELOPE}). */
-    static MappedByteBuffer envelopeWords(MemorySegment s) {
-        return (MappedByteBuffer) s.asByteBuffer().order(ENVELOPE.order());
+    static LongBuffer envelopeWords(MemorySegment s) {
+        return s.asByteBuffer().order(ENVELOPE.order()).asLongBuffer();
     }
 
-    /** An aligned word with acquire semantics: a plain load, then a fence (no instruction on x86). */
-    static long getAcquire(MappedByteBuffer b, int offset) {
-        long v = b.getLong(offset);
+    /**
+     * A view of {@code s} for its int words (the doorbell, the producer's waiting flag), read by byte offset; C1
+     * binds a {@link MappedByteBuffer}'s reads statically, and {@code JitHints} lets it inline {@code getInt}.
+     */
+    static MappedByteBuffer intWords(MemorySegment s) {
+        return (MappedByteBuffer) s.asByteBuffer().order(ByteOrder.nativeOrder());
+    }
+
+    /** The word at byte {@code offset} (a multiple of 8) with acquire semantics: a plain load, then a fence. */
+    static long getAcquire(LongBuffer b, int offset) {
+        long v = b.get(offset >>> 3);
         VarHandle.acquireFence();
         return v;
     }
 
-    /** An aligned word with release semantics: a fence (no instruction on x86), then a plain store. */
-    static void setRelease(MappedByteBuffer b, int offset, long value) {
+    /** The word at byte {@code offset} (a multiple of 8) with release semantics: a fence, then a plain store. */
+    static void setRelease(LongBuffer b, int offset, long value) {
         VarHandle.releaseFence();
-        b.putLong(offset, value);
+        b.put(offset >>> 3, value);
     }
 
     static long getAcquire(MemorySegment s, long offset) {

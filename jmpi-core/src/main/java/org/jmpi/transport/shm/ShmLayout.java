@@ -3,9 +3,9 @@ package org.jmpi.transport.shm;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.LongBuffer;
 import java.nio.MappedByteBuffer;
-import java.nio.ByteOrder;
 import org.jmpi.shared.FastCopy;
 import org.jmpi.transport.FrameLayout;
 import org.jmpi.transport.Lane;
@@ -271,12 +271,12 @@ final class ShmLayout {
      * and compiles into many more methods: the cost of a program's first thousands of messages. A direct buffer's is
      * a short chain of static methods down to {@code Unsafe}'s intrinsic, and a {@code LongBuffer}'s binds
      * statically in C1 (the JVM loads one implementation of it, the native-order direct one, unless a program makes
-     * another kind): with {@code JitHints} letting C1 inline its {@code get} and {@code put} (36 and 39 bytes, over
-     * C1's limit of 35), a word's read or write is a load or a store in C1's code. Through {@code ByteBuffer} each
-     * was a virtual call into a JDK method that the JIT compiled on its own, through tier 3 and C2, in the program's
-     * first second (a {@code ByteBuffer}'s writes cannot bind statically: the read-only buffer overrides them). Should
-     * a program load another kind of {@code LongBuffer}, C1's code that inlined these is compiled again once, with
-     * calls. Acquire and release come from fences around plain accesses ({@link #getAcquire(LongBuffer, int)},
+     * another kind or the envelope's order is not the machine's): with {@code JitHints} letting C1 inline its
+     * {@code get} and {@code put} (36 and 39 bytes, over C1's limit of 35), a word's read or write is a load or a
+     * store in C1's code. Through {@code ByteBuffer} each was a virtual call into a JDK method that the JIT compiled
+     * on its own, through tier 3 and C2, in the program's first second (a {@code ByteBuffer}'s writes cannot bind
+     * statically: the read-only buffer overrides them). Should a program load another kind of {@code LongBuffer}, C1's
+     * code that inlined these is compiled again once, with calls. Acquire and release come from fences around plain accesses ({@link #getAcquire(LongBuffer, int)},
      * {@link #setRelease(LongBuffer, int, long)}). Rings are at most 64 MiB, so an int indexes them; every word is
      * at a multiple of 8 (records start at multiples of {@link #ALIGN}).
      */

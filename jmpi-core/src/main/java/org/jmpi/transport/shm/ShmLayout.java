@@ -276,9 +276,9 @@ final class ShmLayout {
      * store in C1's code. Through {@code ByteBuffer} each was a virtual call into a JDK method that the JIT compiled
      * on its own, through tier 3 and C2, in the program's first second (a {@code ByteBuffer}'s writes cannot bind
      * statically: the read-only buffer overrides them). Should a program load another kind of {@code LongBuffer}, C1's
-     * code that inlined these is compiled again once, with calls. Acquire and release come from fences around plain accesses ({@link #getAcquire(LongBuffer, int)},
-     * {@link #setRelease(LongBuffer, int, long)}). Rings are at most 64 MiB, so an int indexes them; every word is
-     * at a multiple of 8 (records start at multiples of {@link #ALIGN}).
+     * code that inlined these is compiled again once, with calls. Acquire and release come from fences around plain
+     * accesses ({@link #getAcquire(LongBuffer, int)}, {@link #setRelease(LongBuffer, int, long)}). Rings are at most 64
+     * MiB, so an int indexes them; every word is at a multiple of 8 (records start at multiples of {@link #ALIGN}).
      */
     static LongBuffer words(MemorySegment s) {
         return s.asByteBuffer().order(ByteOrder.nativeOrder()).asLongBuffer();

@@ -121,11 +121,12 @@ public final class JitHints {
 
     /**
      * The options, first {@code quiet} (else each JVM prints the command it was given on its standard output). The
-     * next to last makes C1 and C2 wait ten times longer before they compile the JDK's class-file library
-     * ({@code jdk.internal.classfile}). The JDK uses that library when it generates classes at run time: 47-74 in a
+     * one on {@code jdk.internal.classfile} makes C1 and C2 wait ten times longer before they compile the JDK's
+     * class-file library. The JDK uses that library when it generates classes at run time: 47-74 in a
      * rank's first second (method handle forms, and the code of each native downcall jmpi links at the end of
      * {@code MPI_Init}). About 200 of the library's methods were hot enough for C1 there, a fifth of a rank's
-     * C1 compilations, for work that is over within that second.
+     * C1 compilations, for work that is over within that second. The last four are C1's inlining of the message
+     * path ({@code C1_INLINE_STACK}, {@code RING_READS}, {@code RING_WRITES}, {@code RING_INT_READS}).
      */
     public static final List<String> JVM_OPTIONS = List.of("-XX:CompileCommand=quiet", ADD_OPENS,
             "-XX:CompileCommand=dontinline,mpi.*::*OutOfLine",

@@ -725,14 +725,13 @@ public final class JmpiRun implements Callable<Integer> {
             }
         }
         LaunchResult r;
-        try (names; Launcher.Job job = launcher.start()) {
-            DynamicProcessSupport.watchSpawningParent(environment, job);
-            Runnable uninstall = installSignals ? Signals.install(job) : () -> {};
-            try {
-                r = job.await();
-            } finally {
-                uninstall.run();
+        Signals.Deferred signals = installSignals ? Signals.installDeferred() : null;
+        try (signals; names; Launcher.Job job = launcher.start()) {
+            if (signals != null) {
+                signals.attach(job);
             }
+            DynamicProcessSupport.watchSpawningParent(environment, job);
+            r = job.await();
         }
         if (prof != null) {
             prof.finish(err);

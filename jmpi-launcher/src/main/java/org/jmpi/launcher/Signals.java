@@ -22,9 +22,55 @@ import java.util.List;
 final class Signals {
     private Signals() {}
 
-    /** Installs the handlers for {@code job}; the returned action restores the previous ones. */
-    static Runnable install(Launcher.Job job) {
-        return install(job::interrupt, job::kill);
+    /**
+     * Installs handlers for a job that is about to start: installed before the first rank runs, so that a Ctrl-C
+     * or SIGTERM during start-up (a rank can already print before {@link Launcher#start()} returns) reaches the job
+     * instead of the JVM's default. What arrives before {@link Deferred#attach} is passed on there.
+     */
+    static Deferred installDeferred() {
+        Deferred d = new Deferred();
+        d.uninstall = install(d::interrupt, d::kill);
+        return d;
+    }
+
+    /** The handlers' target while the job starts; {@link #close()} restores the previous handlers. */
+    static final class Deferred implements AutoCloseable {
+        private Runnable uninstall = () -> {};
+        private Launcher.Job job;
+        private int interrupts;
+        private boolean kill;
+
+        /** Hands requests on to {@code j} from now on, with those that arrived before it. */
+        synchronized void attach(Launcher.Job j) {
+            job = j;
+            if (kill) {
+                j.kill();
+            }
+            for (int i = 0; i < Math.min(interrupts, 2); i++) {
+                j.interrupt();
+            }
+        }
+
+        private synchronized void interrupt() {
+            if (job != null) {
+                job.interrupt();
+            } else {
+                interrupts++;
+            }
+        }
+
+        private synchronized void kill() {
+            if (job != null) {
+                job.kill();
+            } else {
+                kill = true;
+            }
+        }
+
+        @Override
+        public void close() {
+            uninstall.run();
+        }
     }
 
     /** Installs {@code interrupt} for Ctrl-C and {@code kill} for SIGTERM and SIGHUP; returns the undo action. */

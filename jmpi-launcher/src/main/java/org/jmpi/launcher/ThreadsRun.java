@@ -46,6 +46,9 @@ final class ThreadsRun {
 
     int run(int n, URL[] urls, String mainClass, String[] args, boolean tagOutput, Duration timeout,
             boolean installSignals) throws InterruptedException {
+        // the handlers before the first rank runs: a signal during start-up ends the job, not this JVM
+        Runnable uninstallSignals = installSignals ? Signals.install(this::interrupt,
+                () -> end(LaunchResult.KILLED_EXIT_CODE, "the job was killed on request")) : () -> {};
         CompletableFuture<Integer> result = new CompletableFuture<>();
         Thread.ofPlatform().daemon().name("jmpi-threads-job").start(() -> {
             try {
@@ -59,8 +62,6 @@ final class ThreadsRun {
                 result.completeExceptionally(t);
             }
         });
-        Runnable uninstallSignals = installSignals ? Signals.install(this::interrupt,
-                () -> end(LaunchResult.KILLED_EXIT_CODE, "the job was killed on request")) : () -> {};
         Runnable uninstallExit = watchExit();
         Runnable uninstall = () -> {
             uninstallExit.run();

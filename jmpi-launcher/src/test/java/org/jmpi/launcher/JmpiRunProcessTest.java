@@ -72,6 +72,16 @@ class JmpiRunProcessTest extends JmpirunProcessTestBase {
         assertThat(ranks).noneMatch(LauncherTest::alive);
     }
 
+    /** A Ctrl-C while the ranks start (here: sent by a rank at once) reaches the job, not the JVM's default. */
+    @Test
+    void ctrlCDuringStartUpIsTheJobsToo() throws Exception {
+        // the rank's parent is jmpirun's JVM (local ranks are its children)
+        Path out = start("--no-stdin", "-n", "2", "--exec", "/bin/sh", "-c", "kill -INT $PPID; exec sleep 600");
+        assertThat(jmpirun.waitFor(20, TimeUnit.SECONDS)).as(Files.readString(out)).isTrue();
+        assertThat(jmpirun.exitValue()).as(Files.readString(out)).isEqualTo(LaunchResult.INTERRUPTED_EXIT_CODE);
+        assertThat(Files.readString(out)).contains("jmpirun: interrupted");
+    }
+
     @Test
     void sigtermEndsTheJobWith143() throws Exception {
         Path out = start("--no-stdin", "-n", "2", "-cp", LauncherTest.testClasses().toString(), "--jvm-arg",

@@ -1,6 +1,5 @@
 package org.jmpi.coll;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.ref.SoftReference;
 import java.lang.reflect.Array;
@@ -8,6 +7,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import org.jmpi.shared.NativeMemory;
 
 /**
  * Recycles the temporary arrays (and native segments) of collective schedules. A fresh Java array or segment is zeroed:
@@ -87,14 +87,14 @@ final class ArrayPool {
                     return free.pop();
                 }
             }
-            return Arena.ofAuto().allocate(SMALLEST << cls, 64);
+            return NativeMemory.allocate(SMALLEST << cls);
         }
-        return Arena.ofAuto().allocate(Math.max(1, bytes), 64);
+        return NativeMemory.allocate(Math.max(1, bytes));
     }
 
     /**
      * Small native temporaries (below {@link #MIN_POOLED_BYTES}) are kept per power-of-two size class: allocating
-     * one from an automatic arena costs a malloc, a direct-memory reservation and a cleaner, and freeing it wakes the
+     * one ({@link NativeMemory}) costs a malloc, a direct-memory reservation and a cleaner, and freeing it wakes the
      * cleaner thread, which on a small machine takes the core from the rank's partner (a 4-byte allreduce of direct
      * buffers spent more time there than in communicating).
      */

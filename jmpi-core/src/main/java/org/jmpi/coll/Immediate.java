@@ -1,6 +1,5 @@
 package org.jmpi.coll;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Map;
 import java.util.WeakHashMap;
@@ -122,7 +121,7 @@ public final class Immediate {
         synchronized (pace) {
             MemorySegment copy = pace.copies[to];
             if (copy == null || copy.byteSize() < n) {
-                copy = Arena.ofAuto().allocate(Math.max(n, 64), 64);
+                copy = org.jmpi.shared.NativeMemory.allocate(Math.max(n, 64));
                 pace.copies[to] = copy;
                 pace.views[to] = null;
             }
@@ -162,7 +161,7 @@ public final class Immediate {
         private final Accumulators[] accumulators = new Accumulators[ElementKind.values().length];
 
         Scratch() {
-            MemorySegment both = Arena.ofAuto().allocate(2 * LIMIT, 64);
+            MemorySegment both = org.jmpi.shared.NativeMemory.allocate(2 * LIMIT);
             a = both.asSlice(0, LIMIT);
             b = both.asSlice(LIMIT, LIMIT);
         }

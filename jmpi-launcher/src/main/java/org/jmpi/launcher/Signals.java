@@ -25,7 +25,8 @@ final class Signals {
     /**
      * Installs handlers for a job that is about to start: installed before the first rank runs, so that a Ctrl-C
      * or SIGTERM during start-up (a rank can already print before {@link Launcher#start()} returns) reaches the job
-     * instead of the JVM's default. What arrives before {@link Deferred#attach} is passed on there.
+     * instead of the JVM's default. What arrives before {@link Deferred#attach} is passed on there; a second Ctrl-C
+     * before it exits at once, as without the handlers.
      */
     static Deferred installDeferred() {
         Deferred d = new Deferred();
@@ -46,17 +47,24 @@ final class Signals {
             if (kill) {
                 j.kill();
             }
-            for (int i = 0; i < Math.min(interrupts, 2); i++) {
+            if (interrupts > 0) {
                 j.interrupt();
             }
         }
 
-        private synchronized void interrupt() {
-            if (job != null) {
-                job.interrupt();
-            } else {
-                interrupts++;
+        private void interrupt() {
+            synchronized (this) {
+                if (job != null) {
+                    job.interrupt();
+                    return;
+                }
+                if (++interrupts < 2) {
+                    return;
+                }
             }
+            // a second Ctrl-C before the job has started: what the JVM would do (its shutdown hooks end the ranks)
+            System.err.println("jmpirun: interrupted twice while starting the job");
+            System.exit(LaunchResult.INTERRUPTED_EXIT_CODE);
         }
 
         private synchronized void kill() {

@@ -29,7 +29,6 @@ import static org.jmpi.rma.RmaHeaderLayout.TAG_POST;
 import static org.jmpi.rma.RmaHeaderLayout.TAG_REQUEST;
 import static org.jmpi.rma.RmaHeaderLayout.TAG_RUNS;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
@@ -56,6 +55,7 @@ import org.jmpi.runtime.JmpiRuntime;
 import org.jmpi.runtime.MpiError;
 import org.jmpi.runtime.Progress;
 import org.jmpi.runtime.RequestImpl;
+import org.jmpi.shared.NativeMemory;
 
 /**
  * The runtime side of one MPI window at one rank: its memory, every rank's window size and displacement unit, the
@@ -131,7 +131,7 @@ public final class Window {
     private final AtomicInteger replySeq = new AtomicInteger();
 
     // ------------------------------------------------------------------------------------ target state
-    private final MemorySegment requestBuffer = Arena.ofAuto().allocate(INLINE_LIMIT, 16);
+    private final MemorySegment requestBuffer = NativeMemory.allocate(INLINE_LIMIT);
     private volatile RecvRequest posted;
     private volatile boolean closing;
     private final ConcurrentLinkedQueue<Runnable> steps = new ConcurrentLinkedQueue<>();
@@ -199,7 +199,7 @@ public final class Window {
             shared = SharedMemory.map(comm, sizes, noncontiguous);
             memory = shared.part(comm.rank());
         } else if (flavor == FLAVOR_ALLOCATE && memory == null) {
-            memory = Arena.ofAuto().allocate(Math.max(sizeBytes, 1), 16).asSlice(0, sizeBytes);
+            memory = NativeMemory.allocate(sizeBytes);
         }
         Window w = new Window(comm, flavor, memory, sizes, units, noLocks);
         w.shared = shared;
@@ -219,9 +219,9 @@ public final class Window {
     /** Gathers {@code values} from every rank of {@code comm}: rank r's values at longs {@code [r * n, (r + 1) * n)}. */
     private static MemorySegment allgatherLongs(Communicator comm, long... values) {
         int block = 8 * values.length;
-        MemorySegment mine = Arena.ofAuto().allocate(block, 8);
+        MemorySegment mine = NativeMemory.allocate(block);
         MemorySegment.copy(values, 0, mine, java.lang.foreign.ValueLayout.JAVA_LONG, 0, values.length);
-        MemorySegment all = Arena.ofAuto().allocate((long) block * comm.size(), 8);
+        MemorySegment all = NativeMemory.allocate((long) block * comm.size());
         Schedule s = Collectives.schedule(comm, "MPI_Win_create");
         Collectives.allgather(s, new MessageData.SegmentData(mine), new MessageData.SegmentData(all), block);
         s.start();
@@ -317,7 +317,7 @@ public final class Window {
 
     /** Fresh memory for an operation's packed payload or old values: on the heap when small, else native. */
     private static MemorySegment scratch(long bytes) {
-        return bytes <= INLINE_LIMIT ? heap(bytes) : Arena.ofAuto().allocate(Math.max(bytes, 1), 16).asSlice(0, bytes);
+        return bytes <= INLINE_LIMIT ? heap(bytes) : NativeMemory.allocate(bytes);
     }
 
     private static void copy(MessageData from, MessageData to, long n) {
@@ -333,7 +333,7 @@ public final class Window {
         } else if (a != null) {
             to.unpackFrom(0, a, 0, n);
         } else {
-            MemorySegment tmp = Arena.ofAuto().allocate(n, 16);
+            MemorySegment tmp = NativeMemory.allocate(n);
             from.packTo(0, tmp, 0, n);
             to.unpackFrom(0, tmp, 0, n);
         }
@@ -1269,7 +1269,7 @@ public final class Window {
             if (target != null) {
                 into = target; // a put lands straight in the window
             } else {
-                in.payload = Arena.ofAuto().allocate(in.payloadBytes, 16);
+                in.payload = NativeMemory.allocate(in.payloadBytes);
                 into = new MessageData.SegmentData(in.payload);
             }
             RecvRequest rr = engine.irecv(into, ctx, in.source, TAG_DATA);
@@ -1437,12 +1437,12 @@ public final class Window {
 
     private static MemorySegment nativeScratch(int slot, long n) {
         if (n > SCRATCH_LIMIT) {
-            return Arena.ofAuto().allocate(n, 16);
+            return NativeMemory.allocate(n);
         }
         MemorySegment[] cache = ACCUMULATE_SCRATCH.get();
         MemorySegment m = cache[slot];
         if (m == null || m.byteSize() < n) {
-            m = Arena.ofAuto().allocate(Math.max(n, 256), 16);
+            m = NativeMemory.allocate(Math.max(n, 256));
             cache[slot] = m;
         }
         return m.asSlice(0, n);

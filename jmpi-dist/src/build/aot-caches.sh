@@ -70,8 +70,13 @@ fi
 # jmpirun --threads: its JVM also runs the ranks, and loads the message path they share (RankClassLoader) from its
 # own class path, so it gets a cache of its own, from the same workload in threads mode (4-rank Hello: half the wall
 # time of a start with the processes-mode cache, 0.19 s against 0.36; docs/launching.md). Options as jmpirun gives a
-# crowded threads-mode launcher.
-threads_opts="-XX:UserThreadWaitAttemptsAtExit=0 -XX:+UseSerialGC $record"
+# crowded threads-mode launcher, and training as the ranks' ($train: C1 alone, the JDK's methods not compiled): its
+# jmpi methods then compile once, with C1's final tier, as a rank's do. Without training data each went through C1
+# with full profiling first and was compiled again when C2 declined it (JitHints' directives), and the profiled code
+# ran meanwhile: cold, threads mode, against the cache without training data (6 interleaved gated rounds,
+# 2026-12-01): Jacobi 256^2 x 5000 0.85x the time, Jacobi 1024^2 x 500 0.95x, N-body 0.93x, conjugate gradient 1.09x
+# (its runs scatter 0.41-0.57 s in both).
+threads_opts="-XX:UserThreadWaitAttemptsAtExit=0 -XX:+UseSerialGC $train"
 threads_opts="$threads_opts -XX:AOTCacheOutput=$aot.tmp/jmpi-launcher-threads.aot"
 if ! (cd "$work/cwd" && JMPI_JAVA="$java" JMPI_AOT=0 JMPI_LAUNCHER_JVM_ARGS="$threads_opts" timeout 300 \
     "$dist/bin/jmpirun" --no-stdin --threads -n 2 org.jmpi.examples.AotTraining "$work/threads.pid") \

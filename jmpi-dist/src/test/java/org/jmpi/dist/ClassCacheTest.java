@@ -129,6 +129,27 @@ class ClassCacheTest {
     }
 
     /**
+     * The threads-mode cache holds training data, as the ranks' cache does: a message-path method that the training
+     * job made hot (the lane's send) is compiled once, with C1's final tier (level 1), never first with C1's full
+     * profiling (level 3) as it is without training data.
+     */
+    @Test
+    void aThreadsModeJobCompilesTheTrainedMessagePathOnceWithC1(@TempDir Path tmp) throws Exception {
+        assumeTrue(Files.isDirectory(dist.resolve("lib/aot")), "no caches");
+        Run r = jmpirun(dist, Map.of("JMPI_LAUNCHER_JVM_ARGS", "-XX:+UseSerialGC -XX:+PrintCompilation"), "--threads",
+                "-n", "2", "org.jmpi.examples.AotTraining", tmp.resolve("pid").toString());
+        assertThat(r.exit()).as(r.output()).isZero();
+        Pattern send = Pattern.compile("(?m)^\\s*\\d+\\s+\\d+\\s+[%sbn! ]*([0-4])\\s+"
+                + Pattern.quote("org.jmpi.transport.shm.ShmTransport::sendShort") + " ");
+        List<String> levels = new ArrayList<>();
+        Matcher m = send.matcher(r.output());
+        while (m.find()) {
+            levels.add(m.group(1));
+        }
+        assertThat(levels).as(r.output()).contains("1").doesNotContain("3");
+    }
+
+    /**
      * The proxy that jmpirun starts on another host (through ssh) uses the launcher's cache too: that host has the same
      * paths as this one. Its JVM's class path and options must be those the cache was made with, else the JVM refuses
      * it, and the JDK's own class data with it, without a word ({@code -Xlog:aot=off}).

@@ -113,7 +113,8 @@ public final class JmpiRun implements Callable<Integer> {
     String mapBy;
 
     @Option(names = {"--bind-to", "-bind-to"}, paramLabel = "none|core|...",
-            description = "core or hwthread: each rank of a host on its own CPU, in turn (taskset); none (default)")
+            description = "core or hwthread: each rank of a host on its own CPU, in turn (taskset); none; default: "
+                    + "core on a host that runs one rank per CPU, else none")
     String bindTo;
 
     @Option(names = "--oversubscribe", description = "allow more ranks than slots (the default)")
@@ -823,15 +824,16 @@ public final class JmpiRun implements Callable<Integer> {
         if (verbose) {
             b.env("JMPI_VERBOSE", "1"); // each rank prints which transport serves which peer
         }
-        if (bindTo != null && !bindTo.equalsIgnoreCase("none")) {
-            Set<String> known = Set.of("core", "socket", "hwthread", "numa", "l3cache", "board");
+        if (bindTo != null) {
+            Set<String> known = Set.of("none", "core", "socket", "hwthread", "numa", "l3cache", "board");
             if (!known.contains(bindTo.toLowerCase(Locale.ROOT).split(":")[0])) {
                 throw new IllegalArgumentException("--bind-to " + bindTo + " is not a binding jmpirun knows");
             }
             String kind = bindTo.toLowerCase(Locale.ROOT).split(":")[0];
-            if (kind.equals("core") || kind.equals("hwthread")) {
-                b.env("JMPI_BIND_TO", kind); // the host proxy starts each rank under taskset -c CPU
-            } else if (first) {
+            // core and hwthread: the host proxy starts each rank under taskset -c CPU; any other: it binds none
+            // (without the variable it binds the ranks of a host that runs one per CPU, see HostProxy#command)
+            b.env("JMPI_BIND_TO", kind);
+            if (!kind.equals("core") && !kind.equals("hwthread") && !kind.equals("none") && first) {
                 err.println("jmpirun: note: --bind-to " + bindTo + " is accepted but JVM ranks are bound only to "
                         + "core or hwthread");
             }

@@ -250,13 +250,44 @@ class JmpiRunTest {
     }
 
     @Test
-    void withoutBindingRanksKeepEveryCpu() throws Exception {
-        int code = jmpirun(Map.of(), "--no-stdin", "-n", "2", "--exec", "/bin/sh", "-c",
-                "grep Cpus_allowed_list /proc/self/status");
+    void withBindToNoneRanksKeepEveryCpu() throws Exception {
+        int n = Math.max(2, org.jmpi.launcher.proxy.HostProxyAccess.allowedCpus().size()); // a full host
+        int code = jmpirun(Map.of(), "--no-stdin", "-n", Integer.toString(n), "--bind-to", "none", "--exec",
+                "/bin/sh", "-c", "grep Cpus_allowed_list /proc/self/status");
         assertThat(code).as(err()).isZero();
-        String mine = java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status")).stream()
+        assertThat(out().lines()).as(out()).hasSize(n).containsOnly(ownCpus());
+    }
+
+    /**
+     * Without --bind-to: a host that runs one rank per CPU binds each to its own, as --bind-to core would; with
+     * fewer ranks than CPUs, or with the host's share of the CPUs given (JMPI_HOST_CPUS: hosts emulated on one
+     * machine), every rank keeps every CPU.
+     */
+    @Test
+    void byDefaultOnlyAFullHostBindsItsRanks() throws Exception {
+        List<Integer> allowed = org.jmpi.launcher.proxy.HostProxyAccess.allowedCpus();
+        org.junit.jupiter.api.Assumptions.assumeTrue(allowed.size() >= 2 && new java.io.File("/usr/bin/taskset")
+                .canExecute(), "needs two CPUs, /proc/self/status and taskset");
+        int n = allowed.size();
+        String grep = "grep Cpus_allowed_list /proc/self/status";
+        assertThat(jmpirun(Map.of(), "--no-stdin", "-n", Integer.toString(n), "--tag-output", "--exec", "/bin/sh",
+                "-c", grep)).as(err()).isZero();
+        for (int r = 0; r < n; r++) {
+            assertThat(out().lines()).as(out()).contains("[" + r + "] Cpus_allowed_list:\t" + allowed.get(r));
+        }
+        out.reset();
+        assertThat(jmpirun(Map.of(), "--no-stdin", "-n", Integer.toString(n - 1), "--exec", "/bin/sh", "-c", grep))
+                .as(err()).isZero();
+        assertThat(out().lines()).as(out()).hasSize(n - 1).containsOnly(ownCpus());
+        out.reset();
+        assertThat(jmpirun(Map.of(), "--no-stdin", "-n", Integer.toString(n), "-x", "JMPI_HOST_CPUS=1", "--exec",
+                "/bin/sh", "-c", grep)).as(err()).isZero();
+        assertThat(out().lines()).as(out()).hasSize(n).containsOnly(ownCpus());
+    }
+
+    private static String ownCpus() throws java.io.IOException {
+        return java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status")).stream()
                 .filter(l -> l.startsWith("Cpus_allowed_list:")).findFirst().orElseThrow();
-        assertThat(out().lines()).containsExactly(mine, mine);
     }
 
     @Test

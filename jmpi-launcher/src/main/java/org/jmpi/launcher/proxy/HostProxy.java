@@ -256,11 +256,10 @@ public final class HostProxy implements AutoCloseable {
                 argv.addAll(1, directiveOptions());
             }
         }
-        String bind = env.get("JMPI_BIND_TO");
+        String asked = env.get("JMPI_BIND_TO");
         List<Integer> allowed = allowedCpus();
-        if (bind == null && allowed.size() == spec.ranks().size() && env.get("JMPI_HOST_CPUS") == null) {
-            bind = "core";
-        }
+        String bind = asked != null || allowed.size() != spec.ranks().size() || env.get("JMPI_HOST_CPUS") != null
+                ? asked : "core";
         if (bind != null && (bind.equalsIgnoreCase("core") || bind.equalsIgnoreCase("hwthread"))) {
             File taskset = new File("/usr/bin/taskset");
             if (!allowed.isEmpty() && taskset.canExecute()) {
@@ -268,7 +267,7 @@ public final class HostProxy implements AutoCloseable {
                 argv.addAll(0, List.of(taskset.getPath(), "-c", Integer.toString(cpu)));
                 // a bound rank sees one processor; the runtime needs the host's count to tell whether it is crowded
                 env.putIfAbsent("JMPI_HOST_CPUS", Integer.toString(allowed.size()));
-            } else if (bindNoted.compareAndSet(false, true)) {
+            } else if (asked != null && bindNoted.compareAndSet(false, true)) {
                 upstream.accept(new Notice("host " + spec.hostName() + ": --bind-to " + bind + " needs taskset "
                         + "(util-linux) and a readable CPU list; ranks run unbound"));
             }

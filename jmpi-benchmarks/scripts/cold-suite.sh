@@ -14,9 +14,10 @@
 # Usage: jmpi-benchmarks/scripts/cold-suite.sh OUTDIR [ROUNDS=3] [FILTER]
 #        jmpi-benchmarks/scripts/cold-suite.sh --report OUTDIR      (only the report, from OUTDIR/raw)
 #   FILTER   an extended regular expression on case names (default: all), e.g. '^OSULatency$' or 'OSU|jacobi'.
-#   Cases:   OSULatency, OSULatency-arrays (-a arrays), OSUBandwidth (OMB-J's OSUBandwidthOMPI, the variant that
-#            compiles against both Java MPIs), OSUBcast, OSUAllReduce, OSUAllReduce-arrays (-a arrays), OSUAllgather,
-#            OSUAlltoall: OMB-J at its own default sizes and iteration counts; plus the APPS table below.
+#   Cases:   OSULatency, OSULatency-arrays (-a arrays), OSUBandwidth and OSUBiBandwidth (OMB-J's OSUBandwidthOMPI and
+#            OSUBiBandwidthOMPI, the variants that compile against both Java MPIs; direct buffers), OSUBcast,
+#            OSUAllReduce, OSUAllReduce-arrays (-a arrays), OSUAllgather, OSUAlltoall: OMB-J at its own default sizes
+#            and iteration counts; plus the APPS table below.
 #   Raw output: OUTDIR/raw/<case>.<impl>.<round>.txt, impl one of jmpi-proc jmpi-thr ompi-java mpich, and the
 #            companions OUTDIR/raw/<case>.jmpi-jit.<round>.txt with OUTDIR/raw/<case>.jmpi-jit.<round>.deopt.<pid>.log.
 #            A gated run that was disturbed (gate exit 99) is kept and flagged; a failed one is kept and left out.
@@ -83,14 +84,15 @@ OMB_CASES=(
     "OSULatency|mpi.pt2pt.OSULatency||mpi_pingpong|lat"
     "OSULatency-arrays|mpi.pt2pt.OSULatency|-a arrays||lat"
     "OSUBandwidth|mpi.pt2pt.OSUBandwidthOMPI||mpi_bw|bw"
+    "OSUBiBandwidth|mpi.pt2pt.OSUBiBandwidthOMPI||mpi_bibw|bw"
     "OSUBcast|mpi.collective.OSUBcast|||lat"
     "OSUAllReduce|mpi.collective.OSUAllReduce||mpi_allreduce|lat"
     "OSUAllReduce-arrays|mpi.collective.OSUAllReduce|-a arrays||lat"
     "OSUAllgather|mpi.collective.OSUAllgather||mpi_coll allgather|lat"
     "OSUAlltoall|mpi.collective.OSUAlltoall||mpi_coll alltoall|lat"
 )
-OMB_FILES=(common/BenchmarkUtils pt2pt/OSULatency pt2pt/OSUBandwidthOMPI collective/OSUBcast collective/OSUAllReduce
-           collective/OSUAllgather collective/OSUAlltoall)
+OMB_FILES=(common/BenchmarkUtils pt2pt/OSULatency pt2pt/OSUBandwidthOMPI pt2pt/OSUBiBandwidthOMPI collective/OSUBcast
+           collective/OSUAllReduce collective/OSUAllgather collective/OSUAlltoall)
 
 report() { # OUTDIR: parse OUTDIR/raw, write OUTDIR/summary.md and summary.csv, print summary.md
 python3 - "$1" <<'PY'
@@ -495,8 +497,10 @@ fi
 for p in mpi_pingpong mpi_bw mpi_allreduce; do
     mpicc.mpich -O2 -o "$B/c/$p" "$BASELINE/$p.c" >> "$LOG" 2>&1 || echo "MPICH twin $p does not compile" >&2
 done
-mpicc.mpich -O2 -I "$BASELINE" -o "$B/c/mpi_coll" "$ROOT/jmpi-benchmarks/src/main/c/mpi_coll.c" >> "$LOG" 2>&1 \
-    || echo "MPICH twin mpi_coll does not compile" >&2
+for p in mpi_coll mpi_bibw; do
+    mpicc.mpich -O2 -I "$BASELINE" -o "$B/c/$p" "$ROOT/jmpi-benchmarks/src/main/c/$p.c" >> "$LOG" 2>&1 \
+        || echo "MPICH twin $p does not compile" >&2
+done
 
 # ---- runs
 run() { # raw-file command...: one gated run; exit 99 (contaminated) and failures are noted, the suite goes on

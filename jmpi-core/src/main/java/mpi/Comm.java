@@ -180,7 +180,7 @@ public class Comm implements Freeable, Cloneable {
         }
         Engine e = JmpiRuntime.get().engine();
         int w = c.worldRank(dest);
-        if (blocking && e.sendNow(data, w, c.context(), c.rank(), tag)) {
+        if (blocking && e.sendNowWaiting(data, w, c.context(), c.rank(), tag)) {
             return null;
         }
         SendRequest now = blocking || mode != SendMode.STANDARD ? null

@@ -329,7 +329,7 @@ public final class Immediate {
             for (int mask = top >> 1; mask > 0; mask >>= 1) {
                 if (rel + mask < p) {
                     int to = c.worldRank(Binomial.abs(rel + mask, root, p));
-                    if (!engine.sendNow(buf, to, context, c.rank(), tag)
+                    if (!engine.sendNowWaiting(buf, to, context, c.rank(), tag)
                             && !engine.sendNowWhenCredited(buf, to, context, c.rank(), tag)) {
                         sends[n++] = engine.isend(buf, to, context, c.rank(), tag, SendMode.STANDARD);
                     }

@@ -844,6 +844,46 @@ public final class Engine implements InprocEndpoint, FrameSink {
     }
 
     /**
+     * {@link #sendNow} for a blocking send, which may wait for its receiver: a message the lane takes by address
+     * ({@link Lane#sendByAddress}: large, in native memory, a peer of this host) is copied by the receiver straight
+     * out of {@code data}, once, instead of twice through the ring, and this returns once it has been (or the peer
+     * failed). The receiver reads it as soon as it makes progress, whether a receive matches it yet or not, so this
+     * waits no longer than an eager message waits for room. Else as {@link #sendNow}.
+     */
+    public boolean sendNowWaiting(MessageData data, int worldDest, int context, int source, int tag) {
+        Lane l = laneTo(worldDest);
+        long bytes = data.bytes();
+        MemorySegment payload = l == null || bytes < ADDRESS_MIN ? null : data.contiguous();
+        if (payload == null || !payload.isNative() || anyPoisoned || anyFailed || context < 0) {
+            return sendNow(data, worldDest, Protocol.EAGER, context, source, tag);
+        }
+        long cost = bytes + Protocol.OVERHEAD;
+        PeerFlow f = flow(worldDest);
+        long ticket;
+        synchronized (f) {
+            if (!f.queue.isEmpty() || f.credits - cost < (bytes > eagerLimit ? flowWindow / 2 : 0)) {
+                return false;
+            }
+            ticket = l.sendByAddress(worldDest, Protocol.EAGER, context, source, tag, payload);
+            if (ticket == 0) {
+                return sendNow(data, worldDest, Protocol.EAGER, context, source, tag);
+            }
+            f.credits -= cost;
+        }
+        org.jmpi.transport.Traffic t = traffic;
+        if (t != null) {
+            t.sent(worldDest, bytes);
+        }
+        if (!l.wasRead(worldDest, ticket)) {
+            progress.awaitUntil(() -> l.wasRead(worldDest, ticket) || peerFailed(worldDest));
+        }
+        return true;
+    }
+
+    /** Messages below this many bytes never go by address (a lane's own limit is at least this). */
+    private static final long ADDRESS_MIN = 4096;
+
+    /**
      * {@link #sendNow} for a message above the engine's eager limit that only the flow window kept out of the lane
      * (such a message leaves half the window free): waits until the peer's credit lets it in, then sends it so. For
      * a rooted collective's message, whose receiver matches the ones before it in call order: a root that ran ahead

@@ -10,7 +10,8 @@ import java.lang.foreign.MemorySegment;
  * the payload), so the receiving end handles them through its {@link FrameSink} whenever it is not the lane that
  * takes them.
  *
- * <p>Threading: {@link #sendShort} as {@link Transport#send}; {@link #takeShort} only by the thread that holds the
+ * <p>Threading: {@link #sendShort}, {@link #sendByAddress} and {@link #wasRead} as {@link Transport#send};
+ * {@link #takeShort} only by the thread that holds the
  * progress lock (it reads the rings that {@link Transport#poll} reads).
  */
 public interface Lane {
@@ -37,6 +38,24 @@ public interface Lane {
      */
     boolean sendShort(int peer, int kind, int context, int source, int tag, MemorySegment payload, long offset,
             int length);
+
+    /**
+     * Sends a frame as {@link #sendShort} does but leaves the payload where it is: the peer copies it straight out of
+     * {@code payload} (one copy instead of two), so the caller must keep {@code payload} as it is until
+     * {@link #wasRead} says the peer has read it. Answers the ticket to ask {@link #wasRead} with, or 0 when this lane
+     * does not do that for this message or peer (too small, not native memory, no room now, ...): nothing was done.
+     */
+    default long sendByAddress(int peer, int kind, int context, int source, int tag, MemorySegment payload) {
+        return 0;
+    }
+
+    /**
+     * Whether {@code peer} has read the payload of {@link #sendByAddress}'s message of {@code ticket} (or the lane
+     * was closed). A thread that waits for it may sleep: the peer wakes this rank once it has read it.
+     */
+    default boolean wasRead(int peer, long ticket) {
+        return true;
+    }
 
     /**
      * Takes {@code peer}'s next frame if it is a short frame of {@code kind} (or {@code kind | ANSWERED}) with exactly

@@ -44,9 +44,21 @@ final class InboundRing {
     private long assemblyTotal;
     /** Set when the producer broke the layout; the ring is not read any more. */
     private String broken;
+    /** Reads the payloads of ADDRESS records out of the producer's memory. */
+    private final Reader reader;
+    /** Where {@link #poll} puts an ADDRESS record's payload (native, grown as needed), or null. */
+    private MemorySegment scratch;
 
-    InboundRing(int peer, MemorySegment ring, long dataBytes) {
+    /** Copies {@code bytes} bytes at {@code address} in {@code peer}'s process to {@code into} in this one. */
+    @FunctionalInterface
+    interface Reader {
+        /** False when it could not (nothing promised about the bytes at {@code into}). */
+        boolean read(int peer, long address, long into, long bytes);
+    }
+
+    InboundRing(int peer, MemorySegment ring, long dataBytes, Reader reader) {
         this.peer = peer;
+        this.reader = reader;
         this.ring = ring;
         this.data = ring.asSlice(ShmLayout.RING_HEADER_BYTES, dataBytes);
         this.dataWords = ShmLayout.words(data);
@@ -122,6 +134,16 @@ final class InboundRing {
                     publishHead();
                     records++; // counts against the budget too: a ring of nothing but wraps must not spin here
                 }
+                case ShmLayout.TYPE_ADDRESS -> {
+                    String badRead = handAddressed(sink, (int) off, length);
+                    if (badRead != null) {
+                        return fail(sink, records, badRead);
+                    }
+                    records++;
+                    if (sink.takeCompletion()) {
+                        return records;
+                    }
+                }
                 case ShmLayout.TYPE_FIRST, ShmLayout.TYPE_MORE -> {
                     String badPiece = assemble(sink, type == ShmLayout.TYPE_FIRST, off, length);
                     if (badPiece != null) {
@@ -129,7 +151,7 @@ final class InboundRing {
                     }
                     records++;
                 }
-                default -> throw new AssertionError(type); // checkRecord admits the five types only
+                default -> throw new AssertionError(type); // checkRecord admits the six types only
             }
         }
         return records;
@@ -177,6 +199,62 @@ final class InboundRing {
     }
 
     /**
+     * An ADDRESS record at {@code off} ({@link #poll}), out of line as {@link #assemble}: its payload read out of the
+     * producer's memory into {@link #scratch}, the record consumed and its ticket published, then the frame handed to
+     * the sink. Answers what is wrong (the record then stays), else null.
+     */
+    private String handAddressed(FrameSink sink, int off, long length) {
+        long first = envelopeWords.get((off + 8) >>> 3);
+        int payload = (int) first;
+        if (payload < 0 || payload > (mask + 1) >>> 1) {
+            return "an address record of " + payload + " payload bytes";
+        }
+        long address = envelopeWords.get((off + (int) ShmLayout.ADDRESS_AT) >>> 3);
+        if (scratch == null || scratch.byteSize() < payload + ShmLayout.ALIGN) {
+            scratch = Arena.ofAuto().allocate(Math.max(payload + ShmLayout.ALIGN, 64 << 10), ShmLayout.ALIGN);
+        }
+        // a destination 1-31 bytes after the source (modulo 4 KiB) makes the kernel's copy slow: move it by a line
+        long shift = ShmTransport.slowDistance(scratch.address(), address, payload) ? ShmLayout.ALIGN : 0;
+        MemorySegment into = scratch.asSlice(shift, payload);
+        if (!reader.read(peer, address, into.address(), payload)) {
+            return "the payload of a message could not be read from its sender's memory (process_vm_readv refused)";
+        }
+        ShmLayout.copyShortHeaderOut(data, off + ShmLayout.MARKER_BYTES, header);
+        consume(length);
+        publishRead(off);
+        sink.onFrame(peer, header, into, 0, payload);
+        publishHead();
+        return null;
+    }
+
+    /**
+     * {@link #takeShort} of an ADDRESS record at {@code off} (its marker's {@code length}, its first header word
+     * {@code first}): the payload read out of the producer's memory straight into {@code into} when the envelope is
+     * the one asked for and {@code into} is native memory the kernel's copy may write; else {@link Lane#OTHER}.
+     */
+    private long takeAddressed(int off, long length, long first, long kindWord, long sourceWord, long tagWord,
+            MemorySegment into, long offset, long capacity) {
+        long payload = first & 0xffff_ffffL;
+        if (broken != null || assembly != null || ((first ^ kindWord) & ~Lane.TAKEN_ANSWERED) >>> 32 != 0
+                || payload > capacity || envelopeWords.get((off + 16) >>> 3) != sourceWord
+                || envelopeWords.get((off + 24) >>> 3) != tagWord || length != ShmLayout.ADDRESS_RECORD_BYTES
+                || !into.isNative() || !reader.read(peer, envelopeWords.get((off + (int) ShmLayout.ADDRESS_AT) >>> 3),
+                        into.address() + offset, payload)) {
+            return Lane.OTHER;
+        }
+        consume(length);
+        publishRead(off);
+        publishHead();
+        return payload | first & Lane.TAKEN_ANSWERED;
+    }
+
+    /** Tells the producer that the payload of the ADDRESS record at {@code off} has been read (release store). */
+    private void publishRead(int off) {
+        ShmLayout.setRelease(ringWords, (int) ShmLayout.RING_READ,
+                envelopeWords.get((off + (int) ShmLayout.TICKET_AT) >>> 3));
+    }
+
+    /**
      * The lane's receive ({@link ShmTransport#takeShort}): if the record at the head is a SHORT one whose header's
      * first three words are {@code kindWord} (its payload length and the kind's {@link Lane#ANSWERED} bit aside),
      * {@code sourceWord} and {@code tagWord}, with at most {@code capacity} payload bytes, copies the payload into
@@ -193,7 +271,11 @@ final class InboundRing {
         long length = ShmLayout.markerLength(marker);
         long first = envelopeWords.get((off + 8) >>> 3);
         long payload = first & 0xffff_ffffL;
-        if (ShmLayout.markerType(marker) != ShmLayout.TYPE_SHORT || broken != null || assembly != null
+        int type = ShmLayout.markerType(marker);
+        if (type == ShmLayout.TYPE_ADDRESS) {
+            return takeAddressed(off, length, first, kindWord, sourceWord, tagWord, into, offset, capacity);
+        }
+        if (type != ShmLayout.TYPE_SHORT || broken != null || assembly != null
                 || ((first ^ kindWord) & ~Lane.TAKEN_ANSWERED) >>> 32 != 0 || payload > capacity
                 || envelopeWords.get((off + 16) >>> 3) != sourceWord
                 || envelopeWords.get((off + 24) >>> 3) != tagWord
@@ -241,6 +323,8 @@ final class InboundRing {
                     : "a wrap record that does not end the data area after a record";
             case ShmLayout.TYPE_FRAME, ShmLayout.TYPE_SHORT -> assembly != null ? "a frame inside a long frame"
                     : length <= size >>> 1 ? null : "a record longer than half the ring";
+            case ShmLayout.TYPE_ADDRESS -> assembly != null ? "an address record inside a long frame"
+                    : length == ShmLayout.ADDRESS_RECORD_BYTES ? null : "an address record of " + length + " bytes";
             case ShmLayout.TYPE_FIRST -> assembly != null ? "a long frame inside another"
                     : length <= size >>> 1 ? null : "a record longer than half the ring";
             case ShmLayout.TYPE_MORE -> assembly == null ? "a continuation record without a first one"

@@ -103,12 +103,15 @@ final class LinuxCalls {
         /** Per-thread scratch: two iovecs (32 bytes). */
         private static final class Scratch {
             final MemorySegment iovecs;
+            /** {@link #iovecs} as words (a buffer's access costs the interpreter and C1 less than a segment's). */
+            final java.nio.LongBuffer words;
             /** The address of the second iovec of {@link #iovecs} (the remote one). */
             final long remoteIovec;
 
             Scratch() {
                 Arena arena = Arena.ofAuto();
                 iovecs = arena.allocate(32, 8);
+                words = ShmLayout.words(iovecs);
                 remoteIovec = iovecs.address() + 16;
             }
         }
@@ -152,7 +155,12 @@ final class LinuxCalls {
          * @return 0 on success, else {@link #FAILED} (the kernel refused: EPERM, ESRCH, EFAULT, ENOSYS, ...)
          */
         int processVmRead(int pid, long remoteAddress, MemorySegment into) {
-            return transfer(Syscall.PROCESS_VM_READV, pid, remoteAddress, into);
+            return transfer(Syscall.PROCESS_VM_READV, pid, remoteAddress, into.address(), into.byteSize());
+        }
+
+        /** {@link #processVmRead} into {@code bytes} bytes at {@code localAddress} (native memory of this process). */
+        int processVmRead(int pid, long remoteAddress, long localAddress, long bytes) {
+            return transfer(Syscall.PROCESS_VM_READV, pid, remoteAddress, localAddress, bytes);
         }
 
         /**
@@ -162,23 +170,25 @@ final class LinuxCalls {
          * @return 0 on success, else {@link #FAILED}
          */
         int processVmWrite(int pid, MemorySegment from, long remoteAddress) {
-            return transfer(Syscall.PROCESS_VM_WRITEV, pid, remoteAddress, from);
+            return transfer(Syscall.PROCESS_VM_WRITEV, pid, remoteAddress, from.address(), from.byteSize());
         }
 
-        /** process_vm_readv or _writev: local iovec = {@code local}, remote iovec = {@code remoteAddress}. */
-        private int transfer(long number, int pid, long remoteAddress, MemorySegment local) {
+        /**
+         * process_vm_readv or _writev: local iovec = {@code total} bytes at {@code local}, remote iovec = as many at
+         * {@code remoteAddress}.
+         */
+        private int transfer(long number, int pid, long remoteAddress, long local, long total) {
             Scratch s = scratch.get();
-            MemorySegment iov = s.iovecs;
+            java.nio.LongBuffer iov = s.words;
             long done = 0;
-            long total = local.byteSize();
             try {
                 while (done < total) {
                     long n = total - done;
-                    iov.set(JAVA_LONG, 0, local.address() + done);
-                    iov.set(JAVA_LONG, 8, n);
-                    iov.set(JAVA_LONG, 16, remoteAddress + done);
-                    iov.set(JAVA_LONG, 24, n);
-                    long r = (long) syscall.invokeExact(number, (long) pid, iov.address(), 1L, s.remoteIovec, 1L,
+                    iov.put(0, local + done);
+                    iov.put(1, n);
+                    iov.put(2, remoteAddress + done);
+                    iov.put(3, n);
+                    long r = (long) syscall.invokeExact(number, (long) pid, s.iovecs.address(), 1L, s.remoteIovec, 1L,
                             0L);
                     if (r <= 0) {
                         return FAILED; // refused (-1), or nothing copied, which would loop for ever

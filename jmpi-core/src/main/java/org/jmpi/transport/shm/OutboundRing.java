@@ -62,6 +62,10 @@ final class OutboundRing {
     private volatile boolean hasPending;
     private long tail;
     private long headCache;
+    /** Tickets of the ADDRESS records written so far (the last one's; written under the lock). */
+    private volatile long tickets;
+    /** The last ticket a sender has seen read ({@link #wasRead}). */
+    private volatile long seen;
     private static final int LINE_SHIFT = 6; // 64-byte lines (ShmLayout.ALIGN)
     /** log2 of the data area's size: a position's lap is {@code position >>> lapShift}. */
     private final int lapShift;
@@ -151,6 +155,52 @@ final class OutboundRing {
         envelopeWords.put(((int) off + 24) >>> 3, tagWord);
         publish(off, ShmLayout.TYPE_SHORT, record);
         return true;
+    }
+
+    /**
+     * The lane's send by address ({@link ShmTransport#sendByAddress}): an ADDRESS record from the header's three
+     * words, naming the payload at {@code address} in this process, if nothing is queued and it fits now. Answers its
+     * ticket ({@link #wasRead}), or 0 and nothing written. Caller holds {@link #lock}.
+     */
+    long writeAddressLocked(long kindWord, long sourceWord, long tagWord, long address) {
+        if (!pending.isEmpty() || !reserve(ShmLayout.ADDRESS_RECORD_BYTES)) {
+            return 0;
+        }
+        int off = (int) (tail & mask);
+        long ticket = ++tickets;
+        envelopeWords.put((off + 8) >>> 3, kindWord);
+        envelopeWords.put((off + 16) >>> 3, sourceWord);
+        envelopeWords.put((off + 24) >>> 3, tagWord);
+        envelopeWords.put((off + (int) ShmLayout.ADDRESS_AT) >>> 3, address);
+        envelopeWords.put((off + (int) ShmLayout.TICKET_AT) >>> 3, ticket);
+        publish(off, ShmLayout.TYPE_ADDRESS, ShmLayout.ADDRESS_RECORD_BYTES);
+        return ticket;
+    }
+
+    /** Whether the consumer has read the payload of the ADDRESS record of {@code ticket}. Any thread, no lock. */
+    boolean wasRead(long ticket) {
+        if (ShmLayout.getAcquire(ringWords, (int) ShmLayout.RING_READ) < ticket) {
+            return false;
+        }
+        if (seen < ticket) {
+            seen = ticket;
+        }
+        return true;
+    }
+
+    /**
+     * Before this process sleeps, its doorbell armed: if a sender may be waiting for the payload of the last ADDRESS
+     * record to be read (no sender has seen it read, {@link #wasRead}), asks the consumer to ring our doorbell once
+     * it has read it, as {@link #armSpaceWakeupLocked} asks for room, and says whether it has been read already
+     * (then the caller must not sleep). Any thread, without the lock.
+     */
+    boolean armReadWakeup() {
+        long t = tickets;
+        if (t == seen) {
+            return false;
+        }
+        ShmLayout.setIntVolatile(ring, ShmLayout.RING_PRODUCER_WAITING, 1);
+        return ShmLayout.getAcquire(ringWords, (int) ShmLayout.RING_READ) >= t;
     }
 
     private Pending queue(MemorySegment header, MemorySegment payload, Runnable onWritten) {

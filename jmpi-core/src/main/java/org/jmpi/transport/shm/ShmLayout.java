@@ -52,6 +52,9 @@ import org.jmpi.transport.Lane;
  *  |  0 attached pid (u64)   |  0 head (u64, absolute  |       ring data bytes (a power of two)    |
  *  |                         |    bytes consumed)      |                                           |
  *  |                         |  8 producer waiting(u32)|                                           |
+ *  |                         | 16 read (u64, ticket of |                                           |
+ *  |                         |    the last ADDRESS     |                                           |
+ *  |                         |    record read)         |                                           |
  *  +-------------------------+-------------------------+-------------------------------------------+
  *
  * record (never wraps around the end of the data area; 64-byte aligned; at most half the data area):
@@ -61,6 +64,8 @@ import org.jmpi.transport.Lane;
  *  +-------+----------------------------------------+--------------------------+-----------+
  *  |marker | header's first 24 bytes | payload                                 | padding   |  SHORT
  *  +-------+-------------------------+-----------------------------------------+-----------+
+ *  |marker | header's first 24 bytes | address (u64) | ticket (u64) | padding (64 bytes in all) |  ADDRESS
+ *  +-------+-------------------------+---------------+--------------+---------------------------+
  *  |marker | piece of a long payload                                         | padding   |  MORE
  *  +-------+--------------------------------------------------------------------------------+
  *  |marker | (nothing: the rest of the data area is skipped; the next record is at offset 0) |  WRAP
@@ -73,6 +78,13 @@ import org.jmpi.transport.Lane;
  * message, most control frames) travels as a SHORT record: the header's first 24 bytes (payload length, kind,
  * context, source, tag, flags); the consumer restores the rest. Up to 32 payload bytes then share the record's first
  * cache line with the marker (8 with the whole header), so a message of 9 to 32 bytes takes one line instead of two.
+ *
+ * <p><b>Address records.</b> A blocking send of a large message in native memory may leave its payload where it is:
+ * an ADDRESS record carries a SHORT record's header words (the payload length is the message's), the payload's
+ * address in the producer's process and a ticket (1, 2, 3, ... per ring). The consumer copies the payload straight
+ * out of the producer's memory ({@code process_vm_readv}) into the receive buffer, or into a buffer of its own when
+ * no receive takes it yet, stores the ticket in the ring's {@code read} word (release) before it publishes the new
+ * head, and wakes the producer if it asked; the producer's send returns once {@code read} has reached its ticket.
  *
  * <p><b>Publication.</b> The producer writes a record's body, then makes sure that the word where the <em>next</em>
  * record will start cannot be taken for a record of the next record's lap, then stores the marker with release
@@ -100,7 +112,7 @@ final class ShmLayout {
     private ShmLayout() {}
 
     static final long MAGIC = 0x314d_4853_4950_4d4aL; // "JMPISHM1" in little-endian byte order
-    static final int VERSION = 5; // 5: a ring per other rank of the host (4 had one for the owner too, unused)
+    static final int VERSION = 6; // 6: ADDRESS records; 5: a ring per other rank of the host
 
     static final long SEGMENT_HEADER_BYTES = 4096;
     static final long MAGIC_OFFSET = 0;
@@ -121,6 +133,8 @@ final class ShmLayout {
     static final long RING_ATTACHED_PID = 0;
     static final long RING_HEAD = 128;
     static final long RING_PRODUCER_WAITING = 136;
+    /** The ticket of the last ADDRESS record whose payload the consumer has read (u64, release store). */
+    static final long RING_READ = 144;
 
     static final int ALIGN = 64;
     static final long MARKER_BYTES = 8;
@@ -132,6 +146,7 @@ final class ShmLayout {
     static final int TYPE_FIRST = 3;
     static final int TYPE_MORE = 4;
     static final int TYPE_SHORT = 5;
+    static final int TYPE_ADDRESS = 6;
 
     /** Header bytes a SHORT record carries, and where its payload starts. */
     static final int SHORT_HEADER_BYTES = 24;
@@ -193,6 +208,12 @@ final class ShmLayout {
                 && FrameLayout.getLong(header, FrameLayout.RECV_ID) == 0
                 && FrameLayout.getLong(header, FrameLayout.TOTAL) == (FrameLayout.payloadLength(header) & 0xffff_ffffL);
     }
+
+    /** Where an ADDRESS record's payload address and its ticket are. */
+    static final long ADDRESS_AT = SHORT_PAYLOAD_OFFSET;
+    static final long TICKET_AT = ADDRESS_AT + 8;
+    /** Bytes of an ADDRESS record: one cache line. */
+    static final long ADDRESS_RECORD_BYTES = ALIGN;
 
     /** Record bytes for a SHORT record with this payload length, 64-byte aligned. */
     static long shortRecordBytes(long payload) {

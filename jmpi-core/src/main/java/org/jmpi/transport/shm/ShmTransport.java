@@ -105,6 +105,8 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
     private final long eagerLimit;
     /** {@link #shortPayloadMax()}: the lane's largest payload, at most half a ring (computed once). */
     private final int shortPayloadMax;
+    /** Smallest message {@link #sendByAddress} takes ({@link ShmConfig#addressMin}; never when that is 0). */
+    private final long addressMin;
     private final MemorySegment doorbell;
     /** The timeout of a futex sleep on {@link #doorbell} (progress owner only). */
     private final MemorySegment sleepTimespec = Arena.ofAuto().allocate(16, 8);
@@ -148,6 +150,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
         this.own = own;
         this.eagerLimit = Math.min(config.eagerLimit(), own.ringDataBytes / 4);
         this.shortPayloadMax = (int) Math.min(eagerLimit, own.ringDataBytes / 2 - ShmLayout.SHORT_PAYLOAD_OFFSET);
+        this.addressMin = config.addressMin() == 0 ? Long.MAX_VALUE : config.addressMin();
         this.doorbell = own.doorbell();
         this.pidNamespace = pidNamespace;
         this.inbound = new InboundRing[localRanks.length - 1];
@@ -156,7 +159,8 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
         int me = localIndex[rank];
         for (int i = 0; i < localRanks.length; i++) {
             if (localRanks[i] != rank) {
-                inbound[k] = new InboundRing(localRanks[i], own.ring(ShmLayout.slot(i, me)), own.ringDataBytes);
+                inbound[k] = new InboundRing(localRanks[i], own.ring(ShmLayout.slot(i, me)), own.ringDataBytes,
+                        this::read);
                 inboundOf[localRanks[i]] = inbound[k++];
             }
         }
@@ -455,6 +459,39 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
         }
         ringDoorbell(o);
         return true;
+    }
+
+    /**
+     * The lane's send by address: an ADDRESS record ({@link ShmLayout}) naming {@code payload} where it is, under the
+     * ring's lock, when the message is large enough ({@link ShmConfig#addressMin}), in native memory, the peer's
+     * memory can be read with {@code process_vm_readv} (then its can read ours: same user, same pid namespace) and the
+     * ring is attached, has nothing queued and has room; then the doorbell, as {@link #send} rings it.
+     */
+    @Override
+    public long sendByAddress(int peer, int kind, int context, int source, int tag, MemorySegment payload) {
+        OutboundRing o = outbound[peer];
+        long length = payload.byteSize();
+        if (o == null || closed || length < addressMin || length > shortPayloadMax || !payload.isNative()
+                || !canReadFrom(peer)) {
+            return 0;
+        }
+        long ticket;
+        o.lock.lock();
+        try {
+            ticket = o.writeAddressLocked(ShmLayout.envelopeWord((int) length, kind),
+                    ShmLayout.envelopeWord(context, source), ShmLayout.envelopeWord(tag, 0), payload.address());
+        } finally {
+            o.lock.unlock();
+        }
+        if (ticket != 0) {
+            ringDoorbell(o);
+        }
+        return ticket;
+    }
+
+    @Override
+    public boolean wasRead(int peer, long ticket) {
+        return closed || outbound[peer].wasRead(ticket);
     }
 
     /**
@@ -821,6 +858,9 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
             return true;
         }
         for (OutboundRing o : attached) {
+            if (o.armReadWakeup()) {
+                return true; // a sender waiting for it may go on (Engine.sendNowWaiting)
+            }
             if (o.hasPending()) {
                 if (!o.lock.tryLock()) {
                     return true;
@@ -865,17 +905,21 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
 
     @Override
     public boolean read(int peer, long remoteAddress, MemorySegment into) {
-        if (!into.isNative() || !canReadFrom(peer)) {
+        return into.isNative() && read(peer, remoteAddress, into.address(), into.byteSize());
+    }
+
+    /** {@link #read} into {@code bytes} bytes at {@code address} (native memory of this process). */
+    boolean read(int peer, long remoteAddress, long address, long bytes) {
+        if (!canReadFrom(peer)) {
             return false;
         }
-        if (into.byteSize() == 0) {
+        if (bytes == 0) {
             return true;
         }
-        if (slowDistance(into.address(), remoteAddress, into.byteSize())) {
+        if (slowDistance(address, remoteAddress, bytes)) {
             return false;
         }
-        LinuxCalls.Calls c = LinuxCalls.get();
-        if (c.processVmRead(pids.get(peer), remoteAddress, into) != 0) {
+        if (LinuxCalls.get().processVmRead(pids.get(peer), remoteAddress, address, bytes) != 0) {
             singleCopy[peer] = NO;
             return false;
         }

@@ -71,7 +71,7 @@ class InboundRingCompletionTest {
         for (int tag = 1; tag <= 5; tag++) {
             write(out, tag);
         }
-        return new InboundRing(0, ring, DATA);
+        return new InboundRing(0, ring, DATA, (peer, address, into, bytes) -> false);
     }
 
     @Test

@@ -62,7 +62,7 @@ class RingLapPropertyTest {
             MemorySegment ring = arena.allocate(ShmLayout.ringBytes(DATA), 64);
             MemorySegment bell = arena.allocate(64, 64);
             OutboundRing out = new OutboundRing(1, ring, DATA, bell);
-            InboundRing in = new InboundRing(0, ring, DATA);
+            InboundRing in = new InboundRing(0, ring, DATA, (peer, address, into, bytes) -> false);
             List<Frame> sent = new ArrayList<>();
             List<Frame> got = new ArrayList<>();
             FrameSink sink = new FrameSink() {

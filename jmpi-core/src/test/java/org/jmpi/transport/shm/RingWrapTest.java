@@ -24,7 +24,7 @@ class RingWrapTest {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment ring = arena.allocate(ShmLayout.ringBytes(DATA), 64);
             OutboundRing out = new OutboundRing(1, ring, DATA, arena.allocate(64, 64));
-            InboundRing in = new InboundRing(0, ring, DATA);
+            InboundRing in = new InboundRing(0, ring, DATA, (peer, address, into, bytes) -> false);
             MemorySegment header = MemorySegment.ofArray(new byte[FrameLayout.HEADER_BYTES]);
             MemorySegment payload = MemorySegment.ofArray(new byte[8]);
             FrameLayout.putInt(header, FrameLayout.PAYLOAD, 8);

@@ -31,7 +31,7 @@ class ShmRingFuzzTest {
             }
             long start = (data[0] & 0xff) * (long) ShmLayout.ALIGN % DATA;
             ring.set(ValueLayout.JAVA_LONG, ShmLayout.RING_HEAD, start);
-            InboundRing in = new InboundRing(1, ring, DATA);
+            InboundRing in = new InboundRing(1, ring, DATA, (peer, address, into, bytes) -> false);
             Checker sink = new Checker();
             for (int round = 0; round < 8 && in.broken() == null; round++) {
                 if (in.poll(sink, 64) == 0) {

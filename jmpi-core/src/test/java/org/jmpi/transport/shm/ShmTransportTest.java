@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ShmTransportTest {
     /** Rings of 16 KiB: records of up to 8 KiB, so frames above that are split, and rings fill and wrap often. */
     static final ShmConfig SMALL = new ShmConfig("/dev/shm", 16 << 10, 16 << 20, 4 << 10, 4 << 10, true, 32 << 10,
-            256 << 10);
+            256 << 10, 64 << 10);
 
     // ------------------------------------------------------------------------------------------------- helpers
 
@@ -729,7 +729,7 @@ class ShmTransportTest {
     @Test
     void singleCopyCanBeSwitchedOff() throws Exception {
         ShmConfig off = new ShmConfig("/dev/shm", 256 << 10, 16 << 20, 4 << 10, 16 << 10, false, 32 << 10,
-                256 << 10);
+                256 << 10, 64 << 10);
         try (ShmCluster c = cluster(2, off)) {
             assertThat(c.node(1).transport.canReadFrom(0)).isFalse();
             assertThat(c.node(1).transport.read(0, 0, Arena.ofAuto().allocate(8))).isFalse();
@@ -744,7 +744,7 @@ class ShmTransportTest {
             assertThat(t.chunkBytes(1)).isEqualTo(4 << 10);
         }
         ShmConfig bigChunks = new ShmConfig("/dev/shm", 16 << 10, 16 << 20, 4 << 10, 1 << 20, true, 32 << 10,
-                256 << 10);
+                256 << 10, 64 << 10);
         try (ShmCluster c = cluster(2, bigChunks)) {
             long chunk = c.node(0).transport.chunkBytes(1);
             assertThat(chunk).isPositive().isLessThanOrEqualTo((8 << 10) - ShmLayout.PAYLOAD_OFFSET);
@@ -755,12 +755,12 @@ class ShmTransportTest {
     @Test
     void theEagerLimitIsAtMostAQuarterOfTheRing() throws Exception {
         ShmConfig large = new ShmConfig("/dev/shm", 256 << 10, 16 << 20, 256 << 10, 64 << 10, true, 32 << 10,
-                256 << 10);
+                256 << 10, 64 << 10);
         try (ShmCluster c = cluster(2, large)) {
             assertThat(c.node(0).transport.eagerLimit(1)).isEqualTo(64 << 10);
         }
         ShmConfig bigRings = new ShmConfig("/dev/shm", 1 << 20, 16 << 20, 256 << 10, 64 << 10, true, 32 << 10,
-                256 << 10);
+                256 << 10, 64 << 10);
         try (ShmCluster c = cluster(2, bigRings)) {
             assertThat(c.node(0).transport.eagerLimit(1)).isEqualTo(256 << 10);
         }
@@ -838,7 +838,7 @@ class ShmTransportTest {
     @Test
     void openRefusesWhenTheDirectoryIsMissing() {
         ShmConfig nowhere = new ShmConfig("/no/such/dir", 256 << 10, 16 << 20, 4 << 10, 16 << 10, true, 32 << 10,
-                256 << 10);
+                256 << 10, 64 << 10);
         ShmCluster.MemoryBootstrap b = new ShmCluster.MemoryBootstrap(0, 2, ShmCluster.newJobId(),
                 new java.util.concurrent.ConcurrentHashMap<>());
         assertThatThrownBy(() -> ShmTransport.open(b, null, nowhere, new int[] {0, 1}))

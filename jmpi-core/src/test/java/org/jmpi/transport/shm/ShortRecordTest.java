@@ -56,7 +56,7 @@ class ShortRecordTest {
             } finally {
                 out.lock.unlock();
             }
-            InboundRing in = new InboundRing(0, ring, DATA);
+            InboundRing in = new InboundRing(0, ring, DATA, (peer, address, into, bytes) -> false);
             assertThat(in.poll(new FrameSink() {
                 @Override
                 public void onFrame(int peer, MemorySegment h, MemorySegment p) {
@@ -108,7 +108,7 @@ class ShortRecordTest {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment ring = arena.allocate(ShmLayout.ringBytes(DATA), 64);
             OutboundRing out = new OutboundRing(1, ring, DATA, arena.allocate(64, 64));
-            InboundRing in = new InboundRing(0, ring, DATA);
+            InboundRing in = new InboundRing(0, ring, DATA, (peer, address, into, bytes) -> false);
             MemorySegment into = arena.allocate(64);
             long kind = ShmLayout.envelopeWord(0, 1);
             long source = ShmLayout.envelopeWord(7, 3);
@@ -129,6 +129,106 @@ class ShortRecordTest {
             assertThat(into.asSlice(0, 6).toArray(ValueLayout.JAVA_BYTE))
                     .isEqualTo(payload(6).toArray(ValueLayout.JAVA_BYTE));
             assertThat(in.takeShort(kind, source, tag, into, 0, 64)).as("another kind").isEqualTo(Lane.OTHER);
+        }
+    }
+
+    /**
+     * ADDRESS records: the payload stays in the producer's memory and the consumer's reader copies it. The lane's take
+     * reads it straight into the receive buffer; the poll reads it into a buffer of its own and hands the frame over
+     * as a SHORT record's; either way the ticket is published and the producer sees its message read. A receive
+     * buffer on the heap is not the lane's (the poll's then); a read the kernel refuses breaks the ring and reports
+     * the peer failed (the sender's buffer is not there to read); a record of another length is refused as broken.
+     */
+    @Test
+    @SuppressWarnings("restricted") // the reader stands for process_vm_readv: it copies from an address
+    void addressRecordsAreReadOutOfTheProducersMemory() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment ring = arena.allocate(ShmLayout.ringBytes(DATA), 64);
+            OutboundRing out = new OutboundRing(1, ring, DATA, arena.allocate(64, 64));
+            boolean[] refuse = {false};
+            InboundRing in = new InboundRing(0, ring, DATA, (peer, address, into, bytes) -> {
+                if (refuse[0]) {
+                    return false;
+                }
+                MemorySegment.copy(MemorySegment.ofAddress(address).reinterpret(bytes), 0,
+                        MemorySegment.ofAddress(into).reinterpret(bytes), 0, bytes);
+                return true;
+            });
+            int n = 5000;
+            MemorySegment message = arena.allocate(n);
+            message.copyFrom(payload(n));
+            long source = ShmLayout.envelopeWord(7, 3);
+            long tag = ShmLayout.envelopeWord(11, 0);
+            long[] tickets = new long[3];
+            out.lock.lock();
+            try {
+                for (int i = 0; i < tickets.length; i++) {
+                    tickets[i] = out.writeAddressLocked(ShmLayout.envelopeWord(n, 1), source, tag, message.address());
+                }
+            } finally {
+                out.lock.unlock();
+            }
+            assertThat(tickets).containsExactly(1, 2, 3);
+            assertThat(ring.get(ValueLayout.JAVA_LONG, ShmLayout.RING_HEAD)).isZero();
+            assertThat(out.wasRead(1)).isFalse();
+
+            MemorySegment into = arena.allocate(n);
+            long kind = ShmLayout.envelopeWord(0, 1);
+            assertThat(in.takeShort(kind, source, tag, into, 0, n - 1)).as("too small").isEqualTo(Lane.OTHER);
+            assertThat(in.takeShort(kind, source, tag, MemorySegment.ofArray(new byte[n]), 0, n)).as("on the heap")
+                    .isEqualTo(Lane.OTHER);
+            assertThat(in.takeShort(kind, source, tag, into, 0, n)).isEqualTo(n);
+            assertThat(into.toArray(ValueLayout.JAVA_BYTE)).isEqualTo(payload(n).toArray(ValueLayout.JAVA_BYTE));
+            assertThat(out.wasRead(1)).isTrue();
+            assertThat(out.wasRead(2)).isFalse();
+            assertThat(ring.get(ValueLayout.JAVA_LONG, ShmLayout.RING_HEAD)).isEqualTo(ShmLayout.ADDRESS_RECORD_BYTES);
+
+            List<Got> got = new ArrayList<>();
+            List<Throwable> failed = new ArrayList<>();
+            FrameSink sink = new FrameSink() {
+                @Override
+                public void onFrame(int peer, MemorySegment h, MemorySegment p) {
+                    got.add(new Got(h.toArray(ValueLayout.JAVA_BYTE), p.toArray(ValueLayout.JAVA_BYTE)));
+                }
+
+                @Override
+                public void onPeerFailure(int peer, Throwable cause) {
+                    failed.add(cause);
+                }
+            };
+            assertThat(in.poll(sink, 1)).isEqualTo(1);
+            assertThat(got).hasSize(1);
+            assertThat(got.get(0).payload()).isEqualTo(payload(n).toArray(ValueLayout.JAVA_BYTE));
+            MemorySegment h = MemorySegment.ofArray(got.get(0).header());
+            assertThat(FrameLayout.payloadLength(h)).isEqualTo(n);
+            assertThat(FrameLayout.getInt(h, FrameLayout.TAG)).isEqualTo(11);
+            assertThat(FrameLayout.getLong(h, FrameLayout.TOTAL)).isEqualTo(n);
+            assertThat(out.wasRead(2)).isTrue();
+
+            refuse[0] = true;
+            assertThat(in.takeShort(kind, source, tag, into, 0, n)).isEqualTo(Lane.OTHER);
+            assertThat(in.poll(sink, 1)).isZero();
+            assertThat(failed).hasSize(1);
+            assertThat(failed.get(0)).hasMessageContaining("could not be read");
+            assertThat(in.broken()).isNotNull();
+            assertThat(out.wasRead(3)).isFalse();
+
+            // another length than one cache line: broken
+            MemorySegment ring2 = arena.allocate(ShmLayout.ringBytes(DATA), 64);
+            OutboundRing out2 = new OutboundRing(1, ring2, DATA, arena.allocate(64, 64));
+            out2.lock.lock();
+            try {
+                assertThat(out2.writeAddressLocked(ShmLayout.envelopeWord(n, 1), source, tag, message.address()))
+                        .isEqualTo(1);
+            } finally {
+                out2.lock.unlock();
+            }
+            long marker = ring2.get(ValueLayout.JAVA_LONG, ShmLayout.RING_HEADER_BYTES);
+            ring2.set(ValueLayout.JAVA_LONG, ShmLayout.RING_HEADER_BYTES, marker + ShmLayout.ALIGN);
+            InboundRing in2 = new InboundRing(0, ring2, DATA, (peer, address, into2, bytes) -> true);
+            failed.clear();
+            assertThat(in2.poll(sink, 1)).isZero();
+            assertThat(in2.broken()).contains("address record of 128 bytes");
         }
     }
 }

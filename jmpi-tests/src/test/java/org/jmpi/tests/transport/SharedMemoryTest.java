@@ -148,6 +148,92 @@ class SharedMemoryTest {
         }
     }
 
+    /**
+     * Blocking sends of large direct buffers, which the receiver copies straight out of the sender's buffer (an
+     * ADDRESS record, from 64 KiB): each send returns only once its buffer has been read, so a sender that overwrites
+     * it at once spoils nothing, even for messages that wait unexpected (here received in the reverse order); two
+     * ranks that both send before they receive do not wait for each other (the receiver reads while it waits for its
+     * own send); a receive into a Java array, at a short page distance (the kernel's copy refused) or posted before the
+     * message comes takes the copy through the receiver's own buffer; the probe sees the message's length; bcast from
+     * every root. Sizes on both sides of the threshold and of the lane's largest message.
+     */
+    @MpiTest(ranks = {2, 3}, modes = Mode.PROCESSES, timeoutSeconds = 120)
+    void blockingSendsOfLargeDirectBuffersAreReadWhereTheyAre() throws MPIException {
+        Comm w = MPI.COMM_WORLD;
+        int rank = w.getRank();
+        int size = w.getSize();
+        int to = (rank + 1) % size;
+        int from = (rank + size - 1) % size;
+        ByteBuffer outBase = ByteBuffer.allocateDirect((256 << 10) + 8192);
+        ByteBuffer inBase = ByteBuffer.allocateDirect((256 << 10) + 8192);
+        byte[] array = new byte[256 << 10];
+        for (int n : new int[] {(64 << 10) - 1, 64 << 10, 100_001, (256 << 10) - 64, 256 << 10}) {
+            for (int d : new int[] {0, 16}) {
+                ByteBuffer out = atPageOffset(outBase, 0, n);
+                ByteBuffer in = atPageOffset(inBase, d, n);
+                // a ring: even ranks send first; with 2 ranks both send first (both wait to be read meanwhile)
+                for (int turn = 0; turn < 2; turn++) {
+                    if ((rank % 2 == 0 || size == 2) == (turn == 0)) {
+                        fill(out, n, rank + d);
+                        w.send(out, n, MPI.BYTE, to, 1);
+                    } else {
+                        Status st = w.recv(in, n, MPI.BYTE, from, 1);
+                        assertThat(st.getCount(MPI.BYTE)).isEqualTo(n);
+                        check(in, n, from + d, "ring");
+                    }
+                }
+                // two messages from one buffer, overwritten after each send; received in reverse order, one by probe
+                if (rank == 0) {
+                    fill(out, n, 3);
+                    w.send(out, n, MPI.BYTE, 1, 2);
+                    fill(out, n, 4);
+                    w.send(out, n, MPI.BYTE, 1, 3);
+                    fill(out, n, 5);
+                } else if (rank == 1) {
+                    assertThat(w.probe(0, 3).getCount(MPI.BYTE)).isEqualTo(n);
+                    w.recv(in, n, MPI.BYTE, 0, 3);
+                    check(in, n, 4, "second");
+                    w.recv(array, n, MPI.BYTE, 0, 2);
+                    check(ByteBuffer.wrap(array), n, 3, "first, into an array");
+                }
+                // a receive posted before the message comes
+                if (rank == 1) {
+                    Request r = w.iRecv(in, n, MPI.BYTE, 0, 4);
+                    w.barrier();
+                    r.waitFor();
+                    check(in, n, 6, "posted");
+                } else {
+                    w.barrier();
+                    if (rank == 0) {
+                        fill(out, n, 6);
+                        w.send(out, n, MPI.BYTE, 1, 4);
+                    }
+                }
+                for (int root = 0; root < size; root++) {
+                    if (rank == root) {
+                        fill(out, n, 7 + root);
+                    }
+                    w.bcast(rank == root ? out : in, n, MPI.BYTE, root);
+                    check(rank == root ? out : in, n, 7 + root, "bcast");
+                }
+            }
+        }
+    }
+
+    private static void fill(ByteBuffer b, int n, int seed) {
+        for (int i = 0; i < n; i++) {
+            b.put(i, (byte) (i * 31 + seed));
+        }
+    }
+
+    private static void check(ByteBuffer b, int n, int seed, String what) {
+        for (int i = 0; i < n; i++) {
+            if (b.get(i) != (byte) (i * 31 + seed)) {
+                throw new AssertionError(what + ": byte " + i + " of " + n + " is wrong");
+            }
+        }
+    }
+
     /** The {@code n} bytes of {@code base} from the first address at {@code offset} bytes into a 4 KiB page. */
     private static ByteBuffer atPageOffset(ByteBuffer base, int offset, int n) {
         long address = java.lang.foreign.MemorySegment.ofBuffer(base).address();

@@ -880,7 +880,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         return true;
     }
 
-    /** Messages below this many bytes never go by address (a lane's own limit is at least this). */
+    /** Messages below this many bytes never go by address (jmpi.shm.address.min is at least this). */
     private static final long ADDRESS_MIN = 4096;
 
     /**

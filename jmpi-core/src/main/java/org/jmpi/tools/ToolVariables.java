@@ -140,6 +140,9 @@ final class ToolVariables {
                 "single-copy messages from this size on are copied half by each process; 0 never"));
         l.add(new Cvar("jmpi.shm.stream.limit", Source.SHARED_MEMORY, Kind.LONG, null,
                 "messages above the eager limit and up to this size are streamed without a handshake; 0 never"));
+        l.add(new Cvar("jmpi.shm.address.min", Source.SHARED_MEMORY, Kind.LONG, null,
+                "a blocking send of at least this many bytes in native memory is read by its receiver straight out of"
+                        + " the sender's buffer (process_vm_readv), the send returning once it has been; 0 never"));
         l.add(new Cvar("jmpi.tcp.host", Source.TCP, Kind.TEXT, null,
                 "where to listen: an address, a host name, an interface name, or * for every interface"));
         l.add(new Cvar("jmpi.tcp.port", Source.TCP, Kind.LONG, null, "the listening port; 0 picks a free one"));

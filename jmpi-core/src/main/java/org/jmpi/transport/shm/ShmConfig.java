@@ -38,7 +38,7 @@ import java.util.function.UnaryOperator;
  * @param addressMin a blocking send's eager message of at least this many bytes in native memory leaves its payload
  *     where it is, and the receiver copies it straight into its buffer with {@code process_vm_readv}: one copy
  *     instead of two through the ring; the send returns once it has been read ({@code jmpi.shm.address.min},
- *     default 64 KiB; 0 turns it off)
+ *     default 64 KiB, at least 4 KiB; 0 turns it off)
  */
 public record ShmConfig(String directory, long ringBytes, long segmentBudget, long eagerLimit, long chunkBytes,
         boolean singleCopy, long splitMin, long streamLimit, long addressMin) {
@@ -78,7 +78,9 @@ public record ShmConfig(String directory, long ringBytes, long segmentBudget, lo
         check(CHUNK_BYTES, chunkBytes, 1024, 1 << 30);
         check(SPLIT_MIN, splitMin, 0, 1L << 40);
         check(STREAM_LIMIT, streamLimit, 0, 1 << 30);
-        check(ADDRESS_MIN, addressMin, 0, 1 << 30);
+        if (addressMin != 0) {
+            check(ADDRESS_MIN, addressMin, 4096, 1 << 30);
+        }
     }
 
     private static void check(String name, long v, long min, long max) {
@@ -187,6 +189,7 @@ public record ShmConfig(String directory, long ringBytes, long segmentBudget, lo
         m.put(SINGLE_COPY, Boolean.toString(singleCopy));
         m.put(SPLIT_MIN, Long.toString(splitMin));
         m.put(STREAM_LIMIT, Long.toString(streamLimit));
+        m.put(ADDRESS_MIN, Long.toString(addressMin));
         return m;
     }
 }

@@ -821,6 +821,11 @@ class ShmTransportTest {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> ShmConfig.from(k -> k.equals("jmpi.shm.eager.limit") ? "lots" : null, k -> null))
                 .isInstanceOf(IllegalArgumentException.class);
+        assertThat(ShmConfig.from(k -> null, k -> k.equals("JMPI_SHM_ADDRESS_MIN") ? "32k" : null).addressMin())
+                .isEqualTo(32 << 10);
+        assertThat(ShmConfig.from(k -> k.equals("jmpi.shm.address.min") ? "0" : null, k -> null).addressMin()).isZero();
+        assertThatThrownBy(() -> ShmConfig.from(k -> k.equals("jmpi.shm.address.min") ? "1k" : null, k -> null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("jmpi.shm.address.min");
         // by default 1 MiB rings while a rank's rings take at most 4 MiB, then smaller, down to 256 KiB
         assertThat(d.describe()).containsEntry("jmpi.shm.ring.bytes", "auto");
         assertThat(ShmConfig.from(k -> k.equals("jmpi.shm.ring.bytes") ? "Auto" : null, k -> null).ringBytes())

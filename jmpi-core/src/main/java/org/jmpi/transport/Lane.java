@@ -11,8 +11,8 @@ import java.lang.foreign.MemorySegment;
  * takes them.
  *
  * <p>Threading: {@link #sendShort}, {@link #sendByAddress} and {@link #wasRead} as {@link Transport#send};
- * {@link #takeShort} only by the thread that holds the
- * progress lock (it reads the rings that {@link Transport#poll} reads).
+ * {@link #takeShort} only by the thread that holds the progress lock (it reads the rings that {@link Transport#poll}
+ * reads).
  */
 public interface Lane {
     /** {@link #takeShort}: nothing from that peer yet. */

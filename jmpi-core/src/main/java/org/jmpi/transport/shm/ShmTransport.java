@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.jmpi.bootstrap.Bootstrap;
+import org.jmpi.shared.FastCopy;
 import org.jmpi.transport.FrameLayout;
 import org.jmpi.transport.FrameSink;
 import org.jmpi.transport.ProtocolHints;
@@ -160,7 +161,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
         for (int i = 0; i < localRanks.length; i++) {
             if (localRanks[i] != rank) {
                 inbound[k] = new InboundRing(localRanks[i], own.ring(ShmLayout.slot(i, me)), own.ringDataBytes,
-                        this::read);
+                        job != null ? ShmTransport::copyInProcess : this::read);
                 inboundOf[localRanks[i]] = inbound[k++];
             }
         }
@@ -464,15 +465,16 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
     /**
      * The lane's send by address: an ADDRESS record ({@link ShmLayout}) naming {@code payload} where it is, under the
      * ring's lock, when the message is large enough ({@link ShmConfig#addressMin}), in native memory, the peer's
-     * memory can be read with {@code process_vm_readv} (then its can read ours: same user, same pid namespace) and the
-     * ring is attached, has nothing queued and has room; then the doorbell, as {@link #send} rings it.
+     * memory can be read with {@code process_vm_readv} (then its can read ours: same user, same pid namespace) or is
+     * ours (threads mode), and the ring is attached, has nothing queued and has room; then the doorbell, as
+     * {@link #send} rings it.
      */
     @Override
     public long sendByAddress(int peer, int kind, int context, int source, int tag, MemorySegment payload) {
         OutboundRing o = outbound[peer];
         long length = payload.byteSize();
         if (o == null || closed || length < addressMin || length > shortPayloadMax || !payload.isNative()
-                || !canReadFrom(peer)) {
+                || job == null && !canReadFrom(peer)) {
             return 0;
         }
         long ticket;
@@ -906,6 +908,17 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
     @Override
     public boolean read(int peer, long remoteAddress, MemorySegment into) {
         return into.isNative() && read(peer, remoteAddress, into.address(), into.byteSize());
+    }
+
+    /**
+     * Threads mode's reader of ADDRESS records ({@link InboundRing.Reader}): the sender is a thread of this process,
+     * so its payload is copied as any memory of ours.
+     */
+    @SuppressWarnings("restricted") // addresses that a rank of this JVM wrote into the ring, of memory it keeps alive
+    private static boolean copyInProcess(int peer, long address, long into, long bytes) {
+        FastCopy.copy(MemorySegment.ofAddress(address).reinterpret(bytes), 0, MemorySegment.ofAddress(into)
+                .reinterpret(bytes), 0, bytes);
+        return true;
     }
 
     /** {@link #read} into {@code bytes} bytes at {@code address} (native memory of this process). */

@@ -155,9 +155,10 @@ class SharedMemoryTest {
      * ranks that both send before they receive do not wait for each other (the receiver reads while it waits for its
      * own send); a receive into a Java array, at a short page distance (the kernel's copy refused) or posted before the
      * message comes takes the copy through the receiver's own buffer; the probe sees the message's length; bcast from
-     * every root. Sizes on both sides of the threshold and of the lane's largest message.
+     * every root. Sizes on both sides of the threshold and of the lane's largest message. In threads mode the receiver
+     * copies from the sender's buffer as from any memory of its process.
      */
-    @MpiTest(ranks = {2, 3}, modes = Mode.PROCESSES, timeoutSeconds = 120)
+    @MpiTest(ranks = {2, 3}, timeoutSeconds = 120)
     void blockingSendsOfLargeDirectBuffersAreReadWhereTheyAre() throws MPIException {
         Comm w = MPI.COMM_WORLD;
         int rank = w.getRank();

@@ -809,10 +809,22 @@ public final class Engine implements InprocEndpoint, FrameSink {
      * and the caller sends the usual way.
      */
     public boolean sendNow(MessageData data, int worldDest, int context, int source, int tag) {
-        return sendNow(data, worldDest, Protocol.EAGER, context, source, tag);
+        return sendNow(data, worldDest, Protocol.EAGER, context, source, tag, false);
     }
 
-    private boolean sendNow(MessageData data, int worldDest, int kind, int context, int source, int tag) {
+    /**
+     * {@link #sendNow} for a blocking send, which may wait for its receiver: a message the lane takes by address
+     * ({@link Lane#sendByAddress}: large, in native memory, a peer of this host) is copied by the receiver straight
+     * out of {@code data}, once, instead of twice through the ring, and this returns once it has been (or the peer
+     * failed). The receiver reads it as soon as it makes progress, whether a receive matches it yet or not, so this
+     * waits no longer than an eager message waits for room.
+     */
+    public boolean sendNowWaiting(MessageData data, int worldDest, int context, int source, int tag) {
+        return sendNow(data, worldDest, Protocol.EAGER, context, source, tag, true);
+    }
+
+    private boolean sendNow(MessageData data, int worldDest, int kind, int context, int source, int tag,
+            boolean mayWait) {
         Lane l = laneTo(worldDest);
         long bytes = data.bytes();
         if (l == null || bytes > l.shortPayloadMax() || anyPoisoned || anyFailed || context < 0) {
@@ -824,11 +836,17 @@ public final class Engine implements InprocEndpoint, FrameSink {
         }
         long cost = bytes + Protocol.OVERHEAD;
         PeerFlow f = flow(worldDest);
+        long ticket = 0;
         synchronized (f) {
             // above the engine's eager limit (eager by the transport's larger one) only while it leaves half the
             // window free, as isend's large eager message (chargeLeavingHalf)
-            if (!f.queue.isEmpty() || f.credits - cost < (bytes > eagerLimit ? flowWindow / 2 : 0)
-                    || !l.sendShort(worldDest, kind, context, source, tag, payload, 0, (int) bytes)) {
+            if (!f.queue.isEmpty() || f.credits - cost < (bytes > eagerLimit ? flowWindow / 2 : 0)) {
+                return false;
+            }
+            if (mayWait && bytes >= ADDRESS_MIN) {
+                ticket = l.sendByAddress(worldDest, kind, context, source, tag, payload);
+            }
+            if (ticket == 0 && !l.sendShort(worldDest, kind, context, source, tag, payload, 0, (int) bytes)) {
                 return false;
             }
             f.credits -= cost;
@@ -840,48 +858,21 @@ public final class Engine implements InprocEndpoint, FrameSink {
         if (t != null) {
             t.sent(worldDest, bytes);
         }
-        return true;
-    }
-
-    /**
-     * {@link #sendNow} for a blocking send, which may wait for its receiver: a message the lane takes by address
-     * ({@link Lane#sendByAddress}: large, in native memory, a peer of this host) is copied by the receiver straight
-     * out of {@code data}, once, instead of twice through the ring, and this returns once it has been (or the peer
-     * failed). The receiver reads it as soon as it makes progress, whether a receive matches it yet or not, so this
-     * waits no longer than an eager message waits for room. Else as {@link #sendNow}.
-     */
-    public boolean sendNowWaiting(MessageData data, int worldDest, int context, int source, int tag) {
-        Lane l = laneTo(worldDest);
-        long bytes = data.bytes();
-        MemorySegment payload = l == null || bytes < ADDRESS_MIN ? null : data.contiguous();
-        if (payload == null || !payload.isNative() || anyPoisoned || anyFailed || context < 0) {
-            return sendNow(data, worldDest, Protocol.EAGER, context, source, tag);
-        }
-        long cost = bytes + Protocol.OVERHEAD;
-        PeerFlow f = flow(worldDest);
-        long ticket;
-        synchronized (f) {
-            if (!f.queue.isEmpty() || f.credits - cost < (bytes > eagerLimit ? flowWindow / 2 : 0)) {
-                return false;
-            }
-            ticket = l.sendByAddress(worldDest, Protocol.EAGER, context, source, tag, payload);
-            if (ticket == 0) {
-                return sendNow(data, worldDest, Protocol.EAGER, context, source, tag);
-            }
-            f.credits -= cost;
-        }
-        org.jmpi.transport.Traffic t = traffic;
-        if (t != null) {
-            t.sent(worldDest, bytes);
-        }
-        if (!l.wasRead(worldDest, ticket)) {
-            progress.awaitUntil(() -> l.wasRead(worldDest, ticket) || peerFailed(worldDest));
+        if (ticket != 0) {
+            awaitRead(l, worldDest, ticket);
         }
         return true;
     }
 
     /** Messages below this many bytes never go by address (jmpi.shm.address.min is at least this). */
     private static final long ADDRESS_MIN = 4096;
+
+    /** Waits until world rank {@code worldDest} has read the message that went by address with {@code ticket}. */
+    private void awaitRead(Lane l, int worldDest, long ticket) {
+        if (!l.wasRead(worldDest, ticket)) {
+            progress.awaitUntil(() -> l.wasRead(worldDest, ticket) || peerFailed(worldDest));
+        }
+    }
 
     /**
      * {@link #sendNow} for a message above the engine's eager limit that only the flow window kept out of the lane
@@ -948,7 +939,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         if (f.answers < f.answeredSent) {
             progress.awaitUntil(() -> f.answers >= f.answeredSent || peerFailed(worldDest));
         }
-        return !peerFailed(worldDest) && sendNow(data, worldDest, Protocol.EAGER_ANSWERED, context, source, tag);
+        return !peerFailed(worldDest) && sendNow(data, worldDest, Protocol.EAGER_ANSWERED, context, source, tag, false);
     }
 
     /** EAGER_ANSWERED messages sent to world rank {@code peer} and not answered yet (as far as this rank has read). */

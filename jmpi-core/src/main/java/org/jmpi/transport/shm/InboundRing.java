@@ -228,17 +228,14 @@ final class InboundRing {
     }
 
     /**
-     * {@link #takeShort} of an ADDRESS record at {@code off} (its marker's {@code length}, its first header word
-     * {@code first}): the payload read out of the producer's memory straight into {@code into} when the envelope is
-     * the one asked for and {@code into} is native memory the kernel's copy may write; else {@link Lane#OTHER}.
+     * {@link #takeShort} of an ADDRESS record at {@code off} whose envelope is the one asked for (its marker's
+     * {@code length}, its first header word {@code first}): the payload read out of the producer's memory straight
+     * into {@code into} when that is native memory the kernel's copy may write; else {@link Lane#OTHER}.
      */
-    private long takeAddressed(int off, long length, long first, long kindWord, long sourceWord, long tagWord,
-            MemorySegment into, long offset, long capacity) {
+    private long takeAddressed(int off, long length, long first, MemorySegment into, long offset) {
         long payload = first & 0xffff_ffffL;
-        if (broken != null || assembly != null || ((first ^ kindWord) & ~Lane.TAKEN_ANSWERED) >>> 32 != 0
-                || payload > capacity || envelopeWords.get((off + 16) >>> 3) != sourceWord
-                || envelopeWords.get((off + 24) >>> 3) != tagWord || length != ShmLayout.ADDRESS_RECORD_BYTES
-                || !into.isNative() || !reader.read(peer, envelopeWords.get((off + (int) ShmLayout.ADDRESS_AT) >>> 3),
+        if (length != ShmLayout.ADDRESS_RECORD_BYTES || !into.isNative()
+                || !reader.read(peer, envelopeWords.get((off + (int) ShmLayout.ADDRESS_AT) >>> 3),
                         into.address() + offset, payload)) {
             return Lane.OTHER;
         }
@@ -272,14 +269,15 @@ final class InboundRing {
         long first = envelopeWords.get((off + 8) >>> 3);
         long payload = first & 0xffff_ffffL;
         int type = ShmLayout.markerType(marker);
-        if (type == ShmLayout.TYPE_ADDRESS) {
-            return takeAddressed(off, length, first, kindWord, sourceWord, tagWord, into, offset, capacity);
+        if (broken != null || assembly != null || ((first ^ kindWord) & ~Lane.TAKEN_ANSWERED) >>> 32 != 0
+                || payload > capacity || envelopeWords.get((off + 16) >>> 3) != sourceWord
+                || envelopeWords.get((off + 24) >>> 3) != tagWord) {
+            return Lane.OTHER;
         }
-        if (type != ShmLayout.TYPE_SHORT || broken != null || assembly != null
-                || ((first ^ kindWord) & ~Lane.TAKEN_ANSWERED) >>> 32 != 0 || payload > capacity
-                || envelopeWords.get((off + 16) >>> 3) != sourceWord
-                || envelopeWords.get((off + 24) >>> 3) != tagWord
-                || length != ShmLayout.shortRecordBytes(payload) || length > (mask + 1) >>> 1
+        if (type == ShmLayout.TYPE_ADDRESS) {
+            return takeAddressed(off, length, first, into, offset);
+        }
+        if (type != ShmLayout.TYPE_SHORT || length != ShmLayout.shortRecordBytes(payload) || length > (mask + 1) >>> 1
                 || off + length > mask + 1) {
             return Lane.OTHER;
         }

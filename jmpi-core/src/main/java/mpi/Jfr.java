@@ -38,7 +38,19 @@ final class Jfr {
     }
 
     static void p2p(PointToPointEvent e, String call, Comm c, int peer, int tag, long count, Datatype type) {
-        if (e != null && ended(e)) {
+        if (e != null) {
+            p2pEnded(e, call, c, peer, tag, count, type);
+        }
+    }
+
+    /*
+     * The methods that take an event check it for null and call the rest, which fills it in, out of line: C1 (which
+     * compiles jmpi's runtime) then inlines the check into every call, and compiles the rest only when events are on.
+     */
+
+    private static void p2pEnded(PointToPointEvent e, String call, Comm c, int peer, int tag, long count,
+            Datatype type) {
+        if (ended(e)) {
             e.call = call;
             e.communicator = name(c);
             e.peer = peer;
@@ -52,7 +64,14 @@ final class Jfr {
     /** A receive-side event: peer, tag and bytes from what arrived. */
     static void p2pReceived(PointToPointEvent e, String call, Comm c, int source, int tag, long bytes,
             Datatype type) {
-        if (e != null && ended(e)) {
+        if (e != null) {
+            p2pReceivedEnded(e, call, c, source, tag, bytes, type);
+        }
+    }
+
+    private static void p2pReceivedEnded(PointToPointEvent e, String call, Comm c, int source, int tag, long bytes,
+            Datatype type) {
+        if (ended(e)) {
             e.call = call;
             e.communicator = name(c);
             e.peer = source;
@@ -81,7 +100,13 @@ final class Jfr {
      * dispatch sets), except for the barrier, which chooses without it ({@code count < 0}: no data, no algorithm).
      */
     static void coll(CollectiveEvent e, String call, Comm c, int root, long count, Datatype type) {
-        if (e != null && ended(e)) {
+        if (e != null) {
+            collEnded(e, call, c, root, count, type);
+        }
+    }
+
+    private static void collEnded(CollectiveEvent e, String call, Comm c, int root, long count, Datatype type) {
+        if (ended(e)) {
             e.call = call;
             e.communicator = name(c);
             e.size = c.impl == null ? 0 : c.impl.size();

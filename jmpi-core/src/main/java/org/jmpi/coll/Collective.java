@@ -4,23 +4,127 @@ import java.util.Locale;
 
 /** The collective operations that have a choice of algorithms; {@link #key()} names them in parameters. */
 public enum Collective {
-    BARRIER,
-    BCAST,
-    GATHER,
-    GATHERV,
-    SCATTER,
-    SCATTERV,
-    ALLGATHER,
-    ALLGATHERV,
-    ALLTOALL,
-    ALLTOALLV,
-    ALLTOALLW,
-    REDUCE,
-    ALLREDUCE,
-    REDUCE_SCATTER,
-    REDUCE_SCATTER_BLOCK,
-    SCAN,
-    EXSCAN;
+    BARRIER {
+        @Override
+        Algorithm automatic(CollConfig cfg, int p, long bytes, boolean commutative) {
+            return Algorithm.BARRIER_DISSEMINATION;
+        }
+    },
+    BCAST {
+        @Override
+        Algorithm automatic(CollConfig cfg, int p, long bytes, boolean commutative) {
+            return bytes >= cfg.bcastPipeline() ? Algorithm.BCAST_PIPELINE
+                    : bytes >= cfg.bcastLong() && p >= Tuning.BCAST_LONG_MIN_RANKS ? Algorithm.BCAST_SCATTER_ALLGATHER
+                    : Algorithm.BCAST_BINOMIAL;
+        }
+    },
+    GATHER {
+        @Override
+        Algorithm automatic(CollConfig cfg, int p, long bytes, boolean commutative) {
+            return bytes < cfg.gatherShort() ? Algorithm.GATHER_BINOMIAL : Algorithm.GATHER_LINEAR;
+        }
+    },
+    GATHERV {
+        @Override
+        Algorithm automatic(CollConfig cfg, int p, long bytes, boolean commutative) {
+            return Algorithm.GATHERV_LINEAR;
+        }
+    },
+    SCATTER {
+        @Override
+        Algorithm automatic(CollConfig cfg, int p, long bytes, boolean commutative) {
+            return bytes < cfg.gatherShort() ? Algorithm.SCATTER_BINOMIAL : Algorithm.SCATTER_LINEAR;
+        }
+    },
+    SCATTERV {
+        @Override
+        Algorithm automatic(CollConfig cfg, int p, long bytes, boolean commutative) {
+            return Algorithm.SCATTERV_LINEAR;
+        }
+    },
+    ALLGATHER {
+        @Override
+        Algorithm automatic(CollConfig cfg, int p, long bytes, boolean commutative) {
+            return bytes >= cfg.allgatherShort() ? Algorithm.ALLGATHER_RING
+                    : Integer.bitCount(p) == 1 ? Algorithm.ALLGATHER_RECURSIVE_DOUBLING
+                    : Algorithm.ALLGATHER_BRUCK;
+        }
+    },
+    ALLGATHERV {
+        @Override
+        Algorithm automatic(CollConfig cfg, int p, long bytes, boolean commutative) {
+            return bytes >= cfg.allgatherShort() ? Algorithm.ALLGATHERV_RING : Algorithm.ALLGATHERV_BRUCK;
+        }
+    },
+    ALLTOALL {
+        @Override
+        Algorithm automatic(CollConfig cfg, int p, long bytes, boolean commutative) {
+            return bytes < cfg.alltoallShort() && p > 2 ? Algorithm.ALLTOALL_BRUCK
+                    : bytes < cfg.alltoallMedium() ? Algorithm.ALLTOALL_LINEAR : Algorithm.ALLTOALL_PAIRWISE;
+        }
+    },
+    ALLTOALLV {
+        @Override
+        Algorithm automatic(CollConfig cfg, int p, long bytes, boolean commutative) {
+            return Algorithm.ALLTOALLV_LINEAR;
+        }
+    },
+    ALLTOALLW {
+        @Override
+        Algorithm automatic(CollConfig cfg, int p, long bytes, boolean commutative) {
+            return Algorithm.ALLTOALLW_LINEAR;
+        }
+    },
+    REDUCE {
+        @Override
+        Algorithm automatic(CollConfig cfg, int p, long bytes, boolean commutative) {
+            return commutative && bytes >= cfg.reduceLong() && p > 2 ? Algorithm.REDUCE_RABENSEIFNER
+                    : Algorithm.REDUCE_BINOMIAL;
+        }
+    },
+    ALLREDUCE {
+        @Override
+        Algorithm automatic(CollConfig cfg, int p, long bytes, boolean commutative) {
+            return !commutative || bytes < cfg.allreduceShort() || p == 1 ? Algorithm.ALLREDUCE_RECURSIVE_DOUBLING
+                    : bytes >= cfg.allreduceLong() ? Algorithm.ALLREDUCE_RING : Algorithm.ALLREDUCE_RABENSEIFNER;
+        }
+    },
+    REDUCE_SCATTER {
+        @Override
+        Algorithm automatic(CollConfig cfg, int p, long bytes, boolean commutative) {
+            return !commutative ? Algorithm.REDUCE_SCATTER_REDUCE_SCATTERV
+                    : bytes >= cfg.reduceScatterLong() ? Algorithm.REDUCE_SCATTER_RING
+                    : Algorithm.REDUCE_SCATTER_RECURSIVE_HALVING;
+        }
+    },
+    REDUCE_SCATTER_BLOCK {
+        @Override
+        Algorithm automatic(CollConfig cfg, int p, long bytes, boolean commutative) {
+            return !commutative ? Algorithm.REDUCE_SCATTER_BLOCK_REDUCE_SCATTERV
+                    : bytes >= cfg.reduceScatterLong() ? Algorithm.REDUCE_SCATTER_BLOCK_RING
+                    : Algorithm.REDUCE_SCATTER_BLOCK_RECURSIVE_HALVING;
+        }
+    },
+    SCAN {
+        @Override
+        Algorithm automatic(CollConfig cfg, int p, long bytes, boolean commutative) {
+            return Algorithm.SCAN_RECURSIVE_DOUBLING;
+        }
+    },
+    EXSCAN {
+        @Override
+        Algorithm automatic(CollConfig cfg, int p, long bytes, boolean commutative) {
+            return Algorithm.EXSCAN_RECURSIVE_DOUBLING;
+        }
+    };
+
+    /**
+     * The algorithm {@link Tuning} takes for a call when none is forced, by the thresholds of {@code cfg}, for {@code p}
+     * ranks, the size its thresholds compare with, and whether the reduction commutes. Each collective's own method,
+     * so that the JIT compiles the rule of the collectives a program calls and not a switch over all of them (one
+     * switch was 517 bytes of bytecode that C1 compiled whole inside a program's first loop of small allreduces).
+     */
+    abstract Algorithm automatic(CollConfig cfg, int p, long bytes, boolean commutative);
 
     /** The name in parameters: {@code reduce_scatter_block} in {@code jmpi.coll.reduce_scatter_block.algorithm}. */
     public String key() {

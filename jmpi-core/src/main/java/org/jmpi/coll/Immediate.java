@@ -385,10 +385,9 @@ public final class Immediate {
         int pof2 = Integer.highestOneBit(p);
         int rem = p - pof2;
         boolean commute = red.commutative();
-        if (r < 2 * rem && r % 2 == 0) {
-            // sits out: its input goes to r + 1, the result comes back from it
-            exchange(engine, progress, c, context, tag, r + 1, input, null, call);
-            exchange(engine, progress, c, context, tag, r + 1, null, output, call);
+        boolean extra = r < 2 * rem; // one of the first 2 * rem ranks, which pair up before the doubling
+        if (extra && r % 2 == 0) {
+            sitOut(engine, progress, c, context, tag, r + 1, input, output, call);
             return true;
         }
         Accumulators ac = SCRATCH.get().accumulators(((PredefinedReduction) red).kind(), bytes);
@@ -397,12 +396,10 @@ public final class Immediate {
         MessageData accData = ac.dataA;
         MessageData tmpData = ac.dataB;
         Blocks.copy(input, 0, accData, 0, bytes);
-        if (r < 2 * rem) {
-            // the partner r - 1 is the lower rank: tmp op acc
-            exchange(engine, progress, c, context, tag, r - 1, null, tmpData, call);
-            red.apply(tmp, acc, 0, count);
+        if (extra) {
+            foldIn(engine, progress, c, context, tag, r - 1, red, ac, count, call);
         }
-        int nr = r < 2 * rem ? r / 2 : r - rem;
+        int nr = extra ? r / 2 : r - rem;
         for (int mask = 1; mask < pof2; mask <<= 1) {
             int partnerNew = nr ^ mask;
             int partner = partnerNew < rem ? 2 * partnerNew + 1 : partnerNew + rem;
@@ -419,11 +416,28 @@ public final class Immediate {
                 tmpData = td;
             }
         }
-        if (r < 2 * rem) {
+        if (extra) {
             exchange(engine, progress, c, context, tag, r - 1, accData, null, call);
         }
         Blocks.copy(accData, 0, output, 0, bytes);
         return true;
+    }
+
+    /**
+     * An allreduce's even rank among the first {@code 2 * rem} (out of line: a power of two of ranks has none): its
+     * input goes to {@code partner}, and the result comes back from it.
+     */
+    private static void sitOut(Engine engine, Progress progress, Communicator c, int context, int tag, int partner,
+            MessageData input, MessageData output, String call) {
+        exchange(engine, progress, c, context, tag, partner, input, null, call);
+        exchange(engine, progress, c, context, tag, partner, null, output, call);
+    }
+
+    /** An allreduce's odd rank among the first {@code 2 * rem}: receives the lower rank's input, then tmp op acc. */
+    private static void foldIn(Engine engine, Progress progress, Communicator c, int context, int tag, int partner,
+            Reduction red, Accumulators ac, int count, String call) {
+        exchange(engine, progress, c, context, tag, partner, null, ac.dataB, call);
+        red.apply(ac.b, ac.a, 0, count);
     }
 
     /**
@@ -891,22 +905,29 @@ public final class Immediate {
             if (in != null) {
                 receive(engine, progress, c, context, tag, from, in, call);
             }
-            return;
+        } else {
+            exchangePosted(engine, progress, c, context, tag, to, out, from, in, call);
         }
+    }
+
+    /**
+     * {@link #exchange} the usual way, out of line (C1, which compiles jmpi's runtime, compiles every branch of a
+     * method, taken or not): the receive posted, the send started, both waited for.
+     */
+    private static void exchangePosted(Engine engine, Progress progress, Communicator c, int context, int tag, int to,
+            MessageData out, int from, MessageData in, String call) {
         RecvRequest rq = in == null ? null : engine.irecv(in, context, from, tag);
-        SendRequest sq = null;
-        if (out != null) {
-            try {
-                sq = engine.isend(out, c.worldRank(to), context, c.rank(), tag, SendMode.STANDARD);
-            } catch (MpiError e) {
-                // the engine refused the message (a failed peer): the collective cannot go on; a receive from a
-                // failed peer has been failed by the engine, so it can be waited for and given back
-                if (rq != null && engine.peerFailed(c.worldRank(from))) {
-                    progress.await(rq);
-                    engine.release(rq);
-                }
-                throw new MpiError(e.errorClass(), call + ": " + e.getMessage());
+        SendRequest sq;
+        try {
+            sq = engine.isend(out, c.worldRank(to), context, c.rank(), tag, SendMode.STANDARD);
+        } catch (MpiError e) {
+            // the engine refused the message (a failed peer): the collective cannot go on; a receive from a failed
+            // peer has been failed by the engine, so it can be waited for and given back
+            if (rq != null && engine.peerFailed(c.worldRank(from))) {
+                progress.await(rq);
+                engine.release(rq);
             }
+            throw new MpiError(e.errorClass(), call + ": " + e.getMessage());
         }
         int error = 0;
         String message = null;
@@ -915,14 +936,12 @@ public final class Immediate {
             error = rq.error();
             message = rq.errorMessage();
         }
-        if (sq != null) {
-            progress.await(sq);
-            if (error == 0) {
-                error = sq.error();
-                message = sq.errorMessage();
-            }
-            engine.release(sq);
+        progress.await(sq);
+        if (error == 0) {
+            error = sq.error();
+            message = sq.errorMessage();
         }
+        engine.release(sq);
         if (rq != null) {
             engine.release(rq);
         }

@@ -119,9 +119,14 @@ public final class Tuning {
     public static Algorithm select(Collective c, Communicator comm, long bytes, boolean commutative, int root) {
         int p = comm.size();
         Algorithm flat = select(c, p, bytes, commutative);
+        return p > 2 && commutative ? hierarchicalOr(flat, c, comm, bytes, root) : flat;
+    }
+
+    /** {@link #select}'s hierarchical algorithm for a call on more than two ranks, where it applies; else {@code flat}. */
+    private static Algorithm hierarchicalOr(Algorithm flat, Collective c, Communicator comm, long bytes, int root) {
         long min = config().hierarchical();
         min = c == Collective.BARRIER && min != Long.MAX_VALUE ? 0 : min;
-        if (p > 2 && bytes >= min && forced[c.ordinal()] == null && commutative) {
+        if (bytes >= min && forced[c.ordinal()] == null) {
             Algorithm h = switch (c) {
                 case BARRIER -> Algorithm.BARRIER_HIERARCHICAL;
                 case BCAST -> Algorithm.BCAST_HIERARCHICAL;
@@ -173,36 +178,6 @@ public final class Tuning {
         if (forcing && f != null && (commutative || f.orderPreserving())) {
             return f;
         }
-        return switch (c) {
-            case BARRIER -> Algorithm.BARRIER_DISSEMINATION;
-            case BCAST -> bytes >= cfg.bcastPipeline() ? Algorithm.BCAST_PIPELINE
-                    : bytes >= cfg.bcastLong() && p >= BCAST_LONG_MIN_RANKS ? Algorithm.BCAST_SCATTER_ALLGATHER
-                    : Algorithm.BCAST_BINOMIAL;
-            case GATHER -> bytes < cfg.gatherShort() ? Algorithm.GATHER_BINOMIAL : Algorithm.GATHER_LINEAR;
-            case GATHERV -> Algorithm.GATHERV_LINEAR;
-            case SCATTER -> bytes < cfg.gatherShort() ? Algorithm.SCATTER_BINOMIAL : Algorithm.SCATTER_LINEAR;
-            case SCATTERV -> Algorithm.SCATTERV_LINEAR;
-            case ALLGATHER -> bytes >= cfg.allgatherShort() ? Algorithm.ALLGATHER_RING
-                    : Integer.bitCount(p) == 1 ? Algorithm.ALLGATHER_RECURSIVE_DOUBLING
-                    : Algorithm.ALLGATHER_BRUCK;
-            case ALLGATHERV -> bytes >= cfg.allgatherShort() ? Algorithm.ALLGATHERV_RING : Algorithm.ALLGATHERV_BRUCK;
-            case ALLTOALL -> bytes < cfg.alltoallShort() && p > 2 ? Algorithm.ALLTOALL_BRUCK
-                    : bytes < cfg.alltoallMedium() ? Algorithm.ALLTOALL_LINEAR : Algorithm.ALLTOALL_PAIRWISE;
-            case ALLTOALLV -> Algorithm.ALLTOALLV_LINEAR;
-            case ALLTOALLW -> Algorithm.ALLTOALLW_LINEAR;
-            case REDUCE -> commutative && bytes >= cfg.reduceLong() && p > 2 ? Algorithm.REDUCE_RABENSEIFNER
-                    : Algorithm.REDUCE_BINOMIAL;
-            case ALLREDUCE -> !commutative || bytes < cfg.allreduceShort() || p == 1
-                    ? Algorithm.ALLREDUCE_RECURSIVE_DOUBLING
-                    : bytes >= cfg.allreduceLong() ? Algorithm.ALLREDUCE_RING : Algorithm.ALLREDUCE_RABENSEIFNER;
-            case REDUCE_SCATTER -> !commutative ? Algorithm.REDUCE_SCATTER_REDUCE_SCATTERV
-                    : bytes >= cfg.reduceScatterLong() ? Algorithm.REDUCE_SCATTER_RING
-                    : Algorithm.REDUCE_SCATTER_RECURSIVE_HALVING;
-            case REDUCE_SCATTER_BLOCK -> !commutative ? Algorithm.REDUCE_SCATTER_BLOCK_REDUCE_SCATTERV
-                    : bytes >= cfg.reduceScatterLong() ? Algorithm.REDUCE_SCATTER_BLOCK_RING
-                    : Algorithm.REDUCE_SCATTER_BLOCK_RECURSIVE_HALVING;
-            case SCAN -> Algorithm.SCAN_RECURSIVE_DOUBLING;
-            case EXSCAN -> Algorithm.EXSCAN_RECURSIVE_DOUBLING;
-        };
+        return c.automatic(cfg, p, bytes, commutative);
     }
 }

@@ -15,13 +15,23 @@ final class Kernels {
         int from = first * kind.slots;
         int slots = n * kind.slots;
         switch (kind) {
-            case BYTE, BOOLEAN -> IntegerKernels.apply(op, (byte[]) a, (byte[]) b, from, slots);
-            case CHAR -> IntegerKernels.apply(op, (char[]) a, (char[]) b, from, slots);
-            case SHORT -> IntegerKernels.apply(op, (short[]) a, (short[]) b, from, slots);
             case INT -> IntegerKernels.apply(op, (int[]) a, (int[]) b, from, slots);
             case LONG -> IntegerKernels.apply(op, (long[]) a, (long[]) b, from, slots);
             case FLOAT -> FloatingKernels.apply(op, (float[]) a, (float[]) b, from, slots);
             case DOUBLE -> FloatingKernels.apply(op, (double[]) a, (double[]) b, from, slots);
+            default -> applyOther(op, kind, a, b, from, n, slots);
+        }
+    }
+
+    /**
+     * {@link #apply} for the other kinds, out of line: C1, which compiles jmpi's runtime, compiles every branch of a
+     * method, and a program that reduces ints, longs, floats or doubles then compiles the four branches above only.
+     */
+    private static void applyOther(PredefinedOp op, ElementKind kind, Object a, Object b, int from, int n, int slots) {
+        switch (kind) {
+            case BYTE, BOOLEAN -> IntegerKernels.apply(op, (byte[]) a, (byte[]) b, from, slots);
+            case CHAR -> IntegerKernels.apply(op, (char[]) a, (char[]) b, from, slots);
+            case SHORT -> IntegerKernels.apply(op, (short[]) a, (short[]) b, from, slots);
             case FLOAT_COMPLEX -> {
                 if (op == PredefinedOp.PROD) {
                     FloatingKernels.complexProd((float[]) a, (float[]) b, from, n);
@@ -53,6 +63,7 @@ final class Kernels {
                     default -> throw new IllegalArgumentException(op + " on " + kind);
                 }
             }
+            default -> throw new AssertionError(kind); // apply takes the others
         }
     }
 

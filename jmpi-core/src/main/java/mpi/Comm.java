@@ -601,9 +601,17 @@ public class Comm implements Freeable, Cloneable {
 
     public final Status sendRecv(Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag, Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag) throws MPIException {
         // Small, as recv: a Status the caller ignores is then never allocated
-        if (sendNowOutOfLine(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
-                recvtag)) {
+        long sent = sendNowOutOfLine(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
+                source, recvtag);
+        if (sent == 0) {
             return receive(recvbuf, recvcount, recvtype, source, recvtag, "MPI_Sendrecv");
+        }
+        if (sent > 0) {
+            try {
+                return receive(recvbuf, recvcount, recvtype, source, recvtag, "MPI_Sendrecv");
+            } finally {
+                awaitReadOutOfLine(dest, sent);
+            }
         }
         RecvRequest r = sendRecvOutOfLine(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
                 source, recvtag);
@@ -617,14 +625,16 @@ public class Comm implements Freeable, Cloneable {
 
     /**
      * The send of an MPI_Sendrecv, if the engine's lane takes it at once (an eager message: it needs no receive posted
-     * first): true, and the caller receives as MPI_Recv does; else false, nothing done (the caller posts the receive
-     * and sends the usual way). The receive's arguments are checked first, so that an error comes before any send.
-     * Exact source and tag only.
+     * first): 0, and the caller receives as MPI_Recv does; or the ticket of a message the lane took by address
+     * ({@link org.jmpi.pt2pt.Engine#sendNowDeferred}: a large one in native memory, which the peer copies straight out
+     * of {@code sendbuf}), and the caller receives, then waits until the peer has read it
+     * ({@link #awaitReadOutOfLine}); else -1, nothing done (the caller posts the receive and sends the usual way). The
+     * receive's arguments are checked first, so that an error comes before any send. Exact source and tag only.
      */
-    private boolean sendNowOutOfLine(Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag,
+    private long sendNowOutOfLine(Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag,
             Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag) throws MPIException {
         if (dest < MPI.PROC_NULL || source == MPI.ANY_SOURCE || source < MPI.PROC_NULL || recvtag < 0) {
-            return false; // wildcards (and bad arguments): the usual way
+            return -1; // wildcards (and bad arguments): the usual way
         }
         try {
             Communicator c = live();
@@ -634,11 +644,16 @@ public class Comm implements Freeable, Cloneable {
             checkSource(c, source);
             BufferView.of(recvbuf, recvcount, recvtype.desc, true);
             MessageData out = BufferView.of(sendbuf, sendcount, sendtype.desc, false);
-            return dest == MPI.PROC_NULL
-                    || JmpiRuntime.get().engine().sendNow(out, c.worldRank(dest), c.context(), c.rank(), sendtag);
+            return dest == MPI.PROC_NULL ? 0 : JmpiRuntime.get().engine().sendNowDeferred(out, c.worldRank(dest),
+                    c.context(), c.rank(), sendtag);
         } catch (MpiError e) {
             throw fail("MPI_Sendrecv", e);
         }
+    }
+
+    /** Waits until {@code dest} has read the message {@link #sendNowOutOfLine} sent by address with {@code ticket}. */
+    private void awaitReadOutOfLine(int dest, long ticket) {
+        JmpiRuntime.get().engine().awaitRead(impl.worldRank(dest), ticket);
     }
 
     /**

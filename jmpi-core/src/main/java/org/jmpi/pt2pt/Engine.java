@@ -809,7 +809,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
      * and the caller sends the usual way.
      */
     public boolean sendNow(MessageData data, int worldDest, int context, int source, int tag) {
-        return sendNow(data, worldDest, Protocol.EAGER, context, source, tag, false);
+        return sendNow(data, worldDest, Protocol.EAGER, context, source, tag, false) >= 0;
     }
 
     /**
@@ -820,19 +820,35 @@ public final class Engine implements InprocEndpoint, FrameSink {
      * waits no longer than an eager message waits for room.
      */
     public boolean sendNowWaiting(MessageData data, int worldDest, int context, int source, int tag) {
+        long ticket = sendNow(data, worldDest, Protocol.EAGER, context, source, tag, true);
+        if (ticket > 0) {
+            awaitRead(worldDest, ticket);
+        }
+        return ticket >= 0;
+    }
+
+    /**
+     * {@link #sendNowWaiting} for the send of an {@code MPI_Sendrecv}, whose wait for the read comes after its
+     * receive: both ranks of an exchange then write their records, and each reads the other's message straight into
+     * its receive buffer. Answers -1 when the lane did not take the message (nothing done: the caller sends the usual
+     * way), 0 when it is sent, or the ticket of a message the lane took by address: the caller must pass it to
+     * {@link #awaitRead} before {@code data} changes or the call returns, whatever happens in between.
+     */
+    public long sendNowDeferred(MessageData data, int worldDest, int context, int source, int tag) {
         return sendNow(data, worldDest, Protocol.EAGER, context, source, tag, true);
     }
 
-    private boolean sendNow(MessageData data, int worldDest, int kind, int context, int source, int tag,
-            boolean mayWait) {
+    /** -1 (not taken, nothing done), 0 (sent) or the ticket of a message sent by address: see the callers. */
+    private long sendNow(MessageData data, int worldDest, int kind, int context, int source, int tag,
+            boolean byAddress) {
         Lane l = laneTo(worldDest);
         long bytes = data.bytes();
         if (l == null || bytes > l.shortPayloadMax() || anyPoisoned || anyFailed || context < 0) {
-            return false;
+            return -1;
         }
         MemorySegment payload = data.contiguous();
         if (payload == null) {
-            return false;
+            return -1;
         }
         long cost = bytes + Protocol.OVERHEAD;
         PeerFlow f = flow(worldDest);
@@ -841,13 +857,13 @@ public final class Engine implements InprocEndpoint, FrameSink {
             // above the engine's eager limit (eager by the transport's larger one) only while it leaves half the
             // window free, as isend's large eager message (chargeLeavingHalf)
             if (!f.queue.isEmpty() || f.credits - cost < (bytes > eagerLimit ? flowWindow / 2 : 0)) {
-                return false;
+                return -1;
             }
-            if (mayWait && bytes >= ADDRESS_MIN) {
+            if (byAddress && bytes >= ADDRESS_MIN) {
                 ticket = l.sendByAddress(worldDest, kind, context, source, tag, payload);
             }
             if (ticket == 0 && !l.sendShort(worldDest, kind, context, source, tag, payload, 0, (int) bytes)) {
-                return false;
+                return -1;
             }
             f.credits -= cost;
             if (kind != Protocol.EAGER) {
@@ -858,17 +874,18 @@ public final class Engine implements InprocEndpoint, FrameSink {
         if (t != null) {
             t.sent(worldDest, bytes);
         }
-        if (ticket != 0) {
-            awaitRead(l, worldDest, ticket);
-        }
-        return true;
+        return ticket;
     }
 
     /** Messages below this many bytes never go by address (jmpi.shm.address.min is at least this). */
     private static final long ADDRESS_MIN = 4096;
 
-    /** Waits until world rank {@code worldDest} has read the message that went by address with {@code ticket}. */
-    private void awaitRead(Lane l, int worldDest, long ticket) {
+    /**
+     * Waits until world rank {@code worldDest} has read the message that went by address with {@code ticket}
+     * ({@link #sendNowDeferred}), or has failed.
+     */
+    public void awaitRead(int worldDest, long ticket) {
+        Lane l = laneTo(worldDest);
         if (!l.wasRead(worldDest, ticket)) {
             progress.awaitUntil(() -> l.wasRead(worldDest, ticket) || peerFailed(worldDest));
         }
@@ -939,7 +956,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
         if (f.answers < f.answeredSent) {
             progress.awaitUntil(() -> f.answers >= f.answeredSent || peerFailed(worldDest));
         }
-        return !peerFailed(worldDest) && sendNow(data, worldDest, Protocol.EAGER_ANSWERED, context, source, tag, false);
+        return !peerFailed(worldDest)
+                && sendNow(data, worldDest, Protocol.EAGER_ANSWERED, context, source, tag, false) >= 0;
     }
 
     /** EAGER_ANSWERED messages sent to world rank {@code peer} and not answered yet (as far as this rank has read). */

@@ -156,7 +156,8 @@ class SharedMemoryTest {
      * own send); a receive into a Java array, at a short page distance (the kernel's copy refused) or posted before the
      * message comes takes the copy through the receiver's own buffer; the probe sees the message's length; bcast from
      * every root. Sizes on both sides of the threshold and of the lane's largest message. In threads mode the receiver
-     * copies from the sender's buffer as from any memory of its process.
+     * copies from the sender's buffer as from any memory of its process. A sendRecv's send goes the same way, and
+     * its call waits for the read after its own receive.
      */
     @MpiTest(ranks = {2, 3}, timeoutSeconds = 120)
     void blockingSendsOfLargeDirectBuffersAreReadWhereTheyAre() throws MPIException {
@@ -183,6 +184,13 @@ class SharedMemoryTest {
                         check(in, n, from + d, "ring");
                     }
                 }
+                // sendRecv around the ring: every rank's send and receive at once, the send buffer overwritten as
+                // soon as the call returns (a message that went by address has been read by then)
+                fill(out, n, rank + d + 1);
+                Status sr = w.sendRecv(out, n, MPI.BYTE, to, 5, in, n, MPI.BYTE, from, 5);
+                fill(out, n, rank + d + 2);
+                assertThat(sr.getCount(MPI.BYTE)).isEqualTo(n);
+                check(in, n, from + d + 1, "sendRecv");
                 // two messages from one buffer, overwritten after each send; received in reverse order, one by probe
                 if (rank == 0) {
                     fill(out, n, 3);

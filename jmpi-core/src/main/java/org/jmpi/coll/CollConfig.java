@@ -26,7 +26,8 @@ import org.jmpi.runtime.MpiError;
  * @param alltoallMedium all-to-alls with smaller blocks (and at least {@code alltoallShort}) post every message at
  *     once; larger ones go pairwise
  * @param allreduceShort allreduces of fewer bytes use recursive doubling
- * @param allreduceLong allreduces of at least this many bytes use the ring; in between, Rabenseifner's algorithm
+ * @param allreduceLong allreduces of at least this many bytes on more than 2 ranks use the ring; in between (and on
+ *     2 ranks), Rabenseifner's algorithm
  * @param allreduceSegment segment size of the ring allreduce's reduce-scatter steps, in bytes
  * @param reduceLong reductions of at least this many bytes use Rabenseifner's algorithm (commutative operations)
  * @param reduceScatterLong reduce-scatters of at least this many (total) bytes use the ring, smaller ones recursive

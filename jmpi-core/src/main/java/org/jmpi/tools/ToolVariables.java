@@ -108,8 +108,8 @@ final class ToolVariables {
             {"jmpi.coll.alltoall.medium", "all-to-alls with smaller blocks post every message at once, larger ones"
                     + " go pairwise"},
             {"jmpi.coll.allreduce.short", "allreduces of fewer bytes use recursive doubling"},
-            {"jmpi.coll.allreduce.long", "allreduces of at least this many bytes use the ring; in between,"
-                    + " Rabenseifner"},
+            {"jmpi.coll.allreduce.long", "allreduces of at least this many bytes on more than 2 ranks use the"
+                    + " ring; in between, and on 2 ranks, Rabenseifner"},
             {"jmpi.coll.allreduce.segment", "segment size of the ring allreduce's reduce-scatter steps"},
             {"jmpi.coll.reduce.long", "reductions of at least this many bytes use Rabenseifner (commutative"
                     + " operations, more than 2 ranks)"},

@@ -54,7 +54,10 @@ import org.jmpi.runtime.Progress;
  * the communicator's pacing state (a rank does not run two collectives on one communicator at once).
  */
 public final class Immediate {
-    /** Largest reduction (bytes of one rank's data) done here; larger ones build a schedule. */
+    /**
+     * Largest reduction and gather, scatter, allgather or alltoall (bytes of one rank's data, or of the whole) done
+     * here; larger ones build a schedule. An allreduce goes up to {@link Collective#TWO_RANKS_SHORT}.
+     */
     public static final long LIMIT = 32 << 10;
 
     private Immediate() {}
@@ -252,31 +255,41 @@ public final class Immediate {
     }
 
     /**
-     * Two Java arrays of one element kind, {@link #LIMIT} bytes each, in which allreduce and reduce combine: the
-     * operation's loop over Java arrays ({@link Reduction#apply}) works on them as they are, a loop that is fast from
-     * its first call, interpreted or compiled. (In native scratch memory, every combine copied both operands into
-     * arrays and the result back.)
+     * Two Java arrays of one element kind, {@link #LIMIT} bytes each at first and as long as the largest allreduce
+     * since (up to {@link Collective#TWO_RANKS_SHORT}), in which allreduce and reduce combine: the operation's loop
+     * over Java arrays ({@link Reduction#apply}) works on them as they are, a loop that is fast from its first call,
+     * interpreted or compiled. (In native scratch memory, every combine copied both operands into arrays and the
+     * result back.)
      */
     private static final class Accumulators {
-        final Object a;
-        final Object b;
-        private final MemorySegment segmentA;
-        private final MemorySegment segmentB;
+        private final ElementKind kind;
+        Object a;
+        Object b;
+        private MemorySegment segmentA;
+        private MemorySegment segmentB;
         private long size = -1;
         MessageData dataA;
         MessageData dataB;
 
         Accumulators(ElementKind kind) {
-            int entries = (int) (LIMIT / kind.packedBytes * kind.slots);
+            this.kind = kind;
+            allocate(LIMIT);
+        }
+
+        private void allocate(long bytes) {
+            int entries = (int) (bytes / kind.packedBytes * kind.slots);
             a = java.lang.reflect.Array.newInstance(kind.arrayType.componentType(), entries);
             b = java.lang.reflect.Array.newInstance(kind.arrayType.componentType(), entries);
             segmentA = org.jmpi.shared.FastCopy.arraySegment(a);
             segmentB = org.jmpi.shared.FastCopy.arraySegment(b);
         }
 
-        /** Makes the views {@code n} bytes long (kept while calls keep one size). */
+        /** Makes the views {@code n} bytes long (kept while calls keep one size), the arrays longer if need be. */
         Accumulators size(long n) {
             if (n != size) {
+                if (n > segmentA.byteSize()) {
+                    allocate(n);
+                }
                 dataA = new MessageData.SegmentData(segmentA.asSlice(0, n));
                 dataB = new MessageData.SegmentData(segmentB.asSlice(0, n));
                 size = n;
@@ -356,16 +369,20 @@ public final class Immediate {
 
     /**
      * {@code MPI_Allreduce} by recursive doubling, when that is the algorithm selected for a predefined operation
-     * and the data fits the scratch area; {@code input == output} in place.
+     * and the data fits the scratch area ({@link Collective#TWO_RANKS_SHORT}); {@code input == output} in place. On 2
+     * ranks, Rabenseifner's algorithm where it is selected and the buffers allow ({@link #allreduceHalves}).
      */
     public static boolean allreduce(Communicator c, int sequence, MessageData input, MessageData output, int count,
             Reduction red, String call) {
         int p = c.size();
         long bytes = count * red.bytesPerElement();
-        if (!(red instanceof PredefinedReduction) || bytes > LIMIT
-                || Tuning.select(Collective.ALLREDUCE, c, bytes, red.commutative(), -1)
-                        != Algorithm.ALLREDUCE_RECURSIVE_DOUBLING) {
+        if (!(red instanceof PredefinedReduction)) {
             return false;
+        }
+        Algorithm a = Tuning.select(Collective.ALLREDUCE, c, bytes, red.commutative(), -1);
+        if (a != Algorithm.ALLREDUCE_RECURSIVE_DOUBLING || bytes > Collective.TWO_RANKS_SHORT) {
+            return a == Algorithm.ALLREDUCE_RABENSEIFNER && p == 2
+                    && allreduceHalves(c, sequence, input, output, count, red, call);
         }
         if (count == 0) {
             return true;
@@ -438,6 +455,60 @@ public final class Immediate {
             Reduction red, Accumulators ac, int count, String call) {
         exchange(engine, progress, c, context, tag, partner, null, ac.dataB, call);
         red.apply(ac.b, ac.a, 0, count);
+    }
+
+    /**
+     * {@code MPI_Allreduce} of 2 ranks by Rabenseifner's algorithm, straight between the user's buffers when they
+     * are two (not in place), contiguous, and either both native or both whole Java arrays of the reduction's type:
+     * the ranks swap the halves they do not keep, the peer's half received into the output; each combines its half
+     * there with its input's, and they swap the combined halves. The messages of {@link AllreduceRabenseifner} on 2
+     * ranks (the same blocks, in the same order), without a schedule and without working memory: the 2-rank
+     * allreduces a program runs above {@link Collective#TWO_RANKS_SHORT} take the code its smaller ones have compiled
+     * (OMB-J's cold allreduce of 512 KiB and 1 MiB took 186 and 357-404 us through a schedule whose code they were
+     * the first to run, against Open MPI Java's 94 and 198).
+     */
+    private static boolean allreduceHalves(Communicator c, int sequence, MessageData input, MessageData output,
+            int count, Reduction red, String call) {
+        if (count == 0) {
+            return true; // as the schedule: nothing to send
+        }
+        MemorySegment in = input.contiguous();
+        MemorySegment out = output.contiguous();
+        if (input == output || in == null || out == null || in.isNative() != out.isNative() || out.isReadOnly()) {
+            return false;
+        }
+        Object inArray = null;
+        Object outArray = null;
+        if (!out.isNative()) {
+            inArray = ReduceBuffers.direct(input, red, count, false);
+            outArray = ReduceBuffers.direct(output, red, count, false);
+            if (inArray == null || outArray == null) {
+                return false;
+            }
+        }
+        JmpiRuntime rt = JmpiRuntime.get();
+        Engine engine = rt.engine();
+        Progress progress = rt.progress();
+        int context = c.collectiveContext();
+        int tag = sequence & Integer.MAX_VALUE;
+        int r = c.rank();
+        long size = red.bytesPerElement();
+        int split = count - count / 2; // block 0 (rank 0's) takes the odd element, as ReduceBuffers.blockStarts
+        int first = r == 0 ? 0 : split;
+        int n = r == 0 ? split : count - split;
+        int other = r == 0 ? split : 0;
+        int otherN = count - n;
+        MessageData keep = Blocks.slice(output, first * size, n * size);
+        exchange(engine, progress, c, context, tag, 1 - r, Blocks.slice(input, other * size, otherN * size), 1 - r,
+                keep, call);
+        if (inArray != null) {
+            red.apply(inArray, outArray, first, n);
+        } else {
+            red.applyNative(in, out, first, n);
+        }
+        exchange(engine, progress, c, context, tag, 1 - r, keep, 1 - r, Blocks.slice(output, other * size,
+                otherN * size), call);
+        return true;
     }
 
     /**

@@ -179,4 +179,84 @@ class ImmediateCollectivesTest {
         w.iAllGather(d, count, t).waitFor();
         same(c, d, "allgather in place " + count);
     }
+
+    /**
+     * Allreduces past the immediate path's limits, with each rank's buffers of its own kind, so that on 2 ranks one
+     * rank may swap halves straight between its buffers (two direct buffers, or two whole int[]) while the other
+     * builds the schedule (in place, or an input that is a slice of a larger array): both must send the same
+     * messages. Odd counts (the halves differ by one element), empty and one-element vectors, 1.2 MB ones.
+     */
+    @MpiTest(ranks = {1, 2, 3}, timeoutSeconds = 180)
+    void largeAllreduceOverMixedBuffers() throws MPIException {
+        Intracomm w = MPI.COMM_WORLD;
+        int r = w.getRank();
+        int p = w.getSize();
+        for (int count : new int[] {0, 1, 7, 70_001, 300_001}) {
+            int[] expected = new int[count];
+            for (int i = 0; i < count; i++) {
+                expected[i] = (i % 1000 + 1) * p * (p + 1) / 2;
+            }
+            for (int mine = 0; mine < 5; mine++) {
+                for (int theirs = 0; theirs < 5; theirs++) {
+                    int kind = r % 2 == 0 ? mine : theirs;
+                    String what = "allreduce of " + count + " ints, buffer kinds " + mine + "/" + theirs + " at rank "
+                            + r;
+                    assertThat(allreduceInts(w, kind, count)).as(what).isEqualTo(expected);
+                }
+            }
+        }
+        // doubles with MPI.MAX on direct buffers: another kernel of the halves' combining step
+        int count = 100_003;
+        java.nio.DoubleBuffer in = MPI.newDoubleBuffer(count);
+        java.nio.DoubleBuffer out = MPI.newDoubleBuffer(count);
+        for (int i = 0; i < count; i++) {
+            in.put(i, (i + r) % p == 0 ? i + 0.5 : -i);
+        }
+        w.allReduce(in, out, count, MPI.DOUBLE, MPI.MAX);
+        for (int i = 0; i < count; i++) {
+            assertThat(out.get(i)).as("MPI.MAX of doubles, element %d", i).isEqualTo(i + 0.5);
+        }
+    }
+
+    /**
+     * One allreduce (MPI.SUM) of this rank's input {@code (rank + 1) * (i % 1000 + 1)}: kind 0 two direct buffers,
+     * 1 two int[], 2 an int[] in place, 3 a slice of a larger int[] into an int[], 4 a direct buffer in place.
+     */
+    private static int[] allreduceInts(Intracomm w, int kind, int count) throws MPIException {
+        int r = w.getRank();
+        int[] input = new int[count];
+        for (int i = 0; i < count; i++) {
+            input[i] = (r + 1) * (i % 1000 + 1);
+        }
+        int[] result = new int[count];
+        switch (kind) {
+            case 0, 4 -> {
+                IntBuffer a = MPI.newIntBuffer(Math.max(count, 1));
+                a.put(0, input);
+                IntBuffer b = kind == 0 ? MPI.newIntBuffer(Math.max(count, 1)) : a;
+                if (kind == 0) {
+                    w.allReduce(a, b, count, MPI.INT, MPI.SUM);
+                    int[] back = new int[count];
+                    a.get(0, back);
+                    assertThat(back).as("direct input unchanged").isEqualTo(input);
+                } else {
+                    w.allReduce(a, count, MPI.INT, MPI.SUM);
+                }
+                b.get(0, result);
+            }
+            case 1 -> {
+                w.allReduce(input.clone(), result, count, MPI.INT, MPI.SUM);
+            }
+            case 2 -> {
+                result = input.clone();
+                w.allReduce(result, count, MPI.INT, MPI.SUM);
+            }
+            default -> {
+                int[] padded = new int[count + 3];
+                System.arraycopy(input, 0, padded, 3, count);
+                w.allReduce(MPI.slice(padded, 3), result, count, MPI.INT, MPI.SUM);
+            }
+        }
+        return result;
+    }
 }

@@ -968,13 +968,32 @@ public final class Immediate {
         }
     }
 
-    /** Sends {@code out} to comm rank {@code to} and receives {@code in} from {@code from}, as above. */
+    /**
+     * Sends {@code out} to comm rank {@code to} and receives {@code in} from {@code from}, as above. With both, a large
+     * {@code out} in native memory may go by address ({@link Engine#sendNowDeferred}, as {@code MPI_Sendrecv}): the
+     * peer copies it straight out of {@code out}, and this rank waits for that after its own receive.
+     */
     private static void exchange(Engine engine, Progress progress, Communicator c, int context, int tag, int to,
             MessageData out, int from, MessageData in, String call) {
-        if (out == null || engine.sendNow(out, c.worldRank(to), context, c.rank(), tag)) {
-            // no send, or the lane took it at once (an eager message needs no receive posted first)
-            if (in != null) {
+        if (out == null || in == null) {
+            if (out == null || engine.sendNow(out, c.worldRank(to), context, c.rank(), tag)) {
+                // no send, or the lane took it at once (an eager message needs no receive posted first)
+                if (in != null) {
+                    receive(engine, progress, c, context, tag, from, in, call);
+                }
+            } else {
+                exchangePosted(engine, progress, c, context, tag, to, out, from, in, call);
+            }
+            return;
+        }
+        long sent = engine.sendNowDeferred(out, c.worldRank(to), context, c.rank(), tag);
+        if (sent == 0) {
+            receive(engine, progress, c, context, tag, from, in, call);
+        } else if (sent > 0) {
+            try {
                 receive(engine, progress, c, context, tag, from, in, call);
+            } finally {
+                engine.awaitRead(c.worldRank(to), sent);
             }
         } else {
             exchangePosted(engine, progress, c, context, tag, to, out, from, in, call);

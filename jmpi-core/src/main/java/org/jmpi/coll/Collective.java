@@ -85,11 +85,9 @@ public enum Collective {
     ALLREDUCE {
         @Override
         Algorithm automatic(CollConfig cfg, int p, long bytes, boolean commutative) {
-            // on 2 ranks up to TWO_RANKS_SHORT recursive doubling: see there
             // on 2 ranks the ring's steps are Rabenseifner's in smaller pieces: 2 ranks, direct buffers, 300 calls
             // (2026-12-01, ungated, 2 runs): 1 MiB 281-312 us against 301-342, 4 MiB 893-970 against 1,005-1,119
-            return !commutative || bytes < cfg.allreduceShort() || p == 1 || p == 2 && bytes <= TWO_RANKS_SHORT
-                    ? Algorithm.ALLREDUCE_RECURSIVE_DOUBLING
+            return !commutative || bytes < cfg.allreduceShort() || p == 1 ? Algorithm.ALLREDUCE_RECURSIVE_DOUBLING
                     : bytes >= cfg.allreduceLong() && p > 2 ? Algorithm.ALLREDUCE_RING
                     : Algorithm.ALLREDUCE_RABENSEIFNER;
         }
@@ -124,13 +122,15 @@ public enum Collective {
     };
 
     /**
-     * Largest allreduce (bytes of one rank's data) that 2 ranks do by recursive doubling whatever
-     * {@code jmpi.coll.allreduce.short}: one exchange of the whole vector instead of Rabenseifner's two of halves (the
-     * same bytes, one round less, twice the combining), and it runs without a schedule ({@link Immediate}), in the
-     * code a program's small allreduces have compiled already. OMB-J's cold allreduce on 2 ranks, direct buffers
-     * (2026-12-01, ungated, 2 runs each): 32 KiB 8.8-9.2 us against 21.0-21.9, 64 KiB 15.7-16.9 against 41.5-45.9,
-     * 128 KiB 30.0-30.7 against 44.0-44.5, 256 KiB 63.9-65.2 against 72.3-73.2; at 512 KiB Rabenseifner is faster
-     * (135-139 against 182).
+     * Largest allreduce (bytes of one rank's data) that 2 ranks of one host do by recursive doubling whatever
+     * {@code jmpi.coll.allreduce.short} ({@link Tuning#select(Collective, Communicator, long, boolean, int)}): one
+     * exchange of the whole vector instead of Rabenseifner's two of halves (the same bytes, one round less, twice the
+     * combining), and it runs without a schedule ({@link Immediate}), in the code a program's small allreduces have
+     * compiled already. OMB-J's cold allreduce on 2 ranks, direct buffers (2026-12-01, ungated, 2 runs each): 32 KiB
+     * 8.8-9.2 us against 21.0-21.9, 64 KiB 15.7-16.9 against 41.5-45.9, 128 KiB 30.0-30.7 against 44.0-44.5, 256 KiB
+     * 63.9-65.2 against 72.3-73.2; at 512 KiB Rabenseifner is faster (135-139 against 182). Not between hosts, where
+     * the lane takes at most 64 KiB: 128 KiB took 131-226 us so against Rabenseifner's 50-67 (2 namespace hosts, gated,
+     * 2026-12-01).
      */
     static final long TWO_RANKS_SHORT = 256 << 10;
 

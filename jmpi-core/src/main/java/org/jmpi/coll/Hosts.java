@@ -90,6 +90,11 @@ final class Hosts {
         return groups.length > 1 && groups.length < groupOf.length;
     }
 
+    /** Whether every rank is on one host (or the node map cannot tell). */
+    boolean oneHost() {
+        return groups.length == 1;
+    }
+
     /** How many edges of the binomial tree from {@code root} ({@link Binomial}) join ranks of different hosts. */
     int treeCrossings(int root) {
         int p = groupOf.length;

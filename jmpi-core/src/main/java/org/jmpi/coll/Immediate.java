@@ -381,7 +381,7 @@ public final class Immediate {
         }
         Algorithm a = Tuning.select(Collective.ALLREDUCE, c, bytes, red.commutative(), -1);
         if (a != Algorithm.ALLREDUCE_RECURSIVE_DOUBLING || bytes > Collective.TWO_RANKS_SHORT) {
-            return a == Algorithm.ALLREDUCE_RABENSEIFNER && p == 2
+            return a == Algorithm.ALLREDUCE_RABENSEIFNER && p == 2 && Hosts.of(c).oneHost()
                     && allreduceHalves(c, sequence, input, output, count, red, call);
         }
         if (count == 0) {
@@ -463,9 +463,9 @@ public final class Immediate {
      * the ranks swap the halves they do not keep, the peer's half received into the output; each combines its half
      * there with its input's, and they swap the combined halves. The messages of {@link AllreduceRabenseifner} on 2
      * ranks (the same blocks, in the same order), without a schedule and without working memory: the 2-rank
-     * allreduces a program runs above {@link Collective#TWO_RANKS_SHORT} take the code its smaller ones have compiled
-     * (OMB-J's cold allreduce of 512 KiB and 1 MiB took 186 and 357-404 us through a schedule whose code they were
-     * the first to run, against Open MPI Java's 94 and 198).
+     * allreduces a program runs above {@link Collective#TWO_RANKS_SHORT} on one host take the code its smaller ones
+     * have compiled (OMB-J's cold allreduce of 512 KiB and 1 MiB took 186 and 357-404 us through a schedule whose
+     * code they were the first to run, against Open MPI Java's 94 and 198).
      */
     private static boolean allreduceHalves(Communicator c, int sequence, MessageData input, MessageData output,
             int count, Reduction red, String call) {

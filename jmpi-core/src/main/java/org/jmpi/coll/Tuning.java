@@ -112,14 +112,31 @@ public final class Tuning {
      * only when each host's ranks are consecutive, and for a bcast or reduce whose flat algorithm is the binomial
      * tree only when that tree, from {@code root}, would send between hosts more often than once per host but the
      * root's ({@link Hosts#treeCrossings}: from rank 0 over hosts of consecutive ranks it does not, and it keeps the
-     * path without a schedule).
+     * path without a schedule). An allreduce on 2 ranks of one host: see {@link #twoRanksOr}.
      *
      * @param root the root of a bcast or reduce, else ignored
      */
     public static Algorithm select(Collective c, Communicator comm, long bytes, boolean commutative, int root) {
         int p = comm.size();
         Algorithm flat = select(c, p, bytes, commutative);
+        if (p == 2) {
+            return flat == Algorithm.ALLREDUCE_RABENSEIFNER ? twoRanksOr(flat, comm, bytes) : flat;
+        }
         return p > 2 && commutative ? hierarchicalOr(flat, c, comm, bytes, root) : flat;
+    }
+
+    /**
+     * {@link #select}'s choice for an allreduce on 2 ranks for which the thresholds chose Rabenseifner's algorithm:
+     * recursive doubling up to {@link Collective#TWO_RANKS_SHORT} when both ranks are on one host and no algorithm is
+     * forced; else {@code flat}.
+     */
+    private static Algorithm twoRanksOr(Algorithm flat, Communicator comm, long bytes) {
+        if (bytes <= Collective.TWO_RANKS_SHORT && forced[Collective.ALLREDUCE.ordinal()] == null
+                && Hosts.of(comm).oneHost()) {
+            last = Algorithm.ALLREDUCE_RECURSIVE_DOUBLING;
+            return last;
+        }
+        return flat;
     }
 
     /** {@link #select}'s hierarchical algorithm for a call on more than two ranks, where it applies; else {@code flat}. */

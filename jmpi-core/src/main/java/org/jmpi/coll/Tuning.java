@@ -134,7 +134,7 @@ public final class Tuning {
         if (bytes <= Collective.TWO_RANKS_SHORT && forced[Collective.ALLREDUCE.ordinal()] == null
                 && Hosts.of(comm).oneHost()) {
             last = Algorithm.ALLREDUCE_RECURSIVE_DOUBLING;
-            return last;
+            return Algorithm.ALLREDUCE_RECURSIVE_DOUBLING;
         }
         return flat;
     }

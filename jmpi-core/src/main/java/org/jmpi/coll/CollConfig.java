@@ -25,7 +25,8 @@ import org.jmpi.runtime.MpiError;
  * @param alltoallShort all-to-alls with smaller blocks (bytes per rank pair) use Bruck's algorithm
  * @param alltoallMedium all-to-alls with smaller blocks (and at least {@code alltoallShort}) post every message at
  *     once; larger ones go pairwise
- * @param allreduceShort allreduces of fewer bytes use recursive doubling
+ * @param allreduceShort allreduces of fewer bytes use recursive doubling (2 ranks of one host: up to
+ *     {@link Collective#TWO_RANKS_SHORT} whatever this)
  * @param allreduceLong allreduces of at least this many bytes on more than 2 ranks use the ring; in between (and on
  *     2 ranks), Rabenseifner's algorithm
  * @param allreduceSegment segment size of the ring allreduce's reduce-scatter steps, in bytes

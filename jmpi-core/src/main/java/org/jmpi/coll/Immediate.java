@@ -465,7 +465,7 @@ public final class Immediate {
      * ranks (the same blocks, in the same order), without a schedule and without working memory: the 2-rank
      * allreduces a program runs above {@link Collective#TWO_RANKS_SHORT} on one host take the code its smaller ones
      * have compiled (OMB-J's cold allreduce of 512 KiB and 1 MiB took 186 and 357-404 us through a schedule whose
-     * code they were the first to run, against Open MPI Java's 94 and 198).
+     * code they were the first to run, against Open MPI Java's 94 and 198; ungated, 2026-12-01).
      */
     private static boolean allreduceHalves(Communicator c, int sequence, MessageData input, MessageData output,
             int count, Reduction red, String call) {
@@ -975,30 +975,24 @@ public final class Immediate {
      */
     private static void exchange(Engine engine, Progress progress, Communicator c, int context, int tag, int to,
             MessageData out, int from, MessageData in, String call) {
-        if (out == null || in == null) {
-            if (out == null || engine.sendNow(out, c.worldRank(to), context, c.rank(), tag)) {
-                // no send, or the lane took it at once (an eager message needs no receive posted first)
-                if (in != null) {
-                    receive(engine, progress, c, context, tag, from, in, call);
-                }
-            } else {
-                exchangePosted(engine, progress, c, context, tag, to, out, from, in, call);
+        // 0: no send, or the lane took it at once (an eager message needs no receive posted first); -1: not taken
+        long sent = out == null ? 0 : in != null ? engine.sendNowDeferred(out, c.worldRank(to), context, c.rank(), tag)
+                : engine.sendNow(out, c.worldRank(to), context, c.rank(), tag) ? 0 : -1;
+        if (sent < 0) {
+            exchangePosted(engine, progress, c, context, tag, to, out, from, in, call);
+        } else if (sent == 0) {
+            if (in != null) {
+                receive(engine, progress, c, context, tag, from, in, call);
             }
-            return;
-        }
-        long sent = engine.sendNowDeferred(out, c.worldRank(to), context, c.rank(), tag);
-        if (sent == 0) {
-            receive(engine, progress, c, context, tag, from, in, call);
-        } else if (sent > 0) {
+        } else {
             try {
                 receive(engine, progress, c, context, tag, from, in, call);
             } finally {
                 engine.awaitRead(c.worldRank(to), sent);
             }
-        } else {
-            exchangePosted(engine, progress, c, context, tag, to, out, from, in, call);
         }
     }
+
 
     /**
      * {@link #exchange} the usual way, out of line (C1, which compiles jmpi's runtime, compiles every branch of a

@@ -107,7 +107,8 @@ final class ToolVariables {
             {"jmpi.coll.alltoall.short", "all-to-alls with smaller blocks use Bruck (more than 2 ranks)"},
             {"jmpi.coll.alltoall.medium", "all-to-alls with smaller blocks post every message at once, larger ones"
                     + " go pairwise"},
-            {"jmpi.coll.allreduce.short", "allreduces of fewer bytes use recursive doubling"},
+            {"jmpi.coll.allreduce.short", "allreduces of fewer bytes use recursive doubling (2 ranks of one host:"
+                    + " up to 256 KiB whatever this)"},
             {"jmpi.coll.allreduce.long", "allreduces of at least this many bytes on more than 2 ranks use the"
                     + " ring; in between, and on 2 ranks, Rabenseifner"},
             {"jmpi.coll.allreduce.segment", "segment size of the ring allreduce's reduce-scatter steps"},

@@ -74,6 +74,9 @@ import org.jmpi.transport.Lane;
  *  lap tag (24 bits) = (absolute position / data bytes) mod 2^23, plus 2^23 (never 0)
  * </pre>
  *
+ * <p>A WRAP is written where the next record does not fit before the data area's end, or earlier, when the ring is
+ * empty and the producer goes back to the start to stay on the pages it has used ({@code OutboundRing#EARLY_WRAP}).
+ *
  * <p><b>Short headers.</b> A frame whose header has no send and receive ids and whose total is its payload (an eager
  * message, most control frames) travels as a SHORT record: the header's first 24 bytes (payload length, kind,
  * context, source, tag, flags); the consumer restores the rest. Up to 32 payload bytes then share the record's first

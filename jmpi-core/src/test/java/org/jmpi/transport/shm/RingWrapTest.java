@@ -12,61 +12,131 @@ import org.jmpi.transport.FrameSink;
 import org.junit.jupiter.api.Test;
 
 /**
- * A stream of small records goes around the ring lap after lap, each lap the whole data area (a ring's first laps
- * ended early until 2026-11-28, a device for the C2 compiler, which no longer compiles the message path); every
- * record arrives once, in order.
+ * Where records go in the ring. A stream the consumer reads as it comes (each record read before the next is
+ * written, as in every request-and-answer pattern) goes back to the data area's start once it has gone 64 KiB, when
+ * the ring is empty and the next record fits before where it is, so that it keeps to the pages it has touched; a 64 KiB ring's laps are the whole data area; a
+ * burst the consumer does not read yet fills the whole ring. Every record arrives once, in order.
  */
 class RingWrapTest {
-    private static final long DATA = 64 << 10;
+    private static final long EARLY = 64 << 10;
 
     @Test
-    void aStreamOfSmallRecordsWrapsAtTheRingsEnd() {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment ring = arena.allocate(ShmLayout.ringBytes(DATA), 64);
-            OutboundRing out = new OutboundRing(1, ring, DATA, arena.allocate(64, 64));
-            InboundRing in = new InboundRing(0, ring, DATA, (peer, address, into, bytes) -> false);
-            MemorySegment header = MemorySegment.ofArray(new byte[FrameLayout.HEADER_BYTES]);
-            MemorySegment payload = MemorySegment.ofArray(new byte[8]);
-            FrameLayout.putInt(header, FrameLayout.PAYLOAD, 8);
-            FrameLayout.putLong(header, FrameLayout.TOTAL, 8);
-            long record = ShmLayout.shortRecordBytes(8);
-            List<Integer> lapStarts = new ArrayList<>(); // 1-based numbers of the records that began a lap
-            int[] last = {-1};
-            for (int i = 1; i <= 6000; i++) {
-                FrameLayout.putInt(header, FrameLayout.TAG, i);
-                payload.set(ValueLayout.JAVA_INT_UNALIGNED, 0, -i);
-                out.lock.lock();
-                try {
-                    assertThat(out.sendLocked(header, payload, null)).as("record %d fits", i).isTrue();
-                } finally {
-                    out.lock.unlock();
-                }
-                assertThat(in.poll(new FrameSink() {
-                    @Override
-                    public void onFrame(int peer, MemorySegment h, MemorySegment p) {
-                        last[0] = FrameLayout.getInt(h, FrameLayout.TAG);
-                        assertThat(p.get(ValueLayout.JAVA_INT_UNALIGNED, 0)).isEqualTo(-last[0]);
-                    }
+    void aStreamReadAsItComesOfA64KiBRingWrapsAtTheRingsEnd() {
+        long record = ShmLayout.shortRecordBytes(8);
+        List<Long> offsets = readAsItComes(64 << 10, 8, 6000);
+        for (int i = 0; i < offsets.size(); i++) {
+            assertThat(offsets.get(i)).as("record %d", i + 1).isEqualTo(i * record % (64 << 10));
+        }
+    }
 
-                    @Override
-                    public void onPeerFailure(int peer, Throwable cause) {
-                        throw new AssertionError(cause);
-                    }
-                }, 8)).as("records read: the frame, after a WRAP when one ended the lap").isBetween(1, 2);
-                assertThat(last[0]).as("the record read").isEqualTo(i);
-                long head = ring.get(ValueLayout.JAVA_LONG, ShmLayout.RING_HEAD);
-                if ((head - record) % DATA == 0) {
-                    lapStarts.add(i);
+    @Test
+    void aStreamReadAsItComesKeepsToTheFirst64KiBOfALargeRing() {
+        long record = ShmLayout.shortRecordBytes(8);
+        List<Long> offsets = readAsItComes(1 << 20, 8, 6000);
+        for (int i = 0; i < offsets.size(); i++) {
+            assertThat(offsets.get(i)).as("record %d", i + 1).isEqualTo(i * record % EARLY);
+        }
+    }
+
+    @Test
+    void largeRecordsReadAsTheyComeKeepToTwoRecords() {
+        long record = ShmLayout.shortRecordBytes(32 << 10);
+        List<Long> offsets = readAsItComes(1 << 20, 32 << 10, 200);
+        for (int i = 0; i < offsets.size(); i++) {
+            assertThat(offsets.get(i)).as("record %d", i + 1).isEqualTo(i % 2 * record);
+        }
+    }
+
+    @Test
+    void aBurstFillsTheWholeRing() {
+        long data = 1 << 20;
+        long record = ShmLayout.shortRecordBytes(8);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment ring = arena.allocate(ShmLayout.ringBytes(data), 64);
+            OutboundRing out = new OutboundRing(1, ring, data, arena.allocate(64, 64));
+            InboundRing in = new InboundRing(0, ring, data, (peer, address, into, bytes) -> false);
+            Frames frames = new Frames();
+            int sent = 0;
+            for (int lap = 0; lap < 3; lap++) {
+                int burst = (int) ((data - ShmLayout.ALIGN) / record); // as many as fit at once
+                for (int k = 0; k < burst; k++) {
+                    assertThat(send(out, frames.header(++sent))).as("record %d fits", sent).isTrue();
                 }
+                long before = frames.received;
+                while (in.poll(frames, 64) > 0) {
+                    // read the burst
+                }
+                assertThat(frames.received - before).isEqualTo(burst);
             }
-            long lines = DATA / record;
-            // every lap the whole 64 KiB
-            List<Integer> expected = new ArrayList<>();
-            for (int start = 1; start <= 6000; start += (int) lines) {
-                expected.add(start);
+            assertThat(frames.last).isEqualTo(sent);
+        }
+    }
+
+    /** Writes {@code count} frames of {@code payload} bytes, reading each before the next; their records' offsets. */
+    private static List<Long> readAsItComes(long data, int payload, int count) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment ring = arena.allocate(ShmLayout.ringBytes(data), 64);
+            OutboundRing out = new OutboundRing(1, ring, data, arena.allocate(64, 64));
+            InboundRing in = new InboundRing(0, ring, data, (peer, address, into, bytes) -> false);
+            Frames frames = new Frames(payload);
+            List<Long> offsets = new ArrayList<>();
+            for (int i = 1; i <= count; i++) {
+                assertThat(send(out, frames.header(i))).as("record %d fits", i).isTrue();
+                assertThat(in.poll(frames, 8)).as("records read: the frame, after a WRAP when one came first")
+                        .isBetween(1, 2);
+                assertThat(frames.last).as("the record read").isEqualTo(i);
+                long head = ring.get(ValueLayout.JAVA_LONG, ShmLayout.RING_HEAD);
+                offsets.add((head - ShmLayout.shortRecordBytes(payload)) & (data - 1));
             }
-            assertThat(DATA % record).as("records fill a lap exactly").isZero();
-            assertThat(lapStarts).containsExactlyElementsOf(expected);
+            return offsets;
+        }
+    }
+
+    private static boolean send(OutboundRing out, MemorySegment header) {
+        out.lock.lock();
+        try {
+            return out.sendLocked(header, Frames.PAYLOAD.asSlice(0, FrameLayout.payloadLength(header)), null);
+        } finally {
+            out.lock.unlock();
+        }
+    }
+
+    /** Headers of frames whose payload's first int is minus their tag, and the sink that checks them. */
+    private static final class Frames implements FrameSink {
+        static final MemorySegment PAYLOAD = MemorySegment.ofArray(new byte[64 << 10]);
+        final MemorySegment header = MemorySegment.ofArray(new byte[FrameLayout.HEADER_BYTES]);
+        final int payload;
+        int last;
+        long received;
+
+        Frames() {
+            this(8);
+        }
+
+        Frames(int payload) {
+            this.payload = payload;
+        }
+
+        MemorySegment header(int tag) {
+            FrameLayout.putInt(header, FrameLayout.PAYLOAD, payload);
+            FrameLayout.putLong(header, FrameLayout.TOTAL, payload);
+            FrameLayout.putInt(header, FrameLayout.TAG, tag);
+            PAYLOAD.set(ValueLayout.JAVA_INT_UNALIGNED, 0, -tag);
+            return header;
+        }
+
+        @Override
+        public void onFrame(int peer, MemorySegment h, MemorySegment p) {
+            int tag = FrameLayout.getInt(h, FrameLayout.TAG);
+            assertThat(tag).as("the next record in order").isEqualTo(last + 1);
+            assertThat(p.get(ValueLayout.JAVA_INT_UNALIGNED, 0)).isEqualTo(-tag);
+            last = tag;
+            received++;
+        }
+
+        @Override
+        public void onPeerFailure(int peer, Throwable cause) {
+            throw new AssertionError(cause);
         }
     }
 }

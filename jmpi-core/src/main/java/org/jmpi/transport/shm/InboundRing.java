@@ -257,7 +257,8 @@ final class InboundRing {
      * {@code sourceWord} and {@code tagWord}, with at most {@code capacity} payload bytes, copies the payload into
      * {@code into} at {@code offset}, consumes the record and answers the payload's length (with
      * {@link Lane#TAKEN_ANSWERED} when the kind had {@link Lane#ANSWERED}); else {@link Lane#NOTHING} (no record yet)
-     * or {@link Lane#OTHER} (the record stays for {@link #poll}, which checks it as it checks any).
+     * or {@link Lane#OTHER} (the record stays for {@link #poll}, which checks it as it checks any). A WRAP at the head
+     * is consumed first ({@link #skipWrap}): an empty ring's producer writes one every 64 KiB of records.
      */
     long takeShort(long kindWord, long sourceWord, long tagWord, MemorySegment into, long offset, long capacity) {
         int off = (int) (head & mask);
@@ -266,9 +267,13 @@ final class InboundRing {
             return Lane.NOTHING;
         }
         long length = ShmLayout.markerLength(marker);
+        int type = ShmLayout.markerType(marker);
+        if (type == ShmLayout.TYPE_WRAP) {
+            return skipWrap(off, length) ? takeShort(kindWord, sourceWord, tagWord, into, offset, capacity)
+                    : Lane.OTHER;
+        }
         long first = envelopeWords.get((off + 8) >>> 3);
         long payload = first & 0xffff_ffffL;
-        int type = ShmLayout.markerType(marker);
         if (broken != null || assembly != null || ((first ^ kindWord) & ~Lane.TAKEN_ANSWERED) >>> 32 != 0
                 || payload > capacity || envelopeWords.get((off + 16) >>> 3) != sourceWord
                 || envelopeWords.get((off + 24) >>> 3) != tagWord) {
@@ -287,6 +292,20 @@ final class InboundRing {
         consume(length);
         publishHead();
         return payload | first & Lane.TAKEN_ANSWERED;
+    }
+
+    /**
+     * For the lane ({@link #takeShort}): consumes the WRAP record at {@code off} if it is one a producer writes, so
+     * that the lane looks at the data area's start next; false (nothing consumed) if it is not, for {@link #poll} to
+     * report.
+     */
+    private boolean skipWrap(int off, long length) {
+        if (broken != null || assembly != null || off == 0 || off + length != mask + 1) {
+            return false;
+        }
+        consume(length);
+        publishHead();
+        return true;
     }
 
     /**

@@ -70,15 +70,17 @@ final class OutboundRing {
     /**
      * Every so many bytes of records the producer looks whether the consumer has read everything, and if so goes
      * back to the data area's start under a WRAP ({@link #earlyWrap}): a ring whose traffic comes and goes (every
-     * request-and-answer pattern, the halo exchanges) then reuses its first 64-128 KiB lap after lap, pages already
-     * mapped and in the cache, and touches the rest only when it fills. A ring's untouched page costs its first
-     * write and its first read a page fault each, and with a fresh 1 MiB ring every fourth round trip of 1 KiB
-     * took 30-50 us instead of 1-2 for the first 950 of a program (a rank's page faults on shared memory: 8-14 us
-     * each on this kind of virtual machine, 2026-12-01).
+     * request-and-answer pattern, the halo exchanges) then reuses its first 64 KiB (or 16 records and more) lap
+     * after lap, pages already mapped and in the cache, and touches the rest only when it fills. A ring's untouched
+     * page costs its first write and its first read a page fault each, and with a fresh 1 MiB ring every fourth round
+     * trip of 1 KiB took 30-50 us instead of 1-2 for the first 950 of a program (a rank's page faults on shared
+     * memory: 8-14 us each on this kind of virtual machine, 2026-12-01).
      */
     private static final long EARLY_WRAP = 64 << 10;
     /** The position past which a record asks for an early wrap ({@link #reserve}). */
     private long earlyWrapAt;
+    /** The largest record reserved since the last WRAP ({@link #earlyWrap}). */
+    private long lapLargest;
     /** log2 of the data area's size: a position's lap is {@code position >>> lapShift}. */
     private final int lapShift;
     /**
@@ -318,7 +320,10 @@ final class OutboundRing {
     private boolean reserve(long record) {
         long off = tail & mask;
         long contiguous = size - off;
-        boolean wrap = record > contiguous || tail + record > earlyWrapAt && earlyWrap(off, record);
+        if (record > lapLargest) {
+            lapLargest = record;
+        }
+        boolean wrap = record > contiguous || tail + record > earlyWrapAt && earlyWrap(off);
         long needed = wrap ? contiguous + record : record;
         if (tail + needed + ShmLayout.ALIGN - headCache > size) {
             headCache = ShmLayout.getAcquire(ringWords, (int) ShmLayout.RING_HEAD);
@@ -329,18 +334,24 @@ final class OutboundRing {
         if (wrap) {
             publish(off, ShmLayout.TYPE_WRAP, contiguous);
             earlyWrapAt = tail + EARLY_WRAP;
+            lapLargest = record;
         }
         return true;
     }
 
     /**
-     * Whether the record goes to the data area's start now, though it would fit here: the ring is empty, and the
-     * record fits before {@code off} (the WRAP's bytes count as written until the consumer has read it). Asks again
+     * Whether the next record goes to the data area's start now, though it would fit here: the ring is empty, and 16
+     * records as large as the largest of this lap fit before {@code off}. The WRAP's bytes count as written until the
+     * consumer has read it, so until then the producer has only {@code off} bytes. Judged by the asking record alone
+     * (often a control frame's one line), 2-rank allreduces of 64-256 KiB waited for room after such wraps (the next
+     * call's message written before the peer had read this one), and the wakes missed in those waits (see
+     * {@link ShmTransport}, "Waiting") made them 1.2-2 times slower (2026-12-01). So a lap of messages of up to 4 KiB
+     * ends after 64 KiB, of 8 KiB after 128 KiB, and one with chunks of 64 KiB at the end of a 1 MiB ring. Asks again
      * {@link #EARLY_WRAP} bytes later whatever the answer.
      */
-    private boolean earlyWrap(long off, long record) {
+    private boolean earlyWrap(long off) {
         earlyWrapAt = tail + EARLY_WRAP;
-        return off >= record + ShmLayout.ALIGN && drained();
+        return off >= 16 * lapLargest + ShmLayout.ALIGN && drained();
     }
 
     /**

@@ -13,9 +13,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Where records go in the ring. A stream the consumer reads as it comes (each record read before the next is
- * written, as in every request-and-answer pattern) goes back to the data area's start once it has gone 64 KiB, when
- * the ring is empty and the next record fits before where it is, so that it keeps to the pages it has touched; a 64 KiB ring's laps are the whole data area; a
- * burst the consumer does not read yet fills the whole ring. Every record arrives once, in order.
+ * written, as in every request-and-answer pattern) goes back to the data area's start after 64 KiB, when the ring is
+ * empty and 16 records as large as the lap's largest fit before where it is, so that it keeps to the pages it has
+ * touched; a 64 KiB ring's laps are the whole data area, and so are those of chunks of 64 KiB and of a stream that
+ * mixes them with small records; a burst the consumer does not read yet fills the whole ring. Every record arrives
+ * once, in order.
  */
 class RingWrapTest {
     private static final long EARLY = 64 << 10;
@@ -39,11 +41,47 @@ class RingWrapTest {
     }
 
     @Test
-    void largeRecordsReadAsTheyComeKeepToTwoRecords() {
-        long record = ShmLayout.shortRecordBytes(32 << 10);
-        List<Long> offsets = readAsItComes(1 << 20, 32 << 10, 200);
+    void largerRecordsReadAsTheyComeGoBackAfter16OfThem() {
+        long record = ShmLayout.shortRecordBytes(8 << 10);
+        List<Long> offsets = readAsItComes(1 << 20, 8 << 10, 2000);
+        // looked at every 64 KiB: back at the first look that finds 16 records and a line before the tail
+        assertThat(offsets).allSatisfy(off -> assertThat(off).isLessThan(16 * record + ShmLayout.ALIGN + EARLY));
+        assertThat(offsets.stream().filter(off -> off == 0).count()).as("laps").isGreaterThan(2000 / 25);
+    }
+
+    @Test
+    void aLapWithLargeRecordsGoesOnAfterSmallOnes() {
+        long data = 1 << 20;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment ring = arena.allocate(ShmLayout.ringBytes(data), 64);
+            OutboundRing out = new OutboundRing(1, ring, data, arena.allocate(64, 64));
+            InboundRing in = new InboundRing(0, ring, data, (peer, address, into, bytes) -> false);
+            Frames large = new Frames(64 << 10);
+            Frames small = new Frames(8);
+            int last = 0;
+            long end = 0; // where the last record ended
+            for (int i = 1; i <= 200; i++) {
+                Frames f = i % 2 == 0 ? large : small;
+                f.last = last; // one sequence across both
+                assertThat(send(out, f.header(i))).isTrue();
+                assertThat(in.poll(f, 8)).isBetween(1, 2);
+                last = f.last;
+                long record = ShmLayout.shortRecordBytes(f.payload);
+                long off = (ring.get(ValueLayout.JAVA_LONG, ShmLayout.RING_HEAD) - record) & (data - 1);
+                boolean wrapped = off == 0 && i > 1;
+                assertThat(wrapped ? end + record > data : off == end).as("record %d at %d after %d", i, off, end)
+                        .isTrue();
+                end = off + record;
+            }
+        }
+    }
+
+    @Test
+    void chunksOf64KiBGoAroundTheWholeRing() {
+        long record = ShmLayout.shortRecordBytes(64 << 10);
+        List<Long> offsets = readAsItComes(1 << 20, 64 << 10, 100);
         for (int i = 0; i < offsets.size(); i++) {
-            assertThat(offsets.get(i)).as("record %d", i + 1).isEqualTo(i % 2 * record);
+            assertThat(offsets.get(i)).as("record %d", i + 1).isEqualTo(i * record % ((1 << 20) / record * record));
         }
     }
 

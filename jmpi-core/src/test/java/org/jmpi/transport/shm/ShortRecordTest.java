@@ -133,6 +133,39 @@ class ShortRecordTest {
     }
 
     /**
+     * The lane takes its records across the WRAPs before them: a ring read as it is written goes back to its start
+     * every 64 KiB (1 MiB ring) or at its end (the smallest ring), and no take answers {@link Lane#OTHER} for it.
+     */
+    @Test
+    void theLaneTakesItsRecordsAcrossWraps() {
+        for (long data : new long[] {DATA, 1 << 20}) {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment ring = arena.allocate(ShmLayout.ringBytes(data), 64);
+                OutboundRing out = new OutboundRing(1, ring, data, arena.allocate(64, 64));
+                InboundRing in = new InboundRing(0, ring, data, (peer, address, into, bytes) -> false);
+                MemorySegment into = arena.allocate(1024);
+                long kind = ShmLayout.envelopeWord(1000, 1);
+                long source = ShmLayout.envelopeWord(7, 3);
+                long wraps = 0;
+                for (int i = 0; i < 300; i++) {
+                    long tag = ShmLayout.envelopeWord(i, 0);
+                    out.lock.lock();
+                    try {
+                        assertThat(out.writeShortLocked(kind, source, tag, payload(1000), 0, 1000)).isTrue();
+                    } finally {
+                        out.lock.unlock();
+                    }
+                    long before = ring.get(ValueLayout.JAVA_LONG, ShmLayout.RING_HEAD);
+                    assertThat(in.takeShort(kind, source, tag, into, 0, 1024)).as("take %d", i).isEqualTo(1000);
+                    long advance = ring.get(ValueLayout.JAVA_LONG, ShmLayout.RING_HEAD) - before;
+                    wraps += advance > ShmLayout.shortRecordBytes(1000) ? 1 : 0;
+                }
+                assertThat(wraps).as("takes after a WRAP").isGreaterThan(data > DATA ? 3 : 10);
+            }
+        }
+    }
+
+    /**
      * ADDRESS records: the payload stays in the producer's memory and the consumer's reader copies it. The lane's take
      * reads it straight into the receive buffer; the poll reads it into a buffer of its own and hands the frame over
      * as a SHORT record's; either way the ticket is published and the producer sees its message read. A receive

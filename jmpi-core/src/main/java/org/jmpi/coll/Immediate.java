@@ -993,7 +993,6 @@ public final class Immediate {
         }
     }
 
-
     /**
      * {@link #exchange} the usual way, out of line (C1, which compiles jmpi's runtime, compiles every branch of a
      * method, taken or not): the receive posted, the send started, both waited for.

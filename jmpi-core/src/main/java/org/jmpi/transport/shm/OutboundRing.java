@@ -345,9 +345,9 @@ final class OutboundRing {
      * consumer has read it, so until then the producer has only {@code off} bytes. Judged by the asking record alone
      * (often a control frame's one line), 2-rank allreduces of 64-256 KiB waited for room after such wraps (the next
      * call's message written before the peer had read this one), and the wakes missed in those waits (see
-     * {@link ShmTransport}, "Waiting") made them 1.2-2 times slower (2026-12-01). So a lap of messages of up to 4 KiB
-     * ends after 64 KiB, of 8 KiB after 128 KiB, and one with chunks of 64 KiB at the end of a 1 MiB ring. Asks again
-     * {@link #EARLY_WRAP} bytes later whatever the answer.
+     * {@link ShmTransport}, "Waiting") made them 1.2-2 times slower (2026-12-01). So a lap of messages of up to about
+     * 3.5 KiB ends after 64 KiB, of 8 KiB after some 192 KiB (the third look), and one with chunks of 64 KiB at the
+     * end of a 1 MiB ring. Asks again {@link #EARLY_WRAP} bytes later whatever the answer.
      */
     private boolean earlyWrap(long off) {
         earlyWrapAt = tail + EARLY_WRAP;

@@ -394,8 +394,36 @@ public final class Engine implements InprocEndpoint, FrameSink {
             }
         }
 
-        PeerFlow(long window) {
+        /**
+         * {@link Engine#sendAnswered}'s wait condition: every answer in, or the peer failed. Made with the flow, not as
+         * a lambda at the wait: a lambda's class is spun at its first evaluation, which for this wait (a bcast root
+         * ahead of its receiver) came in a cold OMB-J bcast's timed loop (its 2-byte size, some 8 ms: the JDK
+         * generating the class and its method handle forms), since the build's training run never waits there, and so
+         * its class cache has no copy of that class. This class is loaded with the first flow, in every run.
+         */
+        final java.util.function.BooleanSupplier answersIn;
+
+        PeerFlow(long window, Engine engine, int peer) {
             credits = window;
+            answersIn = new AnswersIn(this, engine, peer);
+        }
+    }
+
+    /** {@link PeerFlow#answersIn}. */
+    private static final class AnswersIn implements java.util.function.BooleanSupplier {
+        private final PeerFlow f;
+        private final Engine engine;
+        private final int peer;
+
+        AnswersIn(PeerFlow f, Engine engine, int peer) {
+            this.f = f;
+            this.engine = engine;
+            this.peer = peer;
+        }
+
+        @Override
+        public boolean getAsBoolean() {
+            return f.answers >= f.answeredSent || engine.peerFailed(peer);
         }
     }
 
@@ -517,14 +545,14 @@ public final class Engine implements InprocEndpoint, FrameSink {
 
     private PeerFlow flow(int peer) {
         if (peer >= flows.length) {
-            return foreignFlows.computeIfAbsent(peer, k -> new PeerFlow(flowWindow));
+            return foreignFlows.computeIfAbsent(peer, k -> new PeerFlow(flowWindow, this, k));
         }
         PeerFlow f = flows[peer];
         if (f == null) {
             synchronized (flows) {
                 f = flows[peer];
                 if (f == null) {
-                    f = new PeerFlow(flowWindow);
+                    f = new PeerFlow(flowWindow, this, peer);
                     flows[peer] = f;
                 }
             }
@@ -954,7 +982,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             }
         }
         if (f.answers < f.answeredSent) {
-            progress.awaitUntil(() -> f.answers >= f.answeredSent || peerFailed(worldDest));
+            progress.awaitUntil(f.answersIn);
         }
         return !peerFailed(worldDest)
                 && sendNow(data, worldDest, Protocol.EAGER_ANSWERED, context, source, tag, false) >= 0;

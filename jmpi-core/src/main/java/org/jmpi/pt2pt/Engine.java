@@ -397,9 +397,10 @@ public final class Engine implements InprocEndpoint, FrameSink {
         /**
          * {@link Engine#sendAnswered}'s wait condition: every answer in, or the peer failed. Made with the flow, not as
          * a lambda at the wait: a lambda's class is spun at its first evaluation, which for this wait (a bcast root
-         * ahead of its receiver) came in a cold OMB-J bcast's timed loop (its 2-byte size, some 8 ms: the JDK
-         * generating the class and its method handle forms), since the build's training run never waits there, and so
-         * its class cache has no copy of that class. This class is loaded with the first flow, in every run.
+         * ahead of its receiver) came in a cold OMB-J bcast's timed loop (at its 2-byte size: the JDK generating the
+         * class and two method handle forms, a few milliseconds of the rank's core), since the build's training run
+         * never waits there and so its class cache has no copy of that class. This class is loaded with the first
+         * flow, in every run (training included).
          */
         final java.util.function.BooleanSupplier answersIn;
 

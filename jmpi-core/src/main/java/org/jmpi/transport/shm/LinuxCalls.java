@@ -24,9 +24,8 @@ import org.jmpi.shared.Syscall;
  * When the downcall cannot be made (not Linux, an architecture whose numbers jmpi does not know, native access
  * refused), {@link Calls#futex} and {@link Calls#processVm} say so for good.
  *
- * <p>Threading: {@code calls} is published through a volatile field; {@link Calls} is immutable; per-thread scratch
- * memory for the {@code iovec} arguments lives in a {@link ThreadLocal}; a futex sleep's timeout in the caller's
- * memory.
+ * <p>Threading: {@code calls} is published through a volatile field; {@link Calls} is immutable; scratch memory for
+ * the {@code iovec} arguments is per thread ({@code FirstThreadLocal}); a futex sleep's timeout in the caller's memory.
  */
 final class LinuxCalls {
     private LinuxCalls() {}
@@ -60,7 +59,13 @@ final class LinuxCalls {
         /** Whether {@link #processVmRead} can be called at all (the kernel may still refuse per peer). */
         final boolean processVm;
         private final MethodHandle syscall;
-        private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
+        /**
+         * The iovecs of {@link #transfer}, per thread: in a field for the thread that links (the rank's own, which
+         * makes the calls in most programs), so that a program's first messages sent by address do not also make the
+         * JIT compile the JDK's thread-local look-up (three methods through tier 3, called rather than inlined by C1).
+         */
+        private final org.jmpi.shared.FirstThreadLocal<Scratch> scratch =
+                new org.jmpi.shared.FirstThreadLocal<>(Scratch::new);
 
         /**
          * Calls through a method handle after which the JDK customizes its lambda form (the default of

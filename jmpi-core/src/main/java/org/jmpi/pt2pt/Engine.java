@@ -605,9 +605,9 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 return false;
             }
         }
-        FrameLayout.update(h, FrameLayout.KIND, Protocol.EAGER);
-        FrameLayout.update(h, FrameLayout.PAYLOAD, (int) bytes);
-        FrameLayout.update(h, FrameLayout.SEND_ID, 0L);
+        FrameLayout.putInt(h, FrameLayout.KIND, Protocol.EAGER);
+        FrameLayout.putInt(h, FrameLayout.PAYLOAD, (int) bytes);
+        FrameLayout.putLong(h, FrameLayout.SEND_ID, 0L);
         t.send(peer, h, contiguousOrPacked(data), s.written);
         return true;
     }
@@ -1159,28 +1159,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             }
         }
         if (worldDest == worldRank || (job != null && (transport == null || worldDest >= flows.length))) {
-            InprocEndpoint target = endpointOf(worldDest);
-            boolean crossJob = worldDest >= flows.length;
-            if (crossJob && (target == null || (anyFailed && failed(worldDest)))) {
-                s.fail(ErrorClass.ERR_PROC_FAILED, "process " + worldDest + " of another job is gone");
-                return s;
-            }
-            InprocMessage m = s.message;
-            m.context = context;
-            m.source = source;
-            m.tag = tag;
-            m.bytes = data.bytes();
-            MemorySegment contiguous = data.contiguous();
-            m.data = contiguous;
-            // a derived datatype: the receiver packs straight from this rank's memory (no packed copy here)
-            m.layout = contiguous != null ? null : data::packTo;
-            m.synchronous = mode == SendMode.SYNCHRONOUS || mode == SendMode.EAGER_SYNCHRONOUS;
-            m.crossJob = crossJob;
-            m.onConsumed = s.consumed;
-            m.refusal = 0;
-            s.inproc = m;
-            target.deliver(m);
-            return s;
+            return isendInproc(s, data, worldDest, context, source, tag, mode);
         }
         Transport t = transport;
         if (t == null) {
@@ -1192,15 +1171,14 @@ public final class Engine implements InprocEndpoint, FrameSink {
             return s;
         }
         long bytes = data.bytes();
-        // this thread's header, filled for every send: fields that hold the value already are not stored again
-        // (FrameLayout.update), so a stream of like messages costs loads here, not stores
+        // this thread's header, filled for every send
         MemorySegment h = headers.get();
-        FrameLayout.update(h, FrameLayout.CONTEXT, context);
-        FrameLayout.update(h, FrameLayout.SOURCE, source);
-        FrameLayout.update(h, FrameLayout.TAG, tag);
-        FrameLayout.update(h, FrameLayout.FLAGS, 0);
-        FrameLayout.update(h, FrameLayout.TOTAL, bytes);
-        FrameLayout.update(h, FrameLayout.RECV_ID, 0L);
+        FrameLayout.putInt(h, FrameLayout.CONTEXT, context);
+        FrameLayout.putInt(h, FrameLayout.SOURCE, source);
+        FrameLayout.putInt(h, FrameLayout.TAG, tag);
+        FrameLayout.putInt(h, FrameLayout.FLAGS, 0);
+        FrameLayout.putLong(h, FrameLayout.TOTAL, bytes);
+        FrameLayout.putLong(h, FrameLayout.RECV_ID, 0L);
         boolean eager = mode != SendMode.SYNCHRONOUS && bytes <= SingleCopyRendezvous.eagerLimit(t, worldDest,
                 eagerLimit);
         if (eager && bytes > eagerLimit) { // eager only by the transport's larger limit
@@ -1210,8 +1188,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
             eager = false; // streamed or rendezvous, below
         }
         if (eager) {
-            FrameLayout.update(h, FrameLayout.KIND, Protocol.EAGER);
-            FrameLayout.update(h, FrameLayout.PAYLOAD, (int) bytes);
+            FrameLayout.putInt(h, FrameLayout.KIND, Protocol.EAGER);
+            FrameLayout.putInt(h, FrameLayout.PAYLOAD, (int) bytes);
             Runnable onWritten = s.written;
             if (mode == SendMode.EAGER_SYNCHRONOUS) {
                 // completes on the receiver's DONE (which comes after the frame is written), not when written
@@ -1219,42 +1197,79 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 rendezvousSends.put(s.sendId, s);
                 onWritten = null;
             }
-            FrameLayout.update(h, FrameLayout.SEND_ID, s.sendId);
+            FrameLayout.putLong(h, FrameLayout.SEND_ID, s.sendId);
             sendCharged(t, worldDest, h, bytes == 0 ? null : contiguousOrPacked(data), onWritten,
                     bytes + Protocol.OVERHEAD, s);
         } else {
-            // Up to the stream limit a message the receiver cannot read itself (not native memory, no single copy
-            // to that peer) is streamed (two copies, pipelined, no handshake); one it can read takes the single copy,
-            // in an exchange too (sendrecv, a collective's step, whose streamed pieces wait for ring space behind the
-            // other direction's: 2-rank sendrecv of direct buffers, medians per call, 128 KiB 6.9 us against 15.4
-            // streamed, 256 KiB 10.6 against 31, 2026-11-28). Larger ones, and those the flow window cannot take now,
-            // get the rendezvous, with the single copy if offered.
-            // single copy: offer our buffer (in threads mode the receiver finds it by the send's id: readInJvm)
-            long address = job != null ? (data.contiguous() != null ? 1 : 0)
-                    : SingleCopyRendezvous.offer(t, worldDest, data);
-            if ((mode == SendMode.STANDARD || mode == SendMode.READY) && context >= 0 && worldDest < streams.length
-                    && bytes <= SingleCopyRendezvous.streamLimit(t, worldDest) && address == 0) {
-                // streamed eager: no handshake, the pieces go into the posted buffer as they come
-                FrameLayout.putInt(h, FrameLayout.KIND, Protocol.STREAM);
-                FrameLayout.putLong(h, FrameLayout.SEND_ID, ids.getAndIncrement());
-                long piece = SingleCopyRendezvous.dataChunk(t, worldDest, chunkBytes, bytes);
-                if (trySendStream(t, worldDest, h, data, piece, s.written, bytes + Protocol.OVERHEAD)) {
-                    return s;
-                }
-                FrameLayout.putInt(h, FrameLayout.FLAGS, 0); // not streamed now: rendezvous, as below
-            }
-            s.sendId = ids.getAndIncrement();
-            rendezvousSends.put(s.sendId, s);
-            FrameLayout.putInt(h, FrameLayout.KIND, Protocol.RTS);
-            FrameLayout.putInt(h, FrameLayout.PAYLOAD, 0);
-            FrameLayout.putLong(h, FrameLayout.SEND_ID, s.sendId);
-            if (address != 0) {
-                FrameLayout.putInt(h, FrameLayout.FLAGS, Protocol.FLAG_SINGLE_COPY);
-                FrameLayout.putLong(h, FrameLayout.RECV_ID, address);
-            }
-            sendCharged(t, worldDest, h, null, null, Protocol.OVERHEAD, s);
+            startLong(t, worldDest, h, s, data, context, mode);
         }
         return s;
+    }
+
+    /** {@link #isend} to a rank of this JVM (threads mode, or this rank itself): the message is handed over. */
+    private SendRequest isendInproc(SendRequest s, MessageData data, int worldDest, int context, int source, int tag,
+            SendMode mode) {
+        InprocEndpoint target = endpointOf(worldDest);
+        boolean crossJob = worldDest >= flows.length;
+        if (crossJob && (target == null || (anyFailed && failed(worldDest)))) {
+            s.fail(ErrorClass.ERR_PROC_FAILED, "process " + worldDest + " of another job is gone");
+            return s;
+        }
+        InprocMessage m = s.message;
+        m.context = context;
+        m.source = source;
+        m.tag = tag;
+        m.bytes = data.bytes();
+        MemorySegment contiguous = data.contiguous();
+        m.data = contiguous;
+        // a derived datatype: the receiver packs straight from this rank's memory (no packed copy here)
+        m.layout = contiguous != null ? null : data::packTo;
+        m.synchronous = mode == SendMode.SYNCHRONOUS || mode == SendMode.EAGER_SYNCHRONOUS;
+        m.crossJob = crossJob;
+        m.onConsumed = s.consumed;
+        m.refusal = 0;
+        s.inproc = m;
+        target.deliver(m);
+        return s;
+    }
+
+    /**
+     * {@link #isend}'s message that does not go eager ({@code h} filled but for kind, payload and ids): streamed, or
+     * by rendezvous, with the single copy where the peer can take it.
+     */
+    private void startLong(Transport t, int worldDest, MemorySegment h, SendRequest s, MessageData data, int context,
+            SendMode mode) {
+        long bytes = data.bytes();
+        // Up to the stream limit a message the receiver cannot read itself (not native memory, no single copy
+        // to that peer) is streamed (two copies, pipelined, no handshake); one it can read takes the single copy,
+        // in an exchange too (sendrecv, a collective's step, whose streamed pieces wait for ring space behind the
+        // other direction's: 2-rank sendrecv of direct buffers, medians per call, 128 KiB 6.9 us against 15.4
+        // streamed, 256 KiB 10.6 against 31, 2026-11-28). Larger ones, and those the flow window cannot take now,
+        // get the rendezvous, with the single copy if offered.
+        // single copy: offer our buffer (in threads mode the receiver finds it by the send's id: readInJvm)
+        long address = job != null ? (data.contiguous() != null ? 1 : 0)
+                : SingleCopyRendezvous.offer(t, worldDest, data);
+        if ((mode == SendMode.STANDARD || mode == SendMode.READY) && context >= 0 && worldDest < streams.length
+                && bytes <= SingleCopyRendezvous.streamLimit(t, worldDest) && address == 0) {
+            // streamed eager: no handshake, the pieces go into the posted buffer as they come
+            FrameLayout.putInt(h, FrameLayout.KIND, Protocol.STREAM);
+            FrameLayout.putLong(h, FrameLayout.SEND_ID, ids.getAndIncrement());
+            long piece = SingleCopyRendezvous.dataChunk(t, worldDest, chunkBytes, bytes);
+            if (trySendStream(t, worldDest, h, data, piece, s.written, bytes + Protocol.OVERHEAD)) {
+                return;
+            }
+            FrameLayout.putInt(h, FrameLayout.FLAGS, 0); // not streamed now: rendezvous, as below
+        }
+        s.sendId = ids.getAndIncrement();
+        rendezvousSends.put(s.sendId, s);
+        FrameLayout.putInt(h, FrameLayout.KIND, Protocol.RTS);
+        FrameLayout.putInt(h, FrameLayout.PAYLOAD, 0);
+        FrameLayout.putLong(h, FrameLayout.SEND_ID, s.sendId);
+        if (address != 0) {
+            FrameLayout.putInt(h, FrameLayout.FLAGS, Protocol.FLAG_SINGLE_COPY);
+            FrameLayout.putLong(h, FrameLayout.RECV_ID, address);
+        }
+        sendCharged(t, worldDest, h, null, null, Protocol.OVERHEAD, s);
     }
 
     private static MemorySegment contiguousOrPacked(MessageData data) {

@@ -86,14 +86,20 @@ LABELS = {'mpich': 'MPICH 4.0.2 (C)', 'jmpi': 'jmpi, processes (direct buffers)'
           'jmpiarrays': 'jmpi, processes (Java arrays)', 'jmpithreads': 'jmpi, threads (direct buffers)'}
 
 
-def svg_plot(path, title, ylabel, series, logy=True):
-    """series: list of (label, color, dash, [(bytes, value), ...]); x is log2 bytes."""
+def svg_plot(path, title, ylabel, series, logy=True, hlines=()):
+    """series: list of (label, color, dash, [(bytes, value), ...]); x is log2 bytes. hlines: (value, label) pairs,
+    drawn as thin dashed grey horizontal lines (the y range includes them). The legend has 2 entries a row below the
+    plot; from a fifth row on, the SVG grows taller instead of clipping the legend."""
     W, H, L, R, T, B = 760, 460, 80, 20, 40, 110
+    rows = (len(series) + 1) // 2
+    extra = (rows - 4) * 18 + 6 if rows > 4 else 0
+    H, B = H + extra, B + extra
     pts = [(x, y) for _, _, _, s in series for x, y in s if y > 0]
     if not pts:
         return
     xs = [math.log2(max(x, 1)) for x, _ in pts]
     ys = [math.log10(y) if logy else y for _, y in pts]
+    ys += [math.log10(v) if logy else v for v, _ in hlines if v > 0]
     x0, x1 = min(xs), max(xs)
     y0, y1 = min(ys), max(ys)
     if logy:
@@ -137,6 +143,13 @@ def svg_plot(path, title, ylabel, series, logy=True):
             out.append(f'<line x1="{L}" y1="{y:.1f}" x2="{W - R}" y2="{y:.1f}" stroke="#ddd"/>')
             out.append(f'<text x="{L - 6}" y="{y + 4:.1f}" text-anchor="end">{v:g}</text>')
             v += step
+    for v, label in hlines:
+        if v > 0:
+            y = py(v)
+            out.append(f'<line x1="{L}" y1="{y:.1f}" x2="{W - R}" y2="{y:.1f}" stroke="#888" stroke-width="1" '
+                       f'stroke-dasharray="5,4"/>')
+            out.append(f'<text x="{W - R - 4}" y="{y - 4:.1f}" text-anchor="end" font-size="10" fill="#666">'
+                       f'{label}</text>')
     out.append(f'<rect x="{L}" y="{T}" width="{W - L - R}" height="{H - T - B}" fill="none" stroke="#444"/>')
     out.append(f'<text x="{(L + W - R) / 2}" y="{H - B + 36}" text-anchor="middle">message size (bytes)</text>')
     out.append(f'<text x="18" y="{(T + H - B) / 2}" text-anchor="middle" '

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import mpi.Comm;
+import mpi.Intercomm;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
@@ -17,13 +18,21 @@ import mpi.Status;
  * the methods they run: the cache records which ones it compiled, and a rank that starts from it compiles those at
  * once with C1's final tier. Not a benchmark and not an example to copy; it checks its results so that a broken build
  * does not make a cache from a failing run. The build runs it on two ranks; with a file name as first argument, rank
- * 0 writes its process id there (the build keeps that rank's cache); a second argument sets the rounds (300).
+ * 0 writes its process id there (the build keeps that rank's cache); a second argument sets the rounds (300). At the
+ * end the job spawns one more process, which rank 0 exchanges the same point-to-point messages with: a process of
+ * another job is reached over TCP alone, as the ranks of another host are, so the cache holds that path too.
  */
 public final class AotTraining {
     private AotTraining() {}
 
     public static void main(String[] args) throws Exception {
         MPI.Init(args);
+        Intercomm parent = Intercomm.getParent();
+        if (parent != null && !parent.isNull()) {
+            overTcp(parent, false, args.length > 0 ? Integer.parseInt(args[0]) : 300);
+            MPI.Finalize();
+            return;
+        }
         Intracomm world = MPI.COMM_WORLD;
         int rank = world.getRank();
         int size = world.getSize();
@@ -38,11 +47,17 @@ public final class AotTraining {
             // a third of the rounds above the eager limit: their paths loop over pieces
             for (int i = n > 64 * 1024 ? rounds / 3 : rounds; i > 0; i--) {
                 if (peer < size) {
-                    pointToPoint(world, peer, n);
+                    pointToPoint(world, peer, n, rank < peer);
                 }
                 collectives(world, n);
             }
         }
+        Intercomm child = world.spawn(AotTraining.class.getName(), new String[] {Integer.toString(rounds)}, 1,
+                MPI.INFO_NULL, 0, null);
+        if (rank == 0) {
+            overTcp(child, true, rounds);
+        }
+        child.disconnect();
         Comm half = world.split(rank % 2, rank);
         half.barrier();
         half.free();
@@ -53,13 +68,24 @@ public final class AotTraining {
         MPI.Finalize();
     }
 
-    private static void pointToPoint(Intracomm c, int peer, int n) throws MPIException {
+    /** The point-to-point part with rank 0 on the other side of {@code c} (the spawned process and rank 0). */
+    private static void overTcp(Intercomm c, boolean first, int rounds) throws MPIException {
+        for (int n : new int[] {1, 8, 1024, 8 * 1024, 64 * 1024, 128 * 1024, 256 * 1024, 1024 * 1024}) {
+            for (int i = n > 64 * 1024 ? rounds / 3 : rounds; i > 0; i--) {
+                pointToPoint(c, 0, n, first);
+            }
+        }
+        if (!first) {
+            c.disconnect();
+        }
+    }
+
+    private static void pointToPoint(Comm c, int peer, int n, boolean first) throws MPIException {
         // n bytes of each kind
         byte[] bytes = new byte[n];
         int kd = Math.max(1, n / 8);
         double[] doubles = new double[kd];
         ByteBuffer direct = MPI.newByteBuffer(n);
-        boolean first = c.getRank() < peer;
         for (int round = 0; round < 2; round++) {
             if (first == (round == 0)) {
                 c.send(bytes, n, MPI.BYTE, peer, 1);

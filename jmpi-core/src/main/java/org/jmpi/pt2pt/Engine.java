@@ -286,10 +286,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
             answer(peer);
             return;
         }
-        MemorySegment h = controlHeader(Protocol.CANCELLED);
-        FrameLayout.putLong(h, FrameLayout.SEND_ID, sendId);
+        MemorySegment h = control(Protocol.CANCELLED, 0, sendId, 0, errorClass);
         FrameLayout.putInt(h, FrameLayout.FLAGS, Protocol.CANCELLED_REFUSED);
-        FrameLayout.putLong(h, FrameLayout.TOTAL, errorClass);
         transport.send(peer, h, null, null);
     }
 
@@ -763,19 +761,11 @@ public final class Engine implements InprocEndpoint, FrameSink {
     }
 
     /**
-     * This thread's header, cleared, for a control frame of {@code kind} (the transport copies it before it returns).
-     * Every header the engine writes is native memory: the periodic CREDIT frame in a heap array made the header
-     * accessors ({@code FrameLayout.putInt}, ...) see two segment classes, and C2 code compiled for one was thrown away
+     * This thread's header, cleared, for a control frame of {@code kind} (the transport copies it before it returns),
+     * with the fields a control frame's receiver reads: {@code payload} bytes follow, the two ids and the total. Every
+     * header the engine writes is native memory: the periodic CREDIT frame in a heap array made the header accessors
+     * ({@code FrameLayout.putInt}, ...) see two segment classes, and C2 code compiled for one was thrown away
      * (class_check deoptimisation) each time the other came, every few thousand messages.
-     */
-    private MemorySegment controlHeader(int kind) {
-        return control(kind, 0, 0, 0, 0);
-    }
-
-    /**
-     * {@link #controlHeader} with the fields a control frame's receiver reads: {@code payload} bytes follow, the two
-     * ids and the total. Kept out of line (larger than what C1 inlines): the callers' compiled code holds one call
-     * here instead of five inlined header stores each (some 2 KB of C1 code apiece).
      */
     private MemorySegment control(int kind, int payload, long sendId, long recvId, long total) {
         MemorySegment h = headers.get();
@@ -1010,7 +1000,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         if (l != null && l.sendShort(peer, Protocol.MATCHED, 0, worldRank, 0, MemorySegment.NULL, 0, 0)) {
             return;
         }
-        transport.send(peer, controlHeader(Protocol.MATCHED), null, null);
+        transport.send(peer, control(Protocol.MATCHED, 0, 0, 0, 0), null, null);
     }
 
     /**
@@ -1347,8 +1337,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 queues.removeUnexpected(found);
             }
         }
-        MemorySegment h = controlHeader(Protocol.CANCELLED);
-        FrameLayout.putLong(h, FrameLayout.SEND_ID, sendId);
+        MemorySegment h = control(Protocol.CANCELLED, 0, sendId, 0, 0);
         FrameLayout.putInt(h, FrameLayout.FLAGS, found != null ? 1 : 0);
         transport.send(peer, h, null, null);
         if (found != null) {

@@ -30,6 +30,7 @@ public final class AotTraining {
         Intercomm parent = Intercomm.getParent();
         if (parent != null && !parent.isNull()) {
             overTcp(parent, false, args.length > 0 ? Integer.parseInt(args[0]) : 300);
+            parent.disconnect();
             MPI.Finalize();
             return;
         }
@@ -74,9 +75,6 @@ public final class AotTraining {
             for (int i = n > 64 * 1024 ? rounds / 3 : rounds; i > 0; i--) {
                 pointToPoint(c, 0, n, first);
             }
-        }
-        if (!first) {
-            c.disconnect();
         }
     }
 

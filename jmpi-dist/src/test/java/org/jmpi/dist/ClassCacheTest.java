@@ -150,6 +150,40 @@ class ClassCacheTest {
     }
 
     /**
+     * The ranks' cache is trained across two hosts too (src/build/aot-caches.sh): in a job whose ranks are on two hosts,
+     * TCP's lane send is compiled once, with C1's final tier, as shared memory's is. The second host is this machine,
+     * reached through a launch agent that runs the command here (jmpirun takes it for another host because of its
+     * name, an address that is never contacted).
+     */
+    @Test
+    void aJobAcrossHostsCompilesTcpsTrainedLaneOnceWithC1(@TempDir Path tmp) throws Exception {
+        assumeTrue(Files.isDirectory(dist.resolve("lib/aot")), "no caches");
+        Path agent = tmp.resolve("agent");
+        Files.writeString(agent, """
+                #!/bin/sh
+                while [ $# -gt 0 ]; do
+                  case $1 in -[bcDEeFIiJLlmOopQRSWw]) shift 2 ;; -*) shift ;; *) break ;; esac
+                done
+                shift
+                exec /bin/sh -c "$*"
+                """);
+        assertThat(agent.toFile().setExecutable(true)).isTrue();
+        Run r = jmpirun(dist, Map.of(), "-n", "3", "-H", "localhost:2,198.51.100.7:1", "--launcher-exec",
+                agent.toString(), "--jvm-arg", "-XX:+PrintCompilation", "org.jmpi.examples.AotTraining",
+                tmp.resolve("pid").toString(), "100");
+        assertThat(r.exit()).as(r.output()).isZero();
+        assertThat(r.output()).contains("training rank 2 of 3");
+        Pattern send = Pattern.compile("(?m)^\\s*\\d+\\s+\\d+\\s+[%sbn! ]*([0-4])\\s+"
+                + Pattern.quote("org.jmpi.transport.tcp.TcpConnection::laneSend") + " ");
+        List<String> levels = new ArrayList<>();
+        Matcher m = send.matcher(r.output());
+        while (m.find()) {
+            levels.add(m.group(1));
+        }
+        assertThat(levels).as(r.output()).contains("1").doesNotContain("3");
+    }
+
+    /**
      * The proxy that jmpirun starts on another host (through ssh) uses the launcher's cache too: that host has the same
      * paths as this one. Its JVM's class path and options must be those the cache was made with, else the JVM refuses
      * it, and the JDK's own class data with it, without a word ({@code -Xlog:aot=off}).

@@ -17,10 +17,13 @@ import mpi.Status;
  * so that the classes they need are in the cache, and often enough (a few hundred times each) that the JIT compiles
  * the methods they run: the cache records which ones it compiled, and a rank that starts from it compiles those at
  * once with C1's final tier. Not a benchmark and not an example to copy; it checks its results so that a broken build
- * does not make a cache from a failing run. The build runs it on two ranks; with a file name as first argument, rank
- * 0 writes its process id there (the build keeps that rank's cache); a second argument sets the rounds (300). At the
- * end the job spawns one more process, which rank 0 exchanges the same point-to-point messages with: a process of
- * another job is reached over TCP alone, as the ranks of another host are, so the cache holds that path too.
+ * does not make a cache from a failing run. The build runs it on three ranks, two on this host and one on another
+ * (this machine again, reached through jmpirun's launch agent: TCP between them, as between hosts), or on two when that
+ * cannot be done; with a file name as first argument, rank 0 writes its process id there (the build keeps that rank's
+ * cache); a second argument sets the rounds (300). Rank 0 exchanges the point-to-point messages with its neighbour on
+ * its host and with the rank of the other host (TCP's lane), and the collectives run on each host and across both (the
+ * hierarchical ones). At the end the job spawns one more process, which rank 0 exchanges the same point-to-point
+ * messages with: a process of another job is reached over TCP, without the lane, so the cache holds that path too.
  */
 public final class AotTraining {
     private AotTraining() {}
@@ -43,16 +46,28 @@ public final class AotTraining {
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 300;
         System.out.println("training rank " + rank + " of " + size + " on " + MPI.getProcessorName());
         MPI.wtime();
+        Intracomm host = world.splitType(Comm.TYPE_SHARED, rank, MPI.INFO_NULL);
+        // ranks 0 .. local - 1 share rank 0's host (jmpirun places ranks in blocks); rank local is on another one
+        int[] local = {host.getSize()};
+        world.bcast(local, 1, MPI.INT, 0);
         int peer = rank ^ 1;
+        int remote = rank == 0 && local[0] < size ? local[0] : rank == local[0] ? 0 : -1;
         for (int n : new int[] {1, 8, 1024, 8 * 1024, 64 * 1024, 128 * 1024, 256 * 1024, 1024 * 1024}) {
             // a third of the rounds above the eager limit: their paths loop over pieces
             for (int i = n > 64 * 1024 ? rounds / 3 : rounds; i > 0; i--) {
-                if (peer < size) {
+                if (rank < local[0] && peer < local[0]) {
                     pointToPoint(world, peer, n, rank < peer);
                 }
-                collectives(world, n);
+                if (remote >= 0) {
+                    pointToPoint(world, remote, n, rank == 0);
+                }
+                collectives(host, n);
+                if (local[0] < size && n <= 64 * 1024) {
+                    collectives(world, n);
+                }
             }
         }
+        host.free();
         Intercomm child = world.spawn(AotTraining.class.getName(), new String[] {Integer.toString(rounds)}, 1,
                 MPI.INFO_NULL, 0, null);
         if (rank == 0) {

@@ -20,5 +20,4 @@ jmpi_jit_hints=(
   -XX:C1InlineStackLimit=10
   -XX:CompileCommand=inline,java.nio.DirectLongBufferU::get
   -XX:CompileCommand=inline,java.nio.DirectLongBufferU::put
-  -XX:CompileCommand=inline,java.nio.DirectByteBuffer::getInt
 )

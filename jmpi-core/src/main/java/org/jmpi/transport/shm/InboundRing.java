@@ -31,8 +31,6 @@ final class InboundRing {
     private final java.nio.LongBuffer dataWords;
     private final java.nio.LongBuffer envelopeWords;
     private final java.nio.LongBuffer ringWords;
-    /** The ring header's int words (the producer's waiting flag). */
-    private final java.nio.MappedByteBuffer ringInts;
     private final long mask;
     /** log2 of the data area's size (a position's lap is {@code position >>> lapShift}). */
     private final int lapShift;
@@ -64,7 +62,6 @@ final class InboundRing {
         this.dataWords = ShmLayout.words(data);
         this.envelopeWords = ShmLayout.envelopeWords(data);
         this.ringWords = ShmLayout.words(ring.asSlice(0, ShmLayout.RING_HEADER_BYTES));
-        this.ringInts = ShmLayout.intWords(ring.asSlice(0, ShmLayout.RING_HEADER_BYTES));
         this.mask = dataBytes - 1;
         this.lapShift = Long.numberOfTrailingZeros(dataBytes);
         this.header = Arena.ofAuto().allocate(FrameLayout.HEADER_BYTES, 8);
@@ -379,7 +376,7 @@ final class InboundRing {
 
     /** Whether the producer asked to be woken when room appears; clears the request. */
     boolean takeProducerWaiting() {
-        return ringInts.getInt((int) ShmLayout.RING_PRODUCER_WAITING) != 0
+        return ringWords.get((int) ShmLayout.RING_PRODUCER_WAITING >>> 3) != 0
                 && ShmLayout.casInt(ring, ShmLayout.RING_PRODUCER_WAITING, 1, 0);
     }
 }

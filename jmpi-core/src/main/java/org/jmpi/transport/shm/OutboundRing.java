@@ -51,7 +51,7 @@ final class OutboundRing {
     private final java.nio.LongBuffer dataWords;
     private final java.nio.LongBuffer envelopeWords;
     private final java.nio.LongBuffer ringWords;
-    final java.nio.MappedByteBuffer doorbellWords;
+    final java.nio.LongBuffer doorbellWords;
     private final long size;
     private final long mask;
     /** Largest record: half the data area. */
@@ -100,7 +100,7 @@ final class OutboundRing {
         this.dataWords = ShmLayout.words(data);
         this.envelopeWords = ShmLayout.envelopeWords(data);
         this.ringWords = ShmLayout.words(ring.asSlice(0, ShmLayout.RING_HEADER_BYTES));
-        this.doorbellWords = ShmLayout.intWords(doorbell);
+        this.doorbellWords = ShmLayout.words(doorbell);
         this.size = dataBytes;
         this.mask = dataBytes - 1;
         this.maxRecord = dataBytes / 2;

@@ -5,7 +5,6 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.LongBuffer;
-import java.nio.MappedByteBuffer;
 import org.jmpi.shared.FastCopy;
 import org.jmpi.transport.FrameLayout;
 import org.jmpi.transport.Lane;
@@ -38,7 +37,8 @@ import org.jmpi.transport.Lane;
  *  | owner start   |peers  |  -    | owner pid     |
  *  | (u64, ms)     |mapped |       | namespace(u64)|
  *  +---------------+-------+-------+---------------+
- *  128: doorbell (u32, a futex word alone on its cache line): 0 owner awake, 1 owner may be asleep
+ *  128: doorbell (u32, a futex word alone on its cache line): 0 owner awake, 1 owner may be asleep; the 4 bytes
+ *  after it stay zero (senders read it as a u64)
  *
  *  owner start: the owner process's start time (epoch ms, as ProcessHandle reports it); with the owner pid and the
  *  inode of its pid namespace it tells a later job whether the owner still runs (a stale file is removed).
@@ -51,7 +51,8 @@ import org.jmpi.transport.Lane;
  *  | producer line:          | consumer line:          | data: records, 64-byte aligned,           |
  *  |  0 attached pid (u64)   |  0 head (u64, absolute  |       ring data bytes (a power of two)    |
  *  |                         |    bytes consumed)      |                                           |
- *  |                         |  8 producer waiting(u32)|                                           |
+ *  |                         |  8 producer waiting(u32,|                                           |
+ *  |                         |    read as u64: 12-15 0)|                                           |
  *  |                         | 16 read (u64, ticket of |                                           |
  *  |                         |    the last ADDRESS     |                                           |
  *  |                         |    record read)         |                                           |
@@ -311,14 +312,6 @@ final class ShmLayout {
     /** As {@link #words}, in the envelope's order ({@link #ENVELOPE}). */
     static LongBuffer envelopeWords(MemorySegment s) {
         return s.asByteBuffer().order(ENVELOPE.order()).asLongBuffer();
-    }
-
-    /**
-     * A view of {@code s} for its int words (the doorbell, the producer's waiting flag), read by byte offset; C1
-     * binds a {@link MappedByteBuffer}'s reads statically, and {@code JitHints} lets it inline {@code getInt}.
-     */
-    static MappedByteBuffer intWords(MemorySegment s) {
-        return (MappedByteBuffer) s.asByteBuffer().order(ByteOrder.nativeOrder());
     }
 
     /** The word at byte {@code offset} (a multiple of 8) with acquire semantics: a plain load, then a fence. */

@@ -220,9 +220,12 @@ final class ShmSegment {
         return memory.asSlice(ShmLayout.ringOffset(index, ringDataBytes), ShmLayout.ringBytes(ringDataBytes));
     }
 
-    /** The doorbell word (a futex word). */
+    /**
+     * The doorbell: a futex word, and the 4 bytes after it, always zero, so that a sender reads it as a long through the
+     * same kind of view as the rings' words ({@link ShmLayout#words}).
+     */
     MemorySegment doorbell() {
-        return memory.asSlice(ShmLayout.DOORBELL, 4);
+        return memory.asSlice(ShmLayout.DOORBELL, 8);
     }
 
     /** Removes the file (the mapping stays valid). */

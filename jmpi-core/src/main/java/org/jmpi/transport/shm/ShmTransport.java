@@ -543,16 +543,16 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
 
     /**
      * The sender's half of the doorbell protocol, after a record's release store: whether the receiver's doorbell is
-     * armed (its word, non-zero when it is). No fence for the processor: on x86 a full fence right after the record's
+     * armed (its word and the zeros after it, non-zero when it is). No fence for the processor: on x86 a full fence right after the record's
      * store would wait for the cache line the receiver polls to come back to this core, once per message. So the
      * load may pass the store in the store buffer, and a receiver that arms its doorbell in that moment (a few
      * nanoseconds) may miss both the record and the wake: it then wakes by its sleep's timeout (see {@link #await}).
      * The acquire fence emits no instruction on x86 (a load-load barrier on ARM); it is there for the compiler: in
      * HotSpot every fence orders all memory accesses around it, so the load is not moved above the record's store.
      */
-    static int doorbellWord(java.nio.MappedByteBuffer bell) {
+    static long doorbellWord(java.nio.LongBuffer bell) {
         VarHandle.acquireFence();
-        return bell.getInt(0);
+        return bell.get(0);
     }
 
     /**

@@ -12,6 +12,7 @@ import java.nio.LongBuffer;
 import java.nio.ShortBuffer;
 import org.jmpi.runtime.ErrorClass;
 import org.jmpi.runtime.MpiError;
+import org.jmpi.shared.SmallPayload;
 
 /**
  * Turns a user buffer argument (a Java primitive array, or a heap or direct {@link Buffer}) plus a count and a
@@ -189,7 +190,14 @@ public final class BufferView {
             }
         }
         checkSpan(new long[] {span[0] + origin, span[1]}, origin, capacity, type, count, buf);
-        return PlanData.over(memory, origin, type, count);
+        MessageData view = PlanData.over(memory, origin, type, count);
+        if (view instanceof MessageData.SegmentData s && s.bytes() <= SmallPayload.MAX_BYTES) {
+            SmallPayload small = SmallPayload.of(s.segment()); // for the lane's copies; the view is cached
+            if (small != null) {
+                return new MessageData.SegmentData(s.segment(), small);
+            }
+        }
+        return view;
     }
 
     /** The length in bytes of a buffer argument (an array's or a buffer's capacity), after checking its kind. */

@@ -2,6 +2,7 @@ package org.jmpi.datatype;
 
 import java.lang.foreign.MemorySegment;
 import org.jmpi.shared.FastCopy;
+import org.jmpi.shared.SmallPayload;
 
 /**
  * User memory taking part in one send or receive, seen as a stream of packed bytes. The point-to-point layer moves
@@ -25,6 +26,11 @@ public interface MessageData {
     /** Writes packed bytes {@code [offset, offset + length)}, taken from {@code src} at {@code srcOffset}. */
     void unpackFrom(long offset, MemorySegment src, long srcOffset, long length);
 
+    /** {@link #contiguous()} as the lane copies a small payload ({@link SmallPayload}), or null. */
+    default SmallPayload small() {
+        return null;
+    }
+
     /** The empty message (count 0 or a null buffer with count 0). */
     MessageData EMPTY = new SegmentData(MemorySegment.NULL);
 
@@ -36,10 +42,17 @@ public interface MessageData {
     final class SegmentData implements MessageData {
         private final MemorySegment segment;
         private final long bytes;
+        private final SmallPayload small;
 
         public SegmentData(MemorySegment segment) {
+            this(segment, null);
+        }
+
+        /** With {@link #small()} (the segment's {@link SmallPayload}, or null). */
+        public SegmentData(MemorySegment segment, SmallPayload small) {
             this.segment = segment;
             this.bytes = segment.byteSize();
+            this.small = small;
         }
 
         /** The memory. */
@@ -55,6 +68,11 @@ public interface MessageData {
         @Override
         public MemorySegment contiguous() {
             return segment;
+        }
+
+        @Override
+        public SmallPayload small() {
+            return small;
         }
 
         @Override

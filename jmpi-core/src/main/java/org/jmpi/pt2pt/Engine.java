@@ -11,6 +11,7 @@ import org.jmpi.runtime.Progress;
 import org.jmpi.runtime.RequestImpl;
 import org.jmpi.shared.InprocEndpoint;
 import org.jmpi.shared.InprocMessage;
+import org.jmpi.shared.SmallPayload;
 import org.jmpi.shared.ThreadsJob;
 import org.jmpi.transport.FrameLayout;
 import org.jmpi.transport.FrameSink;
@@ -753,7 +754,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             // stalls of 2-6 ms while the compiler took a core from one of two ranks)
             MemorySegment amount = headers.get();
             amount.set(CREDIT_AMOUNT, 0, give);
-            if (l.sendShort(peer, Protocol.CREDIT, 0, worldRank, 0, amount, 0, Long.BYTES)) {
+            if (l.sendShort(peer, Protocol.CREDIT, 0, worldRank, 0, amount, 0, Long.BYTES, null)) {
                 return;
             }
         }
@@ -892,7 +893,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
             if (byAddress && bytes >= ADDRESS_MIN) {
                 ticket = l.sendByAddress(worldDest, kind, context, source, tag, payload);
             }
-            if (ticket == 0 && !l.sendShort(worldDest, kind, context, source, tag, payload, 0, (int) bytes)) {
+            if (ticket == 0 && !l.sendShort(worldDest, kind, context, source, tag, payload, 0, (int) bytes,
+                    data.small())) {
                 return -1;
             }
             f.credits -= cost;
@@ -999,7 +1001,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
     /** Tells world rank {@code peer} that an EAGER_ANSWERED message of its own was matched here (or dropped). */
     private void answer(int peer) {
         Lane l = laneTo(peer);
-        if (l != null && l.sendShort(peer, Protocol.MATCHED, 0, worldRank, 0, MemorySegment.NULL, 0, 0)) {
+        if (l != null && l.sendShort(peer, Protocol.MATCHED, 0, worldRank, 0, MemorySegment.NULL, 0, 0, null)) {
             return;
         }
         transport.send(peer, control(Protocol.MATCHED, 0, 0, 0, 0), null, null);
@@ -1025,7 +1027,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         }
         long n;
         try {
-            n = takeNow(l, context, worldSource, source, tag, into);
+            n = takeNow(l, context, worldSource, source, tag, into, data.small());
         } finally {
             progress.disown();
         }
@@ -1058,14 +1060,15 @@ public final class Engine implements InprocEndpoint, FrameSink {
      * <p>The spinning is in {@link #awaitFrame} alone, a few bytecodes, so that the loop the JIT compiles on the spot
      * (on-stack replacement) while a rank waits is that small loop, not the whole take with its copy.
      */
-    private long takeNow(Lane l, int context, int worldSource, int source, int tag, MemorySegment into) {
+    private long takeNow(Lane l, int context, int worldSource, int source, int tag, MemorySegment into,
+            SmallPayload small) {
         long start = 0;
         boolean yielding = laneSpinNanos < 0;
         for (int spells = 0; ; ) {
             if (queues.anyPosted() || queues.unexpectedCount > 0) {
                 return -1; // matching must decide: the usual way
             }
-            long n = l.takeShort(worldSource, Protocol.EAGER, context, source, tag, into, 0, into.byteSize());
+            long n = l.takeShort(worldSource, Protocol.EAGER, context, source, tag, into, 0, into.byteSize(), small);
             if (n >= 0) {
                 return n;
             }

@@ -1,6 +1,7 @@
 package org.jmpi.transport;
 
 import java.lang.foreign.MemorySegment;
+import org.jmpi.shared.SmallPayload;
 
 /**
  * A transport's short way for a small frame whose header is only its envelope: written straight from the caller's
@@ -35,9 +36,11 @@ public interface Lane {
      * Writes a frame of {@code kind} with this envelope (flags 0, no ids, total = {@code length}) and {@code length}
      * payload bytes from {@code payload} at {@code offset} to {@code peer}, now; or does nothing and answers false
      * (no room, frames queued before it, not connected yet, closed): the caller then sends the usual way.
+     * {@code small}, when not null, is {@code payload} (from offset 0) as a {@link SmallPayload}, which the lane may
+     * copy from instead.
      */
     boolean sendShort(int peer, int kind, int context, int source, int tag, MemorySegment payload, long offset,
-            int length);
+            int length, SmallPayload small);
 
     /**
      * Sends a frame as {@link #sendShort} does but leaves the payload where it is: the peer copies it straight out of
@@ -61,10 +64,11 @@ public interface Lane {
      * Takes {@code peer}'s next frame if it is a short frame of {@code kind} (or {@code kind | ANSWERED}) with exactly
      * this envelope and at most {@code capacity} payload bytes: copies the payload into {@code into} at
      * {@code offset} and answers its length, with {@link #TAKEN_ANSWERED} set for {@code kind | ANSWERED}. Else
-     * {@link #NOTHING} or {@link #OTHER}, and the frame stays where it is.
+     * {@link #NOTHING} or {@link #OTHER}, and the frame stays where it is. {@code small}, when not null, is
+     * {@code into} (from offset 0) as a {@link SmallPayload}, which the lane may copy into instead.
      */
     long takeShort(int peer, int kind, int context, int source, int tag, MemorySegment into, long offset,
-            long capacity);
+            long capacity, SmallPayload small);
 
     /**
      * A {@link Transport#poll} of this transport that leaves {@code peer}'s frames where they are (a thread waiting in

@@ -125,7 +125,7 @@ class StreamedEagerTest {
 
         @Override
         public synchronized boolean sendShort(int to, int kind, int context, int source, int tag,
-                MemorySegment payload, long offset, int length) {
+                MemorySegment payload, long offset, int length, org.jmpi.shared.SmallPayload small) {
             kinds.add(kind);
             shortKinds.add(kind);
             MemorySegment p = MemorySegment.ofArray(new byte[length]);
@@ -139,7 +139,7 @@ class StreamedEagerTest {
 
         @Override
         public long takeShort(int from, int kind, int context, int source, int tag, MemorySegment into, long offset,
-                long capacity) {
+                long capacity, org.jmpi.shared.SmallPayload small) {
             return OTHER; // the test delivers
         }
 

@@ -5,6 +5,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import org.jmpi.shared.FastCopy;
+import org.jmpi.shared.SmallPayload;
 import org.jmpi.transport.FrameLayout;
 import org.jmpi.transport.FrameSink;
 import org.jmpi.transport.Lane;
@@ -257,7 +258,8 @@ final class InboundRing {
      * or {@link Lane#OTHER} (the record stays for {@link #poll}, which checks it as it checks any). A WRAP at the head
      * is consumed first ({@link #skipWrap}): an empty ring's producer writes one every 64 KiB of records.
      */
-    long takeShort(long kindWord, long sourceWord, long tagWord, MemorySegment into, long offset, long capacity) {
+    long takeShort(long kindWord, long sourceWord, long tagWord, MemorySegment into, long offset, long capacity,
+            SmallPayload small) {
         int off = (int) (head & mask);
         long marker = ShmLayout.getAcquire(dataWords, off);
         if (!ShmLayout.isOfLap(marker, ShmLayout.lapTag(head, lapShift))) {
@@ -266,7 +268,7 @@ final class InboundRing {
         long length = ShmLayout.markerLength(marker);
         int type = ShmLayout.markerType(marker);
         if (type == ShmLayout.TYPE_WRAP) {
-            return skipWrap(off, length) ? takeShort(kindWord, sourceWord, tagWord, into, offset, capacity)
+            return skipWrap(off, length) ? takeShort(kindWord, sourceWord, tagWord, into, offset, capacity, small)
                     : Lane.OTHER;
         }
         long first = envelopeWords.get((off + 8) >>> 3);
@@ -283,12 +285,22 @@ final class InboundRing {
                 || off + length > mask + 1) {
             return Lane.OTHER;
         }
-        if (payload > 0) {
-            FastCopy.copy(data, off + ShmLayout.SHORT_PAYLOAD_OFFSET, into, offset, payload);
-        }
+        copyOut(off + (int) ShmLayout.SHORT_PAYLOAD_OFFSET, into, offset, (int) payload, small);
         consume(length);
         publishHead();
         return payload | first & Lane.TAKEN_ANSWERED;
+    }
+
+    /**
+     * {@link #takeShort}'s copy of the {@code payload} bytes at {@code at} in the data area: into {@code into} at
+     * {@code offset}, or word by word through {@code small} ({@link SmallPayload}) when there is one.
+     */
+    private void copyOut(int at, MemorySegment into, long offset, int payload, SmallPayload small) {
+        if (small != null && offset == 0) {
+            small.fromWords(dataWords, at >>> 3, payload);
+        } else if (payload > 0) {
+            FastCopy.copy(data, at, into, offset, payload);
+        }
     }
 
     /**

@@ -8,6 +8,7 @@ import org.jmpi.transport.FrameLayout;
 import org.jmpi.transport.HeaderCopies;
 import org.jmpi.shared.FastCopy;
 import org.jmpi.shared.LightLock;
+import org.jmpi.shared.SmallPayload;
 
 /**
  * The producer end of this rank's ring in a peer's segment: writes frames as records ({@link ShmLayout}), queues
@@ -151,18 +152,20 @@ final class OutboundRing {
 
     /**
      * The lane's send ({@link ShmTransport#sendShort}): a SHORT record from the header's three words and
-     * {@code length} payload bytes, if nothing is queued and it fits now; else false and nothing written. Caller
-     * holds {@link #lock}.
+     * {@code length} payload bytes (from {@code small} when it is not null, see {@link SmallPayload}), if nothing is
+     * queued and it fits now; else false and nothing written. Caller holds {@link #lock}.
      */
     boolean writeShortLocked(long kindWord, long sourceWord, long tagWord, MemorySegment payload, long offset,
-            int length) {
+            int length, SmallPayload small) {
         long record = ShmLayout.shortRecordBytes(length);
         if (!pending.isEmpty() || record > maxRecord || !reserve(record)) {
             return false;
         }
         long off = tail & mask;
         long at = off + ShmLayout.SHORT_PAYLOAD_OFFSET;
-        if (length > 0) {
+        if (small != null && offset == 0) {
+            small.toWords(length, dataWords, (int) at >>> 3);
+        } else if (length > 0) {
             FastCopy.copy(payload, offset, data, at, length);
         }
         envelopeWords.put(((int) off + 8) >>> 3, kindWord);

@@ -221,8 +221,8 @@ final class ShmSegment {
     }
 
     /**
-     * The doorbell: a futex word, and the 4 bytes after it, always zero, so that a sender reads it as a long through the
-     * same kind of view as the rings' words ({@link ShmLayout#words}).
+     * The doorbell: a futex word, and the 4 bytes after it, always zero, so that a sender reads it as a long through
+     * the same kind of view as the rings' words ({@link ShmLayout#words}).
      */
     MemorySegment doorbell() {
         return memory.asSlice(ShmLayout.DOORBELL, 8);

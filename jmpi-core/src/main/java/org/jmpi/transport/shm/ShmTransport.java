@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.jmpi.bootstrap.Bootstrap;
 import org.jmpi.shared.FastCopy;
+import org.jmpi.shared.SmallPayload;
 import org.jmpi.transport.FrameLayout;
 import org.jmpi.transport.FrameSink;
 import org.jmpi.transport.ProtocolHints;
@@ -444,7 +445,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
      */
     @Override
     public boolean sendShort(int peer, int kind, int context, int source, int tag, MemorySegment payload, long offset,
-            int length) {
+            int length, SmallPayload small) {
         OutboundRing o = outbound[peer];
         if (o == null || closed) {
             return false;
@@ -452,7 +453,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
         o.lock.lock();
         try {
             if (!o.writeShortLocked(ShmLayout.envelopeWord(length, kind), ShmLayout.envelopeWord(context, source),
-                    ShmLayout.envelopeWord(tag, 0), payload, offset, length)) {
+                    ShmLayout.envelopeWord(tag, 0), payload, offset, length, small)) {
                 return false;
             }
         } finally {
@@ -502,13 +503,13 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
      */
     @Override
     public long takeShort(int peer, int kind, int context, int source, int tag, MemorySegment into, long offset,
-            long capacity) {
+            long capacity, SmallPayload small) {
         InboundRing in = inboundOf[peer];
         if (in == null || polling || closed) {
             return OTHER;
         }
         long n = in.takeShort(ShmLayout.envelopeWord(0, kind), ShmLayout.envelopeWord(context, source),
-                ShmLayout.envelopeWord(tag, 0), into, offset, capacity);
+                ShmLayout.envelopeWord(tag, 0), into, offset, capacity, small);
         if (n >= 0) {
             afterRecords(in, 1);
         }
@@ -543,10 +544,11 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
 
     /**
      * The sender's half of the doorbell protocol, after a record's release store: whether the receiver's doorbell is
-     * armed (its word and the zeros after it, non-zero when it is). No fence for the processor: on x86 a full fence right after the record's
-     * store would wait for the cache line the receiver polls to come back to this core, once per message. So the
-     * load may pass the store in the store buffer, and a receiver that arms its doorbell in that moment (a few
-     * nanoseconds) may miss both the record and the wake: it then wakes by its sleep's timeout (see {@link #await}).
+     * armed (its word and the zeros after it, non-zero when it is). No fence for the processor: on x86 a full fence
+     * right after the record's store would wait for the cache line the receiver polls to come back to this core, once
+     * per message. So the load may pass the store in the store buffer, and a receiver that arms its doorbell in that
+     * moment (a few nanoseconds) may miss both the record and the wake: it then wakes by its sleep's timeout (see
+     * {@link #await}).
      * The acquire fence emits no instruction on x86 (a load-load barrier on ARM); it is there for the compiler: in
      * HotSpot every fence orders all memory accesses around it, so the load is not moved above the record's store.
      */

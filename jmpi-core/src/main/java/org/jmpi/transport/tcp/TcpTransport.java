@@ -26,6 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Consumer;
 import org.jmpi.bootstrap.Bootstrap;
+import org.jmpi.shared.SmallPayload;
 import org.jmpi.transport.FrameLayout;
 import org.jmpi.transport.FrameSink;
 import org.jmpi.transport.Transport;
@@ -402,7 +403,7 @@ public final class TcpTransport implements Transport, org.jmpi.transport.Lane {
 
     @Override
     public boolean sendShort(int peer, int kind, int context, int source, int tag, MemorySegment payload, long offset,
-            int length) {
+            int length, SmallPayload small) {
         Peer p = peers[peer];
         TcpConnection c = p.sendConnection;
         return c != null && p.failure == null && p.ended == null && !closed
@@ -411,7 +412,7 @@ public final class TcpTransport implements Transport, org.jmpi.transport.Lane {
 
     @Override
     public long takeShort(int peer, int kind, int context, int source, int tag, MemorySegment into, long offset,
-            long capacity) {
+            long capacity, SmallPayload small) {
         TcpConnection c = inbound(peer);
         return c == null ? OTHER : c.laneTake(kind, context, source, tag, into, offset, capacity);
     }

@@ -7,6 +7,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
+import org.jmpi.shared.SmallPayload;
 import org.jmpi.transport.FrameLayout;
 import org.jmpi.transport.FrameSink;
 import org.jmpi.transport.Lane;
@@ -118,17 +119,69 @@ class ShortRecordTest {
             try {
                 for (int[] k : sent) {
                     assertThat(out.writeShortLocked(ShmLayout.envelopeWord(k[1], k[0]), source, tag, payload(k[1]),
-                            0, k[1])).isTrue();
+                            0, k[1], null)).isTrue();
                 }
             } finally {
                 out.lock.unlock();
             }
-            assertThat(in.takeShort(kind, source, ShmLayout.envelopeWord(12, 0), into, 0, 64)).isEqualTo(Lane.OTHER);
-            assertThat(in.takeShort(kind, source, tag, into, 0, 64)).isEqualTo(5);
-            assertThat(in.takeShort(kind, source, tag, into, 0, 64)).isEqualTo(6 | Lane.TAKEN_ANSWERED);
+            assertThat(in.takeShort(kind, source, ShmLayout.envelopeWord(12, 0), into, 0, 64, null))
+                    .isEqualTo(Lane.OTHER);
+            assertThat(in.takeShort(kind, source, tag, into, 0, 64, null)).isEqualTo(5);
+            assertThat(in.takeShort(kind, source, tag, into, 0, 64, null)).isEqualTo(6 | Lane.TAKEN_ANSWERED);
             assertThat(into.asSlice(0, 6).toArray(ValueLayout.JAVA_BYTE))
                     .isEqualTo(payload(6).toArray(ValueLayout.JAVA_BYTE));
-            assertThat(in.takeShort(kind, source, tag, into, 0, 64)).as("another kind").isEqualTo(Lane.OTHER);
+            assertThat(in.takeShort(kind, source, tag, into, 0, 64, null)).as("another kind").isEqualTo(Lane.OTHER);
+        }
+    }
+
+    /**
+     * Payloads of 0-64 bytes go through the lane a word at a time when both ends have a {@link SmallPayload} (a
+     * byte[] at an offset, native memory) and byte by byte otherwise, in any mix: the bytes arrive as sent, and a
+     * receive writes no byte past the payload, nor before its start in the array.
+     */
+    @Test
+    void smallPayloadsArriveByteForByteWhicheverWayEachEndCopies() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment ring = arena.allocate(ShmLayout.ringBytes(DATA), 64);
+            OutboundRing out = new OutboundRing(1, ring, DATA, arena.allocate(64, 64));
+            InboundRing in = new InboundRing(0, ring, DATA, (peer, address, into, bytes) -> false);
+            long source = ShmLayout.envelopeWord(7, 3);
+            for (int n = 0; n <= SmallPayload.MAX_BYTES; n++) {
+                for (int mode = 0; mode < 9; mode++) {
+                    long kind = ShmLayout.envelopeWord(n, 1);
+                    long tag = ShmLayout.envelopeWord(n * 9 + mode, 0);
+                    // sender: a byte[] at offset 3, native memory, or no SmallPayload; the same for the receiver
+                    byte[] sentArray = new byte[n + 6];
+                    MemorySegment sent = mode % 3 == 1 ? arena.allocate(Math.max(n, 1)).asSlice(0, n)
+                            : MemorySegment.ofArray(sentArray).asSlice(3, n);
+                    for (int i = 0; i < n; i++) {
+                        sent.set(ValueLayout.JAVA_BYTE, i, (byte) (0x80 + i * 13 + mode));
+                    }
+                    byte[] intoArray = new byte[n + 6];
+                    java.util.Arrays.fill(intoArray, (byte) 0x5a);
+                    MemorySegment intoWhole = mode / 3 == 1 ? arena.allocate(n + 6) : MemorySegment.ofArray(intoArray);
+                    intoWhole.fill((byte) 0x5a);
+                    MemorySegment into = intoWhole.asSlice(3, n);
+                    SmallPayload from = mode % 3 == 2 ? null : SmallPayload.of(sent);
+                    SmallPayload to = mode / 3 == 2 ? null : SmallPayload.of(into);
+                    assertThat(mode % 3 == 2 || from != null).isTrue();
+                    assertThat(mode / 3 == 2 || to != null).isTrue();
+                    out.lock.lock();
+                    try {
+                        assertThat(out.writeShortLocked(kind, source, tag, sent, 0, n, from)).isTrue();
+                    } finally {
+                        out.lock.unlock();
+                    }
+                    assertThat(in.takeShort(kind, source, tag, into, 0, n, to)).as("n %d mode %d", n, mode)
+                            .isEqualTo(n);
+                    assertThat(into.toArray(ValueLayout.JAVA_BYTE)).as("n %d mode %d", n, mode)
+                            .isEqualTo(sent.toArray(ValueLayout.JAVA_BYTE));
+                    for (long i : new long[] {0, 1, 2, n + 3, n + 4, n + 5}) {
+                        assertThat(intoWhole.get(ValueLayout.JAVA_BYTE, i)).as("guard byte %d, n %d mode %d", i, n,
+                                mode).isEqualTo((byte) 0x5a);
+                    }
+                }
+            }
         }
     }
 
@@ -151,12 +204,12 @@ class ShortRecordTest {
                     long tag = ShmLayout.envelopeWord(i, 0);
                     out.lock.lock();
                     try {
-                        assertThat(out.writeShortLocked(kind, source, tag, payload(1000), 0, 1000)).isTrue();
+                        assertThat(out.writeShortLocked(kind, source, tag, payload(1000), 0, 1000, null)).isTrue();
                     } finally {
                         out.lock.unlock();
                     }
                     long before = ring.get(ValueLayout.JAVA_LONG, ShmLayout.RING_HEAD);
-                    assertThat(in.takeShort(kind, source, tag, into, 0, 1024)).as("take %d", i).isEqualTo(1000);
+                    assertThat(in.takeShort(kind, source, tag, into, 0, 1024, null)).as("take %d", i).isEqualTo(1000);
                     long advance = ring.get(ValueLayout.JAVA_LONG, ShmLayout.RING_HEAD) - before;
                     wraps += advance > ShmLayout.shortRecordBytes(1000) ? 1 : 0;
                 }
@@ -207,10 +260,10 @@ class ShortRecordTest {
 
             MemorySegment into = arena.allocate(n);
             long kind = ShmLayout.envelopeWord(0, 1);
-            assertThat(in.takeShort(kind, source, tag, into, 0, n - 1)).as("too small").isEqualTo(Lane.OTHER);
-            assertThat(in.takeShort(kind, source, tag, MemorySegment.ofArray(new byte[n]), 0, n)).as("on the heap")
-                    .isEqualTo(Lane.OTHER);
-            assertThat(in.takeShort(kind, source, tag, into, 0, n)).isEqualTo(n);
+            assertThat(in.takeShort(kind, source, tag, into, 0, n - 1, null)).as("too small").isEqualTo(Lane.OTHER);
+            assertThat(in.takeShort(kind, source, tag, MemorySegment.ofArray(new byte[n]), 0, n, null))
+                    .as("on the heap").isEqualTo(Lane.OTHER);
+            assertThat(in.takeShort(kind, source, tag, into, 0, n, null)).isEqualTo(n);
             assertThat(into.toArray(ValueLayout.JAVA_BYTE)).isEqualTo(payload(n).toArray(ValueLayout.JAVA_BYTE));
             assertThat(out.wasRead(1)).isTrue();
             assertThat(out.wasRead(2)).isFalse();
@@ -239,7 +292,7 @@ class ShortRecordTest {
             assertThat(out.wasRead(2)).isTrue();
 
             refuse[0] = true;
-            assertThat(in.takeShort(kind, source, tag, into, 0, n)).isEqualTo(Lane.OTHER);
+            assertThat(in.takeShort(kind, source, tag, into, 0, n, null)).isEqualTo(Lane.OTHER);
             assertThat(in.poll(sink, 1)).isZero();
             assertThat(failed).hasSize(1);
             assertThat(failed.get(0)).hasMessageContaining("could not be read");

@@ -3,6 +3,7 @@ package org.jmpi.coll;
 import java.lang.foreign.MemorySegment;
 import org.jmpi.datatype.MessageData;
 import org.jmpi.shared.FastCopy;
+import org.jmpi.shared.SmallPayload;
 
 /**
  * Views and copies of packed data: a byte range of a {@link MessageData}, a message over part of a Java array, and
@@ -47,7 +48,12 @@ public final class Blocks {
         }
         MemorySegment s = src.contiguous();
         MemorySegment d = dst.contiguous();
-        if (s != null && d != null) {
+        SmallPayload from = src.small();
+        SmallPayload to = dst.small();
+        if (from != null && to != null && srcOffset == 0 && dstOffset == 0 && from.fits((int) length)
+                && to.fits((int) length)) {
+            SmallPayload.copy(from, to, (int) length); // a word at a time, see SmallPayload
+        } else if (s != null && d != null) {
             FastCopy.copy(s, srcOffset, d, dstOffset, length);
         } else if (s != null) {
             dst.unpackFrom(dstOffset, s, srcOffset, length);

@@ -290,8 +290,10 @@ public final class Immediate {
                 if (n > segmentA.byteSize()) {
                     allocate(n);
                 }
-                dataA = new MessageData.SegmentData(segmentA.asSlice(0, n));
-                dataB = new MessageData.SegmentData(segmentB.asSlice(0, n));
+                MemorySegment sliceA = segmentA.asSlice(0, n);
+                MemorySegment sliceB = segmentB.asSlice(0, n);
+                dataA = new MessageData.SegmentData(sliceA, org.jmpi.shared.SmallPayload.of(sliceA));
+                dataB = new MessageData.SegmentData(sliceB, org.jmpi.shared.SmallPayload.of(sliceB));
                 size = n;
             }
             return this;

@@ -6,9 +6,10 @@ import java.nio.ByteOrder;
 import java.nio.LongBuffer;
 
 /**
- * A small contiguous payload as the shared-memory lane copies it, a long at a time: from and to a {@code byte[]} by
- * plain array reads and writes, from and to native memory (a direct buffer) by a {@link ByteBuffer}'s absolute
- * accesses, and on the ring's side by its {@link LongBuffer} words. {@link FastCopy}'s {@code MemorySegment.copy} is
+ * A small contiguous payload as the shared-memory lane and the collectives' copies move it, a long at a time: from and
+ * to a {@code byte[]}, {@code double[]}, {@code long[]} or {@code int[]} by plain array reads and writes, from and to
+ * native memory (a direct buffer) by a {@link ByteBuffer}'s absolute accesses, and on a ring's side by its
+ * {@link LongBuffer} words. {@link FastCopy}'s {@code MemorySegment.copy} is
  * one {@code Unsafe.copyMemory}, which C1 (jmpi's runtime runs on C1, see {@code JitHints}) compiles as a call into the
  * VM, and which the interpreter reaches through some 20 calls: copies of 8 bytes between a Java array or native memory
  * and native memory took 40-65 ns with C1 alone against 11-20 this way, 1.5-2.2 us interpreted against 0.47-0.75
@@ -16,8 +17,8 @@ import java.nio.LongBuffer;
  * 65-72, hence {@link #MAX_BYTES}).
  *
  * <p>Made once per buffer view (the views are cached, see {@code BufferView}); views of other memory (arrays of other
- * types, read-only heap buffers) have none and are copied by {@link FastCopy}. Little-endian machines only: a
- * partial last word is put together byte by byte in that order.
+ * types, parts of an array that do not start and end on its elements, read-only heap buffers) have none and are
+ * copied by {@link FastCopy}. Little-endian machines only: words are put together and taken apart in that order.
  *
  * <p>Threading: immutable; absolute accesses only.
  */
@@ -26,104 +27,163 @@ public final class SmallPayload {
     public static final int MAX_BYTES = 32;
 
     private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
+    private static final int BYTES = 0;
+    private static final int DOUBLES = 1;
+    private static final int LONGS = 2;
+    private static final int INTS = 3;
+    private static final int NATIVE = 4;
 
-    /** The array holding the payload from {@link #base} on, or null for native memory. */
-    private final byte[] array;
+    private final int kind;
+    /** The payload's first byte in its array (a byte offset), or 0 for native memory. */
     private final int base;
-    /** Native memory: the payload from index 0, in native order; null for an array. */
+    private final byte[] bytes;
+    private final double[] doubles;
+    private final long[] longs;
+    private final int[] ints;
+    /** Native memory: the payload from index 0, in native order. */
     private final ByteBuffer buffer;
 
-    private SmallPayload(byte[] array, int base, ByteBuffer buffer) {
-        this.array = array;
+    private SmallPayload(int kind, int base, Object array, ByteBuffer buffer) {
+        this.kind = kind;
         this.base = base;
+        this.bytes = kind == BYTES ? (byte[]) array : null;
+        this.doubles = kind == DOUBLES ? (double[]) array : null;
+        this.longs = kind == LONGS ? (long[]) array : null;
+        this.ints = kind == INTS ? (int[]) array : null;
         this.buffer = buffer;
     }
 
     /**
-     * The payload {@code s} (at most {@link #MAX_BYTES}), or null when it is neither a {@code byte[]}'s memory nor
-     * native memory, or the machine is not little-endian.
+     * The payload {@code s} (at most {@link #MAX_BYTES}), or null when it is not native memory nor such a part of a
+     * {@code byte[]}, {@code double[]}, {@code long[]} or {@code int[]}, or the machine is not little-endian.
      */
     public static SmallPayload of(MemorySegment s) {
-        if (!LITTLE_ENDIAN || s.byteSize() > MAX_BYTES) {
+        long n = s.byteSize();
+        if (!LITTLE_ENDIAN || n > MAX_BYTES) {
             return null;
         }
         if (s.isNative()) {
-            return new SmallPayload(null, 0, s.asByteBuffer().order(ByteOrder.nativeOrder()));
+            return new SmallPayload(NATIVE, 0, null, s.asByteBuffer().order(ByteOrder.nativeOrder()));
         }
         Object a = s.heapBase().orElse(null); // empty for read-only memory
-        return a instanceof byte[] bytes ? new SmallPayload(bytes, (int) s.address(), null) : null;
+        int base = (int) s.address();
+        if (a instanceof byte[]) {
+            return new SmallPayload(BYTES, base, a, null);
+        }
+        int element = a instanceof double[] || a instanceof long[] ? Long.BYTES
+                : a instanceof int[] ? Integer.BYTES : 0;
+        if (element == 0 || base % element != 0 || n % element != 0) {
+            return null;
+        }
+        return new SmallPayload(a instanceof double[] ? DOUBLES : a instanceof long[] ? LONGS : INTS, base, a, null);
     }
 
     /**
-     * Copies the payload's first {@code n} bytes into {@code words} from word {@code w} on (native order); the bytes of
-     * the last word past {@code n} are zero.
+     * Whether {@link #toWords}, {@link #fromWords} and {@link #copy} may move {@code n} bytes of this payload (at most
+     * its length): whole elements of its array.
+     */
+    public boolean fits(int n) {
+        return kind == BYTES || kind == NATIVE || n % (kind == INTS ? Integer.BYTES : Long.BYTES) == 0;
+    }
+
+    /**
+     * Copies the payload's first {@code n} bytes ({@link #fits}) into {@code words} from word {@code w} on (native
+     * order); the bytes of the last word past {@code n} are zero.
      */
     public void toWords(int n, LongBuffer words, int w) {
-        if (buffer == null) {
-            byte[] a = array;
-            int k = base;
-            int end = base + n;
-            for (; k + Long.BYTES <= end; k += Long.BYTES) {
-                words.put(w++, arrayLong(a, k));
-            }
-            if (k < end) {
-                long v = 0;
-                for (int i = end - 1; i >= k; i--) {
-                    v = v << 8 | a[i] & 0xffL;
-                }
-                words.put(w, v);
-            }
-        } else {
-            ByteBuffer b = buffer;
-            int i = 0;
-            for (; i + Long.BYTES <= n; i += Long.BYTES) {
-                words.put(w++, b.getLong(i));
-            }
-            if (i < n) {
-                long v = 0;
-                for (int k = n - 1; k >= i; k--) {
-                    v = v << 8 | b.get(k) & 0xffL;
-                }
-                words.put(w, v);
-            }
+        int i = 0;
+        for (; i + Long.BYTES <= n; i += Long.BYTES) {
+            words.put(w++, longAt(i));
+        }
+        if (i < n) {
+            words.put(w, tailAt(i, n));
         }
     }
 
-    /** Copies {@code n} bytes from {@code words} from word {@code w} on (native order) to the payload's first bytes. */
+    /**
+     * Copies {@code n} bytes ({@link #fits}) from {@code words} from word {@code w} on (native order) to the payload's
+     * first bytes.
+     */
     public void fromWords(LongBuffer words, int w, int n) {
-        if (buffer == null) {
-            byte[] a = array;
-            int k = base;
-            int end = base + n;
-            for (; k + Long.BYTES <= end; k += Long.BYTES) {
-                putArrayLong(a, k, words.get(w++));
+        int i = 0;
+        for (; i + Long.BYTES <= n; i += Long.BYTES) {
+            putLongAt(i, words.get(w++));
+        }
+        if (i < n) {
+            putTail(i, n, words.get(w));
+        }
+    }
+
+    /** Copies the first {@code n} bytes of {@code from} to the first bytes of {@code to} (both {@link #fits}). */
+    public static void copy(SmallPayload from, SmallPayload to, int n) {
+        int i = 0;
+        for (; i + Long.BYTES <= n; i += Long.BYTES) {
+            to.putLongAt(i, from.longAt(i));
+        }
+        if (i < n) {
+            to.putTail(i, n, from.tailAt(i, n));
+        }
+    }
+
+    /** The 8 bytes at byte {@code i} of the payload. */
+    private long longAt(int i) {
+        int k = base + i;
+        return switch (kind) {
+            case BYTES -> bytesLong(bytes, k);
+            case DOUBLES -> Double.doubleToRawLongBits(doubles[k >>> 3]);
+            case LONGS -> longs[k >>> 3];
+            case INTS -> ints[k >>> 2] & 0xffff_ffffL | (long) ints[(k >>> 2) + 1] << 32;
+            default -> buffer.getLong(i);
+        };
+    }
+
+    private void putLongAt(int i, long v) {
+        int k = base + i;
+        switch (kind) {
+            case BYTES -> putBytesLong(bytes, k, v);
+            case DOUBLES -> doubles[k >>> 3] = Double.longBitsToDouble(v);
+            case LONGS -> longs[k >>> 3] = v;
+            case INTS -> {
+                ints[k >>> 2] = (int) v;
+                ints[(k >>> 2) + 1] = (int) (v >>> 32);
             }
-            if (k < end) {
-                for (long v = words.get(w); k < end; k++, v >>>= 8) {
-                    a[k] = (byte) v;
-                }
-            }
-        } else {
-            ByteBuffer b = buffer;
-            int i = 0;
-            for (; i + Long.BYTES <= n; i += Long.BYTES) {
-                b.putLong(i, words.get(w++));
-            }
-            if (i < n) {
-                for (long v = words.get(w); i < n; i++, v >>>= 8) {
-                    b.put(i, (byte) v);
-                }
+            default -> buffer.putLong(i, v);
+        }
+    }
+
+    /** Bytes {@code i} to {@code n - 1} (fewer than 8; an int's 4 for an {@code int[]}) as a long's low bytes. */
+    private long tailAt(int i, int n) {
+        if (kind == INTS) {
+            return ints[(base + i) >>> 2] & 0xffff_ffffL;
+        }
+        long v = 0;
+        for (int k = n - 1; k >= i; k--) {
+            v = v << 8 | (kind == BYTES ? bytes[base + k] : buffer.get(k)) & 0xffL;
+        }
+        return v;
+    }
+
+    private void putTail(int i, int n, long v) {
+        if (kind == INTS) {
+            ints[(base + i) >>> 2] = (int) v;
+            return;
+        }
+        for (; i < n; i++, v >>>= 8) {
+            if (kind == BYTES) {
+                bytes[base + i] = (byte) v;
+            } else {
+                buffer.put(i, (byte) v);
             }
         }
     }
 
-    private static long arrayLong(byte[] a, int k) {
+    private static long bytesLong(byte[] a, int k) {
         return a[k] & 0xffL | (a[k + 1] & 0xffL) << 8 | (a[k + 2] & 0xffL) << 16 | (a[k + 3] & 0xffL) << 24
                 | (a[k + 4] & 0xffL) << 32 | (a[k + 5] & 0xffL) << 40 | (a[k + 6] & 0xffL) << 48
                 | (long) a[k + 7] << 56;
     }
 
-    private static void putArrayLong(byte[] a, int k, long v) {
+    private static void putBytesLong(byte[] a, int k, long v) {
         a[k] = (byte) v;
         a[k + 1] = (byte) (v >>> 8);
         a[k + 2] = (byte) (v >>> 16);

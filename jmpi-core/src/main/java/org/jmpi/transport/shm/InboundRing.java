@@ -296,7 +296,7 @@ final class InboundRing {
      * {@code offset}, or word by word through {@code small} ({@link SmallPayload}) when there is one.
      */
     private void copyOut(int at, MemorySegment into, long offset, int payload, SmallPayload small) {
-        if (small != null && offset == 0) {
+        if (small != null && offset == 0 && small.fits(payload)) {
             small.fromWords(dataWords, at >>> 3, payload);
         } else if (payload > 0) {
             FastCopy.copy(data, at, into, offset, payload);

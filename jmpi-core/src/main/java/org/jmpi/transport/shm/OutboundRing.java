@@ -163,7 +163,7 @@ final class OutboundRing {
         }
         long off = tail & mask;
         long at = off + ShmLayout.SHORT_PAYLOAD_OFFSET;
-        if (small != null && offset == 0) {
+        if (small != null && offset == 0 && small.fits(length)) {
             small.toWords(length, dataWords, (int) at >>> 3);
         } else if (length > 0) {
             FastCopy.copy(payload, offset, data, at, length);

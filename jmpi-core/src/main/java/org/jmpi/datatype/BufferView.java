@@ -192,7 +192,9 @@ public final class BufferView {
         checkSpan(new long[] {span[0] + origin, span[1]}, origin, capacity, type, count, buf);
         MessageData view = PlanData.over(memory, origin, type, count);
         if (view instanceof MessageData.SegmentData s && s.bytes() <= SmallPayload.MAX_BYTES) {
-            SmallPayload small = SmallPayload.of(s.segment()); // for the lane's copies; the view is cached
+            // for the lane's and the collectives' copies; a primitive array's without asking the segment for it
+            SmallPayload small = buf instanceof Buffer || buf instanceof MemorySegment
+                    ? SmallPayload.of(s.segment()) : SmallPayload.ofArray(buf, s.segment().address(), s.bytes());
             if (small != null) {
                 return new MessageData.SegmentData(s.segment(), small);
             }

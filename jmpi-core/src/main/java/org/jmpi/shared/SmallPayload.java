@@ -1,24 +1,29 @@
 package org.jmpi.shared;
 
 import java.lang.foreign.MemorySegment;
-import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.LongBuffer;
 
 /**
  * A small contiguous payload as the shared-memory lane and the collectives' copies move it, a long at a time: from and
  * to a {@code byte[]}, {@code double[]}, {@code long[]} or {@code int[]} by plain array reads and writes, from and to
- * native memory (a direct buffer) by a {@link ByteBuffer}'s absolute accesses, and on a ring's side by its
- * {@link LongBuffer} words. {@link FastCopy}'s {@code MemorySegment.copy} is
- * one {@code Unsafe.copyMemory}, which C1 (jmpi's runtime runs on C1, see {@code JitHints}) compiles as a call into the
- * VM, and which the interpreter reaches through some 20 calls: copies of 8 bytes between a Java array or native memory
- * and native memory took 40-65 ns with C1 alone against 11-20 this way, 1.5-2.2 us interpreted against 0.47-0.75
- * (2026-12-02, loops of 8-byte copies; 1 B 6-8 ns against 40-50, 32 B 32-35 against 42-47, 64 B 95-110 against
- * 65-72, hence {@link #MAX_BYTES}).
+ * whole words of native memory (a direct buffer) through a {@link LongBuffer} view, and on a ring's side by the
+ * ring's {@link LongBuffer} words. {@link FastCopy}'s {@code MemorySegment.copy} is one {@code Unsafe.copyMemory},
+ * which C1 (jmpi's runtime runs on C1, see {@code JitHints}) compiles as a call into the VM, and which the interpreter
+ * reaches through some 20 calls: copies of 8 bytes between a Java array or native memory and native memory took
+ * 40-65 ns with C1 alone against 11-20 this way, 1.5-2.2 us interpreted against 0.47-0.75 (2026-12-02, loops of
+ * 8-byte copies; 1 B 6-8 ns against 40-50, 32 B 32-35 against 42-47, 64 B 95-110 against 65-72, hence
+ * {@link #MAX_BYTES}).
+ *
+ * <p>Native memory only in whole words, through the view kind whose accesses C1 compiles for the rings anyway: a
+ * direct {@code ByteBuffer}'s byte and long accesses are JDK methods that nothing else on the message path calls, and
+ * a cold program compiled them (C1 with profiling, then C2) in its timed part: with them, a cold OMB-J allgather of 1
+ * and 8 bytes on direct buffers took 1.5-2.3 us instead of 0.7-1.2 (4 gated rounds, 2026-12-02).
  *
  * <p>Made once per buffer view (the views are cached, see {@code BufferView}); views of other memory (arrays of other
- * types, parts of an array that do not start and end on its elements, read-only heap buffers) have none and are
- * copied by {@link FastCopy}. Little-endian machines only: words are put together and taken apart in that order.
+ * types, parts of an array that do not start and end on its elements, native memory but in whole words, read-only
+ * heap buffers) have none and are copied by {@link FastCopy}. Little-endian machines only: words are put together and
+ * taken apart in that order.
  *
  * <p>Threading: immutable; absolute accesses only.
  */
@@ -40,22 +45,23 @@ public final class SmallPayload {
     private final double[] doubles;
     private final long[] longs;
     private final int[] ints;
-    /** Native memory: the payload from index 0, in native order. */
-    private final ByteBuffer buffer;
+    /** Native memory: the payload's words from index 0, in native order. */
+    private final LongBuffer words;
 
-    private SmallPayload(int kind, int base, Object array, ByteBuffer buffer) {
+    private SmallPayload(int kind, int base, Object array, LongBuffer words) {
         this.kind = kind;
         this.base = base;
         this.bytes = kind == BYTES ? (byte[]) array : null;
         this.doubles = kind == DOUBLES ? (double[]) array : null;
         this.longs = kind == LONGS ? (long[]) array : null;
         this.ints = kind == INTS ? (int[]) array : null;
-        this.buffer = buffer;
+        this.words = words;
     }
 
     /**
-     * The payload {@code s} (at most {@link #MAX_BYTES}), or null when it is not native memory nor such a part of a
-     * {@code byte[]}, {@code double[]}, {@code long[]} or {@code int[]}, or the machine is not little-endian.
+     * The payload {@code s} (at most {@link #MAX_BYTES}), or null when it is not whole words of native memory nor such
+     * a part of a {@code byte[]}, {@code double[]}, {@code long[]} or {@code int[]} as {@link #ofArray} takes, or the
+     * machine is not little-endian.
      */
     public static SmallPayload of(MemorySegment s) {
         long n = s.byteSize();
@@ -63,19 +69,32 @@ public final class SmallPayload {
             return null;
         }
         if (s.isNative()) {
-            return new SmallPayload(NATIVE, 0, null, s.asByteBuffer().order(ByteOrder.nativeOrder()));
+            LongBuffer words = n % Long.BYTES != 0 ? null
+                    : s.asByteBuffer().order(ByteOrder.nativeOrder()).asLongBuffer();
+            return words == null ? null : new SmallPayload(NATIVE, 0, null, words);
         }
-        Object a = s.heapBase().orElse(null); // empty for read-only memory
-        int base = (int) s.address();
-        if (a instanceof byte[]) {
-            return new SmallPayload(BYTES, base, a, null);
-        }
-        int element = a instanceof double[] || a instanceof long[] ? Long.BYTES
-                : a instanceof int[] ? Integer.BYTES : 0;
-        if (element == 0 || base % element != 0 || n % element != 0) {
+        return ofArray(s.heapBase().orElse(null), s.address(), n); // no base for read-only memory
+    }
+
+    /**
+     * The {@code n} bytes (at most {@link #MAX_BYTES}) from byte {@code offset} of {@code array}, or null when it is
+     * not a {@code byte[]}, {@code double[]}, {@code long[]} or {@code int[]}, the bytes do not start and end on its
+     * elements, or the machine is not little-endian.
+     */
+    public static SmallPayload ofArray(Object array, long offset, long n) {
+        if (!LITTLE_ENDIAN || n > MAX_BYTES) {
             return null;
         }
-        return new SmallPayload(a instanceof double[] ? DOUBLES : a instanceof long[] ? LONGS : INTS, base, a, null);
+        if (array instanceof byte[]) {
+            return new SmallPayload(BYTES, (int) offset, array, null);
+        }
+        int element = array instanceof double[] || array instanceof long[] ? Long.BYTES
+                : array instanceof int[] ? Integer.BYTES : 0;
+        if (element == 0 || offset % element != 0 || n % element != 0) {
+            return null;
+        }
+        return new SmallPayload(array instanceof double[] ? DOUBLES : array instanceof long[] ? LONGS : INTS,
+                (int) offset, array, null);
     }
 
     /**
@@ -83,7 +102,7 @@ public final class SmallPayload {
      * its length): whole elements of its array.
      */
     public boolean fits(int n) {
-        return kind == BYTES || kind == NATIVE || n % (kind == INTS ? Integer.BYTES : Long.BYTES) == 0;
+        return kind == BYTES || n % (kind == INTS ? Integer.BYTES : Long.BYTES) == 0;
     }
 
     /**
@@ -133,7 +152,7 @@ public final class SmallPayload {
             case DOUBLES -> Double.doubleToRawLongBits(doubles[k >>> 3]);
             case LONGS -> longs[k >>> 3];
             case INTS -> ints[k >>> 2] & 0xffff_ffffL | (long) ints[(k >>> 2) + 1] << 32;
-            default -> buffer.getLong(i);
+            default -> words.get(i >>> 3);
         };
     }
 
@@ -147,18 +166,21 @@ public final class SmallPayload {
                 ints[k >>> 2] = (int) v;
                 ints[(k >>> 2) + 1] = (int) (v >>> 32);
             }
-            default -> buffer.putLong(i, v);
+            default -> words.put(i >>> 3, v);
         }
     }
 
-    /** Bytes {@code i} to {@code n - 1} (fewer than 8; an int's 4 for an {@code int[]}) as a long's low bytes. */
+    /**
+     * Bytes {@code i} to {@code n - 1} (fewer than 8: of a {@code byte[]}, or an int of an {@code int[]}) as a long's
+     * low bytes.
+     */
     private long tailAt(int i, int n) {
         if (kind == INTS) {
             return ints[(base + i) >>> 2] & 0xffff_ffffL;
         }
         long v = 0;
-        for (int k = n - 1; k >= i; k--) {
-            v = v << 8 | (kind == BYTES ? bytes[base + k] : buffer.get(k)) & 0xffL;
+        for (int k = base + n - 1; k >= base + i; k--) {
+            v = v << 8 | bytes[k] & 0xffL;
         }
         return v;
     }
@@ -168,12 +190,8 @@ public final class SmallPayload {
             ints[(base + i) >>> 2] = (int) v;
             return;
         }
-        for (; i < n; i++, v >>>= 8) {
-            if (kind == BYTES) {
-                bytes[base + i] = (byte) v;
-            } else {
-                buffer.put(i, (byte) v);
-            }
+        for (int k = base + i; k < base + n; k++, v >>>= 8) {
+            bytes[k] = (byte) v;
         }
     }
 

@@ -73,6 +73,17 @@ class ClassCacheTest {
                 .doesNotContain("[error");
     }
 
+    /** The tiers at which {@code -XX:+PrintCompilation} in {@code output} says {@code method} was compiled. */
+    private static List<String> levels(String output, String method) {
+        Matcher m = Pattern.compile("(?m)^\\s*\\d+\\s+\\d+\\s+[%sbn! ]*([0-4])\\s+" + Pattern.quote(method) + " ")
+                .matcher(output);
+        List<String> levels = new ArrayList<>();
+        while (m.find()) {
+            levels.add(m.group(1));
+        }
+        return levels;
+    }
+
     @Test
     void theBuildMadeBothCachesAndTheirStamp() throws IOException {
         Path aot = dist.resolve("lib/aot");
@@ -139,21 +150,15 @@ class ClassCacheTest {
         Run r = jmpirun(dist, Map.of("JMPI_LAUNCHER_JVM_ARGS", "-XX:+UseSerialGC -XX:+PrintCompilation"), "--threads",
                 "-n", "2", "org.jmpi.examples.AotTraining", tmp.resolve("pid").toString());
         assertThat(r.exit()).as(r.output()).isZero();
-        Pattern send = Pattern.compile("(?m)^\\s*\\d+\\s+\\d+\\s+[%sbn! ]*([0-4])\\s+"
-                + Pattern.quote("org.jmpi.transport.shm.ShmTransport::sendShort") + " ");
-        List<String> levels = new ArrayList<>();
-        Matcher m = send.matcher(r.output());
-        while (m.find()) {
-            levels.add(m.group(1));
-        }
-        assertThat(levels).as(r.output()).contains("1").doesNotContain("3");
+        assertThat(levels(r.output(), "org.jmpi.transport.shm.ShmTransport::sendShort")).as(r.output()).contains("1")
+                .doesNotContain("3");
     }
 
     /**
-     * The ranks' cache is trained across two hosts too (src/build/aot-caches.sh): in a job whose ranks are on two hosts,
-     * TCP's lane send is compiled once, with C1's final tier, as shared memory's is. The second host is this machine,
-     * reached through a launch agent that runs the command here (jmpirun takes it for another host because of its
-     * name, an address that is never contacted).
+     * The ranks' cache is trained across two hosts too (src/build/aot-caches.sh): in a job whose ranks are on two
+     * hosts, TCP's lane send is compiled once, with C1's final tier, as shared memory's is. The second host is this
+     * machine, reached through a launch agent that runs the command here (jmpirun takes it for another host because of
+     * its name, an address that is never contacted).
      */
     @Test
     void aJobAcrossHostsCompilesTcpsTrainedLaneOnceWithC1(@TempDir Path tmp) throws Exception {
@@ -173,14 +178,8 @@ class ClassCacheTest {
                 tmp.resolve("pid").toString(), "100");
         assertThat(r.exit()).as(r.output()).isZero();
         assertThat(r.output()).contains("training rank 2 of 3");
-        Pattern send = Pattern.compile("(?m)^\\s*\\d+\\s+\\d+\\s+[%sbn! ]*([0-4])\\s+"
-                + Pattern.quote("org.jmpi.transport.tcp.TcpConnection::laneSend") + " ");
-        List<String> levels = new ArrayList<>();
-        Matcher m = send.matcher(r.output());
-        while (m.find()) {
-            levels.add(m.group(1));
-        }
-        assertThat(levels).as(r.output()).contains("1").doesNotContain("3");
+        assertThat(levels(r.output(), "org.jmpi.transport.tcp.TcpConnection::laneSend")).as(r.output())
+                .contains("1").doesNotContain("3");
     }
 
     /**

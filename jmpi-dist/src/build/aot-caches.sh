@@ -66,16 +66,8 @@ launcher_opts="$launcher_opts -XX:AOTCacheOutput=$aot.tmp/jmpi-launcher.aot"
 # two ranks of this host alone.
 cat > "$work/agent" << 'EOF'
 #!/bin/sh
-# a launch agent for the training job: ssh's calling convention (options, host, command), run on this machine
-while [ $# -gt 0 ]; do
-  case $1 in
-    -[bcDEeFIiJLlmOopQRSWw]) shift 2 ;;
-    -*) shift ;;
-    *) break ;;
-  esac
-done
-shift
-exec /bin/sh -c "$*"
+# a launch agent for the training job: jmpirun calls an agent that is not ssh with the host and one shell command
+exec /bin/sh -c "$2"
 EOF
 chmod +x "$work/agent"
 # the working directory is an empty directory: the ranks' default class path is '.', and a JDK 25 cannot be made from

@@ -48,10 +48,9 @@ public final class Blocks {
         }
         MemorySegment s = src.contiguous();
         MemorySegment d = dst.contiguous();
-        SmallPayload from = src.small();
-        SmallPayload to = dst.small();
-        if (from != null && to != null && srcOffset == 0 && dstOffset == 0 && from.fits((int) length)
-                && to.fits((int) length)) {
+        SmallPayload from = length <= SmallPayload.MAX_BYTES && srcOffset == 0 && dstOffset == 0 ? src.small() : null;
+        SmallPayload to = from != null ? dst.small() : null;
+        if (to != null && from.fits((int) length) && to.fits((int) length)) {
             SmallPayload.copy(from, to, (int) length); // a word at a time, see SmallPayload
         } else if (s != null && d != null) {
             FastCopy.copy(s, srcOffset, d, dstOffset, length);

@@ -69,9 +69,8 @@ public final class SmallPayload {
             return null;
         }
         if (s.isNative()) {
-            LongBuffer words = n % Long.BYTES != 0 ? null
-                    : s.asByteBuffer().order(ByteOrder.nativeOrder()).asLongBuffer();
-            return words == null ? null : new SmallPayload(NATIVE, 0, null, words);
+            return n % Long.BYTES != 0 ? null
+                    : new SmallPayload(NATIVE, 0, null, s.asByteBuffer().order(ByteOrder.nativeOrder()).asLongBuffer());
         }
         return ofArray(s.heapBase().orElse(null), s.address(), n); // no base for read-only memory
     }

@@ -543,7 +543,7 @@ final class TcpConnection {
         }
         for (int reads = 0; ; reads++) {
             int avail = in.position() - head;
-            int length = avail >= HEADER ? TcpLayout.framePayloadLength(inSeg, head) : 0;
+            int length = avail >= HEADER ? (int) inWords.getLong(head) : 0; // the payload length
             if (length < 0) {
                 return org.jmpi.transport.Lane.OTHER; // malformed: deliver() fails the peer
             }
@@ -763,6 +763,7 @@ final class TcpConnection {
         }
         FrameSink sink = transport.sink;
         MemorySegment header = transport.rxHeader;
+        ByteBuffer w = inWords;
         int from = peer;
         int length = 0;
         for (; ; ) {
@@ -770,13 +771,14 @@ final class TcpConnection {
             if (available < HEADER) {
                 break;
             }
-            length = TcpLayout.framePayloadLength(inSeg, head);
+            long first = w.getLong(head); // the payload's length, then the kind
+            length = (int) first;
             if (length < 0 || length > maxFrame) {
                 throw new ProtocolException("frame with a payload of " + length + " bytes from rank " + from
                         + " (limit " + TcpConfig.MAX_FRAME + "=" + maxFrame + ")");
             }
-            FastCopy.copy(inSeg, head, header, 0, HEADER);
             if (available - HEADER < length) {
+                FastCopy.copy(inSeg, head, header, 0, HEADER);
                 MemorySegment into = length >= PLACE_MIN ? sink.placement(from, header) : null;
                 if (into != null) {
                     place(into, header, available - HEADER);
@@ -784,9 +786,9 @@ final class TcpConnection {
                 }
                 break;
             }
-            MemorySegment payload = length == 0 ? EMPTY : payloadView(head + HEADER, length);
+            int at = head;
             head += HEADER + length;
-            int kind = FrameLayout.getInt(header, FrameLayout.KIND);
+            int kind = (int) (first >>> 32);
             if (kind < 0) {
                 if (!transportFrame(kind)) {
                     return false;
@@ -796,7 +798,10 @@ final class TcpConnection {
                 }
                 continue;
             }
-            sink.onFrame(from, header, payload);
+            if (!shortTaken(sink, at, kind, length)) {
+                FastCopy.copy(inSeg, at, header, 0, HEADER);
+                sink.onFrame(from, header, length == 0 ? EMPTY : payloadView(at + HEADER, length));
+            }
             if (closed) {
                 return false;
             }
@@ -815,6 +820,20 @@ final class TcpConnection {
             compact(pending);
         }
         return true;
+    }
+
+    /**
+     * Whether the sink took the whole frame at {@code at} in the read buffer as a SHORT frame
+     * ({@link FrameSink#onShort}: its fields as values, without a header to copy and read field by field): a frame
+     * without ids and flags whose total is its payload's length (what the lane writes, {@link #laneSend}).
+     */
+    private boolean shortTaken(FrameSink sink, int at, int kind, int length) {
+        ByteBuffer w = inWords;
+        long envelope = w.getLong(at + 8); // the context, then the source
+        long tagWord = w.getLong(at + 16); // the tag, then the flags
+        return w.getLong(at + 24) == length && w.getLong(at + 32) == 0L && w.getLong(at + 40) == 0L
+                && tagWord >>> 32 == 0 && sink.onShort(peer, kind, (int) envelope, (int) (envelope >>> 32),
+                        (int) tagWord, inSeg, at + HEADER, length);
     }
 
     /**

@@ -139,9 +139,4 @@ final class TcpLayout {
         int secretLength = Short.toUnsignedInt(buf.get(SHORT, off + HELLO_SECRET_LENGTH));
         return buf.asSlice(off + HELLO_FIXED_BYTES + jobLength, secretLength).toArray(ValueLayout.JAVA_BYTE);
     }
-
-    /** The payload length of the frame whose header starts at {@code frameStart} in {@code buf}. */
-    static int framePayloadLength(MemorySegment buf, long frameStart) {
-        return buf.get(INT, frameStart + FrameLayout.PAYLOAD);
-    }
 }

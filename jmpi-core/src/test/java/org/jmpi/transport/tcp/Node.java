@@ -32,6 +32,12 @@ final class Node implements FrameSink, AutoCloseable {
     volatile Handler placedHandler = (self, peer, header, payload) -> {
         throw new AssertionError("rank " + self.rank + ": unexpected placed frame from " + peer);
     };
+    /** Takes frames handed over as values ({@link FrameSink#onShort}); by default none: all come to the handler. */
+    interface ShortHandler {
+        boolean onShort(Node self, int peer, int kind, int context, int source, int tag, byte[] payload);
+    }
+
+    volatile ShortHandler shortHandler;
     private final Thread poller;
     private volatile boolean stop;
 
@@ -64,6 +70,22 @@ final class Node implements FrameSink, AutoCloseable {
             handler.onFrame(this, peer, header, payload);
         } catch (Throwable t) {
             errors.add(t);
+        }
+    }
+
+    @Override
+    public boolean onShort(int peer, int kind, int context, int source, int tag, MemorySegment memory, long offset,
+            int length) {
+        ShortHandler h = shortHandler;
+        if (h == null) {
+            return false;
+        }
+        try {
+            return h.onShort(this, peer, kind, context, source, tag,
+                    memory.asSlice(offset, length).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+        } catch (Throwable t) {
+            errors.add(t);
+            return true;
         }
     }
 

@@ -860,6 +860,61 @@ class TcpTransportTest {
         }
     }
 
+    /**
+     * A frame without ids and flags whose total is its payload's length (what the lane writes) reaches a sink that
+     * takes such frames as values ({@link org.jmpi.transport.FrameSink#onShort}), its fields and payload as sent; any
+     * other frame, and one the sink declines, comes with its whole header: all in the order sent.
+     */
+    @Test
+    void framesWithoutIdsArriveAsValuesTheOthersWithTheirHeader() throws Exception {
+        long[][] frames = { // kind, payload length, flags, total, send id, receive id
+            {1, 5, 0, 5, 0, 0}, {2, 0, 0, 0, 0, 0}, {1, 3, 0, 3, 4, 0}, {1, 3, 0, 3, 0, 5}, {1, 3, 1, 3, 0, 0},
+            {1, 3, 0, 4, 0, 0}, {9, 2, 0, 2, 0, 0}, {1, 33, 0, 33, 0, 0}};
+        List<String> sent = new ArrayList<>();
+        List<String> got = java.util.Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch all = new CountDownLatch(frames.length);
+        try (Cluster c = Cluster.start(2)) {
+            c.node(1).shortHandler = (self, peer, kind, context, source, tag, payload) -> {
+                if (kind == 9) {
+                    return false; // declined: comes again with its header
+                }
+                got.add(kind + " " + context + " " + source + " " + tag + " " + java.util.Arrays.toString(payload));
+                all.countDown();
+                return true;
+            };
+            c.node(1).handler = (self, peer, h, p) -> {
+                got.add(FrameLayout.getInt(h, FrameLayout.KIND) + " " + FrameLayout.getInt(h, FrameLayout.FLAGS) + " "
+                        + FrameLayout.getLong(h, FrameLayout.TOTAL) + " " + FrameLayout.getLong(h, FrameLayout.SEND_ID)
+                        + " " + FrameLayout.getLong(h, FrameLayout.RECV_ID) + " "
+                        + java.util.Arrays.toString(p.toArray(ValueLayout.JAVA_BYTE)));
+                all.countDown();
+            };
+            for (int i = 0; i < frames.length; i++) {
+                long[] f = frames[i];
+                byte[] payload = new byte[(int) f[1]];
+                for (int b = 0; b < payload.length; b++) {
+                    payload[b] = (byte) (i * 31 + b);
+                }
+                MemorySegment h = header((int) f[1], -3, Integer.MAX_VALUE - i, f[4]);
+                FrameLayout.putInt(h, FrameLayout.KIND, (int) f[0]);
+                FrameLayout.putInt(h, FrameLayout.CONTEXT, 7 + i);
+                FrameLayout.putInt(h, FrameLayout.FLAGS, (int) f[2]);
+                FrameLayout.putLong(h, FrameLayout.TOTAL, f[3]);
+                FrameLayout.putLong(h, FrameLayout.RECV_ID, f[5]);
+                boolean asValues = f[0] != 9 && f[2] == 0 && f[3] == f[1] && f[4] == 0 && f[5] == 0;
+                sent.add(asValues ? f[0] + " " + (7 + i) + " -3 " + (Integer.MAX_VALUE - i) + " "
+                        + java.util.Arrays.toString(payload)
+                        : f[0] + " " + f[2] + " " + f[3] + " " + f[4] + " " + f[5] + " "
+                        + java.util.Arrays.toString(payload));
+                c.node(0).transport.send(1, h, MemorySegment.ofArray(payload), null);
+            }
+            all.await();
+            c.assertHealthy();
+        }
+        assertThat(got).containsExactlyElementsOf(sent);
+        assertThat(sent.stream().filter(x -> x.contains(" -3 "))).as("some as values").hasSize(3);
+    }
+
     @Test
     void aRankCanSendToItself() throws Exception {
         CountDownLatch received = new CountDownLatch(3);

@@ -763,7 +763,6 @@ final class TcpConnection {
         }
         FrameSink sink = transport.sink;
         MemorySegment header = transport.rxHeader;
-        ByteBuffer w = inWords;
         int from = peer;
         int length = 0;
         for (; ; ) {
@@ -771,7 +770,7 @@ final class TcpConnection {
             if (available < HEADER) {
                 break;
             }
-            long first = w.getLong(head); // the payload's length, then the kind
+            long first = inWords.getLong(head); // the payload's length, then the kind
             length = (int) first;
             if (length < 0 || length > maxFrame) {
                 throw new ProtocolException("frame with a payload of " + length + " bytes from rank " + from

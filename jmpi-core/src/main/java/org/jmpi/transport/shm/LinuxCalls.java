@@ -58,7 +58,14 @@ final class LinuxCalls {
         final boolean futex;
         /** Whether {@link #processVmRead} can be called at all (the kernel may still refuse per peer). */
         final boolean processVm;
-        private final MethodHandle syscall;
+        /**
+         * The downcall, a constant: C1 then compiles {@code invokeExact} through it into its caller's code, the JDK's
+         * invoker, stub and checks inlined. (Held in an instance field it was not a constant: the first 64 KiB
+         * messages a cold program sends by address compiled some ten of the JDK's methods of the call with full
+         * profiling, each a stall of up to a millisecond for both ranks on their cores, and C1's code for the call
+         * called them: OMB-J's cold latency at 64 KiB, 6 gated rounds, 8.8 us against 12.7.)
+         */
+        private static final MethodHandle SYSCALL = Syscall.handle();
         /**
          * The iovecs of {@link #transfer}, per thread: in a field for the thread that links (the rank's own, which
          * makes the calls in most programs), so that a program's first messages sent by address do not also make the
@@ -73,10 +80,9 @@ final class LinuxCalls {
          */
         static final int CUSTOMIZED_AFTER = 127;
 
-        private Calls(MethodHandle syscall) {
-            this.syscall = syscall;
-            this.futex = syscall != null && Syscall.FUTEX > 0;
-            this.processVm = syscall != null && Syscall.PROCESS_VM_READV > 0 && Syscall.PROCESS_VM_WRITEV > 0;
+        private Calls() {
+            this.futex = SYSCALL != null && Syscall.FUTEX > 0;
+            this.processVm = SYSCALL != null && Syscall.PROCESS_VM_READV > 0 && Syscall.PROCESS_VM_WRITEV > 0;
         }
 
         static Calls link() {
@@ -86,13 +92,14 @@ final class LinuxCalls {
             // reason (a capturing call would also slice its state segment on every call, an object that escape
             // analysis keeps when C2 does not inline the call into its caller: 2-3 per 4-byte allreduce were
             // measured on a rank that sleeps between messages, 3 ranks on 2 cores)
-            Calls c = new Calls(Syscall.handle());
+            Calls c = new Calls();
             if (c.futex) {
                 // The first call through the handle generates its invoker (2-3 ms of bytecode generation, measured
                 // alone on a core), and the JDK customizes the handle's lambda form for it on the call after its
-                // CUSTOMIZE_THRESHOLD-th (127) from code that does not see the handle as a constant (the interpreter's
-                // and C1's, all of jmpi's): two more classes spun, a stall of 1 ms under -Xint and 4-5 ms in a cold
-                // ping-pong of 128 KiB, where it came at the 62nd round trip (two system calls each; 2026-11-29).
+                // CUSTOMIZE_THRESHOLD-th (127) from code that does not see the handle as a constant (the interpreter's;
+                // and C1's too before SYSCALL was a constant): two more classes spun, a stall of 1 ms under -Xint and
+                // 4-5 ms in a cold ping-pong of 128 KiB, where it came at the 62nd round trip (two system calls each;
+                // 2026-11-29).
                 // Both are made here, as MPI_Init ends, with wakes of nobody, not in the program's first rendezvous
                 // or sleeps, where two ranks wait for each other. And this thread's iovec scratch, whose first
                 // look-up would otherwise come inside the program's loop.
@@ -132,7 +139,7 @@ final class LinuxCalls {
             timespec.set(JAVA_LONG, 0, timeoutNanos / 1_000_000_000L);
             timespec.set(JAVA_LONG, 8, timeoutNanos % 1_000_000_000L);
             try {
-                long ignored = (long) syscall.invokeExact(Syscall.FUTEX, word.address(), FUTEX_WAIT,
+                long ignored = (long) SYSCALL.invokeExact(Syscall.FUTEX, word.address(), FUTEX_WAIT,
                         (long) expected, timespec.address(), 0L, 0L);
             } catch (RuntimeException | Error e) {
                 throw e;
@@ -144,7 +151,7 @@ final class LinuxCalls {
         /** Wakes at most {@code count} threads (in any process) sleeping on the int at {@code word}. */
         void futexWake(MemorySegment word, int count) {
             try {
-                long ignored = (long) syscall.invokeExact(Syscall.FUTEX, word.address(), FUTEX_WAKE,
+                long ignored = (long) SYSCALL.invokeExact(Syscall.FUTEX, word.address(), FUTEX_WAKE,
                         (long) count, 0L, 0L, 0L);
             } catch (RuntimeException | Error e) {
                 throw e;
@@ -193,7 +200,7 @@ final class LinuxCalls {
                     iov.put(1, n);
                     iov.put(2, remoteAddress + done);
                     iov.put(3, n);
-                    long r = (long) syscall.invokeExact(number, (long) pid, s.iovecs.address(), 1L, s.remoteIovec, 1L,
+                    long r = (long) SYSCALL.invokeExact(number, (long) pid, s.iovecs.address(), 1L, s.remoteIovec, 1L,
                             0L);
                     if (r <= 0) {
                         return FAILED; // refused (-1), or nothing copied, which would loop for ever

@@ -146,11 +146,6 @@ public final class Schedule extends RequestImpl {
         return r;
     }
 
-    /** Number of rounds built so far. */
-    public int roundCount() {
-        return rounds.size();
-    }
-
     /**
      * A zeroed-or-recycled array of {@code arrayType} with at least {@code length} entries, returned to the pool when
      * the schedule completes. Its contents are undefined.

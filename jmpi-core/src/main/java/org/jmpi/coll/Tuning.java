@@ -85,12 +85,6 @@ public final class Tuning {
         forced = table(m, config());
     }
 
-    /** Restores automatic selection for every collective (parameters still apply). */
-    public static synchronized void clearForced() {
-        overrides = new EnumMap<>(Collective.class);
-        forced = table(overrides, config());
-    }
-
     /**
      * The algorithm for one call.
      *
@@ -99,8 +93,17 @@ public final class Tuning {
      * @param commutative whether the reduction commutes (true for collectives without one)
      */
     public static Algorithm select(Collective c, int p, long bytes, boolean commutative) {
-        Algorithm a = choose(c, p, bytes, commutative);
-        last = a;
+        return chosen(choose(c, p, bytes, commutative));
+    }
+
+    /**
+     * {@code a}, noted as {@link #lastSelected}: stored only when it differs from the last one, as a volatile store is
+     * a full fence on x86, which would wait on every call for the stores of the message written just before.
+     */
+    private static Algorithm chosen(Algorithm a) {
+        if (last != a) {
+            last = a;
+        }
         return a;
     }
 
@@ -118,11 +121,11 @@ public final class Tuning {
      */
     public static Algorithm select(Collective c, Communicator comm, long bytes, boolean commutative, int root) {
         int p = comm.size();
-        Algorithm flat = select(c, p, bytes, commutative);
+        Algorithm flat = choose(c, p, bytes, commutative);
         if (p == 2) {
-            return flat == Algorithm.ALLREDUCE_RABENSEIFNER ? twoRanksOr(flat, comm, bytes) : flat;
+            return chosen(flat == Algorithm.ALLREDUCE_RABENSEIFNER ? twoRanksOr(flat, comm, bytes) : flat);
         }
-        return p > 2 && commutative ? hierarchicalOr(flat, c, comm, bytes, root) : flat;
+        return chosen(p > 2 && commutative ? hierarchicalOr(flat, c, comm, bytes, root) : flat);
     }
 
     /**
@@ -133,7 +136,6 @@ public final class Tuning {
     private static Algorithm twoRanksOr(Algorithm flat, Communicator comm, long bytes) {
         if (bytes <= Collective.TWO_RANKS_SHORT && forced[Collective.ALLREDUCE.ordinal()] == null
                 && Hosts.of(comm).oneHost()) {
-            last = Algorithm.ALLREDUCE_RECURSIVE_DOUBLING;
             return Algorithm.ALLREDUCE_RECURSIVE_DOUBLING;
         }
         return flat;
@@ -156,7 +158,6 @@ public final class Tuning {
             if (hosts != null && hosts.spans() && (c != Collective.ALLGATHER || hosts.contiguous)
                     && (flat != Algorithm.BCAST_BINOMIAL && flat != Algorithm.REDUCE_BINOMIAL
                     || hosts.treeCrossings(root) > hosts.groups.length - 1)) {
-                last = h;
                 return h;
             }
         }

@@ -202,17 +202,6 @@ public final class BufferView {
         return view;
     }
 
-    /** The length in bytes of a buffer argument (an array's or a buffer's capacity), after checking its kind. */
-    public static long byteLength(Object buf) {
-        if (buf instanceof boolean[] a) {
-            return a.length;
-        }
-        if (buf instanceof Buffer b) {
-            return (long) b.capacity() * elementBytes(b);
-        }
-        return segmentOf(buf).byteSize();
-    }
-
     /**
      * Bytes of one element of a buffer of this kind (1 for a ByteBuffer). Type tests, not a pattern {@code switch}
      * (here and in {@code FastCopy.arraySegment}): a rank would generate a class at run time for each such switch the

@@ -113,11 +113,6 @@ public final class ProcessTable {
         return e.identity;
     }
 
-    /** Whether {@code index} names a process of another job. */
-    public boolean isForeign(int index) {
-        return index >= worldSize;
-    }
-
     /**
      * The peer index of {@code id}, made reachable with {@code token} (a process of this job: its world rank). Each
      * call must be matched by one {@link #detach} of the index (processes of this job need none).

@@ -522,10 +522,6 @@ public final class OpenFile {
         return null;
     }
 
-    public long viewDisp() {
-        return view.disp;
-    }
-
     public String datarep() {
         return datarep;
     }

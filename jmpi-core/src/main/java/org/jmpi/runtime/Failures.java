@@ -28,11 +28,6 @@ public final class Failures {
         return !inOrder.isEmpty();
     }
 
-    /** Whether world rank {@code w} is known to have failed. */
-    public boolean isFailed(int w) {
-        return failed.contains(w);
-    }
-
     /** The failed world ranks, in the order they were detected. */
     public int[] failedWorldRanks() {
         return inOrder.stream().mapToInt(Integer::intValue).toArray();

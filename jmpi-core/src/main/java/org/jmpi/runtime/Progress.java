@@ -52,15 +52,6 @@ public final class Progress {
     private int entriesSeen;
     /** Consecutive looks of the background thread that found no wait (that thread only). */
     private int idleLooks;
-    private final java.util.concurrent.CopyOnWriteArrayList<Poller> pollers =
-            new java.util.concurrent.CopyOnWriteArrayList<>();
-
-    /** Something that needs the waiting threads' attention, such as a non-blocking collective's schedule. */
-    @FunctionalInterface
-    public interface Poller {
-        /** Advances as far as possible without blocking; returns true when anything happened. Thread-safe. */
-        boolean poll();
-    }
 
     /**
      * @param spinIterations polls a waiting thread spins first
@@ -96,35 +87,16 @@ public final class Progress {
         return transport;
     }
 
-    /** Registers a poller that every progress pass calls until it is removed. */
-    public void addPoller(Poller p) {
-        pollers.add(p);
-    }
-
-    public void removePoller(Poller p) {
-        pollers.remove(p);
-    }
-
     /** One non-blocking progress pass; returns whether anything happened. */
     public boolean poll() {
         if (transport == null || !progressLock.tryLock()) {
-            return pollPollers();
+            return false;
         }
         try {
             return pollOwned();
         } finally {
             progressLock.unlock();
         }
-    }
-
-    private boolean pollPollers() {
-        boolean any = false;
-        if (!pollers.isEmpty()) {
-            for (Poller p : pollers) {
-                any |= p.poll();
-            }
-        }
-        return any;
     }
 
     /**
@@ -141,10 +113,8 @@ public final class Progress {
 
     /** A progress pass ({@link #poll()}) by a thread that owns the transport ({@link #tryOwn()}). */
     public boolean pollOwned() {
-        boolean any = pollPollers();
         Transport t = transport;
-        boolean polled = t != null && t.poll();
-        return polled | any;
+        return t != null && t.poll();
     }
 
     /** A background thread that will call {@link #serveInBackground} starts (counted until {@link #backgroundStopped}). */
@@ -357,12 +327,11 @@ public final class Progress {
      * Spins while the wait's condition does not hold and the transport has nothing for a poll (a look at memory),
      * up to {@link #QUIET_SPINS} times; the spins done (at least 1). The waiting loop's spinning happens here, in a
      * loop of a few bytecodes, so that the code the JIT compiles on the spot while a rank waits (on-stack
-     * replacement) is this loop, not the whole progress pass. Without a transport, or with pollers (in-JVM
-     * progress), one spin.
+     * replacement) is this loop, not the whole progress pass. Without a transport, one spin.
      */
     private int spinQuietly(BooleanSupplier condition, RequestImpl request) {
         Transport t = transport;
-        boolean quiet = t != null && pollers.isEmpty();
+        boolean quiet = t != null;
         int spins = 0;
         do {
             Thread.onSpinWait();

@@ -351,10 +351,6 @@ final class ShmLayout {
         INT_HANDLE.setVolatile(s, offset, value);
     }
 
-    static void setIntRelease(MemorySegment s, long offset, int value) {
-        INT_HANDLE.setRelease(s, offset, value);
-    }
-
     static boolean casInt(MemorySegment s, long offset, int expected, int value) {
         return INT_HANDLE.compareAndSet(s, offset, expected, value);
     }

@@ -6,10 +6,11 @@
 # (mpirun.openmpi, same JDK) and, where the case has a C twin, MPICH (mpiexec.mpich -n NP -bind-to core); the order
 # rotates by one implementation each round (round 2 starts with the second of IMPLS, ...), so use a number of rounds
 # that is a multiple of the number of implementations for an even share of first places. Once per
-# round a companion run of jmpi processes (-l, -XX:+CITime, -Xlog:deoptimization=debug to a file per rank) for the
-# cases matching COMPANION. Then a report: OUTDIR/summary.md (medians over rounds, ratios jmpi / Open MPI Java, their
-# geometric mean per case, app times, C1/C2 compile time per rank, deoptimizations in jmpi's classes) and
-# OUTDIR/summary.csv (every figure of every run).
+# round a companion run of jmpi processes (-l, -XX:+CITime, -XX:+PrintCompilation, -Xlog:deoptimization=debug to a
+# file per rank and to standard output) for the cases matching COMPANION. Then a report: OUTDIR/summary.md (medians over
+# rounds, ratios jmpi / Open MPI Java, their geometric mean per case, app times, C1/C2 compile time per rank,
+# deoptimizations in jmpi's classes, and for OMB-J cases the compilations and deoptimizations in each size's window
+# beside that size's ratio) and OUTDIR/summary.csv (every figure of every run).
 #
 # Usage: jmpi-benchmarks/scripts/cold-suite.sh OUTDIR [ROUNDS=3] [FILTER]
 #        jmpi-benchmarks/scripts/cold-suite.sh --report OUTDIR      (only the report, from OUTDIR/raw)
@@ -330,7 +331,7 @@ if jit:
             ds = per[rk]
             g = lambda k: statistics.median([d[k] for d in ds if k in d]) if any(k in d for d in ds) else None
             code = g('code')
-            md.append(f'| {case} | {rk} | {fmt(g("c1"))} | {fmt(g("c2"))} | {fmt(g("total"))} | '
+            md.append(f'| {case} | {rk} | {fmt(g("c1"))} | {fmti(g("c2"))} | {fmt(g("total"))} | '
                       f'{fmti(g("c2methods"))} | {fmti(g("methods"))} | {fmti(code / 1024 if code else None)} | '
                       f'{len(ds)} |')
         if not per:
@@ -365,6 +366,78 @@ if jit:
         md.append('\nMost frequent deoptimized jmpi methods (all rounds, all ranks): ' +
                   ', '.join(f'`{k}` {v}' for k, v in sorted(top.items(), key=lambda kv: -kv[1])[:8]) + '\n')
     md.append('')
+    # ---- JIT events per OMB-J size: the compilations and deoptimizations (both ranks) that the companion's output
+    # shows between one size's line and the next; a size's window holds the previous size's statistics, this size's
+    # untimed iterations and its timed ones (the first window: OMB-J's own warm-up too)
+    def windows(text):
+        out, cur, started = [], None, False
+        for l in text.splitlines():
+            m = re.match(r'^\[(\d+)\]\s?(.*)$', l)
+            rk, body = (m.group(1), m.group(2)) if m else ('?', l)
+            if '# Size' in body:
+                started, cur = True, {'jmpi': 0, 'other': 0, 'c2': 0, 'deopt': 0, 'methods': []}
+                continue
+            if not started:
+                continue
+            if '[deoptimization]' in body:
+                cur['deopt'] += 'trap_bci=' in body
+                continue
+            if '::' in body:
+                mm = re.match(r'^\s*\d+\s+\d+\s+([%sbn!]*)\s*(\d)\s+([\w$.]+)::([\w$<>]+)', body)
+                if not mm or 'n' in mm.group(1) or 'made not entrant' in body:
+                    continue
+                if classify(mm.group(3)) == 'jmpi':
+                    cur['jmpi'] += 1
+                    cur['methods'].append(f'{mm.group(3).rsplit(".", 1)[-1]}::{mm.group(4)}')
+                else:
+                    cur['other'] += 1
+                cur['c2'] += mm.group(2) == '4'
+                continue
+            mm = re.match(r'^\s*(\d+)(?:\s+' + NUM + r')+\s*$', body)
+            if mm and rk in ('0', '?'):
+                out.append((int(mm.group(1)), cur))
+                cur = {'jmpi': 0, 'other': 0, 'c2': 0, 'deopt': 0, 'methods': []}
+        return out
+    def med(case, impl):
+        d = {}
+        for st, data in runs.get((case, impl), {}).values():
+            if usable(st):
+                for k, v in data.items():
+                    d.setdefault(k, []).append(v)
+        return {k: statistics.median(v) for k, v in d.items()}
+    wcases = [c for c in omb if c in jit and any(windows(t) for t in jit[c].values())]
+    if wcases:
+        md.append('## Companions: JIT events per size\n')
+        md.append('What the companion runs compiled and deoptimized between one size\'s line and the next (both ranks, '
+                  'medians over rounds): jmpi\'s methods compiled, other methods compiled (the JDK\'s and the '
+                  'program\'s), compilations by C2 among them, deoptimizations. A size\'s window holds the statistics '
+                  'of the size before, its own untimed iterations and its timed ones; the first size\'s also OMB-J\'s '
+                  'warm-up. Beside them jmpi-proc\'s time over Open MPI Java\'s at that size (medians of the timed '
+                  'runs), and the jmpi methods compiled there in most rounds.\n')
+        for case in wcases:
+            per = {}
+            for r, text in sorted(jit[case].items()):
+                for size, ev in windows(text):
+                    per.setdefault(size, []).append(ev)
+            mp, mo = med(case, 'jmpi-proc'), med(case, 'ompi-java')
+            md.append(f'**{case}**\n')
+            md.append('| size | jmpi / Open MPI Java | jmpi compiled | others compiled | by C2 | deopts'
+                      ' | jmpi methods |')
+            md.append('|---:|---:|---:|---:|---:|---:|---|')
+            for size in sorted(per):
+                evs = per[size]
+                g = lambda k: statistics.median([e[k] for e in evs])
+                counts = {}
+                for e in evs:
+                    for name in set(e['methods']):
+                        counts[name] = counts.get(name, 0) + 1
+                common = sorted((n for n, c in counts.items() if 2 * c > len(evs)), key=lambda n: (-counts[n], n))
+                names = ', '.join(f'`{n}`' for n in common[:6]) + (f' (+{len(common) - 6})' if len(common) > 6 else '')
+                md.append(f'| {size} | {fmt(ratio(mp.get(size), mo.get(size), meta[case][1]))} | {fmti(g("jmpi"))} | '
+                          f'{fmti(g("other"))} | {fmti(g("c2"))} | {fmti(g("deopt"))} | {names} |')
+                for k in ('jmpi', 'other', 'c2', 'deopt'):
+                    csvrows.append([case, size, 'jmpi-jit', '', g(k), f'window-{k}'])
+            md.append('')
 head = ['## Overview\n', '| case | unit | sizes | jmpi-proc / ompi-java | jmpi-thr / ompi-java | flags |',
         '|---|---|---:|---:|---:|---|']
 for case, unit, n, gp, gt, fl, sl in overview:
@@ -562,7 +635,8 @@ java_run() { # impl raw-file jmpi-classes ompi-classes class args...
             -cp "$OMPI_JAR:$co" "$cls" "$@" ;;
     esac
 }
-companion() { # case jmpi-classes class args...: -XX:+CITime and deoptimization log of jmpi processes, ranks tagged
+companion() { # case jmpi-classes class args...: -XX:+CITime, -XX:+PrintCompilation and the deoptimizations of jmpi
+    # processes, ranks tagged; the compilations and deoptimizations also on standard output, between OMB-J's lines
     local name=$1 cj=$2 cls=$3; shift 3
     [ "$COMPANION" != none ] && [[ $name =~ $COMPANION ]] || return 0
     [ -e "$cj/${cls//.//}.class" ] || return 0
@@ -570,9 +644,9 @@ companion() { # case jmpi-classes class args...: -XX:+CITime and deoptimization 
     rm -f "$OUT/raw/$name.jmpi-jit.$r.deopt."*.log
     local where=(-n "$NP")
     [ -z "$HOSTS" ] || where=(-n "$NP" -H "$HOSTS" --launcher-exec "$SSH")
-    run "$f" "$JMPIRUN" "${where[@]}" -l --jvm-arg=-XX:+CITime \
+    run "$f" "$JMPIRUN" "${where[@]}" -l --jvm-arg=-XX:+CITime --jvm-arg=-XX:+PrintCompilation \
         "--jvm-arg=-Xlog:deoptimization=debug:file=$OUT/raw/$name.jmpi-jit.$r.deopt.%p.log::filecount=0" \
-        -cp "$cj" "$cls" "$@"
+        --jvm-arg=-Xlog:deoptimization=debug:stdout -cp "$cj" "$cls" "$@"
 }
 quick=()
 [ "$QUICK" = 1 ] && quick=(-m 4096 -x 200 -i 2000)

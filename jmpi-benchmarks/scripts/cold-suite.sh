@@ -393,9 +393,13 @@ if jit:
                     cur['other'] += 1
                 cur['c2'] += mm.group(2) == '4'
                 continue
-            mm = re.match(r'^\s*(\d+)(?:\s+' + NUM + r')+\s*$', body)
-            if mm and rk in ('0', '?'):
-                out.append((int(mm.group(1)), cur))
+            # a size's line, perhaps after the timestamp of a compilation line the JVM wrote into it: the first power
+            # of two followed by a figure with a decimal point
+            t = body.split()
+            size = next((int(a) for a, b in zip(t, t[1:]) if a.isdigit() and int(a) & (int(a) - 1) == 0
+                         and re.fullmatch(NUM, b) and '.' in b), None)
+            if size is not None and all(re.fullmatch(NUM, a) for a in t) and rk in ('0', '?'):
+                out.append((size, cur))
                 cur = {'jmpi': 0, 'other': 0, 'c2': 0, 'deopt': 0, 'methods': []}
         return out
     def med(case, impl):

@@ -689,12 +689,9 @@ public final class Engine implements InprocEndpoint, FrameSink {
      * header's total (a control frame without payload).
      */
     private static long creditAmount(MemorySegment header, MemorySegment payload) {
-        return payload != null && payload.byteSize() == Long.BYTES ? payload.get(CREDIT_AMOUNT, 0)
+        return payload != null && payload.byteSize() == Long.BYTES ? FrameLayout.getLong(payload, 0)
                 : FrameLayout.getLong(header, FrameLayout.TOTAL);
     }
-
-    private static final java.lang.foreign.ValueLayout.OfLong CREDIT_AMOUNT =
-            java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 
     /** The peer returned {@code amount} bytes of credit: send what now fits. */
     private void onCredit(int peer, long amount) {
@@ -753,7 +750,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             // credits had gone, inside a program's timed loops (a cold OMB-J latency lost 10-20 ms at 256 B so, in
             // stalls of 2-6 ms while the compiler took a core from one of two ranks)
             MemorySegment amount = headers.get();
-            amount.set(CREDIT_AMOUNT, 0, give);
+            FrameLayout.putLong(amount, 0, give); // a little-endian long, as the header's fields
             if (l.sendShort(peer, Protocol.CREDIT, 0, worldRank, 0, amount, 0, Long.BYTES, null)) {
                 return;
             }
@@ -1939,7 +1936,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             int length) {
         if (kind != Protocol.EAGER && kind != Protocol.EAGER_ANSWERED) {
             if (kind == Protocol.CREDIT && length == Long.BYTES) {
-                onCredit(peer, memory.get(CREDIT_AMOUNT, offset));
+                onCredit(peer, FrameLayout.getLong(memory, offset));
                 return true;
             }
             if (kind == Protocol.MATCHED) {

@@ -763,9 +763,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
      * with the fields a control frame's receiver reads: {@code payload} bytes follow, the two ids and the total. Every
      * header the engine writes is native memory: the periodic CREDIT frame in a heap array made the header accessors
      * ({@code FrameLayout.putInt}, ...) see two segment classes, and C2 code compiled for one was thrown away
-     * (class_check deoptimisation) each time the other came, every few thousand messages. Kept out of line (larger
-     * than what C1 inlines): a caller's compiled code holds one call here instead of five inlined header stores (some
-     * 2 KB of C1 code apiece).
+     * (class_check deoptimisation) each time the other came, every few thousand messages.
      */
     private MemorySegment control(int kind, int payload, long sendId, long recvId, long total) {
         MemorySegment h = headers.get();

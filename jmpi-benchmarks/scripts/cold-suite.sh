@@ -331,7 +331,7 @@ if jit:
             ds = per[rk]
             g = lambda k: statistics.median([d[k] for d in ds if k in d]) if any(k in d for d in ds) else None
             code = g('code')
-            md.append(f'| {case} | {rk} | {fmt(g("c1"))} | {fmti(g("c2"))} | {fmt(g("total"))} | '
+            md.append(f'| {case} | {rk} | {fmt(g("c1"))} | {fmt(g("c2"))} | {fmt(g("total"))} | '
                       f'{fmti(g("c2methods"))} | {fmti(g("methods"))} | {fmti(code / 1024 if code else None)} | '
                       f'{len(ds)} |')
         if not per:

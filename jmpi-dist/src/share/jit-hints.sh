@@ -11,7 +11,6 @@ jmpi_jit_hints=(
   '-XX:CompileCommand=CompileThresholdScaling,org.jmpi.runtime.*::*,0.4'
   '-XX:CompileCommand=CompileThresholdScaling,org.jmpi.pt2pt.*::*,0.4'
   '-XX:CompileCommand=CompileThresholdScaling,org.jmpi.transport.*::*,0.4'
-  '-XX:CompileCommand=CompileThresholdScaling,org.jmpi.datatype.*::*,0.4'
   '-XX:CompileCommand=CompileThresholdScaling,org.jmpi.shared.*::*,0.4'
   '-XX:CompileCommand=CompileThresholdScaling,org.jmpi.transport.FrameLayout::*,0.1'
   '-XX:CompileCommand=CompileThresholdScaling,org.jmpi.transport.shm.ShmLayout::*,0.1'

@@ -28,8 +28,8 @@ import java.util.List;
  * that a {@code Request} the program starts, waits on and drops is not allocated either (64 bytes per iSend + iRecv +
  * waitFor round trip without the hints, about 4 with them).
  *
- * <p>The next five options make the JIT compile the methods of jmpi's message path (the runtime, point-to-point,
- * transports, datatypes and copies) after 0.4 times the usual number of calls and loop
+ * <p>The next four options make the JIT compile the methods of jmpi's message path (the runtime, point-to-point,
+ * transports and copies) after 0.4 times the usual number of calls and loop
  * iterations (C1's and C2's thresholds alike: C2 after 2,000 calls instead of 5,000, or 6,000 calls and iterations
  * together instead of 15,000). A short program spends its first second in the JIT's warm-up. On a host with as many
  * cores as ranks, the compiler threads then take the cores from ranks that spin for each other's messages, and the C1
@@ -44,7 +44,14 @@ import java.util.List;
  * <li>scaling all of {@code org.jmpi}: a 4-byte allreduce timed right after the benchmark's warm-up took 1.1-2.1 us
  * against 0.6-1.2 (over 100,000 calls the two were equal: a longer transient, not slower code);</li>
  * <li>scaling by 0.2 or 0.1 (compiled before the profiles were complete; small messages got slower) or 0.6 (little
- * gain).</li>
+ * gain);</li>
+ * <li>scaling the datatypes (until 2026-12-04): the few of their methods that every call runs (the look-up of a
+ * buffer's view) reach the usual count in a program's first calls anyway, and the rest (making a view, once per
+ * buffer, count and direction, and its checks) run a few times per message size, so that with the lower count
+ * OMB-J's cold runs compiled them in the middle of some size's timed loop, on the rank's own core. Without it, 4 interleaved gated rounds
+ * against the same build with it: OMB-J latency 0.94 of the time, bcast, allreduce, allgather and alltoall 0.98-1.01,
+ * conjugate gradient 0.87, the other mini-applications 0.97-1.03 (docs/benchmarks.md, "Where a cold loop's time
+ * goes").</li>
  * </ul>
  * The {@code mpi} facade is not scaled (it was until 2026-11-28): a pattern on package {@code mpi} matches a program's
  * own packages {@code mpi.*} too (OMB-J's {@code mpi.pt2pt}), and moved the compilation of the benchmark's own loop
@@ -128,7 +135,7 @@ public final class JitHints {
     public static final List<String> JVM_OPTIONS = List.of("-XX:CompileCommand=quiet", ADD_OPENS,
             "-XX:CompileCommand=dontinline,mpi.*::*OutOfLine",
             scaled("org.jmpi.runtime"), scaled("org.jmpi.pt2pt"), scaled("org.jmpi.transport"),
-            scaled("org.jmpi.datatype"), scaled("org.jmpi.shared"), early("org.jmpi.transport.FrameLayout"),
+            scaled("org.jmpi.shared"), early("org.jmpi.transport.FrameLayout"),
             early("org.jmpi.transport.shm.ShmLayout"), early("org.jmpi.pt2pt.RecvRequest"),
             "-XX:CompileCommand=CompileThresholdScaling,jdk.internal.classfile.*::*,10.0", C1_INLINE_STACK,
             RING_READS, RING_WRITES);

@@ -59,11 +59,15 @@ import java.util.List;
  * times as long (geometric means over the sizes, 3 gated rounds): the same, the transient moved back to where Open
  * MPI Java's run has its own.
  *
- * <p>Three classes whose small methods every message calls a fixed number of times, whatever its size (the frame
- * header's and the shared-memory record's accessors, a receive's reset), compile after 0.1 times the usual count. A
- * program of 200 + 200 round trips of 1 MiB makes too few calls for them to reach 0.4 times it before its second
- * half, and their C2 compilations (25-50 ms each: every FFM access they make inlines some 30 methods) then fell into
- * it.
+ * <p>Until 2026-12-04 three classes whose small methods every message calls a fixed number of times (the frame
+ * header's and the shared-memory record's accessors, a receive's reset) compiled after 0.1 times the usual count,
+ * because a program of 200 + 200 round trips of 1 MiB made too few calls for them to reach 0.4 times it before its
+ * second half, where their C2 compilations (25-50 ms each) then fell. Since the directives below keep jmpi out of C2
+ * that reason is gone, and the lower count only compiled the methods of those classes that the general path runs (a
+ * receive's, the header's) in the first calls that used them, inside some OMB-J size's timed loop. Without it, 4
+ * interleaved gated rounds against the same build with it: OMB-J latency 0.90 of the time, allreduce 0.95, allgather
+ * 0.90, bcast 1.07, the 1 MiB ping-pong on direct buffers 0.71, the mini-applications 1.02-1.04 (docs/benchmarks.md,
+ * "Where a cold loop's time goes").
  *
  * <p>Measured and taken out again: making the compilations of the message path's methods blocking
  * ({@code BackgroundCompilation} false for {@code mpi}, runtime, pt2pt, transport, datatype, shared, coll and op), so
@@ -135,14 +139,9 @@ public final class JitHints {
     public static final List<String> JVM_OPTIONS = List.of("-XX:CompileCommand=quiet", ADD_OPENS,
             "-XX:CompileCommand=dontinline,mpi.*::*OutOfLine",
             scaled("org.jmpi.runtime"), scaled("org.jmpi.pt2pt"), scaled("org.jmpi.transport"),
-            scaled("org.jmpi.shared"), early("org.jmpi.transport.FrameLayout"),
-            early("org.jmpi.transport.shm.ShmLayout"), early("org.jmpi.pt2pt.RecvRequest"),
+            scaled("org.jmpi.shared"),
             "-XX:CompileCommand=CompileThresholdScaling,jdk.internal.classfile.*::*,10.0", C1_INLINE_STACK,
             RING_READS, RING_WRITES);
-
-    private static String early(String cls) {
-        return "-XX:CompileCommand=CompileThresholdScaling," + cls + "::*,0.1";
-    }
 
     private static String scaled(String pkg) {
         return "-XX:CompileCommand=CompileThresholdScaling," + pkg + ".*::*,0.4";

@@ -48,10 +48,10 @@ import java.util.List;
  * <li>scaling the datatypes (until 2026-12-04): the few of their methods that every call runs (the look-up of a
  * buffer's view) reach the usual count in a program's first calls anyway, and the rest (making a view, once per
  * buffer, count and direction, and its checks) run a few times per message size, so that with the lower count
- * OMB-J's cold runs compiled them in the middle of some size's timed loop, on the rank's own core. Without it, 4 interleaved gated rounds
- * against the same build with it: OMB-J latency 0.94 of the time, bcast, allreduce, allgather and alltoall 0.98-1.01,
- * conjugate gradient 0.87, the other mini-applications 0.97-1.03 (docs/benchmarks.md, "Where a cold loop's time
- * goes").</li>
+ * OMB-J's cold runs compiled them in the middle of some size's timed loop, on the rank's own core. Without it, 4
+ * interleaved gated rounds against the same build with it: OMB-J latency 0.94 of the time, bcast, allreduce,
+ * allgather and alltoall 0.98-1.01, conjugate gradient 0.87, the other mini-applications 0.97-1.03
+ * (docs/benchmarks.md, "Where a cold loop's time goes").</li>
  * </ul>
  * The {@code mpi} facade is not scaled (it was until 2026-11-28): a pattern on package {@code mpi} matches a program's
  * own packages {@code mpi.*} too (OMB-J's {@code mpi.pt2pt}), and moved the compilation of the benchmark's own loop

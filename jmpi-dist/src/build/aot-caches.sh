@@ -51,7 +51,10 @@ mkdir -p "$work/cwd" "$aot.tmp"
 # cases within 0.94-1.05x).
 record="-XX:+UnlockDiagnosticVMOptions -XX:-AOTRecordTraining"
 train="-XX:TieredStopAtLevel=1"
-for pkg in java jdk sun com; do
+# ... but for the socket channels (sun.nio.ch), which JitHints keeps out of C2 as jmpi's own packages: a rank compiles
+# them once, with C1's final tier, as it does jmpi's
+for pkg in java jdk com sun.invoke sun.jvmstat sun.launcher sun.management sun.misc sun.net sun.nio.cs sun.nio.fs sun.reflect \
+    sun.security sun.text sun.util; do
   train="$train -XX:CompileCommand=exclude,$pkg.*::*"
 done
 # jmpirun's launcher options for processes mode (see bin/jmpirun), plus recording

@@ -155,10 +155,18 @@ public final class JitHints {
      * instead of 1.32, its Jacobi 256 1.40 instead of 1.64; the MPJ ranks' own class cache did the rest). The
      * reduction kernels ({@code org.jmpi.op}) are not among them: their loops over large buffers want C2's
      * vectorised code.
+     *
+     * <p>One JDK package is among them: {@code sun.nio.ch}, the socket channels' implementation, which TCP's message
+     * path runs through on every read and write (the channel's locks, its blocking bookkeeping, the dispatcher's
+     * native call). A syscall costs microseconds, C2's code for the wrapper around it saves nanoseconds, and C2's
+     * compilations of it (about a dozen methods that inline the channel's locks) fell into the first iterations of a
+     * job across hosts: 50-60 ms of C2 per rank in a cold Jacobi 256^2 x 5,000 on 2 hosts x 2 ranks, beside 17 ms of
+     * C1 with full profiling, on cores its four ranks shared (LogCompilation, 2026-12-04). The ranks' class cache
+     * records these methods as compiled by C1's final tier (lib/aot), so a rank compiles them once, as jmpi's own.
      */
     static final List<String> C1_PACKAGES = List.of("org.jmpi.runtime", "org.jmpi.pt2pt", "org.jmpi.transport",
             "org.jmpi.coll", "org.jmpi.datatype", "org.jmpi.shared", "org.jmpi.comm", "org.jmpi.topo", "org.jmpi.rma",
-            "org.jmpi.bootstrap", "org.jmpi.mpj");
+            "org.jmpi.bootstrap", "org.jmpi.mpj", "sun.nio.ch");
 
     /** The JVM's answer, and its note on standard output at start, when it has taken {@link #directives()}. */
     public static final String DIRECTIVES_NOTICE = "2 compiler directives added";

@@ -157,6 +157,12 @@ public final class TcpTransport implements Transport, org.jmpi.transport.Lane {
     private final ConcurrentHashMap<Integer, Peer> foreign = new ConcurrentHashMap<>();
     private volatile ForeignAdmission admission;
     private final ConcurrentLinkedQueue<TcpConnection> pendingRegistrations = new ConcurrentLinkedQueue<>();
+    /**
+     * Set after a connection is added to {@link #pendingRegistrations}, cleared by the poll before it takes them: so
+     * that a poll with none to register (every poll but a few at the start) reads one field instead of calling into
+     * the queue, JDK code the JIT then compiled (C1 with profiling, then C2) in a program's first iterations.
+     */
+    private volatile boolean registrationsPending;
     private final Set<TcpConnection> connections = ConcurrentHashMap.newKeySet();
     /** Changes of {@link #connections} (racy increments from any thread: only that it changed matters). */
     private volatile int connectionsVersion;
@@ -358,6 +364,7 @@ public final class TcpTransport implements Transport, org.jmpi.transport.Lane {
                 c.close();
             }
             pendingRegistrations.add(c);
+            registrationsPending = true;
             selector.wakeup();
             return c;
         } catch (IOException | RuntimeException e) {
@@ -599,6 +606,10 @@ public final class TcpTransport implements Transport, org.jmpi.transport.Lane {
     }
 
     private boolean registerPending() {
+        if (!registrationsPending) {
+            return false;
+        }
+        registrationsPending = false; // before taking them: one added from now on sets it again
         boolean any = false;
         TcpConnection c;
         while ((c = pendingRegistrations.poll()) != null) {

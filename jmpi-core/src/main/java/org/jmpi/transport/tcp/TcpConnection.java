@@ -7,7 +7,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.net.ProtocolException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.CancelledKeyException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
@@ -110,8 +109,8 @@ final class TcpConnection {
     private final SendQueue queue = new SendQueue(16);
     private final ByteBuffer out;
     private final MemorySegment outSeg;
-    /** {@link #out} in the frames' byte order, for the lane's header words ({@link #laneSend}). */
-    private final ByteBuffer outWords;
+    /** {@link #out}'s words in the frames' byte order, for the lane's header ({@link #laneSend}). */
+    private final LittleWords outWords;
     /** A payload being copied into {@code out} piece by piece. */
     private MemorySegment curCopy;
 
@@ -121,8 +120,8 @@ final class TcpConnection {
     // ---- read side: poll thread only ----
     private ByteBuffer in;
     private MemorySegment inSeg;
-    /** {@link #in} in the frames' byte order, for the lane's look at a header ({@link #laneTake}). */
-    private ByteBuffer inWords;
+    /** {@link #in}'s words in the frames' byte order, for the look at a header ({@link #laneTake}, {@link #deliver}). */
+    private LittleWords inWords;
     private int head;
     private boolean helloDone;
     /**
@@ -160,10 +159,10 @@ final class TcpConnection {
         this.maxFrame = config.maxFrame();
         this.out = buffer(config.writeBuffer());
         this.outSeg = MemorySegment.ofBuffer(out);
-        this.outWords = out.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        this.outWords = new LittleWords(out);
         this.in = buffer(config.readBuffer());
         this.inSeg = MemorySegment.ofBuffer(in);
-        this.inWords = in.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        this.inWords = new LittleWords(in);
     }
 
     /**
@@ -477,13 +476,13 @@ final class TcpConnection {
             int pos = out.position();
             if (successor == null && !closed && queue.isEmpty() && curCopy == null
                     && out.limit() - pos >= HEADER + length) {
-                ByteBuffer w = outWords;
-                w.putLong(pos, (long) kind << 32 | length);
-                w.putLong(pos + 8, (long) source << 32 | (context & 0xffff_ffffL));
-                w.putLong(pos + 16, tag & 0xffff_ffffL); // flags 0
-                w.putLong(pos + 24, length);
-                w.putLong(pos + 32, 0L);
-                w.putLong(pos + 40, 0L);
+                LittleWords w = outWords;
+                w.put(pos, (long) kind << 32 | length);
+                w.put(pos + 8, (long) source << 32 | (context & 0xffff_ffffL));
+                w.put(pos + 16, tag & 0xffff_ffffL); // flags 0
+                w.put(pos + 24, length);
+                w.put(pos + 32, 0L);
+                w.put(pos + 40, 0L);
                 if (length > 0) {
                     FastCopy.copy(payload, offset, outSeg, pos + HEADER, length);
                 }
@@ -510,14 +509,14 @@ final class TcpConnection {
         if (whole != 0) {
             return whole;
         }
-        ByteBuffer w = inWords;
-        long first = w.getLong(head);
+        LittleWords w = inWords;
+        long first = w.get(head);
         int length = (int) first;
         int k = (int) (first >>> 32);
         if ((k & ~org.jmpi.transport.Lane.ANSWERED) != kind || length > capacity
-                || w.getLong(head + 8) != ((long) source << 32 | (context & 0xffff_ffffL))
-                || w.getLong(head + 16) != (tag & 0xffff_ffffL) || w.getLong(head + 24) != length
-                || w.getLong(head + 32) != 0L) {
+                || w.get(head + 8) != ((long) source << 32 | (context & 0xffff_ffffL))
+                || w.get(head + 16) != (tag & 0xffff_ffffL) || w.get(head + 24) != length
+                || w.get(head + 32) != 0L) {
             return org.jmpi.transport.Lane.OTHER;
         }
         if (length > 0) {
@@ -543,7 +542,7 @@ final class TcpConnection {
         }
         for (int reads = 0; ; reads++) {
             int avail = in.position() - head;
-            int length = avail >= HEADER ? (int) inWords.getLong(head) : 0; // the payload length
+            int length = avail >= HEADER ? (int) inWords.get(head) : 0; // the payload length
             if (length < 0) {
                 return org.jmpi.transport.Lane.OTHER; // malformed: deliver() fails the peer
             }
@@ -770,7 +769,7 @@ final class TcpConnection {
             if (available < HEADER) {
                 break;
             }
-            long first = inWords.getLong(head); // the payload's length, then the kind
+            long first = inWords.get(head); // the payload's length, then the kind
             length = (int) first;
             if (length < 0 || length > maxFrame) {
                 throw new ProtocolException("frame with a payload of " + length + " bytes from rank " + from
@@ -827,10 +826,10 @@ final class TcpConnection {
      * without ids and flags whose total is its payload's length (what the lane writes, {@link #laneSend}).
      */
     private boolean shortTaken(FrameSink sink, int at, int kind, int length) {
-        ByteBuffer w = inWords;
-        long envelope = w.getLong(at + 8); // the context, then the source
-        long tagWord = w.getLong(at + 16); // the tag, then the flags
-        return w.getLong(at + 24) == length && w.getLong(at + 32) == 0L && w.getLong(at + 40) == 0L
+        LittleWords w = inWords;
+        long envelope = w.get(at + 8); // the context, then the source
+        long tagWord = w.get(at + 16); // the tag, then the flags
+        return w.get(at + 24) == length && w.get(at + 32) == 0L && w.get(at + 40) == 0L
                 && tagWord >>> 32 == 0 && sink.onShort(peer, kind, (int) envelope, (int) (envelope >>> 32),
                         (int) tagWord, inSeg, at + HEADER, length);
     }
@@ -934,7 +933,7 @@ final class TcpConnection {
         bigger.position(pending);
         in = bigger;
         inSeg = biggerSeg;
-        inWords = bigger.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        inWords = new LittleWords(bigger);
         head = 0;
         viewOffset = -1;
         view = null;

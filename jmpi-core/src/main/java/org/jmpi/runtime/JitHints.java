@@ -78,9 +78,8 @@ import java.util.List;
  * program's own processes ran up to 0.3 s longer with it (4 % over a sitting's 60 runs), a 2-rank program of 80
  * small collectives ({@code ShortJob}) took 0.73-0.88 s instead of 0.36-0.54 s in its loop, and one collectives test
  * class 66-76 s instead of 42-44 (2026-11-25). Blocking C1 alone kept most of the gain at no cost, but only a
- * compiler directives file can say that, and the JVM announces such a file on standard output. A benchmark that wants the
- * JIT's work done before its timed part can still ask for blocking compilations (docs/launching.md, "Per-call latency
- * and the heap").
+ * compiler directives file can say that; since 2026-12-04 the directives below do, for jmpi's packages, which C2 no
+ * longer compiles at all ({@link #directives()}).
  *
  * <p>jmpirun's host proxy adds these options to every Java rank it starts. The distribution's scripts take the same
  * list from {@code lib/jit-hints.sh}, which a test keeps equal to {@link #JVM_OPTIONS}: {@code bin/jmpirun} for its
@@ -187,6 +186,18 @@ public final class JitHints {
      * is compiled, small messages are slower than with C2's code (a warmed 8-byte ping-pong 0.39 against 0.12 us one
      * way, an 8-byte allreduce 0.88 against 0.29 us).
      *
+     * <p>The same methods are compiled in the foreground ({@code BackgroundCompilation: false}): the thread that made
+     * one hot waits for its compilation (a C1 compilation of a method of the message path takes well under a
+     * millisecond of CPU) and goes on in the compiled code, instead of running on in the interpreter while the
+     * compiler thread works beside it. A rank's compiler threads share its core, and the scheduler gave a background
+     * compilation the core for a whole time slice (1-5 ms) at a time of its choosing, often in the middle of an exchange
+     * whose partner then waited. Cold, 2 ranks on 2 cores, against background compilation (three gated sittings of 3-6
+     * interleaved rounds, 2026-12-04, two with the option given per method from the command line): conjugate gradient
+     * 0.78, 0.81 and 0.90 of the time, Jacobi 256^2 x 5,000 1.04, 0.92 and 0.98, Jacobi 1024^2 x 500 0.99 and 0.95,
+     * sample sort 0.94 and 1.06, N-body 0.97 and 1.10, the ping-pong after a barrier 1.00 and 0.84 (0.94 on the
+     * geometric mean); OMB-J's geometric means over the sizes 0.91-1.11, 1.01 over its cases (latency 1.07 and 1.04,
+     * allreduce 1.02 and 1.03). A short job of 80 small collectives took as long (jmpi-benchmarks' shortjob-ab.sh).
+     *
      * <p>The {@code mpi} package is named by its classes' capital initials ({@code mpi/A*} to {@code mpi/Z*}), so that a
      * program's own package {@code mpi.something} (OMB-J's {@code mpi.pt2pt}) is not matched.
      */
@@ -204,7 +215,7 @@ public final class JitHints {
             match.append(match.isEmpty() ? "" : ", ").append('"').append(p).append('"');
             inline.append(inline.isEmpty() ? "" : ", ").append("\"-").append(p).append('"');
         }
-        return "[ { match: [" + match + "], c2: { Exclude: true } },\n  { match: [\"*.*\"], c2: { inline: [" + inline
+        return "[ { match: [" + match + "], BackgroundCompilation: false, c2: { Exclude: true } },\n  { match: [\"*.*\"], c2: { inline: [" + inline
                 + "] } } ]\n";
     }
 

@@ -171,7 +171,7 @@ public final class JitHints {
     public static final String DIRECTIVES_NOTICE = "2 compiler directives added";
 
     /**
-     * Compiler directives that keep jmpi's runtime out of C2 (on the rank's command line, {@link #directiveOptions()};
+     * Compiler directives that keep jmpi's runtime out of C2 (on the rank's command line, {@link #directiveOptions(boolean)};
      * else from {@code MPI_Init}, {@link #applyInBackground()}): its methods are compiled by C1 only (first with profiling, then, once C2 would have taken them, without), and C2 does not inline
      * them into the program's own methods either. C2 then compiles the program, the JDK and the reduction kernels, some
      * 0.1 s of compiler time per rank instead of 1.0-1.5 s in an OSU latency run.
@@ -186,8 +186,8 @@ public final class JitHints {
      * is compiled, small messages are slower than with C2's code (a warmed 8-byte ping-pong 0.39 against 0.12 us one
      * way, an 8-byte allreduce 0.88 against 0.29 us).
      *
-     * <p>The same methods are compiled in the foreground ({@code BackgroundCompilation: false}): the thread that made
-     * one hot waits for its compilation (a C1 compilation of a method of the message path takes well under a
+     * <p>For a rank bound to a core ({@code foreground}) the same methods are compiled in the foreground
+     * ({@code BackgroundCompilation: false}): the thread that made one hot waits for its compilation (a C1 compilation of a method of the message path takes well under a
      * millisecond of CPU) and goes on in the compiled code, instead of running on in the interpreter while the
      * compiler thread works beside it. A rank's compiler threads share its core, and the scheduler gave a background
      * compilation the core for a whole time slice (1-5 ms) at a time of its choosing, often in the middle of an exchange
@@ -197,11 +197,20 @@ public final class JitHints {
      * sample sort 0.94 and 1.06, N-body 0.97 and 1.10, the ping-pong after a barrier 1.00 and 0.84 (0.94 on the
      * geometric mean); OMB-J's geometric means over the sizes 0.91-1.11, 1.01 over its cases (latency 1.07 and 1.04,
      * allreduce 1.02 and 1.03). A short job of 80 small collectives took as long (jmpi-benchmarks' shortjob-ab.sh).
+     * Not for ranks that are not bound (more ranks than cores, fewer, or threads of one JVM): there a rank that waited
+     * for its compilation held up the others, and a compiler thread may find a core of its own. On 2 emulated hosts x
+     * 2 ranks, 4 unbound ranks on 2 cores, foreground compilation took 0.99-1.11 of the time (Jacobi 1024 1.10, sample
+     * sort 1.11; 6 gated rounds).
      *
      * <p>The {@code mpi} package is named by its classes' capital initials ({@code mpi/A*} to {@code mpi/Z*}), so that a
      * program's own package {@code mpi.something} (OMB-J's {@code mpi.pt2pt}) is not matched.
      */
     public static String directives() {
+        return directives(false);
+    }
+
+    /** {@link #directives()}, with jmpi's methods compiled in the foreground when {@code foreground}. */
+    public static String directives(boolean foreground) {
         List<String> patterns = new ArrayList<>();
         for (char initial = 'A'; initial <= 'Z'; initial++) {
             patterns.add("mpi/" + initial + "*.*");
@@ -215,8 +224,8 @@ public final class JitHints {
             match.append(match.isEmpty() ? "" : ", ").append('"').append(p).append('"');
             inline.append(inline.isEmpty() ? "" : ", ").append("\"-").append(p).append('"');
         }
-        return "[ { match: [" + match + "], BackgroundCompilation: false, c2: { Exclude: true } },\n  { match: [\"*.*\"], c2: { inline: [" + inline
-                + "] } } ]\n";
+        return "[ { match: [" + match + "], " + (foreground ? "BackgroundCompilation: false, " : "")
+                + "c2: { Exclude: true } },\n  { match: [\"*.*\"], c2: { inline: [" + inline + "] } } ]\n";
     }
 
     /**
@@ -225,10 +234,11 @@ public final class JitHints {
      * line ({@link #DIRECTIVES_NOTICE}) on its standard output, which the launcher drops; the property tells
      * {@link #applyInBackground()} that there is nothing left to do.
      *
+     * @param foreground whether jmpi's methods compile in the foreground (for a rank bound to a core)
      * @throws IOException if the file cannot be written
      */
-    public static List<String> directiveOptions() throws IOException {
-        return List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:CompilerDirectivesFile=" + directivesFile(),
+    public static List<String> directiveOptions(boolean foreground) throws IOException {
+        return List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:CompilerDirectivesFile=" + directivesFile(foreground),
                 "-D" + GIVEN + "=command line");
     }
 
@@ -240,7 +250,12 @@ public final class JitHints {
      * if absent (a file of that name with other content is left alone and a file of this JVM's own is written).
      */
     static Path directivesFile() throws IOException {
-        String text = directives();
+        return directivesFile(false);
+    }
+
+    /** {@link #directivesFile()} of {@link #directives(boolean) directives(foreground)}. */
+    static Path directivesFile(boolean foreground) throws IOException {
+        String text = directives(foreground);
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         Path dir = Path.of(System.getProperty("java.io.tmpdir"));
         Path file = dir.resolve(String.format("jmpi-jit-%08x-%d.json", text.hashCode(), bytes.length));
@@ -269,7 +284,7 @@ public final class JitHints {
 
     /**
      * Gives this JVM {@link #directives()} from inside, once per JVM, in a daemon thread: for the JVMs whose command
-     * line does not name them ({@link #directiveOptions()}), the one that runs the ranks of {@code jmpirun --threads}
+     * line does not name them ({@link #directiveOptions(boolean)}), the one that runs the ranks of {@code jmpirun --threads}
      * and ranks that another launcher starts through {@code bin/jmpi-java}. Through the JVM's diagnostic command {@code Compiler.directives_add},
      * which answers to the caller instead of printing on standard output as the command-line flag does; it needs
      * {@link #ADD_OPENS} (part of {@link #JVM_OPTIONS}). Nothing happens with {@code JMPI_JIT_DIRECTIVES=0} or

@@ -22,16 +22,27 @@ class JitHintsTest {
         String d = JitHints.directives();
         assertThat(d).contains("\"mpi/C*.*\"", "\"mpi/R*.*\"", "\"-mpi/C*.*\"",
                 "\"org/jmpi/pt2pt/*.*\"", "\"-org/jmpi/transport/*.*\"", "Exclude: true");
-        assertThat(d).doesNotContain("\"mpi/*.*\"", "org/jmpi/op/", "org/jmpi/benchmarks");
+        assertThat(d).doesNotContain("\"mpi/*.*\"", "org/jmpi/op/", "org/jmpi/benchmarks", "BackgroundCompilation");
+        // for a rank bound to a core: the same, its methods compiled in the foreground
+        assertThat(JitHints.directives(true)).isEqualTo(d.replace("], c2: { Exclude",
+                "], BackgroundCompilation: false, c2: { Exclude"));
     }
 
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void theJvmAcceptsThemAndSaysSoInOneLine() throws Exception {
-        Path file = JitHints.directivesFile();
-        assertThat(Files.readString(file)).isEqualTo(JitHints.directives());
-        // made once: a second call names the same file
-        assertThat(JitHints.directivesFile()).isEqualTo(file);
+        for (boolean foreground : new boolean[] {false, true}) {
+            Path file = JitHints.directivesFile(foreground);
+            assertThat(Files.readString(file)).isEqualTo(JitHints.directives(foreground));
+            // made once: a second call names the same file
+            assertThat(JitHints.directivesFile(foreground)).isEqualTo(file);
+            assertThat(acceptance(file)).containsExactly(JitHints.DIRECTIVES_NOTICE);
+        }
+        assertThat(JitHints.directivesFile()).isEqualTo(JitHints.directivesFile(false));
+    }
+
+    /** What a JVM given the directives {@code file} prints on standard output (it must start). */
+    private static List<String> acceptance(Path file) throws Exception {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-XX:+UnlockDiagnosticVMOptions");
@@ -40,7 +51,7 @@ class JitHintsTest {
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor()).isZero();
-        assertThat(out.lines().toList()).containsExactly(JitHints.DIRECTIVES_NOTICE);
+        return out.lines().toList();
     }
 
     /**

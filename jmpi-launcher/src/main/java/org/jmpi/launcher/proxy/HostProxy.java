@@ -219,8 +219,10 @@ public final class HostProxy implements AutoCloseable {
      * <li>When the command is a {@code java}, {@link JitHints#JVM_OPTIONS} come first (unless {@code
      * JMPI_JIT_HINTS=0}), and {@link JitHints#directives()}, which keep jmpi's runtime out of C2, as a file named on
      * the command line (unless {@code JMPI_JIT_DIRECTIVES=0} or the command has a directives file of its own): the
-     * JVM reads it at start, so that {@code MPI_Init} need not give them itself ({@link JitHints#directiveOptions()}).
-     * The JVM's note that it read them, the first line of the rank's standard output, is dropped.</li>
+     * JVM reads it at start, so that {@code MPI_Init} need not give them itself
+     * ({@link JitHints#directiveOptions(boolean)}); for a rank bound to a core (below), whose compiler threads share
+     * that core, they have jmpi's methods compiled in the foreground. The JVM's note that it read them, the first line
+     * of the rank's standard output, is dropped.</li>
      * <li>With {@code JMPI_BIND_TO=core} (or {@code hwthread}; {@code jmpirun --bind-to core}) the command runs under
      * {@code taskset -c CPU}, the local rank's CPU in turn among those this proxy may use, so every thread of the JVM
      * stays on that CPU, as {@code mpiexec -bind-to core} does for native ranks. Without {@code JMPI_BIND_TO} the same
@@ -249,20 +251,22 @@ public final class HostProxy implements AutoCloseable {
                 && !"0".equals(env.get("JMPI_SERIAL_GC"))) {
             argv.add(1, "-XX:+UseSerialGC");
         }
-        if (java && !"0".equals(env.get("JMPI_JIT_HINTS"))) {
-            argv.addAll(1, JitHints.JVM_OPTIONS);
-            if (!"0".equals(env.get("JMPI_JIT_DIRECTIVES")) && argv.stream().noneMatch(
-                    a -> a.startsWith("-XX:CompilerDirectivesFile=") || a.equals("-XX:-UnlockDiagnosticVMOptions"))) {
-                argv.addAll(1, directiveOptions());
-            }
-        }
         String asked = env.get("JMPI_BIND_TO");
         List<Integer> allowed = allowedCpus();
         String bind = asked != null || allowed.size() != spec.ranks().size() || env.get("JMPI_HOST_CPUS") != null
                 ? asked : "core";
+        File taskset = new File("/usr/bin/taskset");
+        boolean bound = bind != null && (bind.equalsIgnoreCase("core") || bind.equalsIgnoreCase("hwthread"))
+                && !allowed.isEmpty() && taskset.canExecute();
+        if (java && !"0".equals(env.get("JMPI_JIT_HINTS"))) {
+            argv.addAll(1, JitHints.JVM_OPTIONS);
+            if (!"0".equals(env.get("JMPI_JIT_DIRECTIVES")) && argv.stream().noneMatch(
+                    a -> a.startsWith("-XX:CompilerDirectivesFile=") || a.equals("-XX:-UnlockDiagnosticVMOptions"))) {
+                argv.addAll(1, directiveOptions(bound)); // bound: its compiler threads share its core
+            }
+        }
         if (bind != null && (bind.equalsIgnoreCase("core") || bind.equalsIgnoreCase("hwthread"))) {
-            File taskset = new File("/usr/bin/taskset");
-            if (!allowed.isEmpty() && taskset.canExecute()) {
+            if (bound) {
                 int cpu = allowed.get(Math.floorMod(r.localRank(), allowed.size()));
                 argv.addAll(0, List.of(taskset.getPath(), "-c", Integer.toString(cpu)));
                 // a bound rank sees one processor; the runtime needs the host's count to tell whether it is crowded
@@ -277,20 +281,28 @@ public final class HostProxy implements AutoCloseable {
 
     private final AtomicBoolean bindNoted = new AtomicBoolean();
 
-    /** {@link JitHints#directiveOptions()}, made once; none if its file cannot be written (noted once). */
-    private List<String> directiveOptions() {
+    /**
+     * {@link JitHints#directiveOptions(boolean)}, made once for each {@code foreground}; none if its file cannot be
+     * written (noted).
+     */
+    private List<String> directiveOptions(boolean foreground) {
         String failure = null;
         List<String> options;
         synchronized (lock) {
-            if (directiveOptions == null) {
+            options = foreground ? foregroundOptions : backgroundOptions;
+            if (options == null) {
                 try {
-                    directiveOptions = JitHints.directiveOptions();
+                    options = JitHints.directiveOptions(foreground);
                 } catch (IOException | RuntimeException e) {
-                    directiveOptions = List.of();
+                    options = List.of();
                     failure = e.getMessage();
                 }
+                if (foreground) {
+                    foregroundOptions = options;
+                } else {
+                    backgroundOptions = options;
+                }
             }
-            options = directiveOptions;
         }
         if (failure != null) {
             upstream.accept(new Notice("host " + spec.hostName() + ": cannot write the JIT directives (" + failure
@@ -299,15 +311,23 @@ public final class HostProxy implements AutoCloseable {
         return options;
     }
 
-    private List<String> directiveOptions;
+    /** {@link #directiveOptions(boolean)}'s options in the background and in the foreground, null until made. */
+    private List<String> backgroundOptions;
+    private List<String> foregroundOptions;
 
     /** Whether {@link #command} gave {@code argv} jmpi's directives file. */
     private boolean addedDirectives(List<String> argv) {
-        List<String> ours;
+        List<List<String>> ours = new ArrayList<>(2);
         synchronized (lock) {
-            ours = directiveOptions;
+            ours.add(backgroundOptions);
+            ours.add(foregroundOptions);
         }
-        return ours != null && !ours.isEmpty() && java.util.Collections.indexOfSubList(argv, ours) >= 0;
+        for (List<String> o : ours) {
+            if (o != null && !o.isEmpty() && java.util.Collections.indexOfSubList(argv, o) >= 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The java of the JDK this proxy runs on: what a rank command's bare {@code java} means. */

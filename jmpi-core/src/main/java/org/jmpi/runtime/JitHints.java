@@ -171,10 +171,11 @@ public final class JitHints {
     public static final String DIRECTIVES_NOTICE = "2 compiler directives added";
 
     /**
-     * Compiler directives that keep jmpi's runtime out of C2 (on the rank's command line, {@link #directiveOptions(boolean)};
-     * else from {@code MPI_Init}, {@link #applyInBackground()}): its methods are compiled by C1 only (first with profiling, then, once C2 would have taken them, without), and C2 does not inline
-     * them into the program's own methods either. C2 then compiles the program, the JDK and the reduction kernels, some
-     * 0.1 s of compiler time per rank instead of 1.0-1.5 s in an OSU latency run.
+     * Compiler directives that keep jmpi's runtime out of C2 (on the rank's command line, {@link
+     * #directiveOptions(boolean)}; else from {@code MPI_Init}, {@link #applyInBackground()}): its methods are compiled
+     * by C1 only (first with profiling, then, once C2 would have taken them, without), and C2 does not inline them into
+     * the program's own methods either. C2 then compiles the program, the JDK and the reduction kernels, some 0.1 s of
+     * compiler time per rank instead of 1.0-1.5 s in an OSU latency run.
      *
      * <p>Why: on a host whose ranks fill the cores, C2's compilations of the message path (tens of milliseconds each,
      * every FFM access inlining some 30 methods) run on the cores the ranks spin on, in the program's first seconds,
@@ -186,21 +187,21 @@ public final class JitHints {
      * is compiled, small messages are slower than with C2's code (a warmed 8-byte ping-pong 0.39 against 0.12 us one
      * way, an 8-byte allreduce 0.88 against 0.29 us).
      *
-     * <p>For a rank bound to a core ({@code foreground}) the same methods are compiled in the foreground
-     * ({@code BackgroundCompilation: false}): the thread that made one hot waits for its compilation (a C1 compilation of a method of the message path takes well under a
-     * millisecond of CPU) and goes on in the compiled code, instead of running on in the interpreter while the
-     * compiler thread works beside it. A rank's compiler threads share its core, and the scheduler gave a background
-     * compilation the core for a whole time slice (1-5 ms) at a time of its choosing, often in the middle of an exchange
-     * whose partner then waited. Cold, 2 ranks on 2 cores, against background compilation (three gated sittings of 3-6
-     * interleaved rounds, 2026-12-04, two with the option given per method from the command line): conjugate gradient
-     * 0.78, 0.81 and 0.90 of the time, Jacobi 256^2 x 5,000 1.04, 0.92 and 0.98, Jacobi 1024^2 x 500 0.99 and 0.95,
-     * sample sort 0.94 and 1.06, N-body 0.97 and 1.10, the ping-pong after a barrier 1.00 and 0.84 (0.94 on the
-     * geometric mean); OMB-J's geometric means over the sizes 0.91-1.11, 1.01 over its cases (latency 1.07 and 1.04,
-     * allreduce 1.02 and 1.03). A short job of 80 small collectives took as long (jmpi-benchmarks' shortjob-ab.sh).
-     * Not for ranks that are not bound (more ranks than cores, fewer, or threads of one JVM): there a rank that waited
-     * for its compilation held up the others, and a compiler thread may find a core of its own. On 2 emulated hosts x
-     * 2 ranks, 4 unbound ranks on 2 cores, foreground compilation took 0.99-1.11 of the time (Jacobi 1024 1.10, sample
-     * sort 1.11; 6 gated rounds).
+     * <p>For a rank bound to a core ({@code foreground}) the same methods are compiled in the foreground ({@code
+     * BackgroundCompilation: false}): the thread that made one hot waits for its compilation (a C1 compilation of a
+     * method of the message path takes well under a millisecond of CPU) and goes on in the compiled code, instead of
+     * running on in the interpreter while the compiler thread works beside it. A rank's compiler threads share its
+     * core, and the scheduler gave a background compilation the core for a whole time slice (1-5 ms) at a time of its
+     * choosing, often in the middle of an exchange whose partner then waited. Cold, 2 ranks on 2 cores, against
+     * background compilation (three gated sittings of 3-6 interleaved rounds, 2026-12-04, two with the option given per
+     * method from the command line): conjugate gradient 0.78, 0.81 and 0.90 of the time, Jacobi 256^2 x 5,000 1.04,
+     * 0.92 and 0.98, Jacobi 1024^2 x 500 0.99 and 0.95, sample sort 0.94 and 1.06, N-body 0.97 and 1.10, the ping-pong
+     * after a barrier 1.00 and 0.84 (0.94 on the geometric mean); OMB-J's geometric means over the sizes 0.91-1.11,
+     * 1.01 over its cases (latency 1.07 and 1.04, allreduce 1.02 and 1.03). A short job of 80 small collectives took as
+     * long (jmpi-benchmarks' shortjob-ab.sh). Not for ranks that are not bound (more ranks than cores, fewer, or
+     * threads of one JVM): there a rank that waited for its compilation held up the others, and a compiler thread may
+     * find a core of its own. On 2 emulated hosts x 2 ranks, 4 unbound ranks on 2 cores, foreground compilation took
+     * 0.99-1.11 of the time (Jacobi 1024 1.10, sample sort 1.11; 6 gated rounds).
      *
      * <p>The {@code mpi} package is named by its classes' capital initials ({@code mpi/A*} to {@code mpi/Z*}), so that a
      * program's own package {@code mpi.something} (OMB-J's {@code mpi.pt2pt}) is not matched.

@@ -120,7 +120,7 @@ final class TcpConnection {
     // ---- read side: poll thread only ----
     private ByteBuffer in;
     private MemorySegment inSeg;
-    /** {@link #in}'s words in the frames' byte order, for the look at a header ({@link #laneTake}, {@link #deliver}). */
+    /** {@link #in}'s words in the frames' byte order, for a look at a header ({@link #laneTake}, {@link #deliver}). */
     private LittleWords inWords;
     private int head;
     private boolean helloDone;

@@ -232,13 +232,14 @@ class ClassCacheTest {
     }
 
     /**
-     * The ranks' cache records no compilation of the JDK's own methods: a rank that starts from it leaves them to the
+     * The ranks' cache records no compilation of the JDK's own methods but the socket channels' ({@code sun.nio.ch},
+     * which jmpi's directives keep out of C2 as its own packages): a rank that starts from it leaves the others to the
      * usual tiers, up to C2. (The training run compiles with C1 alone; a JDK method it compiled was replayed with C1
      * alone for good: ThreadLocal's look-up and the direct buffers' accessors among them, a quarter slower per
      * message in a window of small iSends.)
      */
     @Test
-    void theRanksCacheRecordsNoCompilationOfTheJdksMethods() throws Exception {
+    void theRanksCacheRecordsNoCompilationOfTheJdksMethodsButTheSocketChannels() throws Exception {
         assumeTrue(Files.isDirectory(dist.resolve("lib/aot")), "no caches");
         Run r = jmpirun(dist, Map.of(), "-n", "1", "--jvm-arg", "-XX:+AOTPrintTrainingInfo", "org.jmpi.examples.Hello");
         assertHello(r, 1);
@@ -248,14 +249,15 @@ class ClassCacheTest {
         int jmpi = 0;
         while (m.find()) {
             String top = m.group(1);
-            if (top.equals("java") || top.equals("jdk") || top.equals("sun") || top.equals("com")) {
+            if ((top.equals("java") || top.equals("jdk") || top.equals("sun") || top.equals("com"))
+                    && !r.output().startsWith("sun/nio/ch/", m.start(1))) {
                 jdk++;
             } else if (top.equals("org") || top.equals("mpi")) {
                 jmpi++;
             }
         }
         assertThat(jmpi).as("jmpi's methods recorded").isGreaterThan(100);
-        assertThat(jdk).as("the JDK's methods recorded").isZero();
+        assertThat(jdk).as("the JDK's methods recorded, the socket channels' aside").isZero();
     }
 
     /**

@@ -256,8 +256,8 @@ public final class HostProxy implements AutoCloseable {
         String bind = asked != null || allowed.size() != spec.ranks().size() || env.get("JMPI_HOST_CPUS") != null
                 ? asked : "core";
         File taskset = new File("/usr/bin/taskset");
-        boolean bound = bind != null && (bind.equalsIgnoreCase("core") || bind.equalsIgnoreCase("hwthread"))
-                && !allowed.isEmpty() && taskset.canExecute();
+        boolean binding = bind != null && (bind.equalsIgnoreCase("core") || bind.equalsIgnoreCase("hwthread"));
+        boolean bound = binding && !allowed.isEmpty() && taskset.canExecute();
         if (java && !"0".equals(env.get("JMPI_JIT_HINTS"))) {
             argv.addAll(1, JitHints.JVM_OPTIONS);
             if (!"0".equals(env.get("JMPI_JIT_DIRECTIVES")) && argv.stream().noneMatch(
@@ -265,16 +265,14 @@ public final class HostProxy implements AutoCloseable {
                 argv.addAll(1, directiveOptions(bound)); // bound: its compiler threads share its core
             }
         }
-        if (bind != null && (bind.equalsIgnoreCase("core") || bind.equalsIgnoreCase("hwthread"))) {
-            if (bound) {
-                int cpu = allowed.get(Math.floorMod(r.localRank(), allowed.size()));
-                argv.addAll(0, List.of(taskset.getPath(), "-c", Integer.toString(cpu)));
-                // a bound rank sees one processor; the runtime needs the host's count to tell whether it is crowded
-                env.putIfAbsent("JMPI_HOST_CPUS", Integer.toString(allowed.size()));
-            } else if (asked != null && bindNoted.compareAndSet(false, true)) {
-                upstream.accept(new Notice("host " + spec.hostName() + ": --bind-to " + bind + " needs taskset "
-                        + "(util-linux) and a readable CPU list; ranks run unbound"));
-            }
+        if (bound) {
+            int cpu = allowed.get(Math.floorMod(r.localRank(), allowed.size()));
+            argv.addAll(0, List.of(taskset.getPath(), "-c", Integer.toString(cpu)));
+            // a bound rank sees one processor; the runtime needs the host's count to tell whether it is crowded
+            env.putIfAbsent("JMPI_HOST_CPUS", Integer.toString(allowed.size()));
+        } else if (binding && asked != null && bindNoted.compareAndSet(false, true)) {
+            upstream.accept(new Notice("host " + spec.hostName() + ": --bind-to " + bind + " needs taskset "
+                    + "(util-linux) and a readable CPU list; ranks run unbound"));
         }
         return argv;
     }

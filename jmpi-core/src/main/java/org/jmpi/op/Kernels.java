@@ -113,8 +113,9 @@ final class Kernels {
             int m = (int) Math.min(chunk, n - done);
             long at = (first + done) * bytes;
             long length = m * bytes;
-            // the copies of the message path (FastCopy), not the JDK's array-taking copy, whose shared type switch
-            // the message path's compiled copies were thrown away for
+            // the copies of the message path (FastCopy: one call site per pair of segment classes, memmove when
+            // large), not the JDK's array-taking copy, whose shared type switch the message path's compiled copies
+            // were thrown away for
             org.jmpi.shared.FastCopy.copy(a, at, xs, 0, length);
             org.jmpi.shared.FastCopy.copy(b, at, ys, 0, length);
             apply(op, kind, x, y, 0, m);

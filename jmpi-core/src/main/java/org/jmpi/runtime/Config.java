@@ -57,6 +57,11 @@ public record Config(long eagerLimit, long chunkBytes, int spinIterations, int y
         return v;
     }
 
+    /** {@code jmpi.copy.native.min}: copies of at least this many bytes use memmove once it is linked; 0 never. */
+    public static long copyNativeMin() {
+        return longParam("jmpi.copy.native.min", org.jmpi.shared.FastCopy.DEFAULT_NATIVE_MIN, 0, 1L << 40);
+    }
+
     /**
      * A size parameter ({@code jmpi.*} property, else its {@code JMPI_*} variable, else {@code dflt}), checked to lie in
      * {@code [min, max]}.

@@ -53,6 +53,10 @@ public final class JmpiRuntime {
         this.threadLevel = threadLevel;
         this.job = bootstrap instanceof ThreadsBootstrap tb ? tb.job() : null;
         boolean crowded = oversubscribed(bootstrap);
+        boolean localPeer = hasLocalPeer(bootstrap);
+        if (localPeer) {
+            org.jmpi.shared.FastCopy.linkInBackground(); // in the start-up's waits (see FastCopy, "When it is linked")
+        }
         this.progress = new Progress(job,
                 crowded && Config.raw("jmpi.spin.iterations") == null ? 0 : config.spinIterations(),
                 config.yieldIterations(), jfrCounters());
@@ -107,6 +111,9 @@ public final class JmpiRuntime {
         }
         if (transport != null) {
             transport.afterStartFence();
+        }
+        if (localPeer) {
+            org.jmpi.shared.FastCopy.link(); // waits for the link begun above: none of it in the program's time
         }
         StartupTrace.mark("MPI_Init: done");
     }
@@ -179,6 +186,16 @@ public final class JmpiRuntime {
         return transport;
     }
 
+    /** Whether another rank of the job runs on this host. */
+    private static boolean hasLocalPeer(Bootstrap bootstrap) {
+        for (int p = 0; p < bootstrap.size(); p++) {
+            if (p != bootstrap.rank() && bootstrap.isLocal(p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * Whether more ranks of the job run on this host than it has processors. Then the peer a waiting rank waits for
      * is probably waiting for this rank's core: unless {@code jmpi.spin.iterations} is set, waiting threads do not
@@ -249,6 +266,7 @@ public final class JmpiRuntime {
         StartupTrace.mark("MPI_Init: start");
         JitHints.applyInBackground();
         Config config = Config.fromEnvironment();
+        org.jmpi.shared.FastCopy.setNativeMin(Config.copyNativeMin());
         Bootstrap b = BootstrapFactory.detect();
         StartupTrace.mark("MPI_Init: process manager connected");
         return new JmpiRuntime(b, config, Math.max(0, Math.min(3, requiredThreadLevel)));

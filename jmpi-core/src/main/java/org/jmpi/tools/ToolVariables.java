@@ -42,7 +42,7 @@ final class ToolVariables {
 
     /** Where a group of parameters is read. */
     enum Source {
-        ENGINE, COLLECTIVES, SHARED_MEMORY, TCP
+        ENGINE, COLLECTIVES, SHARED_MEMORY, TCP, COPIES
     }
 
     /** A control variable: a {@code jmpi.*} parameter. */
@@ -161,6 +161,8 @@ final class ToolVariables {
                 "messages to a rank reached over TCP up to this many bytes are sent eagerly"));
         l.add(new Cvar("jmpi.tcp.chunk.bytes", Source.TCP, Kind.LONG, null,
                 "larger messages travel over TCP in data frames of at most this many bytes"));
+        l.add(new Cvar("jmpi.copy.native.min", Source.COPIES, Kind.LONG, null,
+                "copies of at least this many bytes use memmove once it is linked; 0 never"));
         return List.copyOf(l);
     }
 
@@ -199,9 +201,10 @@ final class ToolVariables {
             {"jmpi.collectives", "algorithm selection of the collectives"},
             {"jmpi.shared_memory", "the shared-memory transport between ranks of one host"},
             {"jmpi.tcp", "the TCP transport between hosts"},
+            {"jmpi.copies", "how large pieces of memory are copied"},
             {"jmpi.traffic", "frames and bytes per peer, and the transport that reaches it"},
         };
-        Source[] sources = {Source.ENGINE, Source.COLLECTIVES, Source.SHARED_MEMORY, Source.TCP, null};
+        Source[] sources = {Source.ENGINE, Source.COLLECTIVES, Source.SHARED_MEMORY, Source.TCP, Source.COPIES, null};
         List<Category> l = new ArrayList<>();
         for (int k = 0; k < names.length; k++) {
             Source s = sources[k];
@@ -235,6 +238,7 @@ final class ToolVariables {
             case COLLECTIVES -> rt != null ? Tuning.config().describe() : CollConfig.fromEnvironment().describe();
             case SHARED_MEMORY -> ShmConfig.fromEnvironment().describe();
             case TCP -> TcpConfig.fromEnvironment().describe();
+            case COPIES -> Map.of("jmpi.copy.native.min", Long.toString(Config.copyNativeMin()));
         };
     }
 

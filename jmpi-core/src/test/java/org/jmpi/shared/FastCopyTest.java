@@ -7,11 +7,26 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** {@link FastCopy} copies exactly what {@link MemorySegment#copy} copies, with the same checks. */
+/** {@link FastCopy} copies exactly what {@link MemorySegment#copy} copies, with the same checks, on every route. */
 class FastCopyTest {
-    private static final int BIG = 4096 * 3 + 13;
+    private static final long NATIVE_MIN = FastCopy.DEFAULT_NATIVE_MIN;
+    private static final int BIG = (int) NATIVE_MIN * 3 + 13;
+
+    @BeforeAll
+    static void link() {
+        FastCopy.setNativeMin(NATIVE_MIN);
+        assertThat(FastCopy.link()).as("memmove links (the tests run with native access)").isTrue();
+        assertThat(FastCopy.nativeMin()).isEqualTo(NATIVE_MIN);
+    }
+
+    @AfterAll
+    static void defaults() {
+        FastCopy.setNativeMin(FastCopy.DEFAULT_NATIVE_MIN);
+    }
 
     private static byte[] random(int n, long seed) {
         byte[] b = new byte[n];
@@ -108,8 +123,8 @@ class FastCopyTest {
 
     @Test
     void copiesAtShortDistancesModulo4KiBAreExact() {
-        // destinations 1-63 bytes after the source modulo 4 KiB (where some copies are slow): same bytes, between
-        // arrays, native memory and both, overlapping or not
+        // destinations 1-63 bytes after the source modulo 4 KiB take the JDK's copy instead of memmove (slow there):
+        // same bytes, between arrays, native memory and both, overlapping or not
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment nat = arena.allocate(4 * BIG, 4096);
             byte[] heap = new byte[4 * BIG];
@@ -130,8 +145,9 @@ class FastCopyTest {
     }
 
     @Test
-    void readOnlySourcesAreCopied() {
-        // a read-only send buffer (a read-only ByteBuffer, say)
+    void readOnlySourcesAreCopiedOnEveryRoute() {
+        // a read-only send buffer (a read-only ByteBuffer, say): large pieces go to memmove, whose address probe
+        // passes the source too
         try (Arena arena = Arena.ofConfined()) {
             byte[] data = random(BIG, 9);
             MemorySegment nat = arena.allocate(BIG);
@@ -191,5 +207,29 @@ class FastCopyTest {
             FastCopy.copy(m, 0, MemorySegment.ofArray(back), 0, BIG);
             assertThat(back).isEqualTo(src);
         }
+    }
+
+    @Test
+    void zeroTurnsTheNativeCopyOffAndSmallValuesAreRaised() {
+        try {
+            FastCopy.setNativeMin(0);
+            assertThat(FastCopy.nativeMin()).isEqualTo(Long.MAX_VALUE);
+            byte[] src = random(BIG, 5);
+            byte[] dst = new byte[BIG];
+            FastCopy.copy(MemorySegment.ofArray(src), 0, MemorySegment.ofArray(dst), 0, BIG);
+            assertThat(dst).isEqualTo(src);
+            FastCopy.setNativeMin(1);
+            assertThat(FastCopy.nativeMin()).isEqualTo(64);
+        } finally {
+            FastCopy.setNativeMin(NATIVE_MIN);
+        }
+    }
+
+    @Test
+    void smallCopiesTakeTheJdkPath() {
+        byte[] src = random(100, 3);
+        byte[] dst = new byte[100];
+        FastCopy.copy(MemorySegment.ofArray(src), 0, MemorySegment.ofArray(dst), 0, 100);
+        assertThat(dst).isEqualTo(src);
     }
 }

@@ -93,7 +93,7 @@ class MpiTTest {
             assertError(h::readString, MpiT.ERR_INVALID_HANDLE);
         }
         assertThat(names).contains("jmpi.eager.limit", "jmpi.coll.pace", "jmpi.coll.allreduce.algorithm",
-                "jmpi.shm.ring.bytes", "jmpi.tcp.host");
+                "jmpi.shm.ring.bytes", "jmpi.tcp.host", "jmpi.copy.native.min");
         List<Integer> cvars = new ArrayList<>();
         List<Integer> pvars = new ArrayList<>();
         for (int c = 0; c < MpiT.categoryGetNum(); c++) {

@@ -96,11 +96,9 @@ final class ShmSegment {
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
 
     /**
-     * A mapping of a segment file as a plain native segment of the same lifetime (every page of a segment file is
-     * written when it is created, so no access can fault). It was made for the {@code memmove} copy (removed
-     * 2026-11-28), which refused mapped segments; kept since then so that the rings stay of the segment class the
-     * message path's copies and accessors have always seen. Whether mapped segments would cost anything was not
-     * measured.
+     * A mapping of a segment file as a plain native segment of the same lifetime. Every page of a segment file is
+     * written when it is created, so no access can fault; {@link org.jmpi.shared.FastCopy} copies plain native memory
+     * with {@code memmove}, but leaves mapped segments, whose pages may fault (a full or truncated file), to the JDK.
      */
     @SuppressWarnings("restricted")
     private static MemorySegment backed(MemorySegment mapped, Arena arena) {

@@ -974,7 +974,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
      * destination starts 1 to 31 bytes after the source, modulo 4 KiB, process_vm_readv and process_vm_writev took
      * 209-219 us for 512 KiB on the project's machine, against 44-54 us at every other distance (one process
      * copying within itself, every distance from -2 to 40 bytes). It is the same effect as glibc's memmove at short
-     * distances ({@code rep movsb}), inside the kernel's copy. Such a copy is refused, and the message
+     * distances ({@link org.jmpi.shared.FastCopy}), inside the kernel's copy. Such a copy is refused, and the message
      * travels through the ring, whose copies avoid it (measured 2026-11-24).
      */
     static boolean slowDistance(long destination, long source, long bytes) {

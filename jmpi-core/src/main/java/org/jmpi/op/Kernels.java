@@ -113,13 +113,12 @@ final class Kernels {
             int m = (int) Math.min(chunk, n - done);
             long at = (first + done) * bytes;
             long length = m * bytes;
-            // the copies of the message path (FastCopy: one call site per pair of segment classes, memmove when
-            // large), not the JDK's array-taking copy, whose shared type switch the message path's compiled copies
-            // were thrown away for
-            org.jmpi.shared.FastCopy.copy(a, at, xs, 0, length);
-            org.jmpi.shared.FastCopy.copy(b, at, ys, 0, length);
+            // the JDK's segment copy in the message path's form (FastCopy.copyLocal), not its array-taking copy,
+            // whose shared type switch the message path's compiled copies were thrown away for
+            org.jmpi.shared.FastCopy.copyLocal(a, at, xs, 0, length);
+            org.jmpi.shared.FastCopy.copyLocal(b, at, ys, 0, length);
             apply(op, kind, x, y, 0, m);
-            org.jmpi.shared.FastCopy.copy(ys, 0, b, at, length);
+            org.jmpi.shared.FastCopy.copyLocal(ys, 0, b, at, length);
         }
     }
 }

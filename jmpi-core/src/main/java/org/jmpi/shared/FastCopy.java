@@ -15,18 +15,24 @@ import java.lang.invoke.MethodHandle;
  * 256 KiB ring moves 6-8 GB/s with {@link MemorySegment#copy} and 15-25 GB/s with glibc's {@code memmove} on the same
  * memory (a C twin of the pipeline reaches 22-37 GB/s); inside one core's cache the two are equal. The JDK's copy loop
  * is fine for cache-hot data but not for cache lines that live in the other core's cache, which is what a two-copy
- * transport copies. Without it (2026-11-28 to 12-05) a warmed ping-pong of 1 MiB on Java arrays took 150-185 us
+ * transport copies. Without it (2026-11-28 to 12-04) a warmed ping-pong of 1 MiB on Java arrays took 150-185 us
  * instead of 44-60 and a window of 64 KiB sends moved 5.5-6.3 GB/s instead of 8-14. Java arrays are passed to
  * {@code memmove} directly: the downcall is linked with {@link Linker.Option#critical(boolean) critical(true)}, which
  * lets it see heap memory (the collector waits for the call, a few microseconds at most per piece).
  *
  * <p><b>When it is linked.</b> Linking a downcall costs a rank some tens of milliseconds of CPU (the JDK generates the
- * call's code) and its first calls run slowly until that code is customized. Linked in a daemon thread in the middle
- * of a program (once a rank had copied 1 GiB, until 2026-11-28), it stalled the program: 30-40 ms in the 256 KiB
- * allgathers of an OMB-J-shaped run, a 64 KiB alltoall at 78-92 us instead of 15.6. It is linked where the
- * transport's system calls are ({@code LinuxCalls}), in the rank's own thread as its start ends, and called there
- * until the JDK has customized it; ranks without another rank on their host never link it and copy with the JDK.
- * {@code jmpi.copy.native.min} (read at MPI_Init; default 4 KiB; 0 never links) is the smallest piece it copies.
+ * call's code), and the JDK's part of each call (the segments' checks and scopes, its adapters) runs slowly until the
+ * JIT has compiled it. Linked in a daemon thread in the middle of a program (once a rank had copied 1 GiB, until
+ * 2026-11-28), it stalled the program: 30-40 ms in the 256 KiB allgathers of an OMB-J-shaped run, a 64 KiB alltoall
+ * at 78-92 us instead of 15.6. Since 2026-12-04 the runtime begins the link in a daemon thread as {@code MPI_Init}
+ * begins, on ranks with another rank on their host, and waits for it as {@code MPI_Init} ends ({@link
+ * #linkInBackground()}, {@link #link()}): the link uses the start-up's waits, and none of it falls in the program
+ * (a 4-rank job on 2 cores starts 2-3 % later, 15 ms of CPU per rank). The first copies through it still run the
+ * JDK's part uncompiled: in a cold run the first size that takes it (4 KiB) costs 1-2 us more per collective call than
+ * with the JDK's copy (OMB-J's alltoall and allgather at 4 KiB 3.2-3.5 us against 1.6-2.2; 2026-12-04, 4 gated
+ * rounds), and every size after it gains (latency on arrays from 8 KiB 0.3-0.7 of the time, allreduce from 16 KiB
+ * 0.5, a 1 MiB ping-pong on {@code byte[]} after a barrier 0.49). {@code jmpi.copy.native.min} (read at MPI_Init;
+ * default 4 KiB; 0 never links) is the smallest piece it copies.
  * Only between segments whose source and destination are alive, the destination writable, neither of them a mapped
  * file (a page of a mapped file may fault, e.g. when the file was truncated or the file system is full: the JDK's copy
  * turns that fault into an exception, a fault inside {@code memmove} would end the JVM; the shared-memory transport
@@ -102,8 +108,7 @@ public final class FastCopy {
 
     /**
      * Links {@code memmove} in the calling thread unless the native copy is off or some caller has begun to (then
-     * waits for it: the shared-memory transport, as a rank's start ends); returns whether large copies take it from
-     * now on.
+     * waits for it); returns whether large copies take it from now on. The runtime calls it as MPI_Init ends.
      */
     public static boolean link() {
         if (configuredMin == Long.MAX_VALUE || Memmove.HANDLE == null) {

@@ -99,7 +99,7 @@ public final class FastCopy {
      * {@link #link()} waits for it.
      */
     public static void linkInBackground() {
-        if (configuredMin != Long.MAX_VALUE) {
+        if (configuredMin != Long.MAX_VALUE && !linked) { // linked: a later MPI_Init in threads mode or a spawn
             Thread.ofPlatform().daemon().name("jmpi-link-memmove").start(() -> {
                 MethodHandle ignored = Memmove.HANDLE;
             });

@@ -53,7 +53,10 @@ public final class JmpiRuntime {
         this.threadLevel = threadLevel;
         this.job = bootstrap instanceof ThreadsBootstrap tb ? tb.job() : null;
         boolean crowded = oversubscribed(bootstrap);
-        boolean localPeer = hasLocalPeer(bootstrap);
+        // processes only: in threads mode the slices memmove's arguments need would be garbage on every large copy
+        // between two ranks' buffers (48 bytes per 256 KiB send/recv of direct buffers become 128), and that path was
+        // not measured with it
+        boolean localPeer = job == null && hasLocalPeer(bootstrap);
         if (localPeer) {
             org.jmpi.shared.FastCopy.linkInBackground(); // in the start-up's waits (see FastCopy, "When it is linked")
         }

@@ -7,9 +7,10 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 
 /**
- * Copies of message payloads between memory that another core touches (a shared-memory ring, a peer's buffer in
- * threads mode) and the caller's buffer, through the C library's {@code memmove} for pieces of 4 KiB and more once the
- * shared-memory transport has linked it at the end of {@code MPI_Init} ({@link #link()}).
+ * Copies of message payloads between memory that another core touches (a shared-memory ring) and the caller's
+ * buffer, through the C library's {@code memmove} for pieces of 4 KiB and more once the runtime has linked it at the
+ * end of {@code MPI_Init} ({@link #link()}; ranks as processes only: in threads mode the slices its arguments need
+ * would be garbage on every large copy between two ranks' buffers).
  *
  * <p><b>Why memmove at all.</b> Measured on the 2-core AMD EPYC test VM: a producer/consumer pipeline through a
  * 256 KiB ring moves 6-8 GB/s with {@link MemorySegment#copy} and 15-25 GB/s with glibc's {@code memmove} on the same
@@ -25,7 +26,7 @@ import java.lang.invoke.MethodHandle;
  * JIT has compiled it. Linked in a daemon thread in the middle of a program (once a rank had copied 1 GiB, until
  * 2026-11-28), it stalled the program: 30-40 ms in the 256 KiB allgathers of an OMB-J-shaped run, a 64 KiB alltoall
  * at 78-92 us instead of 15.6. Since 2026-12-04 the runtime begins the link in a daemon thread as {@code MPI_Init}
- * begins, on ranks with another rank on their host, and waits for it as {@code MPI_Init} ends ({@link
+ * begins, on ranks (processes) with another rank on their host, and waits for it as {@code MPI_Init} ends ({@link
  * #linkInBackground()}, {@link #link()}): the link uses the start-up's waits, and none of it falls in the program
  * (a 4-rank job on 2 cores starts 2-3 % later, 15 ms of CPU per rank). The first copies through it still run the
  * JDK's part uncompiled: in a cold run the first size that takes it (4 KiB) costs 1-2 us more per collective call than

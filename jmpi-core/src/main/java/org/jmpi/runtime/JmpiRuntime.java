@@ -55,8 +55,9 @@ public final class JmpiRuntime {
         boolean crowded = oversubscribed(bootstrap);
         // processes only: in threads mode the slices memmove's arguments need would be garbage on every large copy
         // between two ranks' buffers (48 bytes per 256 KiB send/recv of direct buffers become 128), and that path was
-        // not measured with it
-        boolean localPeer = job == null && hasLocalPeer(bootstrap);
+        // not measured with it. Not on a crowded host either, where the start-up has no idle core to link in (see
+        // FastCopy, "When it is linked")
+        boolean localPeer = job == null && !crowded && hasLocalPeer(bootstrap);
         if (localPeer) {
             org.jmpi.shared.FastCopy.linkInBackground(); // in the start-up's waits (see FastCopy, "When it is linked")
         }

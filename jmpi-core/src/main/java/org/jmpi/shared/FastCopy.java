@@ -24,16 +24,20 @@ import java.lang.invoke.MethodHandle;
  * <p><b>When it is linked.</b> Linking a downcall costs a rank some tens of milliseconds of CPU (the JDK generates the
  * call's code), and the JDK's part of each call (the segments' checks and scopes, its adapters) runs slowly until the
  * JIT has compiled it. Linked in a daemon thread in the middle of a program (once a rank had copied 1 GiB, until
- * 2026-11-28), it stalled the program: 30-40 ms in the 256 KiB allgathers of an OMB-J-shaped run, a 64 KiB alltoall
- * at 78-92 us instead of 15.6. Since 2026-12-04 the runtime begins the link in a daemon thread as {@code MPI_Init}
- * begins, on ranks (processes) with another rank on their host, and waits for it as {@code MPI_Init} ends ({@link
- * #linkInBackground()}, {@link #link()}): the link uses the start-up's waits, and none of it falls in the program
- * (a 4-rank job on 2 cores starts 2-3 % later, 15 ms of CPU per rank). The first copies through it still run the
- * JDK's part uncompiled: in a cold run the first size that takes it (4 KiB) costs 1-2 us more per collective call than
- * with the JDK's copy (OMB-J's alltoall and allgather at 4 KiB 3.2-3.5 us against 1.6-2.2; 2026-12-04, 4 gated
- * rounds), and every size after it gains (latency on arrays from 8 KiB 0.3-0.7 of the time, allreduce from 16 KiB
- * 0.5, a 1 MiB ping-pong on {@code byte[]} after a barrier 0.49). {@code jmpi.copy.native.min} (read at MPI_Init;
- * default 4 KiB; 0 never links) is the smallest piece it copies.
+ * 2026-11-28), it stalled the program: 30-40 ms in the 256 KiB allgathers of an OMB-J-shaped run, a 64 KiB alltoall at
+ * 78-92 us instead of 15.6. Since 2026-12-04 the runtime begins the link in a daemon thread as {@code MPI_Init} begins,
+ * on ranks (processes) with another rank on their host, and waits for it as {@code MPI_Init} ends ({@link
+ * #linkInBackground()}, {@link #link()}): the link uses the start-up's waits, and none of it falls in the program. Not
+ * where the host has more ranks than processors (the runtime's "crowded"): there the start-up has no waits to hide the
+ * link in, and a 4-rank job on 2 cores started 2-3 % later with it (15 ms of CPU per rank; without it 0.98 of the wall
+ * time and 0.97 of the CPU time of the build that linked, 20 paired runs, 2026-12-04). Across 2 emulated hosts x 2
+ * ranks on 2 cores, where it did link until then, the mini-applications took 1.02-1.15 times as long with it as without
+ * in one sitting (10 gated rounds) and 0.86-1.03 in the next (5 rounds): within their spread. The first copies through
+ * it still run the JDK's part uncompiled: in a cold run the first size that takes it (4 KiB) costs 1-2 us more per
+ * collective call than with the JDK's copy (OMB-J's alltoall and allgather at 4 KiB 3.2-3.5 us against 1.6-2.2;
+ * 2026-12-04, 4 gated rounds), and every size after it gains (latency on arrays from 8 KiB 0.3-0.7 of the time,
+ * allreduce from 16 KiB 0.5, a 1 MiB ping-pong on {@code byte[]} after a barrier 0.49). {@code jmpi.copy.native.min}
+ * (read at MPI_Init; default 4 KiB; 0 never links) is the smallest piece it copies.
  * Only between segments whose source and destination are alive, the destination writable, neither of them a mapped
  * file (a page of a mapped file may fault, e.g. when the file was truncated or the file system is full: the JDK's copy
  * turns that fault into an exception, a fault inside {@code memmove} would end the JVM; the shared-memory transport

@@ -222,8 +222,8 @@ public final class FastCopy {
     /**
      * The downcall {@code memmove(void *dst, const void *src, size_t n) -> void *}, critical with heap access, or null
      * when it cannot be linked (no native access, no such symbol); linked by the class's initialisation, in the thread
-     * of {@link #linkInBackground()} (or of the first {@link #link()}). A constant, so that C1 compiles {@code invokeExact} through it into its caller
-     * (see {@code LinuxCalls.Calls}).
+     * of {@link #linkInBackground()} (or of the first {@link #link()}). A constant, so that C1 compiles {@code
+     * invokeExact} through it into its caller (see {@code LinuxCalls.Calls}).
      */
     private static final class Memmove {
         static final MethodHandle HANDLE = lookup();

@@ -79,7 +79,11 @@ public record CollConfig(
      * (direct buffers, geometric mean of 21 sizes, 4 gated rounds, 2026-11-27; 1.30 without pacing, which bounds
      * nothing but the flow window). On Java arrays it was no faster (1.33 against 1.29, 6 rounds: 1-16 B and 8-32 KiB
      * faster, 128 B-1 KiB slower), and on both the first size above the eager limit, 128 KiB, was slower the further
-     * the root had run ahead (the cause is not known).
+     * the root had run ahead (the cause is not known). Measured and not taken (2026-12-04, 6 gated rounds against this
+     * pace): a pace by message size, 3,072 calls for 1-64 bytes at 2 ranks down to 768 from 512 bytes (two paces'
+     * ring records within 768 KiB), with a pool of 8,192 entries: 1-64 B took 0.56-0.87 of the time, but 512 B 1.64,
+     * 8-32 KiB 1.28-1.51, and ungated runs of 4 B sometimes 0.85 us against 0.2-0.3. As without pacing, the waits
+     * for a receiver's first compilations moved to other sizes (bcast geometric mean 0.95).
      */
     public static long autoPace(int size) {
         return Math.max(MIN_AUTO_PACE, 768 / Math.max(1, size - 1));

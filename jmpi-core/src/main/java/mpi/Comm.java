@@ -642,7 +642,7 @@ public class Comm implements Freeable, Cloneable {
             checkCount(recvcount);
             checkType(recvtype);
             checkSource(c, source);
-            BufferView.of(recvbuf, recvcount, recvtype.desc, true);
+            BufferView.check(recvbuf, recvcount, recvtype.desc, true);
             MessageData out = BufferView.of(sendbuf, sendcount, sendtype.desc, false);
             return dest == MPI.PROC_NULL ? 0 : JmpiRuntime.get().engine().sendNowDeferred(out, c.worldRank(dest),
                     c.context(), c.rank(), sendtag);

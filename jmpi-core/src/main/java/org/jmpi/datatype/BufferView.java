@@ -78,8 +78,19 @@ public final class BufferView {
             }
         }
 
+        /** Slots of {@link #seen} (a power of two). */
+        static final int SEEN = 1024;
+
         @SuppressWarnings({"unchecked", "rawtypes"})
         final SoftReference<Entry>[] recent = new SoftReference[RECENT];
+        /**
+         * Identity hashes of buffers a view was made for and not cached, one slot per hash (no references held): a
+         * view is cached only when its buffer comes a second time. A program that passes a new array to every call
+         * (a dot product into {@code new double[1]}, {@code sendRecv} of fresh rows) then pays for its view alone, not
+         * for an entry, a soft reference and the eviction of a view that a loop reuses; a buffer that comes again,
+         * also after 64 others (a window of non-blocking calls), is cached at its second call.
+         */
+        final int[] seen = new int[SEEN];
         int next;
         /** Set {@code i} is entries {@code WAYS * i} (the newest) to {@code WAYS * i + WAYS - 1} (the oldest). */
         @SuppressWarnings({"unchecked", "rawtypes"})
@@ -102,6 +113,17 @@ public final class BufferView {
                 }
             }
             return null;
+        }
+
+        /** Whether {@code buf} was seen before (see {@link #seen}); notes it if not. */
+        boolean seenBefore(Object buf) {
+            int h = System.identityHashCode(buf);
+            int slot = (h ^ (h >>> 16)) & (SEEN - 1);
+            if (seen[slot] == h) {
+                return true;
+            }
+            seen[slot] = h;
+            return false;
         }
 
         void add(Object buf, int count, TypeDescriptor type, boolean forReceive, MessageData view) {
@@ -142,7 +164,8 @@ public final class BufferView {
             MessageData view = cache.find(buf, (int) count, type, forReceive);
             if (view == null) {
                 view = make(buf, count, type, forReceive);
-                if (view != MessageData.EMPTY && !(buf instanceof boolean[]) && view.bytes() <= ViewCache.MAX_BYTES) {
+                if (view != MessageData.EMPTY && !(buf instanceof boolean[]) && view.bytes() <= ViewCache.MAX_BYTES
+                        && cache.seenBefore(buf)) {
                     cache.add(buf, (int) count, type, forReceive, view);
                 }
             }
@@ -151,8 +174,69 @@ public final class BufferView {
         return make(buf, count, type, forReceive); // a count above 2^31 - 1: a memory segment's (MPI 4.0's _c calls)
     }
 
+    /**
+     * The checks of {@link #of}, without a view when the buffer is a primitive array and the type
+     * {@linkplain TypeDescriptor#isDense dense} (for a buffer that a later call of the same operation views).
+     *
+     * @throws MpiError as {@link #of}
+     */
+    public static void check(Object buf, long count, TypeDescriptor type, boolean forReceive) {
+        if (count <= 0 || !type.isDense() || count > arrayBytes(buf) / type.size()) {
+            of(buf, count, type, forReceive);
+        }
+    }
+
+    /**
+     * Bytes in {@code buf} when it is a primitive array other than a {@code boolean[]}, else -1. Type tests, as
+     * {@link #elementBytes(Buffer)}.
+     */
+    private static long arrayBytes(Object buf) {
+        if (buf instanceof byte[] a) {
+            return a.length;
+        }
+        if (buf instanceof double[] a) {
+            return (long) a.length * Double.BYTES;
+        }
+        if (buf instanceof int[] a) {
+            return (long) a.length * Integer.BYTES;
+        }
+        if (buf instanceof long[] a) {
+            return (long) a.length * Long.BYTES;
+        }
+        if (buf instanceof float[] a) {
+            return (long) a.length * Float.BYTES;
+        }
+        if (buf instanceof char[] a) {
+            return (long) a.length * Character.BYTES;
+        }
+        return buf instanceof short[] a ? (long) a.length * Short.BYTES : -1;
+    }
+
+    /**
+     * A primitive array with a dense type ({@link #check}'s case): the first {@code count * type.size()} bytes of the
+     * array, with no plan, bounds arrays or intermediate slice; null when that is not the case or does not fit (the
+     * general way then checks and reports).
+     */
+    private static MessageData dense(Object buf, long count, TypeDescriptor type) {
+        long capacity = arrayBytes(buf);
+        if (!type.isDense() || count > capacity / type.size()) {
+            return null; // also when capacity is -1 (not such an array)
+        }
+        long bytes = count * type.size();
+        MemorySegment whole = org.jmpi.shared.FastCopy.arraySegment(buf);
+        MemorySegment memory = bytes == capacity ? whole : whole.asSlice(0, bytes);
+        return new MessageData.SegmentData(memory,
+                bytes <= SmallPayload.MAX_BYTES ? SmallPayload.ofArray(buf, 0, bytes) : null);
+    }
+
     /** The checks and the view, without the cache. */
     private static MessageData make(Object buf, long count, TypeDescriptor type, boolean forReceive) {
+        if (count > 0) {
+            MessageData view = dense(buf, count, type);
+            if (view != null) {
+                return view;
+            }
+        }
         if (count < 0) {
             throw new MpiError(ErrorClass.ERR_COUNT, "negative count " + count);
         }

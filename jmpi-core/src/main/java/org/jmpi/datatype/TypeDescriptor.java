@@ -28,6 +28,8 @@ public final class TypeDescriptor {
     private final long ub;
     private final boolean lbMarked;
     private final boolean ubMarked;
+    /** See {@link #isDense()}. */
+    private final boolean dense;
 
     private TypeDescriptor(BaseKind base, Plan plan, Signature signature, long lb, long ub, boolean lbMarked,
             boolean ubMarked) {
@@ -41,6 +43,8 @@ public final class TypeDescriptor {
         this.ub = ub;
         this.lbMarked = lbMarked;
         this.ubMarked = ubMarked;
+        this.dense = plan.size > 0 && lb == 0 && ub == plan.size && plan instanceof Plan.Runs r
+                && r.offsets.length == 1 && r.offsets[0] == 0 && r.lengths[0] == plan.size;
     }
 
     /**
@@ -276,6 +280,15 @@ public final class TypeDescriptor {
     public boolean isContiguous() {
         return plan.size == 0
                 || plan instanceof Plan.Runs r && r.offsets.length == 1 && r.offsets[0] == lb && r.lengths[0] == ub - lb;
+    }
+
+    /**
+     * True when {@code count} elements are exactly the first {@code count * size} bytes from the buffer's start (lower
+     * bound 0, one run of data filling the extent): every predefined type but the pairs and complex numbers with
+     * padding, and contiguous types made of them. A view of such a type needs no plan ({@code BufferView}).
+     */
+    public boolean isDense() {
+        return dense;
     }
 
     /** Number of contiguous runs one element has (saturated at {@link Long#MAX_VALUE}); 1 for contiguous types. */

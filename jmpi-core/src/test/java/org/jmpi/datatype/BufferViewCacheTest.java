@@ -6,9 +6,9 @@ import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
 
 /**
- * The per-thread cache of buffer views: a loop that passes the same buffer, count and type gets the same view, also
- * after a garbage collection (a collection that emptied the cache made the hot callers' compiled code take a path it
- * had never seen, and deoptimised them), and large views are not kept.
+ * The per-thread cache of buffer views: a loop that passes the same buffer, count and type gets the same view from its
+ * second call on, also after a garbage collection (a collection that emptied the cache made the hot callers' compiled
+ * code take a path it had never seen, and deoptimised them); a buffer passed once is not kept, nor are large views.
  */
 class BufferViewCacheTest {
     private static final TypeDescriptor BYTE = TypeDescriptor.primitive(BaseKind.BYTE);
@@ -18,6 +18,8 @@ class BufferViewCacheTest {
     void aRepeatedCallGetsTheSameViewAlsoAfterAGarbageCollection() {
         byte[] array = new byte[8];
         ByteBuffer direct = ByteBuffer.allocateDirect(64);
+        BufferView.of(array, 8, BYTE, false);
+        BufferView.of(direct, 8, DOUBLE, true);
         MessageData a = BufferView.of(array, 8, BYTE, false);
         MessageData d = BufferView.of(direct, 8, DOUBLE, true);
         assertThat(BufferView.of(array, 8, BYTE, false)).isSameAs(a);
@@ -31,6 +33,7 @@ class BufferViewCacheTest {
     @Test
     void theArgumentsThatMakeAViewAreAllPartOfTheKey() {
         byte[] array = new byte[16];
+        BufferView.of(array, 8, BYTE, false);
         MessageData a = BufferView.of(array, 8, BYTE, false);
         assertThat(BufferView.of(array, 16, BYTE, false)).isNotSameAs(a);
         assertThat(BufferView.of(array, 8, BYTE, true)).isNotSameAs(a);
@@ -44,6 +47,9 @@ class BufferViewCacheTest {
         MessageData[] views = new MessageData[window.length];
         for (int i = 0; i < window.length; i++) {
             window[i] = ByteBuffer.allocateDirect(8);
+            BufferView.of(window[i], 8, BYTE, false); // seen once: not cached yet
+        }
+        for (int i = 0; i < window.length; i++) {
             views[i] = BufferView.of(window[i], 8, BYTE, false);
         }
         int kept = 0;
@@ -64,22 +70,46 @@ class BufferViewCacheTest {
     @Test
     void theCacheIsBoundedTheOldestViewsGo() {
         byte[] first = new byte[8];
+        BufferView.of(first, 8, BYTE, false);
         MessageData view = BufferView.of(first, 8, BYTE, false);
         for (int i = 0; i < 20_000; i++) { // about 160 newer views per set of four
-            BufferView.of(new byte[8], 8, BYTE, false);
+            byte[] other = new byte[8];
+            BufferView.of(other, 8, BYTE, false);
+            BufferView.of(other, 8, BYTE, false);
         }
         assertThat(BufferView.of(first, 8, BYTE, false)).isNotSameAs(view);
+    }
+
+    @Test
+    void buffersPassedOnceLeaveTheCachedViewsAlone() {
+        byte[] reused = new byte[8];
+        BufferView.of(reused, 8, BYTE, false);
+        MessageData view = BufferView.of(reused, 8, BYTE, false);
+        for (int i = 0; i < 20_000; i++) { // a fresh array per call, as in a dot product into new double[1]
+            MessageData fresh = BufferView.of(new double[1], 1, DOUBLE, true);
+            assertThat(fresh.bytes()).isEqualTo(8);
+        }
+        assertThat(BufferView.of(reused, 8, BYTE, false)).isSameAs(view);
+        double[] again = new double[1];
+        MessageData once = BufferView.of(again, 1, DOUBLE, false);
+        MessageData twice = BufferView.of(again, 1, DOUBLE, false);
+        assertThat(twice).as("made again at the second call").isNotSameAs(once);
+        assertThat(BufferView.of(again, 1, DOUBLE, false)).as("cached at the second call").isSameAs(twice);
     }
 
     @Test
     void viewsOfMoreThan64KiBAreKeptOnlyAmongTheLastFour() {
         byte[] small = new byte[64 << 10];
         byte[] large = new byte[(64 << 10) + 1];
+        BufferView.of(small, small.length, BYTE, false);
+        BufferView.of(large, large.length, BYTE, false);
         MessageData s = BufferView.of(small, small.length, BYTE, false);
         MessageData l = BufferView.of(large, large.length, BYTE, false);
         assertThat(BufferView.of(large, large.length, BYTE, false)).isSameAs(l);
         for (int i = 0; i < 4; i++) {
-            BufferView.of(new byte[8], 8, BYTE, false);
+            byte[] other = new byte[8];
+            BufferView.of(other, 8, BYTE, false);
+            BufferView.of(other, 8, BYTE, false);
         }
         assertThat(BufferView.of(small, small.length, BYTE, false)).as("found in the table").isSameAs(s);
         assertThat(BufferView.of(large, large.length, BYTE, false)).as("only a recent view").isNotSameAs(l);
@@ -88,9 +118,11 @@ class BufferViewCacheTest {
     @Test
     void viewsOfMoreThanAMebibyteAreNotCached() {
         byte[] large = new byte[(1 << 20) + 1];
+        BufferView.of(large, large.length, BYTE, false);
         MessageData first = BufferView.of(large, large.length, BYTE, false);
         assertThat(BufferView.of(large, large.length, BYTE, false)).isNotSameAs(first);
         byte[] limit = new byte[1 << 20];
+        BufferView.of(limit, limit.length, BYTE, false);
         MessageData cached = BufferView.of(limit, limit.length, BYTE, false);
         assertThat(BufferView.of(limit, limit.length, BYTE, false)).isSameAs(cached);
     }

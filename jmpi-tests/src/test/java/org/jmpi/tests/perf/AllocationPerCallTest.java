@@ -67,6 +67,16 @@ class AllocationPerCallTest {
     }
 
     /**
+     * A program that passes new arrays to every call pays for the arrays and a view of each, ~140 bytes for a primitive
+     * array with a predefined type (288 bytes per call for the two here): not for a cache entry, nor for the plan, bounds
+     * and slices of the general view (704 bytes per call when those were made).
+     */
+    @MpiTest(ranks = 2, timeoutSeconds = 180)
+    void freshArraysCostTheirViewsOnly() throws MPIException {
+        check(Family.ALLREDUCE_FRESH_ARRAYS_8B, 2 * 24 + 2 * 160 + 48);
+    }
+
+    /**
      * A barrier, and the fence epoch built on it, allocate nothing of their own in steady state (they used to build a
      * collective schedule per call, ~650 bytes). The limit is twice the slack: in threads mode the ranks' threads
      * contend for each other's locks, whose waiting nodes the JDK allocates (54 bytes per fence were seen at 3 ranks).

@@ -78,19 +78,21 @@ public final class BufferView {
             }
         }
 
-        /** Slots of {@link #seen} (a power of two). */
-        static final int SEEN = 1024;
+        /** Sets of {@link #seen} (a power of two), of {@link #WAYS} hashes each. */
+        static final int SEEN_SETS = 256;
 
         @SuppressWarnings({"unchecked", "rawtypes"})
         final SoftReference<Entry>[] recent = new SoftReference[RECENT];
         /**
-         * Identity hashes of buffers a view was made for and not cached, one slot per hash (no references held): a
-         * view is cached only when its buffer comes a second time. A program that passes a new array to every call
-         * (a dot product into {@code new double[1]}, {@code sendRecv} of fresh rows) then pays for its view alone, not
-         * for an entry, a soft reference and the eviction of a view that a loop reuses; a buffer that comes again,
-         * also after 64 others (a window of non-blocking calls), is cached at its second call.
+         * Identity hashes of buffers a view was made for and not cached (no references held), in sets chosen by the
+         * hash as the table's: a view is cached only when its buffer comes a second time. A program that passes a new
+         * array to every call (a dot product into {@code new double[1]}, {@code sendRecv} of fresh rows) then pays for
+         * its view alone, not for an entry, a soft reference and the eviction of a view that a loop reuses; a buffer
+         * that comes again, also after 64 others (a window of non-blocking calls), is cached at its second call. Sets
+         * of four, not one slot per hash: two buffers of one slot that a loop passes in turn would each push the other
+         * out before its second call, and never be cached (some pair of 64 buffers would, in most programs).
          */
-        final int[] seen = new int[SEEN];
+        final int[] seen = new int[WAYS * SEEN_SETS];
         int next;
         /** Set {@code i} is entries {@code WAYS * i} (the newest) to {@code WAYS * i + WAYS - 1} (the oldest). */
         @SuppressWarnings({"unchecked", "rawtypes"})
@@ -117,12 +119,15 @@ public final class BufferView {
 
         /** Whether {@code buf} was seen before (see {@link #seen}); notes it if not. */
         boolean seenBefore(Object buf) {
-            int h = System.identityHashCode(buf);
-            int slot = (h ^ (h >>> 16)) & (SEEN - 1);
-            if (seen[slot] == h) {
-                return true;
+            int h = System.identityHashCode(buf); // never 0, which marks a free place
+            int s = ((h ^ (h >>> 16)) & (SEEN_SETS - 1)) * WAYS;
+            for (int i = s; i < s + WAYS; i++) {
+                if (seen[i] == h) {
+                    return true;
+                }
             }
-            seen[slot] = h;
+            System.arraycopy(seen, s, seen, s + 1, WAYS - 1);
+            seen[s] = h;
             return false;
         }
 

@@ -68,6 +68,29 @@ class BufferViewCacheTest {
     }
 
     @Test
+    void buffersWhoseHashesShareASetAreCachedWhenALoopPassesThemInTurn() {
+        // four arrays of one set of the filter of buffers seen once (BufferView.ViewCache.seen: 256 sets of 4)
+        java.util.Map<Integer, java.util.List<byte[]>> bySet = new java.util.HashMap<>();
+        java.util.List<byte[]> set = null;
+        while (set == null) {
+            byte[] a = new byte[8];
+            int h = System.identityHashCode(a);
+            java.util.List<byte[]> l = bySet.computeIfAbsent((h ^ (h >>> 16)) & 255, k -> new java.util.ArrayList<>());
+            l.add(a);
+            set = l.size() == 4 ? l : null;
+        }
+        MessageData[] views = new MessageData[4];
+        for (int round = 0; round < 2; round++) { // seen once, then cached
+            for (int i = 0; i < 4; i++) {
+                views[i] = BufferView.of(set.get(i), 8, BYTE, false);
+            }
+        }
+        for (int i = 0; i < 4; i++) {
+            assertThat(BufferView.of(set.get(i), 8, BYTE, false)).as("buffer %d", i).isSameAs(views[i]);
+        }
+    }
+
+    @Test
     void theCacheIsBoundedTheOldestViewsGo() {
         byte[] first = new byte[8];
         BufferView.of(first, 8, BYTE, false);

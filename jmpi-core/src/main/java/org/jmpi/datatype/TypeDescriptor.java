@@ -43,8 +43,7 @@ public final class TypeDescriptor {
         this.ub = ub;
         this.lbMarked = lbMarked;
         this.ubMarked = ubMarked;
-        this.dense = plan.size > 0 && lb == 0 && ub == plan.size && plan instanceof Plan.Runs r
-                && r.offsets.length == 1 && r.offsets[0] == 0 && r.lengths[0] == plan.size;
+        this.dense = plan.size > 0 && lb == 0 && isContiguous();
     }
 
     /**

@@ -49,14 +49,4 @@ public interface Reduction {
     default long bytesPerElement() {
         return (long) slotsPerElement() * slotBytes();
     }
-
-    /** A zeroed working array for {@code count} elements. */
-    default Object allocate(int count) {
-        long slots = (long) count * slotsPerElement();
-        if (slots > Integer.MAX_VALUE - 16) {
-            throw new org.jmpi.runtime.MpiError(org.jmpi.runtime.ErrorClass.ERR_COUNT,
-                    "a reduction over " + count + " elements needs more than 2^31 array entries");
-        }
-        return java.lang.reflect.Array.newInstance(arrayType().componentType(), (int) slots);
-    }
 }

@@ -495,19 +495,6 @@ public final class ThreadsJob {
         return threads.clone();
     }
 
-    /** A stack dump of every rank thread that is still alive. */
-    public String dumpStacks() {
-        StringBuilder sb = new StringBuilder();
-        for (int r = 0; r < size; r++) {
-            Thread t = threads[r];
-            sb.append("--- rank ").append(r).append(" (").append(t.getState()).append(")\n");
-            for (StackTraceElement e : t.getStackTrace()) {
-                sb.append("    at ").append(e).append('\n');
-            }
-        }
-        return sb.toString();
-    }
-
     // ---- running a main class (jmpirun --threads) ----
 
     /**

@@ -63,10 +63,6 @@ public final class CartTopology implements Topology {
         return n;
     }
 
-    public int ndims() {
-        return dims.length;
-    }
-
     public int size() {
         return size;
     }

@@ -83,7 +83,8 @@ class MpiToolsTest {
 
     /**
      * A started handle of bytes sent counts rank 0's 4 KiB to rank 1 (processes: over shared memory; threads mode
-     * sends no frames, so nothing); stopped, it counts nothing more; reset, it starts from 0.
+     * sends no frames, so nothing); stopped, it counts nothing more; reset, it starts from 0; read-reset gives the
+     * count and starts from 0; the session's reset zeroes its counters and leaves its read-only route alone.
      */
     static void traffic(boolean processes) throws MPIException {
         Intracomm w = MPI.COMM_WORLD;
@@ -103,6 +104,7 @@ class MpiToolsTest {
         }
         s.stopAll();
         long[] counted = sent.read();
+        long routeBefore = size > 1 ? route.read()[1] : 0;
         if (size > 1 && rank == 0) {
             assertThat(counted[1]).isEqualTo(processes ? 4096 : 0);
             MpiT.PvarInfo info = MpiT.pvarGetInfo(MpiT.pvarGetIndex("jmpi.route", MpiT.PVAR_CLASS_STATE));
@@ -115,6 +117,30 @@ class MpiToolsTest {
         sent.write(new long[size]);
         assertThat(sent.read()).containsOnly(0L);
         assertError(() -> sent.write(new long[size + 1]), MpiT.ERR_INVALID);
+        // readreset: the values counted, then 0 in the same step
+        s.startAll();
+        if (size > 1 && rank == 0) {
+            w.send(data, data.length, MPI.BYTE, 1, 82);
+        } else if (size > 1 && rank == 1) {
+            w.recv(data, data.length, MPI.BYTE, 0, 82);
+        }
+        s.stopAll();
+        long[] readAndReset = sent.readReset();
+        if (size > 1 && rank == 0) {
+            assertThat(readAndReset[1]).isEqualTo(processes ? 4096 : 0);
+        }
+        assertThat(sent.read()).as("after readreset").containsOnly(0L);
+        assertError(route::readReset, MpiT.ERR_PVAR_NO_WRITE);
+        // the session's reset (MPI_T_PVAR_ALL_HANDLES) zeroes its counters and leaves the read-only route alone
+        long[] seeded = new long[size];
+        java.util.Arrays.fill(seeded, 7);
+        sent.write(seeded);
+        assertThat(sent.read()).containsOnly(7L);
+        s.resetAll();
+        assertThat(sent.read()).as("after the session's reset").containsOnly(0L);
+        if (size > 1 && rank == 0) {
+            assertThat(route.read()[1]).as("the route is not a counter: reset leaves it").isEqualTo(routeBefore);
+        }
         sent.free();
         assertError(sent::read, MpiT.ERR_INVALID_HANDLE);
         s.free();

@@ -74,11 +74,6 @@ public final class Group implements Freeable {
         return myWorldRank;
     }
 
-    /** True for the predefined {@link MPI#GROUP_EMPTY}. */
-    boolean isPredefined() {
-        return predefined;
-    }
-
     public int getSize() throws MPIException {
         check(this, "Group.getSize");
         return worldRanks.length;

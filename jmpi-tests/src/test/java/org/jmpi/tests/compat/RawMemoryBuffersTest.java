@@ -118,6 +118,13 @@ class RawMemoryBuffersTest {
         }
         recv.free();
         send.free();
+        // a direct CharBuffer (MPI.newCharBuffer, native order) receives MPI.CHAR from a char[]
+        java.nio.CharBuffer chars = MPI.newCharBuffer(4);
+        assertThat(chars.order()).isEqualTo(java.nio.ByteOrder.nativeOrder());
+        w.sendRecv(("r" + rank % 10 + "ok").toCharArray(), 4, MPI.CHAR, right(w), 12, chars, 4, MPI.CHAR, left(w),
+                12);
+        assertThat(chars.duplicate().clear().toString()).isEqualTo("r" + left(w) % 10 + "ok");
+        MPI.pControl(1, null); // MPI_Pcontrol, a hook for profiling tools: accepted, and nothing happens
     }
 
     @MpiTest(ranks = {1, 2, 3, 4})

@@ -200,7 +200,7 @@ class FileAccessTest {
         Path path = dir.resolve("nonblocking");
         File f = new File(w, path.toString(), MPI.MODE_CREATE | MPI.MODE_RDWR);
         f.setView(0, MPI.INT, MPI.INT, "native");
-        // 4 regions of size * N ints: iWriteAt, iWriteAtAll, writeAtAllBegin/End, iWrite + iWriteAll
+        // 5 regions of size * N ints: iWriteAt, iWriteAtAll, writeAtAllBegin/End, iWrite + iWriteAll, writeAllBegin/End
         IntBuffer a = MPI.newIntBuffer(N).put(values(rank, N));
         IntBuffer b = MPI.newIntBuffer(N).put(values(rank + size, N));
         Request r1 = f.iWriteAt((long) rank * N, a, N, MPI.INT);
@@ -219,10 +219,17 @@ class FileAccessTest {
         assertThat(f.getPosition()).isEqualTo((long) (3 * size + rank) * N + N / 2);
         Request r5 = f.iWriteAll(MPI.slice(d, N / 2), N - N / 2, MPI.INT);
         Request.waitAll(new Request[] {r4, r5});
+        // a fifth region by the split collective at the individual file pointer
+        int[] e = values(rank + 4 * size, N);
+        f.seek((long) (4 * size + rank) * N, MPI.SEEK_SET);
+        f.writeAllBegin(e, N, MPI.INT);
+        Status s6 = f.writeAllEnd(e);
+        assertThat(s6.getCount(MPI.INT)).isEqualTo(N);
+        assertThat(f.getPosition()).isEqualTo((long) (4 * size + rank + 1) * N);
         f.sync();
         w.barrier();
         f.sync();
-        byte[] image = IoTesting.blocks(4, size, N);
+        byte[] image = IoTesting.blocks(5, size, N);
         if (rank == 0) {
             assertImage(path, image);
         }

@@ -200,11 +200,36 @@ class SendModesTest {
             w.send(new int[0], 0, MPI.INT, 0, 6);
             rr.waitFor();
             assertThat(in).containsExactly(1, 2, 3);
+            // persistent ready sends (array and buffer), restarted: each round's receive is posted first
+            IntBuffer direct = MPI.newIntBuffer(3);
+            for (int round = 0; round < 3; round++) {
+                Request[] posted = {w.iRecv(in, 3, MPI.INT, 0, 8), w.iRecv(direct, 3, MPI.INT, 0, 9)};
+                w.send(new int[0], 0, MPI.INT, 0, 6);
+                Request.waitAll(posted);
+                assertThat(in).containsExactly(round, round + 1, round + 2);
+                assertThat(new int[] {direct.get(0), direct.get(1), direct.get(2)})
+                        .containsExactly(-round, -round - 1, -round - 2);
+            }
         } else if (rank == 0) {
             w.recv(new int[0], 0, MPI.INT, 1, 6);
             w.rSend(new int[] {7, 8, 9}, 3, MPI.INT, 1, 5);
             w.recv(new int[0], 0, MPI.INT, 1, 6);
             w.irSend(IntBuffer.wrap(new int[] {1, 2, 3}), 3, MPI.INT, 1, 7).waitFor();
+            int[] out = new int[3];
+            IntBuffer direct = MPI.newIntBuffer(3);
+            Prequest fromArray = w.rSendInit(out, 3, MPI.INT, 1, 8);
+            Prequest fromBuffer = w.rSendInit(direct, 3, MPI.INT, 1, 9);
+            for (int round = 0; round < 3; round++) {
+                for (int i = 0; i < 3; i++) {
+                    out[i] = round + i;
+                    direct.put(i, -round - i);
+                }
+                w.recv(new int[0], 0, MPI.INT, 1, 6);
+                Prequest.startAll(new Prequest[] {fromArray, fromBuffer});
+                Request.waitAll(new Request[] {fromArray, fromBuffer});
+            }
+            fromArray.free();
+            fromBuffer.free();
         }
     }
 

@@ -269,7 +269,24 @@ class TopologyTest {
         // v-form: 2 elements from the left at displacement 1
         adj.neighborAllGatherv(new int[] {rank, rank * 2}, 2, MPI.INT, in, new int[] {2}, new int[] {1}, MPI.INT);
         assertThat(in).containsExactly(0, left, left * 2);
+        // the same, non-blocking, on direct buffers
+        IntBuffer pair = MPI.newIntBuffer(2).put(0, rank).put(1, rank * 2);
+        IntBuffer inBuf = MPI.newIntBuffer(3).put(0, -1).put(1, -1).put(2, -1);
+        adj.iNeighborAllGatherv(pair, 2, MPI.INT, inBuf, new int[] {2}, new int[] {1}, MPI.INT).waitFor();
+        assertThat(new int[] {inBuf.get(0), inBuf.get(1), inBuf.get(2)}).containsExactly(-1, left, left * 2);
         adj.free();
+
+        // given by sources with weights: the edge to the right weighs 3 + the source's rank
+        GraphComm weighted = w.createDistGraph(new int[] {rank}, new int[] {1}, new int[] {right},
+                new int[] {3 + rank}, MPI.INFO_NULL, false);
+        DistGraphNeighbors wn = weighted.getDistGraphNeighbors();
+        assertThat(wn.isWeighted()).isTrue();
+        assertThat(wn.getInDegree()).isEqualTo(1);
+        assertThat(wn.getSource(0)).isEqualTo(left);
+        assertThat(wn.getSourceWeight(0)).isEqualTo(3 + left);
+        assertThat(wn.getDestination(0)).isEqualTo(right);
+        assertThat(wn.getDestinationWeight(0)).isEqualTo(3 + rank);
+        weighted.free();
 
         // given by sources: every rank declares the edge to its right and, on rank 0, also 0 -> 0 twice
         int[] sources = rank == 0 ? new int[] {0, 0} : new int[] {rank};
@@ -306,6 +323,13 @@ class TopologyTest {
         dg.neighborAllToAllv(sendv, sc, sd, MPI.INT, recvv, rc, rd, MPI.INT);
         for (int i = 0; i < inDeg; i++) {
             assertThat(recvv[i]).isEqualTo(rank * 1000 + dn.getSource(i));
+        }
+        // the same, non-blocking, on direct buffers
+        IntBuffer sendBuf = MPI.newIntBuffer(total).put(0, sendv);
+        IntBuffer recvBuf = MPI.newIntBuffer(inDeg);
+        dg.iNeighborAllToAllv(sendBuf, sc, sd, MPI.INT, recvBuf, rc, rd, MPI.INT).waitFor();
+        for (int i = 0; i < inDeg; i++) {
+            assertThat(recvBuf.get(i)).isEqualTo(rank * 1000 + dn.getSource(i));
         }
         dg.free();
     }

@@ -95,14 +95,8 @@ class MpiToolsTest {
         MpiT.PvarHandle route = s.handleAlloc(MpiT.pvarGetIndex("jmpi.route", MpiT.PVAR_CLASS_STATE), null);
         assertThat(sent.count()).isEqualTo(size);
         assertThat(sent.read()).containsOnly(0L);
-        s.startAll();
         byte[] data = new byte[4096];
-        if (size > 1 && rank == 0) {
-            w.send(data, data.length, MPI.BYTE, 1, 80);
-        } else if (size > 1 && rank == 1) {
-            w.recv(data, data.length, MPI.BYTE, 0, 80);
-        }
-        s.stopAll();
+        countedZeroToOne(s, data, 80);
         long[] counted = sent.read();
         long routeBefore = size > 1 ? route.read()[1] : 0;
         if (size > 1 && rank == 0) {
@@ -118,13 +112,7 @@ class MpiToolsTest {
         assertThat(sent.read()).containsOnly(0L);
         assertError(() -> sent.write(new long[size + 1]), MpiT.ERR_INVALID);
         // readreset: the values counted, then 0 in the same step
-        s.startAll();
-        if (size > 1 && rank == 0) {
-            w.send(data, data.length, MPI.BYTE, 1, 82);
-        } else if (size > 1 && rank == 1) {
-            w.recv(data, data.length, MPI.BYTE, 0, 82);
-        }
-        s.stopAll();
+        countedZeroToOne(s, data, 82);
         long[] readAndReset = sent.readReset();
         if (size > 1 && rank == 0) {
             assertThat(readAndReset[1]).isEqualTo(processes ? 4096 : 0);
@@ -145,6 +133,18 @@ class MpiToolsTest {
         assertError(sent::read, MpiT.ERR_INVALID_HANDLE);
         s.free();
         w.barrier();
+    }
+
+    /** Rank 0 sends {@code data} to rank 1 while the session's counters run. */
+    private static void countedZeroToOne(MpiT.PvarSession s, byte[] data, int tag) throws MPIException {
+        Intracomm w = MPI.COMM_WORLD;
+        s.startAll();
+        if (w.getSize() > 1 && w.getRank() == 0) {
+            w.send(data, data.length, MPI.BYTE, 1, tag);
+        } else if (w.getSize() > 1 && w.getRank() == 1) {
+            w.recv(data, data.length, MPI.BYTE, 0, tag);
+        }
+        s.stopAll();
     }
 
     /** Every rank writes the allreduce's algorithm (scope ALL_EQ): the next allreduce uses it, and says so. */

@@ -33,6 +33,15 @@ public interface Lane {
     int shortPayloadMax();
 
     /**
+     * Whether {@link #takeShort} may be asked with a capacity above {@link #shortPayloadMax()}, for the messages this
+     * lane sends by address ({@link #sendByAddress}); it then takes nothing larger from the peer but those. False: the
+     * caller receives larger messages the usual way.
+     */
+    default boolean takesByAddress() {
+        return false;
+    }
+
+    /**
      * Writes a frame of {@code kind} with this envelope (flags 0, no ids, total = {@code length}) and {@code length}
      * payload bytes from {@code payload} at {@code offset} to {@code peer}, now; or does nothing and answers false
      * (no room, frames queued before it, not connected yet, closed): the caller then sends the usual way.
@@ -45,8 +54,9 @@ public interface Lane {
     /**
      * Sends a frame as {@link #sendShort} does but leaves the payload where it is: the peer copies it straight out of
      * {@code payload} (one copy instead of two), so the caller must keep {@code payload} as it is until
-     * {@link #wasRead} says the peer has read it. Answers the ticket to ask {@link #wasRead} with, or 0 when this lane
-     * does not do that for this message or peer (too small, not native memory, no room now, ...): nothing was done.
+     * {@link #wasRead} says the peer has read it. The payload may be larger than {@link #shortPayloadMax()}. Answers
+     * the ticket to ask {@link #wasRead} with, or 0 when this lane does not do that for this message or peer (too small
+     * or too large, not native memory, no room now, ...): nothing was done.
      */
     default long sendByAddress(int peer, int kind, int context, int source, int tag, MemorySegment payload) {
         return 0;
@@ -83,6 +93,15 @@ public interface Lane {
      * caller then calls {@link #takeShort}, which decides). Same threading as {@link #takeShort}.
      */
     boolean arrived(int peer);
+
+    /**
+     * Whether {@code peer}'s next frame, one {@link #takeShort} answered {@link #OTHER} for, is a short one (a control
+     * frame, or a small message for another receive), which {@link #passOne} hands over at little cost. Same threading
+     * as {@link #takeShort}.
+     */
+    default boolean shortNext(int peer) {
+        return true;
+    }
 
     /**
      * Hands {@code peer}'s next frame to the sink (after {@link #takeShort} answered {@link #OTHER}: a control frame,

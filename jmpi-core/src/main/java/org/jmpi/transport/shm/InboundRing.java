@@ -75,6 +75,13 @@ final class InboundRing {
         return ShmLayout.isOfLap(marker, ShmLayout.lapTag(head, lapShift));
     }
 
+    /** Whether the record at the head is a SHORT one: a control frame or a small message, cheap to hand over. */
+    boolean shortAtHead() {
+        long marker = ShmLayout.getAcquire(dataWords, (int) (head & mask));
+        return ShmLayout.isOfLap(marker, ShmLayout.lapTag(head, lapShift))
+                && ShmLayout.markerType(marker) == ShmLayout.TYPE_SHORT;
+    }
+
     /**
      * Hands up to {@code budget} frames to the sink.
      *
@@ -204,7 +211,7 @@ final class InboundRing {
     private String handAddressed(FrameSink sink, int off, long length) {
         long first = envelopeWords.get((off + 8) >>> 3);
         int payload = (int) first;
-        if (payload < 0 || payload > (mask + 1) >>> 1) {
+        if (payload < 0 || payload > ShmLayout.addressPayloadMax(mask + 1)) {
             return "an address record of " + payload + " payload bytes";
         }
         long address = envelopeWords.get((off + (int) ShmLayout.ADDRESS_AT) >>> 3);

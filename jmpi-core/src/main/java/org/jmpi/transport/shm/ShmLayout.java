@@ -219,6 +219,17 @@ final class ShmLayout {
     /** Bytes of an ADDRESS record: one cache line. */
     static final long ADDRESS_RECORD_BYTES = ALIGN;
 
+    /**
+     * The largest payload an ADDRESS record may name on a ring of {@code ringDataBytes}: four times the ring. The
+     * payload stays in the producer's memory, so the ring's size does not bound it; this bound is the consumer's check
+     * of a record's length (a message it reads before its receive is posted goes through a buffer of that size) and
+     * the producer's limit. The sender's flow window bounds it further (a message above the eager limit must leave
+     * half the window free: with the default window of 4 MiB, about 2 MiB).
+     */
+    static long addressPayloadMax(long ringDataBytes) {
+        return Math.min(4 * ringDataBytes, Integer.MAX_VALUE - ALIGN);
+    }
+
     /** Record bytes for a SHORT record with this payload length, 64-byte aligned. */
     static long shortRecordBytes(long payload) {
         return align(SHORT_PAYLOAD_OFFSET + payload);

@@ -109,6 +109,8 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
     private final int shortPayloadMax;
     /** Smallest message {@link #sendByAddress} takes ({@link ShmConfig#addressMin}; never when that is 0). */
     private final long addressMin;
+    /** Largest message {@link #sendByAddress} takes ({@link ShmLayout#addressPayloadMax}). */
+    private final long addressMax;
     private final MemorySegment doorbell;
     /** The timeout of a futex sleep on {@link #doorbell} (progress owner only). */
     private final MemorySegment sleepTimespec = Arena.ofAuto().allocate(16, 8);
@@ -153,6 +155,7 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
         this.eagerLimit = Math.min(config.eagerLimit(), own.ringDataBytes / 4);
         this.shortPayloadMax = (int) Math.min(eagerLimit, own.ringDataBytes / 2 - ShmLayout.SHORT_PAYLOAD_OFFSET);
         this.addressMin = config.addressMin() == 0 ? Long.MAX_VALUE : config.addressMin();
+        this.addressMax = ShmLayout.addressPayloadMax(own.ringDataBytes);
         this.doorbell = own.doorbell();
         this.pidNamespace = pidNamespace;
         this.inbound = new InboundRing[localRanks.length - 1];
@@ -465,16 +468,28 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
 
     /**
      * The lane's send by address: an ADDRESS record ({@link ShmLayout}) naming {@code payload} where it is, under the
-     * ring's lock, when the message is large enough ({@link ShmConfig#addressMin}), in native memory, the peer's
+     * ring's lock, when the message is large enough ({@link ShmConfig#addressMin}) and not too large (at most {@link
+     * ShmLayout#addressPayloadMax}: above the lane's short payloads too), in native memory, the peer's
      * memory can be read with {@code process_vm_readv} (then its can read ours: same user, same pid namespace) or is
      * ours (threads mode), and the ring is attached, has nothing queued and has room; then the doorbell, as
      * {@link #send} rings it.
      */
     @Override
+    public boolean takesByAddress() {
+        return addressMin != Long.MAX_VALUE;
+    }
+
+    @Override
+    public boolean shortNext(int peer) {
+        InboundRing in = inboundOf[peer];
+        return in != null && in.shortAtHead();
+    }
+
+    @Override
     public long sendByAddress(int peer, int kind, int context, int source, int tag, MemorySegment payload) {
         OutboundRing o = outbound[peer];
         long length = payload.byteSize();
-        if (o == null || closed || length < addressMin || length > shortPayloadMax || !payload.isNative()
+        if (o == null || closed || length < addressMin || length > addressMax || !payload.isNative()
                 || job == null && !canReadFrom(peer)) {
             return 0;
         }

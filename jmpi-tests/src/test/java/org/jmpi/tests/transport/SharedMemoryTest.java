@@ -229,6 +229,78 @@ class SharedMemoryTest {
         }
     }
 
+    /**
+     * The exchanges of sendRecv, alltoall and allgather send by address above the lane's short messages too (256 KiB
+     * with 2-3 ranks), up to a quarter of the flow window; larger ones (3 MiB) take the rendezvous. Around the ring:
+     * every rank's send buffer overwritten as soon as its call returns; with Java arrays on odd ranks, so that a
+     * receive into a large direct buffer meets a streamed message and an array meets one by address; a message by
+     * address above half a ring that waits unexpected (a probe reads it) before its sendRecv's receive; an alltoall
+     * and an allgather of such blocks, direct and arrays.
+     */
+    @MpiTest(ranks = {2, 3}, timeoutSeconds = 120)
+    void exchangesAboveTheLanesShortMessagesAreReadWhereTheyAre() throws MPIException {
+        Comm w = MPI.COMM_WORLD;
+        int rank = w.getRank();
+        int size = w.getSize();
+        int to = (rank + 1) % size;
+        int from = (rank + size - 1) % size;
+        int max = 3 << 20;
+        ByteBuffer out = ByteBuffer.allocateDirect(max);
+        ByteBuffer in = ByteBuffer.allocateDirect(max);
+        byte[] outArray = new byte[max];
+        byte[] inArray = new byte[max];
+        for (int n : new int[] {(256 << 10) + 64, 512 << 10, (1 << 20) - 4096, 1 << 20, max}) {
+            for (boolean arrays : new boolean[] {false, true}) {
+                boolean mine = arrays && rank % 2 == 1; // arrays on odd ranks in the second round
+                fill(out, n, rank + n);
+                System.arraycopy(bytes(out, n), 0, outArray, 0, n);
+                Status st = w.sendRecv(mine ? outArray : out, n, MPI.BYTE, to, 5, mine ? inArray : in, n, MPI.BYTE,
+                        from, 5);
+                fill(out, n, rank + 1);
+                java.util.Arrays.fill(outArray, (byte) 0);
+                assertThat(st.getCount(MPI.BYTE)).isEqualTo(n);
+                check(mine ? ByteBuffer.wrap(inArray) : in, n, from + n, "sendRecv of " + n + (mine ? " (arrays)" : ""));
+            }
+        }
+        if (rank < 2) { // above half a ring (512 KiB here), read while it waits unexpected
+            int n = 768 << 10;
+            int peer = 1 - rank;
+            fill(out, n, 40 + rank);
+            if (rank == 1) {
+                assertThat(w.probe(0, 7).getCount(MPI.BYTE)).isEqualTo(n);
+            }
+            w.sendRecv(out, n, MPI.BYTE, peer, 7, in, n, MPI.BYTE, peer, 7);
+            fill(out, n, 0);
+            check(in, n, 40 + peer, "unexpected by address");
+        }
+        for (int block : new int[] {300 << 10, 768 << 10}) {
+            for (boolean arrays : new boolean[] {false, true}) {
+                ByteBuffer send = ByteBuffer.allocateDirect(size * block);
+                ByteBuffer recv = ByteBuffer.allocateDirect(size * block);
+                for (int p = 0; p < size; p++) {
+                    fill(send.slice(p * block, block), block, 100 * rank + p);
+                }
+                byte[] sendArray = bytes(send, size * block);
+                byte[] recvArray = new byte[size * block];
+                w.allToAll(arrays ? sendArray : send, block, MPI.BYTE, arrays ? recvArray : recv, block, MPI.BYTE);
+                ByteBuffer got = arrays ? ByteBuffer.wrap(recvArray) : recv;
+                for (int p = 0; p < size; p++) {
+                    check(got.slice(p * block, block), block, 100 * p + rank, "alltoall of " + block + " from " + p);
+                }
+                w.allGather(arrays ? sendArray : send, block, MPI.BYTE, arrays ? recvArray : recv, block, MPI.BYTE);
+                for (int p = 0; p < size; p++) {
+                    check(got.slice(p * block, block), block, 100 * p, "allgather of " + block + " from " + p);
+                }
+            }
+        }
+    }
+
+    private static byte[] bytes(ByteBuffer b, int n) {
+        byte[] a = new byte[n];
+        b.get(0, a, 0, n);
+        return a;
+    }
+
     private static void fill(ByteBuffer b, int n, int seed) {
         for (int i = 0; i < n; i++) {
             b.put(i, (byte) (i * 31 + seed));

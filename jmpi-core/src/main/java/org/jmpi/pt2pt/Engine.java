@@ -863,8 +863,9 @@ public final class Engine implements InprocEndpoint, FrameSink {
      * <p>Unlike {@link #sendNowWaiting}'s, this message may go by address above the lane's short payloads too, up to
      * what the lane and the flow window take: in an exchange each rank reads the other's message while its own is
      * read, both cores copying, as a rendezvous's split copy has them do for a one-way message (which it keeps).
-     * A 2-rank alltoall of 512 KiB blocks on direct buffers took 71 us a call against 59 for Open MPI Java before, its
-     * messages by rendezvous (medians, 4,000 calls, ungated, 2026-12-05; 256 KiB: 26.4 us against 27.0).
+     * OMB-J's cold alltoall and allgather of 512 KiB on 2 ranks took 55 us against 75 and 68 with the rendezvous
+     * (Open MPI Java 60 and 58; 6 interleaved gated rounds, 2026-12-05); at 1 MiB, above a quarter of the default
+     * window, they keep it.
      */
     public long sendNowDeferred(MessageData data, int worldDest, int context, int source, int tag) {
         // above the short payloads only what the peer's credit comes back for before the next such message (a

@@ -223,8 +223,8 @@ final class ShmLayout {
      * The largest payload an ADDRESS record may name on a ring of {@code ringDataBytes}: four times the ring. The
      * payload stays in the producer's memory, so the ring's size does not bound it; this bound is the consumer's check
      * of a record's length (a message it reads before its receive is posted goes through a buffer of that size) and
-     * the producer's limit. The sender's flow window bounds it further (a message above the eager limit must leave
-     * half the window free: with the default window of 4 MiB, about 2 MiB).
+     * the producer's limit. The sender bounds it further: above the lane's short payloads only an exchange's message
+     * goes by address, up to a quarter of the flow window ({@code Engine.sendNowDeferred}; 1 MiB by default).
      */
     static long addressPayloadMax(long ringDataBytes) {
         return Math.min(4 * ringDataBytes, Integer.MAX_VALUE - ALIGN);

@@ -466,14 +466,6 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
         return true;
     }
 
-    /**
-     * The lane's send by address: an ADDRESS record ({@link ShmLayout}) naming {@code payload} where it is, under the
-     * ring's lock, when the message is large enough ({@link ShmConfig#addressMin}) and not too large (at most {@link
-     * ShmLayout#addressPayloadMax}: above the lane's short payloads too), in native memory, the peer's
-     * memory can be read with {@code process_vm_readv} (then its can read ours: same user, same pid namespace) or is
-     * ours (threads mode), and the ring is attached, has nothing queued and has room; then the doorbell, as
-     * {@link #send} rings it.
-     */
     @Override
     public boolean takesByAddress() {
         return addressMin != Long.MAX_VALUE;
@@ -485,6 +477,14 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
         return in != null && in.shortAtHead();
     }
 
+    /**
+     * The lane's send by address: an ADDRESS record ({@link ShmLayout}) naming {@code payload} where it is, under the
+     * ring's lock, when the message is large enough ({@link ShmConfig#addressMin}) and not too large (at most {@link
+     * ShmLayout#addressPayloadMax}: above the lane's short payloads too), in native memory, the peer's
+     * memory can be read with {@code process_vm_readv} (then its can read ours: same user, same pid namespace) or is
+     * ours (threads mode), and the ring is attached, has nothing queued and has room; then the doorbell, as
+     * {@link #send} rings it.
+     */
     @Override
     public long sendByAddress(int peer, int kind, int context, int source, int tag, MemorySegment payload) {
         OutboundRing o = outbound[peer];

@@ -1102,7 +1102,6 @@ public final class Engine implements InprocEndpoint, FrameSink {
             SmallPayload small) {
         long start = 0;
         boolean yielding = laneSpinNanos < 0;
-        boolean large = into.byteSize() > l.shortPayloadMax(); // the peer's long frames stay for a posted receive
         for (int spells = 0; ; ) {
             if (queues.anyPosted() || queues.unexpectedCount > 0) {
                 return -1; // matching must decide: the usual way
@@ -1112,7 +1111,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 return n;
             }
             if (n == Lane.OTHER) {
-                if (large && !l.shortNext(worldSource) || !l.passOne(worldSource)) {
+                // into a buffer above the short frames, the peer's long frames stay for the receive posted next
+                if (into.byteSize() > l.shortPayloadMax() && !l.shortNext(worldSource) || !l.passOne(worldSource)) {
                     return -1;
                 }
                 continue;
@@ -1121,7 +1121,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 continue;
             }
             spells++;
-            if (!large && (spells & (LANE_POLL_ALL / LANE_SPINS - 1)) == 0) {
+            if ((spells & (LANE_POLL_ALL / LANE_SPINS - 1)) == 0 && into.byteSize() <= l.shortPayloadMax()) {
                 progress.pollOwned();
             } else {
                 l.pollOthers(worldSource);

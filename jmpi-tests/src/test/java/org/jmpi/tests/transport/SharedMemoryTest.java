@@ -253,13 +253,14 @@ class SharedMemoryTest {
             for (boolean arrays : new boolean[] {false, true}) {
                 boolean mine = arrays && rank % 2 == 1; // arrays on odd ranks in the second round
                 fill(out, n, rank + n);
-                System.arraycopy(bytes(out, n), 0, outArray, 0, n);
+                out.get(0, outArray, 0, n);
                 Status st = w.sendRecv(mine ? outArray : out, n, MPI.BYTE, to, 5, mine ? inArray : in, n, MPI.BYTE,
                         from, 5);
                 fill(out, n, rank + 1);
                 java.util.Arrays.fill(outArray, (byte) 0);
                 assertThat(st.getCount(MPI.BYTE)).isEqualTo(n);
-                check(mine ? ByteBuffer.wrap(inArray) : in, n, from + n, "sendRecv of " + n + (mine ? " (arrays)" : ""));
+                String what = "sendRecv of " + n + (mine ? " (arrays)" : "");
+                check(mine ? ByteBuffer.wrap(inArray) : in, n, from + n, what);
             }
         }
         if (rank < 2) { // above half a ring (512 KiB here), read while it waits unexpected

@@ -38,7 +38,7 @@ import java.util.function.UnaryOperator;
  * @param addressMin a blocking send's eager message of at least this many bytes in native memory leaves its payload
  *     where it is, and the receiver copies it straight into its buffer with {@code process_vm_readv}: one copy
  *     instead of two through the ring; the send returns once it has been read ({@code jmpi.shm.address.min},
- *     default 64 KiB, at least 4 KiB; 0 turns it off)
+ *     default 8 KiB, at least 4 KiB; 0 turns it off; docs/transports.md has what decided the default on which host)
  */
 public record ShmConfig(String directory, long ringBytes, long segmentBudget, long eagerLimit, long chunkBytes,
         boolean singleCopy, long splitMin, long streamLimit, long addressMin) {
@@ -91,7 +91,7 @@ public record ShmConfig(String directory, long ringBytes, long segmentBudget, lo
 
     public static ShmConfig defaults() {
         return new ShmConfig("/dev/shm", AUTO_RING, 16 << 20, 256 << 10, 64 << 10, true, 32 << 10, 256 << 10,
-                64 << 10);
+                8 << 10);
     }
 
     /** The configuration given by system properties and environment, on top of {@link #defaults()}. */

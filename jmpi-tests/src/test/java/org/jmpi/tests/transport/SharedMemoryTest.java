@@ -150,7 +150,7 @@ class SharedMemoryTest {
 
     /**
      * Blocking sends of large direct buffers, which the receiver copies straight out of the sender's buffer (an
-     * ADDRESS record, from 64 KiB): each send returns only once its buffer has been read, so a sender that overwrites
+     * ADDRESS record, from {@code jmpi.shm.address.min}, 8 KiB): each send returns only once its buffer has been read, so a sender that overwrites
      * it at once spoils nothing, even for messages that wait unexpected (here received in the reverse order); two
      * ranks that both send before they receive do not wait for each other (the receiver reads while it waits for its
      * own send); a receive into a Java array, at a short page distance (the kernel's copy refused) or posted before the
@@ -169,7 +169,7 @@ class SharedMemoryTest {
         ByteBuffer outBase = ByteBuffer.allocateDirect((256 << 10) + 8192);
         ByteBuffer inBase = ByteBuffer.allocateDirect((256 << 10) + 8192);
         byte[] array = new byte[256 << 10];
-        for (int n : new int[] {(64 << 10) - 1, 64 << 10, 100_001, (256 << 10) - 64, 256 << 10}) {
+        for (int n : new int[] {(8 << 10) - 1, 8 << 10, 40_001, 100_001, (256 << 10) - 64, 256 << 10}) {
             for (int d : new int[] {0, 16}) {
                 ByteBuffer out = atPageOffset(outBase, 0, n);
                 ByteBuffer in = atPageOffset(inBase, d, n);

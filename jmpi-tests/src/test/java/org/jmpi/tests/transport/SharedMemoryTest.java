@@ -149,16 +149,15 @@ class SharedMemoryTest {
     }
 
     /**
-     * Blocking sends of large direct buffers, which the receiver copies straight out of the sender's buffer (an
-     * ADDRESS record, from {@code jmpi.shm.address.min}, 8 KiB): each send returns only once its buffer has been
-     * read, so a sender that overwrites it at once spoils nothing, even for messages that wait unexpected (here
-     * received in the reverse order); two
-     * ranks that both send before they receive do not wait for each other (the receiver reads while it waits for its
-     * own send); a receive into a Java array, at a short page distance (the kernel's copy refused) or posted before the
-     * message comes takes the copy through the receiver's own buffer; the probe sees the message's length; bcast from
-     * every root. Sizes on both sides of the threshold and of the lane's largest message. In threads mode the receiver
-     * copies from the sender's buffer as from any memory of its process. A sendRecv's send goes the same way, and
-     * its call waits for the read after its own receive.
+     * Blocking sends of large direct buffers, which the receiver copies straight out of the sender's buffer (an ADDRESS
+     * record, from {@code jmpi.shm.address.min}, 8 KiB): each send returns only once its buffer has been read, so a
+     * sender that overwrites it at once spoils nothing, even for messages that wait unexpected (here received in the
+     * reverse order); two ranks that both send before they receive do not wait for each other (the receiver reads while
+     * it waits for its own send); a receive into a Java array, at a short page distance (the kernel's copy refused) or
+     * posted before the message comes takes the copy through the receiver's own buffer; the probe sees the message's
+     * length; bcast from every root. Sizes on both sides of the threshold and of the lane's largest message. In threads
+     * mode the receiver copies from the sender's buffer as from any memory of its process. A sendRecv's send goes the
+     * same way, and its call waits for the read after its own receive.
      */
     @MpiTest(ranks = {2, 3}, timeoutSeconds = 120)
     void blockingSendsOfLargeDirectBuffersAreReadWhereTheyAre() throws MPIException {

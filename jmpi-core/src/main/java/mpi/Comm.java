@@ -154,7 +154,7 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /** Starts a send; null for PROC_NULL. */
-    final SendRequest startSend(Communicator c, Object buf, long count, Datatype type, int dest, int tag,
+    final RequestImpl startSend(Communicator c, Object buf, long count, Datatype type, int dest, int tag,
             SendMode mode) {
         return startSend(c, buf, count, type, dest, tag, mode, false);
     }
@@ -163,7 +163,7 @@ public class Comm implements Freeable, Cloneable {
      * Starts a blocking standard send: done at once through the engine's lane when it can take the message (then
      * null: nothing to wait for, as for PROC_NULL), else started as {@link #startSend} starts it.
      */
-    final SendRequest startBlockingSend(Communicator c, Object buf, long count, Datatype type, int dest, int tag) {
+    final RequestImpl startBlockingSend(Communicator c, Object buf, long count, Datatype type, int dest, int tag) {
         return startSend(c, buf, count, type, dest, tag, SendMode.STANDARD, true);
     }
 
@@ -171,7 +171,7 @@ public class Comm implements Freeable, Cloneable {
      * {@link #startSend}, through the engine's lane first for a standard send: without a request when
      * {@code blocking} (a send the caller waits for), with one complete already when not.
      */
-    private SendRequest startSend(Communicator c, Object buf, long count, Datatype type, int dest, int tag,
+    private RequestImpl startSend(Communicator c, Object buf, long count, Datatype type, int dest, int tag,
             SendMode mode, boolean blocking) {
         checkSend(c, count, type, dest, tag);
         MessageData data = BufferView.of(buf, count, type.desc, false);
@@ -183,7 +183,7 @@ public class Comm implements Freeable, Cloneable {
         if (blocking && e.sendNowWaiting(data, w, c.context(), c.rank(), tag)) {
             return null;
         }
-        SendRequest now = blocking || mode != SendMode.STANDARD ? null
+        RequestImpl now = blocking || mode != SendMode.STANDARD ? null
                 : e.isendNow(data, w, c.context(), c.rank(), tag);
         return now != null ? now : e.isend(data, w, c.context(), c.rank(), tag, mode);
     }
@@ -471,7 +471,7 @@ public class Comm implements Freeable, Cloneable {
     public final void send(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
         org.jmpi.runtime.events.PointToPointEvent ev = Jfr.p2p();
         try {
-            SendRequest s = startBlockingSend(live(), buf, count, type, dest, tag);
+            RequestImpl s = startBlockingSend(live(), buf, count, type, dest, tag);
             if (s != null) {
                 awaitOk(s);
                 JmpiRuntime.get().engine().release(s);
@@ -667,7 +667,7 @@ public class Comm implements Freeable, Cloneable {
             Communicator c = live();
             checkSend(c, sendcount, sendtype, dest, sendtag);
             RecvRequest r = startRecv(c, recvbuf, recvcount, recvtype, source, recvtag);
-            SendRequest s = startSend(c, sendbuf, sendcount, sendtype, dest, sendtag, SendMode.STANDARD);
+            RequestImpl s = startSend(c, sendbuf, sendcount, sendtype, dest, sendtag, SendMode.STANDARD);
             if (s != null) {
                 awaitOk(s);
                 JmpiRuntime.get().engine().release(s);
@@ -736,7 +736,7 @@ public class Comm implements Freeable, Cloneable {
             Communicator c = live();
             checkSend(c, sendcount, sendtype, dest, sendtag);
             RecvRequest r = startRecv(c, recvbuf, recvcount, recvtype, source, recvtag);
-            SendRequest s = startSend(c, sendbuf, sendcount, sendtype, dest, sendtag, SendMode.STANDARD);
+            RequestImpl s = startSend(c, sendbuf, sendcount, sendtype, dest, sendtag, SendMode.STANDARD);
             return Request.of(this, new org.jmpi.pt2pt.SendRecvRequest(JmpiRuntime.get().progress(), s, r),
                     "MPI_Isendrecv");
         } catch (MpiError e) {

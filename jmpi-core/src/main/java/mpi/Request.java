@@ -59,7 +59,7 @@ public class Request implements Freeable {
      */
     static Request ofOwned(Comm comm, RequestImpl impl, String call) {
         Request r = of(comm, impl, call);
-        r.recyclable = impl != null;
+        r.recyclable = impl != null && !impl.shared();
         return r;
     }
 
@@ -440,10 +440,10 @@ public class Request implements Freeable {
     public static Status[] waitAllStatus(Request[] requests) throws MPIException {
         try {
             RequestImpl[] rs = impls(requests);
-            JmpiRuntime rt = JmpiRuntime.get();
-            for (RequestImpl r : rs) {
-                if (r != null) {
-                    rt.progress().await(r);
+            org.jmpi.runtime.Progress progress = JmpiRuntime.get().progress();
+            for (int i = rs.length - 1; i >= 0; i--) { // the last first, as in waitAll
+                if (rs[i] != null) {
+                    progress.await(rs[i]);
                 }
             }
             return finishAll(requests, rs);
@@ -485,10 +485,13 @@ public class Request implements Freeable {
                     r.checkNotFreed();
                 }
             }
-            JmpiRuntime rt = JmpiRuntime.get();
-            for (Request r : requests) {
+            // the last first: requests tend to complete in order, so the progress passes of this wait take every
+            // message for the others on their way (Progress.awaited), and those waits find them done
+            org.jmpi.runtime.Progress progress = JmpiRuntime.get().progress();
+            for (int i = requests.length - 1; i >= 0; i--) {
+                Request r = requests[i];
                 if (r != null && r.active()) {
-                    rt.progress().await(r.impl);
+                    progress.await(r.impl);
                 }
             }
             MpiError first = null;

@@ -45,6 +45,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
 
     private final int worldRank;
     private final Progress progress;
+    /** The request of every send the lane wrote at once ({@link #isendNow}). */
+    private final RequestImpl sent;
     private final ThreadsJob job;
     private final long eagerLimit;
     private final long chunkBytes;
@@ -152,6 +154,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
     public Engine(int worldRank, int worldSize, Progress progress, ThreadsJob job, Config config) {
         this.worldRank = worldRank;
         this.progress = progress;
+        this.sent = RequestImpl.sharedCompleted(progress);
         this.job = job;
         this.eagerLimit = config.eagerLimit();
         this.chunkBytes = config.chunkBytes();
@@ -986,15 +989,15 @@ public final class Engine implements InprocEndpoint, FrameSink {
     }
 
     /**
-     * A non-blocking standard send done now through the lane, as {@link #sendNow} does it: its request, complete
-     * already (as an eager {@link #isend} is once its frame is written), or null when the lane could not take the
-     * message and nothing was done (the caller then starts it with {@link #isend}).
+     * A non-blocking standard send done now through the lane, as {@link #sendNow} does it: {@link #sent}, the request
+     * every such send shares (complete, with an empty status: the message is written, and a send's status says only
+     * that it succeeded and was not cancelled), or null when the lane could not take the message and nothing was done
+     * (the caller then starts it with {@link #isend}). Sharing it saves taking a request from the pool, arming,
+     * completing, clearing and returning it per message: 40 ns of a 16-byte message's 210 in a window of 64
+     * non-blocking sends (2026-12-05, ungated).
      */
-    public SendRequest isendNow(MessageData data, int worldDest, int context, int source, int tag) {
-        if (!sendNow(data, worldDest, context, source, tag)) {
-            return null;
-        }
-        return newSend().start(data, worldDest, tag).completeWritten();
+    public RequestImpl isendNow(MessageData data, int worldDest, int context, int source, int tag) {
+        return sendNow(data, worldDest, context, source, tag) ? sent : null;
     }
 
     /**
@@ -2020,7 +2023,19 @@ public final class Engine implements InprocEndpoint, FrameSink {
             matchedSynchronous(peer, syncId);
         }
         r.finish();
-        completedInPoll = true;
+        completedInPoll(r);
+    }
+
+    /**
+     * Marks that a progress pass completed {@code r}: the pass returns at once if its thread waits for {@code r} or
+     * for nothing in particular ({@link Progress#awaited()}), else it reads on (a window of receives waited for from
+     * its last one takes its messages in one pass, not one pass each).
+     */
+    private void completedInPoll(RecvRequest r) {
+        RequestImpl a = progress.awaited();
+        if (a == null || a == r) {
+            completedInPoll = true;
+        }
     }
 
     @Override
@@ -2365,7 +2380,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 matchedSynchronous(peer, syncId);
             }
             r.finish();
-            completedInPoll = true;
+            completedInPoll(r);
             return;
         }
         long recvId = FrameLayout.getLong(header, FrameLayout.RECV_ID);

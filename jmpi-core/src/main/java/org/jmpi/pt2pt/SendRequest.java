@@ -71,12 +71,6 @@ public final class SendRequest extends RequestImpl {
         return this;
     }
 
-    /** Completes a request whose message is written already, before anyone else can know it; returns it. */
-    SendRequest completeWritten() {
-        completeUnseen();
-        return this;
-    }
-
     /** Clears what one activation left behind, before the request goes back to the pool. */
     void clear() {
         recycle(false); // start() sets the tag and the byte count again

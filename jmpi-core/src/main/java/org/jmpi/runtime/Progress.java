@@ -34,6 +34,8 @@ public final class Progress {
      * can be a plain store (a poll per spin of every waiting thread took and released it).
      */
     private final org.jmpi.shared.LightLock progressLock = new org.jmpi.shared.LightLock();
+    /** See {@link #awaited()}; written and read under {@link #progressLock} only. */
+    private RequestImpl awaited;
     private volatile Transport transport;
     private volatile boolean selecting;
     private final ThreadsJob job;
@@ -97,6 +99,32 @@ public final class Progress {
         } finally {
             progressLock.unlock();
         }
+    }
+
+    /**
+     * {@link #poll()} for a thread that waits for {@code request}: while it reads the transport, {@link #awaited()}
+     * names that request, so that the pass goes on past other completions and returns at this one.
+     */
+    private boolean poll(RequestImpl request) {
+        if (transport == null || !progressLock.tryLock()) {
+            return false;
+        }
+        try {
+            awaited = request;
+            return pollOwned();
+        } finally {
+            awaited = null;
+            progressLock.unlock();
+        }
+    }
+
+    /**
+     * The request that the thread in the current progress pass waits for, null when it waits for none in particular
+     * (a condition, a test): a pass returns as soon as it completes that one (or, for none, any receive), so that its
+     * waiter sees it at once, and reads on past others. Progress owner only.
+     */
+    public RequestImpl awaited() {
+        return awaited;
     }
 
     /**
@@ -296,7 +324,7 @@ public final class Progress {
             if (job != null) {
                 job.checkAborted();
             }
-            if (poll()) {
+            if (poll(request)) {
                 idle = 0;
                 parkNanos = 1_000;
                 continue;

@@ -57,6 +57,8 @@ public abstract class RequestImpl {
     protected boolean cancelled;
     /** The flight recorder's event of the API call waiting on this request, between its wait and its release. */
     private Object apiEvent;
+    /** See {@link #shared()}; set once, before the request is published. */
+    private boolean shared;
 
     protected RequestImpl(Progress progress) {
         this.progress = progress;
@@ -165,12 +167,15 @@ public abstract class RequestImpl {
      * at once, in the caller. Set it at most once per activation.
      */
     public final void whenDone(Runnable callback) {
-        whenDone = callback;
-        if (done) {
+        if (!done) {
+            whenDone = callback;
+            if (!done) {
+                return;
+            }
             // completion may have raced with the registration: make sure the callback runs (callbacks must
             // tolerate a second call, e.g. by testing a flag with compareAndSet)
-            callback.run();
         }
+        callback.run(); // complete already: not stored, so a request complete from the start can be shared
     }
 
     /** Re-arms a persistent request before it starts again. */
@@ -240,6 +245,25 @@ public abstract class RequestImpl {
 
     public Progress progress() {
         return progress;
+    }
+
+    /**
+     * Whether this request is complete from the start and shared by many operations ({@link #sharedCompleted}): never
+     * recycled, never changed.
+     */
+    public final boolean shared() {
+        return shared;
+    }
+
+    /**
+     * A request complete from the start with an empty status (source and tag any, no bytes), which any number of
+     * operations may share: the standard send that the lane wrote at once ({@code Engine.isendNow}), whose status
+     * MPI leaves undefined but for its error (none) and its cancellation (not cancelled).
+     */
+    public static RequestImpl sharedCompleted(Progress progress) {
+        RequestImpl r = completed(progress, -1, -1, 0);
+        r.shared = true;
+        return r;
     }
 
     /** A request that is complete from the start (operations on MPI.PROC_NULL, probe results). */

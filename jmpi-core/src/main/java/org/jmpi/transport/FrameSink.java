@@ -33,10 +33,11 @@ public interface FrameSink {
      * header fields the transport hands over as values, with the payload at bytes {@code [offset, offset + length)}
      * of {@code memory}: a sink that takes it from these returns true and spares the transport filling a header for
      * {@link #onFrame(int, MemorySegment, MemorySegment, long, long)}, which follows when it returns false (the
-     * default).
+     * default). {@code words}, when not null, is {@code memory} as native-order words, and {@code offset} a multiple of
+     * 8: a small payload is then read from word {@code offset / 8} on a word at a time ({@code SmallPayload}).
      */
     default boolean onShort(int peer, int kind, int context, int source, int tag, MemorySegment memory, long offset,
-            int length) {
+            int length, java.nio.LongBuffer words) {
         return false;
     }
 
@@ -59,10 +60,11 @@ public interface FrameSink {
     }
 
     /**
-     * Whether a frame handed over since the last call completed a receive, and forgets it. A transport that reads
-     * several frames per poll stops reading after such a frame, so that the caller that waits for the receive sees
-     * it done one read earlier: on shared memory the next read would miss in the cache, since the producer has just
-     * written that line. By default never.
+     * Whether a frame handed over since the last call completed a receive that the polling thread waits for (or any
+     * receive, when it waits for none in particular), and forgets it. A transport that reads several frames per poll
+     * stops reading after such a frame, so that the caller that waits for the receive sees it done one read earlier:
+     * on shared memory the next read would miss in the cache, since the producer has just written that line. By
+     * default never.
      */
     default boolean takeCompletion() {
         return false;

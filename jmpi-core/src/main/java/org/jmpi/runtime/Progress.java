@@ -91,19 +91,12 @@ public final class Progress {
 
     /** One non-blocking progress pass; returns whether anything happened. */
     public boolean poll() {
-        if (transport == null || !progressLock.tryLock()) {
-            return false;
-        }
-        try {
-            return pollOwned();
-        } finally {
-            progressLock.unlock();
-        }
+        return poll(null); // one method for both, compiled once
     }
 
     /**
-     * {@link #poll()} for a thread that waits for {@code request}: while it reads the transport, {@link #awaited()}
-     * names that request, so that the pass goes on past other completions and returns at this one.
+     * {@link #poll()} for a thread that waits for {@code request} (or none, null): while it reads the transport,
+     * {@link #awaited()} names that request, so that the pass goes on past other completions and returns at this one.
      */
     private boolean poll(RequestImpl request) {
         if (transport == null || !progressLock.tryLock()) {

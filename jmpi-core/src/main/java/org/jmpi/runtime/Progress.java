@@ -34,7 +34,7 @@ public final class Progress {
      * can be a plain store (a poll per spin of every waiting thread took and released it).
      */
     private final org.jmpi.shared.LightLock progressLock = new org.jmpi.shared.LightLock();
-    /** See {@link #awaited()}; written and read under {@link #progressLock} only. */
+    /** See {@link #awaited()}; written by the thread that holds {@link #progressLock}, read in its pass. */
     private RequestImpl awaited;
     private volatile Transport transport;
     private volatile boolean selecting;

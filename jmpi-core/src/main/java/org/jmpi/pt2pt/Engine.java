@@ -1941,7 +1941,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         eager(peer, FrameLayout.getInt(header, FrameLayout.CONTEXT), FrameLayout.getInt(header, FrameLayout.SOURCE),
                 FrameLayout.getInt(header, FrameLayout.TAG), FrameLayout.getLong(header, FrameLayout.TOTAL),
                 FrameLayout.getInt(header, FrameLayout.KIND) == Protocol.EAGER_ANSWERED ? ANSWERED
-                        : FrameLayout.getLong(header, FrameLayout.SEND_ID), payload, offset, null);
+                        : FrameLayout.getLong(header, FrameLayout.SEND_ID), payload, offset);
     }
 
     /** A MATCHED answer from {@code peer} (progress owner only: one writer at a time). */
@@ -1956,7 +1956,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
      */
     @Override
     public boolean onShort(int peer, int kind, int context, int source, int tag, MemorySegment memory, long offset,
-            int length, java.nio.LongBuffer words) {
+            int length) {
         if (kind != Protocol.EAGER && kind != Protocol.EAGER_ANSWERED) {
             if (kind == Protocol.CREDIT && length == Long.BYTES) {
                 onCredit(peer, FrameLayout.getLong(memory, offset));
@@ -1972,20 +1972,17 @@ public final class Engine implements InprocEndpoint, FrameSink {
         if (t != null) {
             t.received(peer, length);
         }
-        eager(peer, context, source, tag, length, kind == Protocol.EAGER ? 0 : ANSWERED, memory, offset, words);
+        eager(peer, context, source, tag, length, kind == Protocol.EAGER ? 0 : ANSWERED, memory, offset);
         return true;
     }
 
     /**
      * An eager message of {@code bytes} bytes at {@code offset} of {@code payload}: to the posted receive it matches,
      * else queued as unexpected. {@code syncId} non-zero: an eager synchronous send, answered DONE once matched
-     * ({@link #ANSWERED}: an EAGER_ANSWERED one, answered MATCHED). {@code words}, when not null, is {@code payload}
-     * as words ({@link FrameSink#onShort}): a small payload goes to a receive buffer that has a {@link SmallPayload}
-     * a word at a time, as the lane's receive takes it, not by a {@code MemorySegment.copy} (a call into the VM from
-     * C1's code, 40-65 ns for 8 bytes against 11-20, see {@link SmallPayload}).
+     * ({@link #ANSWERED}: an EAGER_ANSWERED one, answered MATCHED).
      */
     private void eager(int peer, int context, int source, int tag, long bytes, long syncId, MemorySegment payload,
-            long offset, java.nio.LongBuffer words) {
+            long offset) {
         if (context < 0 || anyPoisoned) {
             if (context < 0) {
                 consumed(peer, bytes + Protocol.OVERHEAD);
@@ -2021,12 +2018,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             return;
         }
         long n = r.accept(source, tag, bytes);
-        SmallPayload small = words != null && n > 0 ? r.data.small() : null;
-        if (small != null && small.fits((int) n)) {
-            small.fromWords(words, (int) (offset >>> 3), (int) n);
-        } else {
-            r.data.unpackFrom(0, payload, offset, n);
-        }
+        r.data.unpackFrom(0, payload, offset, n);
         if (syncId != 0) {
             matchedSynchronous(peer, syncId);
         }

@@ -33,11 +33,10 @@ public interface FrameSink {
      * header fields the transport hands over as values, with the payload at bytes {@code [offset, offset + length)}
      * of {@code memory}: a sink that takes it from these returns true and spares the transport filling a header for
      * {@link #onFrame(int, MemorySegment, MemorySegment, long, long)}, which follows when it returns false (the
-     * default). {@code words}, when not null, is {@code memory} as native-order words, and {@code offset} a multiple of
-     * 8: a small payload is then read from word {@code offset / 8} on a word at a time ({@code SmallPayload}).
+     * default).
      */
     default boolean onShort(int peer, int kind, int context, int source, int tag, MemorySegment memory, long offset,
-            int length, java.nio.LongBuffer words) {
+            int length) {
         return false;
     }
 

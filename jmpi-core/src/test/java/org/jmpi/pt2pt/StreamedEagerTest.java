@@ -102,7 +102,7 @@ class StreamedEagerTest {
                 }
                 if (f.length == 3) { // a lane record: its envelope in f[2] (kind, context, source, tag)
                     int[] e = f[2].toArray(java.lang.foreign.ValueLayout.JAVA_INT);
-                    if (!engine.onShort(peerRank, e[0], e[1], e[2], e[3], f[1], 0, (int) f[1].byteSize(), null)) {
+                    if (!engine.onShort(peerRank, e[0], e[1], e[2], e[3], f[1], 0, (int) f[1].byteSize())) {
                         throw new AssertionError("the engine did not take a lane record of kind " + e[0]);
                     }
                 } else {

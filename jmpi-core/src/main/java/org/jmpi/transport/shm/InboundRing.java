@@ -332,8 +332,7 @@ final class InboundRing {
     private boolean shortTaken(FrameSink sink, int off, long first, int payload) {
         long second = envelopeWords.get((off + 16) >>> 3);
         return sink.onShort(peer, (int) (first >>> 32), (int) second, (int) (second >>> 32),
-                (int) envelopeWords.get((off + 24) >>> 3), data, off + ShmLayout.SHORT_PAYLOAD_OFFSET, payload,
-                dataWords);
+                (int) envelopeWords.get((off + 24) >>> 3), data, off + ShmLayout.SHORT_PAYLOAD_OFFSET, payload);
     }
 
     /** Longest frame a FIRST record may announce. */

@@ -831,7 +831,7 @@ final class TcpConnection {
         long tagWord = w.get(at + 16); // the tag, then the flags
         return w.get(at + 24) == length && w.get(at + 32) == 0L && w.get(at + 40) == 0L
                 && tagWord >>> 32 == 0 && sink.onShort(peer, kind, (int) envelope, (int) (envelope >>> 32),
-                        (int) tagWord, inSeg, at + HEADER, length, null);
+                        (int) tagWord, inSeg, at + HEADER, length);
     }
 
     /**

@@ -75,7 +75,7 @@ final class Node implements FrameSink, AutoCloseable {
 
     @Override
     public boolean onShort(int peer, int kind, int context, int source, int tag, MemorySegment memory, long offset,
-            int length, java.nio.LongBuffer words) {
+            int length) {
         ShortHandler h = shortHandler;
         if (h == null) {
             return false;

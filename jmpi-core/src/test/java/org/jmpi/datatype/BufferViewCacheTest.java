@@ -139,6 +139,32 @@ class BufferViewCacheTest {
     }
 
     @Test
+    void eachLookUpOrderFindsTheViewsTheOtherWouldHave() {
+        // after a view found in the table the next look-up starts there, after one found among the four recent views
+        // it starts with those; either way the other place is looked at too. A view of more than 64 KiB is only ever
+        // among the recent views, so it shows a look-up that started with the table and had to go on.
+        byte[][] small = new byte[5][];
+        MessageData[] views = new MessageData[small.length];
+        for (int i = 0; i < small.length; i++) {
+            small[i] = new byte[8];
+            BufferView.of(small[i], 8, BYTE, false);
+            views[i] = BufferView.of(small[i], 8, BYTE, false); // cached: in the table and the newest recent view
+        }
+        byte[] large = new byte[(64 << 10) + 8];
+        BufferView.of(large, large.length, BYTE, false);
+        MessageData l = BufferView.of(large, large.length, BYTE, false); // recent views: small 2, 3, 4 and large
+        assertThat(BufferView.of(small[0], 8, BYTE, false)).as("from the table").isSameAs(views[0]);
+        assertThat(BufferView.of(large, large.length, BYTE, false)).as("table first, then recent").isSameAs(l);
+        assertThat(BufferView.of(small[1], 8, BYTE, false)).as("recent first, then the table").isSameAs(views[1]);
+        assertThat(BufferView.of(small[0], 8, BYTE, false)).as("table first").isSameAs(views[0]);
+        assertThat(BufferView.of(large, large.length, BYTE, false)).as("table first, then recent").isSameAs(l);
+        assertThat(BufferView.of(large, large.length, BYTE, false)).as("recent first").isSameAs(l);
+        for (int i = 0; i < small.length; i++) {
+            assertThat(BufferView.of(small[i], 8, BYTE, false)).as("small %d", i).isSameAs(views[i]);
+        }
+    }
+
+    @Test
     void viewsOfMoreThanAMebibyteAreNotCached() {
         byte[] large = new byte[(1 << 20) + 1];
         BufferView.of(large, large.length, BYTE, false);

@@ -8,12 +8,12 @@ import java.nio.LongBuffer;
  * A small contiguous payload as the shared-memory lane and the collectives' copies move it, a long at a time: from and
  * to a {@code byte[]}, {@code double[]}, {@code long[]}, {@code int[]} or {@code float[]} by plain array reads and
  * writes, from and to whole words of native memory (a direct buffer) through a {@link LongBuffer} view, and on a
- * ring's side by the ring's {@link LongBuffer} words. {@link FastCopy}'s {@code MemorySegment.copy} is one {@code Unsafe.copyMemory},
- * which C1 (jmpi's runtime runs on C1, see {@code JitHints}) compiles as a call into the VM, and which the interpreter
- * reaches through some 20 calls: copies of 8 bytes between a Java array or native memory and native memory took
- * 40-65 ns with C1 alone against 11-20 this way, 1.5-2.2 us interpreted against 0.47-0.75 (2026-12-02, loops of
- * 8-byte copies; 1 B 6-8 ns against 40-50, 32 B 32-35 against 42-47, 64 B 95-110 against 65-72, hence
- * {@link #MAX_BYTES}).
+ * ring's side by the ring's {@link LongBuffer} words. {@link FastCopy}'s {@code MemorySegment.copy} is one
+ * {@code Unsafe.copyMemory}, which C1 (jmpi's runtime runs on C1, see {@code JitHints}) compiles as a call into the
+ * VM, and which the interpreter reaches through some 20 calls: copies of 8 bytes between a Java array or native memory
+ * and native memory took 40-65 ns with C1 alone against 11-20 this way, 1.5-2.2 us interpreted against 0.47-0.75
+ * (2026-12-02, loops of 8-byte copies; 1 B 6-8 ns against 40-50, 32 B 32-35 against 42-47, 64 B 95-110 against
+ * 65-72, hence {@link #MAX_BYTES}).
  *
  * <p>Native memory only in whole words, through the view kind whose accesses C1 compiles for the rings anyway: a
  * direct {@code ByteBuffer}'s byte and long accesses are JDK methods that nothing else on the message path calls, and

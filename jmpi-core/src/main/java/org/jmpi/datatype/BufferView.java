@@ -48,7 +48,8 @@ public final class BufferView {
      * message against 1.5 with one buffer; 64 buffers now share no set of four with four others in 97 % of
      * programs). The table holds 512 views at most, of at most {@link #TABLE_MAX_BYTES} each (a program that sends
      * from a fresh array every call must not have hundreds of dead megabyte arrays kept for it; above that size a new
-     * view costs little beside the message); the oldest entry of a set makes room for a newer view.
+     * view costs little beside the message); the oldest entry of a set makes room for a newer view. A look-up starts
+     * with the level where the last one found its view ({@link #tableFirst}), then tries the other.
      *
      * <p>Entries are held through soft references: the collector clears them only when memory runs short (and before
      * it throws OutOfMemoryError), so the cache never makes a program run out of memory, and a young collection does

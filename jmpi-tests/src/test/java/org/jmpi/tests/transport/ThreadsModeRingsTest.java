@@ -3,6 +3,7 @@ package org.jmpi.tests.transport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
 import mpi.Datatype;
 import mpi.MPI;
 import mpi.MPIException;
@@ -11,6 +12,7 @@ import mpi.Status;
 import org.jmpi.junit.Mode;
 import org.jmpi.junit.MpiTest;
 import org.jmpi.runtime.JmpiRuntime;
+import org.jmpi.runtime.Progress;
 import org.jmpi.transport.shm.ShmTransport;
 
 /**
@@ -109,34 +111,50 @@ class ThreadsModeRingsTest {
     }
 
     /**
-     * A rank that waits long sleeps in its transport (parked: threads mode links no futex), each sleep up to 50 ms
-     * once its cap (2 ms) is raised; the peer that sends to it must wake it at once, not leave the message to the
-     * sleep's end. The ranks share a clock: the median of four sends' lags is under a millisecond when the send wakes
-     * the sleeper (the code is still cold), some 25 ms when it does not.
+     * A rank asleep in its transport (parked: threads mode links no futex) is woken by a peer's send at once, not at the
+     * sleep's end. The receiving rank sleeps in the transport directly, the sleep's cap and its next length raised to
+     * 30 s, for up to 10 s; the sender sends 0.3 s later. Woken, the lag from send to wake-up is a wake-up's (on the
+     * project's VM 1-15 ms after such a pause, as for Open MPI's Java bindings); not woken, it is the rest of the 10 s.
+     * (Through {@code MPI.recv} the sleeps are at most 50 ms, which a slow wake-up on a loaded machine comes close to.)
      */
     @MpiTest(ranks = {2}, modes = Mode.THREADS, timeoutSeconds = 60)
     void aRankAsleepInItsTransportIsWokenByTheMessage() throws Exception {
         java.lang.reflect.Field cap = ShmTransport.class.getDeclaredField("futexCapNanos");
         cap.setAccessible(true);
-        cap.setLong(null, java.util.concurrent.TimeUnit.SECONDS.toNanos(30)); // this rank's class: its loader's own
+        cap.setLong(null, TimeUnit.SECONDS.toNanos(30)); // this rank's class: its loader's own
+        java.lang.reflect.Field next = ShmTransport.class.getDeclaredField("parkNanos");
+        next.setAccessible(true);
         int rank = MPI.COMM_WORLD.getRank();
+        Progress progress = JmpiRuntime.get().progress();
+        ShmTransport t = (ShmTransport) progress.transport();
         long[] sentAt = new long[1];
         long[] lags = new long[4];
         for (int i = 0; i < lags.length; i++) {
             if (rank == 0) {
-                Thread.sleep(1000); // rank 1 waits: it spins, yields, then sleeps
+                Thread.sleep(300);
                 sentAt[0] = System.nanoTime();
                 MPI.COMM_WORLD.send(sentAt, 1, MPI.LONG, 1, 9);
             } else {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                assertThat(progress.tryOwn()).as("the progress lock is free").isTrue();
+                try {
+                    while (!t.mayHaveWork() && System.nanoTime() < deadline) { // a park may return early
+                        next.setLong(t, TimeUnit.SECONDS.toNanos(30));
+                        t.await(deadline - System.nanoTime());
+                    }
+                } finally {
+                    progress.disown();
+                }
+                long woke = System.nanoTime();
                 MPI.COMM_WORLD.recv(sentAt, 1, MPI.LONG, 0, 9);
-                lags[i] = System.nanoTime() - sentAt[0];
+                lags[i] = woke - sentAt[0];
             }
             MPI.COMM_WORLD.barrier();
         }
         if (rank == 1) {
-            java.util.Arrays.sort(lags);
-            assertThat(lags[1]).as("median lag from send to receive, ns (all: %s)", java.util.Arrays.toString(lags))
-                    .isLessThan(8_000_000L);
+            assertThat(java.util.Arrays.stream(lags).max().getAsLong())
+                    .as("longest lag from send to wake-up, ns (all: %s)", java.util.Arrays.toString(lags))
+                    .isLessThan(TimeUnit.SECONDS.toNanos(2));
         }
     }
 

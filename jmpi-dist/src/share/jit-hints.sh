@@ -14,6 +14,4 @@ jmpi_jit_hints=(
   '-XX:CompileCommand=CompileThresholdScaling,org.jmpi.shared.*::*,0.4'
   '-XX:CompileCommand=CompileThresholdScaling,jdk.internal.classfile.*::*,10.0'
   -XX:C1InlineStackLimit=10
-  -XX:CompileCommand=inline,java.nio.DirectLongBufferU::get
-  -XX:CompileCommand=inline,java.nio.DirectLongBufferU::put
 )

@@ -114,33 +114,19 @@ public final class JitHints {
     static final String C1_INLINE_STACK = "-XX:C1InlineStackLimit=10";
 
     /**
-     * Let C1 inline the shared-memory rings' word accesses all the way down to {@code Unsafe}'s intrinsics: the
-     * transport reads and writes its rings' words through a native-order {@code LongBuffer} on every message and in
-     * its wait loop ({@code ShmLayout.words}), the doorbell's and the producer's waiting flag's too. The chains are the
-     * JDK's {@code @ForceInline} methods but for the buffers' own {@code get} and {@code put} (36 and 39 bytes, over
-     * C1's size limit of 35), so C1 called them, JDK methods that then went through tier 3 and C2 on their own in the
-     * program's first second, as did the rest of the chain below them.
-     */
-    static final String RING_READS = "-XX:CompileCommand=inline,java.nio.DirectLongBufferU::get";
-
-    /** As {@link #RING_READS}, for the words' writes. */
-    static final String RING_WRITES = "-XX:CompileCommand=inline,java.nio.DirectLongBufferU::put";
-
-    /**
      * The options, first {@code quiet} (else each JVM prints the command it was given on its standard output). The
      * one on {@code jdk.internal.classfile} makes C1 and C2 wait ten times longer before they compile the JDK's
      * class-file library. The JDK uses that library when it generates classes at run time: 47-74 in a
      * rank's first second (method handle forms, and the code of each native downcall jmpi links at the end of
      * {@code MPI_Init}). About 200 of the library's methods were hot enough for C1 there, a fifth of a rank's
-     * C1 compilations, for work that is over within that second. The last three are C1's inlining of the message
-     * path ({@code C1_INLINE_STACK}, {@code RING_READS}, {@code RING_WRITES}).
+     * C1 compilations, for work that is over within that second. The last is C1's inlining of the message path
+     * ({@code C1_INLINE_STACK}).
      */
     public static final List<String> JVM_OPTIONS = List.of("-XX:CompileCommand=quiet", ADD_OPENS,
             "-XX:CompileCommand=dontinline,mpi.*::*OutOfLine",
             scaled("org.jmpi.runtime"), scaled("org.jmpi.pt2pt"), scaled("org.jmpi.transport"),
             scaled("org.jmpi.shared"),
-            "-XX:CompileCommand=CompileThresholdScaling,jdk.internal.classfile.*::*,10.0", C1_INLINE_STACK,
-            RING_READS, RING_WRITES);
+            "-XX:CompileCommand=CompileThresholdScaling,jdk.internal.classfile.*::*,10.0", C1_INLINE_STACK);
 
     private static String scaled(String pkg) {
         return "-XX:CompileCommand=CompileThresholdScaling," + pkg + ".*::*,0.4";

@@ -307,12 +307,14 @@ final class ShmLayout {
      * and compiles into many more methods: the cost of a program's first thousands of messages. A direct buffer's is
      * a short chain of static methods down to {@code Unsafe}'s intrinsic, and a {@code LongBuffer}'s binds
      * statically in C1 (the JVM loads one implementation of it, the native-order direct one, unless a program makes
-     * another kind or the envelope's order is not the machine's): with {@code JitHints} letting C1 inline its
-     * {@code get} and {@code put} (36 and 39 bytes, over C1's limit of 35), a word's read or write is a load or a
-     * store in C1's code. Through {@code ByteBuffer} each was a virtual call into a JDK method that the JIT compiled
-     * on its own, through tier 3 and C2, in the program's first second (a {@code ByteBuffer}'s writes cannot bind
-     * statically: the read-only buffer overrides them). Should a program load another kind of {@code LongBuffer}, C1's
-     * code that inlined these is compiled again once, with calls. Acquire and release come from fences around plain
+     * another kind or the envelope's order is not the machine's): C1's code calls its {@code get} and {@code put}
+     * (36 and 39 bytes, over C1's inlining limit of 35), two small JDK methods that the JIT compiles once, with C2.
+     * Until 2026-12-06 a compile command had C1 inline them, and with them the JDK's chain, at each of some forty
+     * places, and C1's compilations of jmpi's methods, which fall in the first iterations of a program's loop, took a
+     * third longer (the conjugate gradient's: 0.057 s a rank against 0.043, 135 KB of code against 118). Cold, without
+     * it: the mini-applications and the 8-byte ping-pong after a barrier 0.86-0.96 of the time, OMB-J 0.98-0.99. Through {@code ByteBuffer} each was a virtual call (a {@code ByteBuffer}'s writes cannot bind
+     * statically: the read-only buffer overrides them). Should a program load another kind of {@code LongBuffer},
+     * C1's code that bound these calls is compiled again once. Acquire and release come from fences around plain
      * accesses ({@link #getAcquire(LongBuffer, int)}, {@link #setRelease(LongBuffer, int, long)}). Rings are at most 64
      * MiB, so an int indexes them; every word is at a multiple of 8 (records start at multiples of {@link #ALIGN}).
      */

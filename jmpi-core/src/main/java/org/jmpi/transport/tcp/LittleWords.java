@@ -9,10 +9,9 @@ import java.nio.LongBuffer;
  * headers start wherever the previous frame's payload ended), read and written through eight long views of the
  * buffer, one per offset modulo 8: the word at byte {@code at} is element {@code at >>> 3} of the view that starts at
  * byte {@code at & 7}. A long view's {@code get} and {@code put} are the accesses the shared-memory rings make, which
- * C1 (jmpi's message path runs on C1, see {@code JitHints}) inlines down to one load or store; a byte buffer's
- * {@code getLong} and {@code putLong} at an offset go through the JDK's unaligned accessors, which C1 calls rather than
- * inlines, so that they were compiled on their own, with profiling and then by C2, in the first iterations of a
- * program whose ranks talk over TCP. Where the processor does not allow unaligned accesses the JDK makes the views of
+ * C1 (jmpi's message path runs on C1, see {@code JitHints}) binds statically: one small JDK method each, compiled
+ * once; a byte buffer's {@code getLong} and {@code putLong} at an offset are virtual calls into the JDK's unaligned
+ * accessors. Where the processor does not allow unaligned accesses the JDK makes the views of
  * the other kind, which assemble each word from bytes (correct, slower).
  *
  * <p>Threading: the views share the buffer's memory and have positions of their own, which are never used (absolute

@@ -254,8 +254,8 @@ public final class BufferView {
      */
     private static MessageData dense(Object buf, long count, TypeDescriptor type) {
         long capacity = arrayBytes(buf);
-        if (!type.isDense() || count > capacity / type.size()) {
-            return null; // also when capacity is -1 (not such an array)
+        if (capacity < 0 || !type.isDense() || count > capacity / type.size()) {
+            return null; // not such an array, or the general way reports
         }
         long bytes = count * type.size();
         MemorySegment whole = org.jmpi.shared.FastCopy.arraySegment(buf);
@@ -264,10 +264,35 @@ public final class BufferView {
                 bytes <= SmallPayload.MAX_BYTES ? SmallPayload.ofArray(buf, 0, bytes) : null);
     }
 
+    /**
+     * A {@code java.nio} buffer with a dense type: the first {@code count * type.size()} bytes from its index 0, with
+     * no plan or bounds arrays (a program that passes a new {@code MPI.slice} to every call makes a view per call);
+     * null when that is not the case, does not fit, or would receive into a read-only buffer (the general way then
+     * checks and reports).
+     */
+    private static MessageData denseBuffer(Buffer b, long count, TypeDescriptor type, boolean forReceive) {
+        long size = type.size();
+        if (!type.isDense() || count > Integer.MAX_VALUE || size > Integer.MAX_VALUE || forReceive && b.isReadOnly()) {
+            return null;
+        }
+        long bytes = count * size; // below 2^62
+        int capacity = b.capacity();
+        if (bytes > (long) capacity * elementBytes(b)) {
+            return null;
+        }
+        MemorySegment memory = MemorySegment.ofBuffer(
+                b.position() == 0 && b.limit() == capacity ? b : b.duplicate().clear());
+        if (bytes < memory.byteSize()) {
+            memory = memory.asSlice(0, bytes);
+        }
+        return new MessageData.SegmentData(memory, bytes <= SmallPayload.MAX_BYTES ? SmallPayload.of(memory) : null);
+    }
+
     /** The checks and the view, without the cache. */
     private static MessageData make(Object buf, long count, TypeDescriptor type, boolean forReceive) {
         if (count > 0) {
-            MessageData view = dense(buf, count, type);
+            MessageData view = buf instanceof Buffer b ? denseBuffer(b, count, type, forReceive)
+                    : dense(buf, count, type);
             if (view != null) {
                 return view;
             }

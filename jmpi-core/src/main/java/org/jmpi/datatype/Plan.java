@@ -88,6 +88,25 @@ abstract sealed class Plan permits Plan.Runs, Plan.Repeat, Plan.Seq {
      */
     abstract void visit(long base, long skip, long len, long streamAt, RunVisitor visitor);
 
+    /** {@link #lowBits()}, or -1 before its first call. */
+    private int lowBits = -1;
+
+    /**
+     * The three low bits of every run offset, run length and repeat stride of this plan, or-ed together: the plan
+     * moves whole elements of {@code 2^k} bytes when the {@code k} low bits are clear ({@link ArrayKernel}).
+     */
+    final int lowBits() {
+        int b = lowBits;
+        if (b < 0) {
+            b = (int) (orBits() & 7);
+            lowBits = b; // racy but idempotent
+        }
+        return b;
+    }
+
+    /** The bits {@link #lowBits()} keeps the low three of. */
+    abstract long orBits();
+
     /** True when the plan is one contiguous run. */
     final boolean isSingleRun() {
         return this instanceof Runs r && r.offsets.length == 1;
@@ -114,7 +133,7 @@ abstract sealed class Plan permits Plan.Runs, Plan.Repeat, Plan.Seq {
         if (child instanceof Repeat r && tiles(r, stride)) {
             return repeat(Math.addExact(offset, r.offset), Math.multiplyExact(count, r.count), r.stride, r.child);
         }
-        if (saturatedProduct(count, child.runCount) <= FLAT_LIMIT) {
+        if (saturatedProduct(count, child.runCount) <= FLAT_LIMIT && !child.isSingleRun()) {
             RunList out = new RunList();
             for (long i = 0; i < count; i++) {
                 child.appendRuns(out, offset + i * stride);
@@ -202,6 +221,15 @@ abstract sealed class Plan permits Plan.Runs, Plan.Repeat, Plan.Seq {
             this.offsets = offsets;
             this.lengths = lengths;
             this.ends = ends;
+        }
+
+        @Override
+        long orBits() {
+            long b = 0;
+            for (int i = 0; i < offsets.length; i++) {
+                b |= offsets[i] | lengths[i];
+            }
+            return b;
         }
 
         private static long[] cumulative(long[] lengths) {
@@ -330,6 +358,11 @@ abstract sealed class Plan permits Plan.Runs, Plan.Repeat, Plan.Seq {
         }
 
         @Override
+        long orBits() {
+            return offset | stride | child.lowBits();
+        }
+
+        @Override
         void appendRuns(RunList out, long d) {
             for (long i = 0; i < count; i++) {
                 child.appendRuns(out, d + offset + i * stride);
@@ -410,6 +443,15 @@ abstract sealed class Plan permits Plan.Runs, Plan.Repeat, Plan.Seq {
                 s += parts[i].size;
                 ends[i] = s;
             }
+        }
+
+        @Override
+        long orBits() {
+            long b = 0;
+            for (Plan p : parts) {
+                b |= p.lowBits();
+            }
+            return b;
         }
 
         private static long total(Plan[] parts) {

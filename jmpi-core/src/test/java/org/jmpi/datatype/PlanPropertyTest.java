@@ -166,6 +166,81 @@ class PlanPropertyTest {
         assertThat(chunked).as("chunked unpack of %d x %s", count, tree).isEqualTo(expected);
     }
 
+    /**
+     * The same packing and unpacking with the user memory a typed array (any of the seven kinds, whatever the tree's
+     * kind, at an element offset in it), in random chunks: where the runs are whole elements of the array they move
+     * through {@link ArrayKernel}, elsewhere through the segment kernels, and both must give the reference's bytes.
+     */
+    @Property(tries = 250)
+    void typedArraysPackAndUnpackAsTheReference(@ForAll("trees") TypeTree tree,
+            @ForAll @IntRange(min = 0, max = 5) int count, @ForAll @IntRange(min = 0, max = 6) int arrayKind,
+            @ForAll long seed) {
+        RefType ref = checkedRef(tree, count);
+        TypeDescriptor t = tree.build();
+        long[] span = ref.span(count);
+        int element = new int[] {1, 2, 2, 4, 4, 8, 8}[arrayKind];
+        long origin = (-span[0] + 2 * element - 1) / element * element; // element 1 or 2 of the array on
+        int memLength = (int) ((origin + span[1] + element) / element * element);
+        Random r = new Random(seed);
+        byte[] bytes = new byte[memLength];
+        r.nextBytes(bytes);
+        Object array = typedArray(arrayKind, memLength / element);
+        MemorySegment whole = MemorySegment.ofArray(bytes);
+        MemorySegment.copy(whole, 0, segmentOf(array), 0, memLength);
+        // the user segment starts one element into the array
+        MemorySegment memory = segmentOf(array).asSlice(element);
+        long at = origin - element;
+
+        byte[] expected = ref.pack(bytes, origin, count);
+        PlanData data = new PlanData(memory, at, t, count);
+        byte[] out = new byte[expected.length + 3];
+        for (int done = 0; done < expected.length; ) {
+            int n = Math.min(1 + r.nextInt(Math.max(1, expected.length / 3 + 1)), expected.length - done);
+            data.packTo(done, MemorySegment.ofArray(out), done + 3, n);
+            done += n;
+        }
+        assertThat(Arrays.copyOfRange(out, 3, out.length)).as("pack of %d x %s from array kind %d", count, tree,
+                arrayKind).isEqualTo(expected);
+
+        byte[] stream = new byte[expected.length];
+        r.nextBytes(stream);
+        byte[] expectMem = bytes.clone();
+        ref.unpack(stream, expectMem, origin, count);
+        for (int done = 0; done < stream.length; ) {
+            int n = Math.min(1 + r.nextInt(Math.max(1, stream.length / 3 + 1)), stream.length - done);
+            data.unpackFrom(done, MemorySegment.ofArray(stream), done, n);
+            done += n;
+        }
+        byte[] gotMem = new byte[memLength];
+        MemorySegment.copy(segmentOf(array), 0, MemorySegment.ofArray(gotMem), 0, memLength);
+        assertThat(gotMem).as("unpack of %d x %s into array kind %d", count, tree, arrayKind).isEqualTo(expectMem);
+    }
+
+    private static Object typedArray(int kind, int n) {
+        return switch (kind) {
+            case 0 -> new byte[n];
+            case 1 -> new short[n];
+            case 2 -> new char[n];
+            case 3 -> new int[n];
+            case 4 -> new float[n];
+            case 5 -> new long[n];
+            default -> new double[n];
+        };
+    }
+
+    private static MemorySegment segmentOf(Object array) {
+        return switch (array) {
+            case byte[] a -> MemorySegment.ofArray(a);
+            case short[] a -> MemorySegment.ofArray(a);
+            case char[] a -> MemorySegment.ofArray(a);
+            case int[] a -> MemorySegment.ofArray(a);
+            case float[] a -> MemorySegment.ofArray(a);
+            case long[] a -> MemorySegment.ofArray(a);
+            case double[] a -> MemorySegment.ofArray(a);
+            default -> throw new IllegalArgumentException();
+        };
+    }
+
     @Property(tries = 120)
     void runVisitsCoverThePackedStreamInOrder(@ForAll("trees") TypeTree tree,
             @ForAll @IntRange(min = 1, max = 4) int count, @ForAll long seed) {

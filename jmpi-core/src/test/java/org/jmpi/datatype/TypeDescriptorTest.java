@@ -50,13 +50,19 @@ class TypeDescriptorTest {
     }
 
     @Test
-    void smallTypesAreFlatRunLists() {
+    void smallTypesAreFlatRunListsButRepeatsOfOneRunStayStrided() {
+        // a repeat of one run is one strided copy however short (a matrix column of a few elements)
         TypeDescriptor v = TypeDescriptor.hvector(3, 1, 16, INT);
-        assertThat(v.plan()).isInstanceOf(Plan.Runs.class);
-        assertThat(v.plan().toString()).isEqualTo("Runs[0+4, 16+4, 32+4]");
+        assertThat(v.plan().toString()).isEqualTo("Repeat[3 x Runs[0+4] at 0 stride 16]");
         assertThat(v.lb()).isZero();
         assertThat(v.extent()).isEqualTo(36);
         assertThat(v.size()).isEqualTo(12);
+        // elements of several runs flatten into one list
+        TypeDescriptor pair = TypeDescriptor.struct(new long[] {1, 1}, new long[] {0, 8}, new TypeDescriptor[] {INT,
+            INT});
+        TypeDescriptor pairs = TypeDescriptor.hvector(3, 1, 16, pair);
+        assertThat(pairs.plan()).isInstanceOf(Plan.Runs.class);
+        assertThat(pairs.plan().toString()).isEqualTo("Runs[0+4, 8+4, 16+4, 24+4, 32+4, 40+4]");
     }
 
     @Test
@@ -81,7 +87,7 @@ class TypeDescriptorTest {
         TypeDescriptor spaced = TypeDescriptor.resized(INT, 0, 12);
         TypeDescriptor c = TypeDescriptor.contiguous(3, spaced);
         assertThat(c.extent()).isEqualTo(36);
-        assertThat(c.plan().toString()).isEqualTo("Runs[0+4, 12+4, 24+4]");
+        assertThat(c.plan().toString()).isEqualTo("Repeat[3 x Runs[0+4] at 0 stride 12]");
     }
 
     @Test

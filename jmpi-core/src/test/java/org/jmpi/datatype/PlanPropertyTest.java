@@ -2,6 +2,7 @@ package org.jmpi.datatype;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.Random;
@@ -168,52 +169,68 @@ class PlanPropertyTest {
 
     /**
      * The same packing and unpacking with the user memory a typed array (any of the seven kinds, whatever the tree's
-     * kind, at an element offset in it), in random chunks: where the runs are whole elements of the array they move
-     * through {@link ArrayKernel}, elsewhere through the segment kernels, and both must give the reference's bytes.
+     * kind, at an element offset in it) or native memory, in random chunks: where the runs are whole elements they
+     * move through {@link ArrayKernel}, elsewhere through the segment kernels, and both must give the reference's bytes.
      */
-    @Property(tries = 250)
-    void typedArraysPackAndUnpackAsTheReference(@ForAll("trees") TypeTree tree,
-            @ForAll @IntRange(min = 0, max = 5) int count, @ForAll @IntRange(min = 0, max = 6) int arrayKind,
+    @Property(tries = 300)
+    void typedArraysAndNativeMemoryPackAndUnpackAsTheReference(@ForAll("trees") TypeTree tree,
+            @ForAll @IntRange(min = 0, max = 5) int count, @ForAll @IntRange(min = 0, max = 7) int memoryKind,
             @ForAll long seed) {
         RefType ref = checkedRef(tree, count);
         TypeDescriptor t = tree.build();
         long[] span = ref.span(count);
-        int element = new int[] {1, 2, 2, 4, 4, 8, 8}[arrayKind];
+        int element = new int[] {1, 2, 2, 4, 4, 8, 8, 8}[memoryKind];
         long origin = (-span[0] + 2 * element - 1) / element * element; // element 1 or 2 of the array on
         int memLength = (int) ((origin + span[1] + element) / element * element);
         Random r = new Random(seed);
         byte[] bytes = new byte[memLength];
         r.nextBytes(bytes);
-        Object array = typedArray(arrayKind, memLength / element);
-        MemorySegment whole = MemorySegment.ofArray(bytes);
-        MemorySegment.copy(whole, 0, segmentOf(array), 0, memLength);
-        // the user segment starts one element into the array
-        MemorySegment memory = segmentOf(array).asSlice(element);
-        long at = origin - element;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment backing = memoryKind == 7 ? arena.allocate(memLength, 8)
+                    : segmentOf(typedArray(memoryKind, memLength / element));
+            MemorySegment.copy(MemorySegment.ofArray(bytes), 0, backing, 0, memLength);
+            // the user segment starts one element into the array
+            MemorySegment memory = backing.asSlice(element);
+            long at = origin - element;
 
-        byte[] expected = ref.pack(bytes, origin, count);
-        PlanData data = new PlanData(memory, at, t, count);
-        byte[] out = new byte[expected.length + 3];
-        for (int done = 0; done < expected.length; ) {
-            int n = Math.min(1 + r.nextInt(Math.max(1, expected.length / 3 + 1)), expected.length - done);
-            data.packTo(done, MemorySegment.ofArray(out), done + 3, n);
-            done += n;
-        }
-        assertThat(Arrays.copyOfRange(out, 3, out.length)).as("pack of %d x %s from array kind %d", count, tree,
-                arrayKind).isEqualTo(expected);
+            byte[] expected = ref.pack(bytes, origin, count);
+            PlanData data = new PlanData(memory, at, t, count);
+            byte[] out = new byte[expected.length + 3];
+            for (int done = 0; done < expected.length; ) {
+                int n = Math.min(chunk(r, expected.length, element), expected.length - done);
+                data.packTo(done, MemorySegment.ofArray(out), done + 3, n);
+                done += n;
+            }
+            assertThat(Arrays.copyOfRange(out, 3, out.length)).as("pack of %d x %s from memory kind %d", count, tree,
+                    memoryKind).isEqualTo(expected);
 
-        byte[] stream = new byte[expected.length];
-        r.nextBytes(stream);
-        byte[] expectMem = bytes.clone();
-        ref.unpack(stream, expectMem, origin, count);
-        for (int done = 0; done < stream.length; ) {
-            int n = Math.min(1 + r.nextInt(Math.max(1, stream.length / 3 + 1)), stream.length - done);
-            data.unpackFrom(done, MemorySegment.ofArray(stream), done, n);
-            done += n;
+            byte[] stream = new byte[expected.length];
+            r.nextBytes(stream);
+            byte[] expectMem = bytes.clone();
+            ref.unpack(stream, expectMem, origin, count);
+            for (int done = 0; done < stream.length; ) {
+                int n = Math.min(chunk(r, stream.length, element), stream.length - done);
+                data.unpackFrom(done, MemorySegment.ofArray(stream), done, n);
+                done += n;
+            }
+            byte[] gotMem = new byte[memLength];
+            MemorySegment.copy(backing, 0, MemorySegment.ofArray(gotMem), 0, memLength);
+            assertThat(gotMem).as("unpack of %d x %s into memory kind %d", count, tree, memoryKind)
+                    .isEqualTo(expectMem);
         }
-        byte[] gotMem = new byte[memLength];
-        MemorySegment.copy(segmentOf(array), 0, MemorySegment.ofArray(gotMem), 0, memLength);
-        assertThat(gotMem).as("unpack of %d x %s into array kind %d", count, tree, arrayKind).isEqualTo(expectMem);
+    }
+
+    /**
+     * A chunk length for a stream of {@code length} bytes: the whole stream, whole elements of {@code element}
+     * bytes (so that ArrayKernel takes them where the layout allows), or any number of bytes (so that it does not).
+     */
+    private static int chunk(Random r, int length, int element) {
+        int n = 1 + r.nextInt(Math.max(1, length / 3 + 1));
+        return switch (r.nextInt(3)) {
+            case 0 -> length;
+            case 1 -> (n + element - 1) / element * element;
+            default -> n;
+        };
     }
 
     private static Object typedArray(int kind, int n) {

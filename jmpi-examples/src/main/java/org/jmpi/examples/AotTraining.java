@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import mpi.Comm;
+import mpi.Datatype;
 import mpi.Intercomm;
 import mpi.Intracomm;
 import mpi.MPI;
@@ -125,6 +126,15 @@ public final class AotTraining {
         Request.waitAll(new Request[] {r, s});
         c.sendRecv(bytes, n, MPI.BYTE, peer, 5, new byte[n], n, MPI.BYTE, peer, 5);
         c.sendRecv(doubles, kd, MPI.DOUBLE, peer, 6, new double[kd], kd, MPI.DOUBLE, peer, 6);
+        if (kd >= 4) {
+            // a matrix column (a vector type) from a slice of the doubles, on the array and on direct buffers
+            Datatype column = Datatype.createVector(kd / 4, 1, 4, MPI.DOUBLE);
+            column.commit();
+            c.sendRecv(MPI.slice(doubles, 1), 1, column, peer, 8, MPI.slice(new double[kd], 1), 1, column, peer, 8);
+            c.sendRecv(MPI.slice(MPI.newDoubleBuffer(kd), 1), 1, column, peer, 9, MPI.newDoubleBuffer(kd), 1, column,
+                    peer, 9);
+            column.free();
+        }
     }
 
     private static void collectives(Intracomm c, int n) throws MPIException {

@@ -1,6 +1,7 @@
 package org.jmpi.datatype;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
@@ -8,23 +9,24 @@ import org.jmpi.shared.FastCopy;
 import org.jmpi.shared.FirstThreadLocal;
 
 /**
- * Packs from and unpacks into a Java primitive array with plain array accesses: the runs of the plan go between the
- * user's array (or a view of native memory) and a staging array of the same element type ({@code System.arraycopy},
- * or one assignment per element for runs of one element), and the staging array goes to or from the packed side in
- * one bulk copy per chunk.
+ * The copy loops of packing and unpacking: the runs of a plan go between the user's memory, seen as a Java primitive
+ * array (or a view of native memory), and a staging array of the same element type ({@code System.arraycopy}, or one
+ * assignment per element for runs of one element), and the staging array goes to or from the packed side in one bulk
+ * copy per chunk.
  *
  * <h2>Why</h2>
  * jmpi's runtime runs on C1 (see {@code JitHints}), where a {@code MemorySegment.get} or {@code set} is a chain of
- * calls and checks: {@link StridedKernel}'s loops took some 16 ns an element, a matrix column of 64 doubles about 1
- * us to pack, where an array loop and one bulk copy take 0.1 us (C1, one JVM, 2026-12-06; with C2 both are 20 ns).
+ * calls and checks: the segment loops this replaced took some 16 ns an element, a matrix column of 64 doubles about
+ * 1 us to pack, where an array loop and one bulk copy take 0.1 us (C1, one JVM, 2026-12-06; with C2 both are 20 ns).
  *
  * <h2>When</h2>
  * The user memory is a heap segment over a {@code byte[]}, {@code short[]}, {@code char[]}, {@code int[]}, {@code
  * float[]}, {@code long[]} or {@code double[]} (not read-only), and every run offset, run length, stride, the
  * segment's place in its array and the packed range are whole elements of that array; or it is native memory (a
- * direct buffer) where they are whole longs or ints, read and written through a {@code LongBuffer} or {@code
- * IntBuffer} view of it (a call per element into a small JDK method: about 3 times faster than the segment access).
- * Otherwise (byte displacements that split elements, odd sizes in native memory) {@link StridedKernel} moves the data.
+ * direct buffer), read and written through a {@code LongBuffer}, {@code IntBuffer} or {@code ByteBuffer} view of it
+ * (longs where the runs are whole longs, ints where they are whole ints, else bytes; a call per element into a small
+ * JDK method, about 3 times faster than the segment access). Otherwise (a read-only heap buffer, byte displacements
+ * that split the elements of an array) {@link #RUNS} copies run by run.
  *
  * <p>Threading: one instance per call; each thread has its own staging arrays ({@link #CHUNK_BYTES} for each element
  * type it has used).
@@ -37,6 +39,22 @@ final class ArrayKernel implements CopyKernel {
     private static final int LONG = 5;
     private static final int INT = 3;
     private static final int[] SHIFT = {0, 1, 1, 2, 2, 3, 3};
+
+    /** Any memory and any runs, a bulk copy per run: for what {@link #move} does not take. */
+    static final CopyKernel RUNS = new CopyKernel() {
+        @Override
+        public void copy(MemorySegment src, long srcAt, MemorySegment dst, long dstAt, long n) {
+            MemorySegment.copy(src, srcAt, dst, dstAt, n);
+        }
+
+        @Override
+        public void strided(MemorySegment src, long srcAt, long srcStride, MemorySegment dst, long dstAt,
+                long dstStride, long runLength, long count) {
+            for (long k = 0; k < count; k++, srcAt += srcStride, dstAt += dstStride) {
+                MemorySegment.copy(src, srcAt, dst, dstAt, runLength);
+            }
+        }
+    };
 
     /** Per thread: the staging array of each element type (index as above), then its segment (index + 7). */
     private static final FirstThreadLocal<Object[]> STAGING = new FirstThreadLocal<>(() -> new Object[14]);
@@ -71,13 +89,13 @@ final class ArrayKernel implements CopyKernel {
         long userIndex = 0;
         long bits = plan.lowBits() | offset | length;
         if (memory.isNative()) {
-            // native memory (a direct buffer) through a view of it as longs or ints
-            kind = (bits & 7) == 0 ? LONG : (bits & 3) == 0 ? INT : -1;
-            if (kind < 0 || memory.byteSize() > Integer.MAX_VALUE || !pack && memory.isReadOnly()) {
+            // native memory (a direct buffer) through a view of it as longs, ints or bytes
+            if (memory.byteSize() > Integer.MAX_VALUE || !pack && memory.isReadOnly()) {
                 return false;
             }
-            user = kind == LONG ? memory.asByteBuffer().order(ByteOrder.nativeOrder()).asLongBuffer()
-                    : memory.asByteBuffer().order(ByteOrder.nativeOrder()).asIntBuffer();
+            ByteBuffer bytes = memory.asByteBuffer().order(ByteOrder.nativeOrder());
+            kind = (bits & 7) == 0 ? LONG : (bits & 3) == 0 ? INT : 0;
+            user = kind == LONG ? bytes.asLongBuffer() : kind == INT ? bytes.asIntBuffer() : bytes;
         } else {
             user = memory.heapBase().orElse(null); // none for a read-only segment
             kind = kind(user);
@@ -149,6 +167,10 @@ final class ArrayKernel implements CopyKernel {
             x.get(i, (int[]) b, j, n);
         } else if (b instanceof IntBuffer y) {
             y.put(j, (int[]) a, i, n);
+        } else if (a instanceof ByteBuffer x) {
+            x.get(i, (byte[]) b, j, n);
+        } else if (b instanceof ByteBuffer y) {
+            y.put(j, (byte[]) a, i, n);
         } else {
             System.arraycopy(a, i, b, j, n);
         }
@@ -192,13 +214,22 @@ final class ArrayKernel implements CopyKernel {
             for (int k = 0; k < count; k++, i += is, j += js) {
                 y.put(j, x[i]);
             }
+        } else if (a instanceof ByteBuffer x) {
+            byte[] y = (byte[]) b;
+            for (int k = 0; k < count; k++, i += is, j += js) {
+                y[j] = x.get(i);
+            }
+        } else if (b instanceof ByteBuffer y) {
+            byte[] x = (byte[]) a;
+            for (int k = 0; k < count; k++, i += is, j += js) {
+                y.put(j, x[i]);
+            }
         } else if (a instanceof float[] x) {
             float[] y = (float[]) b;
             for (int k = 0; k < count; k++, i += is, j += js) {
                 y[j] = x[i];
             }
-        } else if (a instanceof byte[] x) {
-            byte[] y = (byte[]) b;
+        } else if (a instanceof byte[] x && b instanceof byte[] y) {
             for (int k = 0; k < count; k++, i += is, j += js) {
                 y[j] = x[i];
             }

@@ -2,7 +2,7 @@ package org.jmpi.datatype;
 
 import java.lang.foreign.MemorySegment;
 
-/** The copy loops packing and unpacking run on; see {@link StridedCopy} for how instances are chosen. */
+/** The copy loops packing and unpacking run on ({@link ArrayKernel}). */
 interface CopyKernel {
     /** Copies one run of {@code n} bytes. */
     void copy(MemorySegment src, long srcAt, MemorySegment dst, long dstAt, long n);

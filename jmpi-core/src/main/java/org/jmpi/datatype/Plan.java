@@ -27,7 +27,7 @@ import java.util.List;
  * Building is proportional to the number of constructor arguments (plus the flattened runs, at most
  * {@link #FLAT_LIMIT} per node). Packing or unpacking any byte range {@code [skip, skip + len)} of the packed stream
  * costs a seek of O(depth * log(width)) and then one copy per contiguous run touched; a repeat over a single run (a
- * matrix column, a vector of blocks) runs a tight strided loop ({@link StridedKernel}) with no per-run call.
+ * matrix column, a vector of blocks) runs a tight strided loop ({@link ArrayKernel}) with no per-run call.
  *
  * <h2>Restrictions</h2>
  * Offsets and sizes are longs in bytes; builders throw {@link ArithmeticException} on overflow (the caller turns it
@@ -75,7 +75,7 @@ abstract sealed class Plan permits Plan.Runs, Plan.Repeat, Plan.Seq {
      * @param mem user memory; this plan's origin is at byte {@code base} of it
      * @param buf the packed side; byte {@code skip} of the stream is at {@code bufAt}
      * @param pack true: memory to buffer; false: buffer to memory
-     * @param k the copy loops for this pair of segments ({@link StridedCopy#kernel})
+     * @param k the copy loops ({@link ArrayKernel})
      */
     abstract void move(MemorySegment mem, long base, long skip, long len, MemorySegment buf, long bufAt, boolean pack,
             CopyKernel k);

@@ -61,7 +61,7 @@ public final class PlanData implements MessageData {
     public void packTo(long offset, MemorySegment dst, long dstOffset, long length) {
         check(offset, length);
         if (length > 0 && !ArrayKernel.move(plan, memory, offset, length, dst, dstOffset, true)) {
-            plan.move(memory, 0, offset, length, dst, dstOffset, true, StridedCopy.kernel(memory, dst));
+            plan.move(memory, 0, offset, length, dst, dstOffset, true, ArrayKernel.RUNS);
         }
     }
 
@@ -69,7 +69,7 @@ public final class PlanData implements MessageData {
     public void unpackFrom(long offset, MemorySegment src, long srcOffset, long length) {
         check(offset, length);
         if (length > 0 && !ArrayKernel.move(plan, memory, offset, length, src, srcOffset, false)) {
-            plan.move(memory, 0, offset, length, src, srcOffset, false, StridedCopy.kernel(src, memory));
+            plan.move(memory, 0, offset, length, src, srcOffset, false, ArrayKernel.RUNS);
         }
     }
 

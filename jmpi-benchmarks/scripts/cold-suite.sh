@@ -67,11 +67,13 @@ ROOT=$(cd "$HERE/../.." && pwd)
 APPS=(
     "jacobi2d-1024|Jacobi2d|1024 500|jacobi2d.c|1024 500"
     "jacobi2d-256|Jacobi2d|256 5000|jacobi2d.c|256 5000"
+    "jacobi-columns|JacobiColumns|256 5000|jacobi_columns.c|256 5000"
     "cg|ConjugateGradient||conjugate_gradient.c|"
     "samplesort|SampleSort||sample_sort.c|"
     "nbody|NBody||nbody.c|"
     "pingpong-barrier-bytes-8|BarrierPingPong|bytes 8|barrier_pingpong.c|bytes 8"
     "pingpong-barrier-direct-8|BarrierPingPong|direct 8|barrier_pingpong.c|direct 8"
+    "pingpong-barrier-slices-8|BarrierPingPong|slices 8|barrier_pingpong.c|slices 8"
     "pingpong-barrier-bytes-1m|BarrierPingPong|bytes 1048576|barrier_pingpong.c|bytes 1048576"
     "pingpong-barrier-direct-1m|BarrierPingPong|direct 1048576|barrier_pingpong.c|direct 1048576"
     "xint-pingpong-bytes-8|BarrierPingPong|bytes 8 2000|||-Xint"

@@ -9,8 +9,9 @@ import mpi.MPIException;
  * {@code recv} of BYTES bytes, then everybody meets in a {@code barrier}, then ranks 0 and 1 do ITERS timed round
  * trips. Any further ranks only take part in the barrier.
  *
- * <p>Usage: {@code BarrierPingPong KIND BYTES [ITERS]} on 2 (or more) ranks, KIND {@code bytes} (a {@code byte[]})
- * or {@code direct} (a {@code ByteBuffer.allocateDirect}), BYTES a number with an optional {@code k}/{@code m} suffix
+ * <p>Usage: {@code BarrierPingPong KIND BYTES [ITERS]} on 2 (or more) ranks, KIND {@code bytes} (a {@code byte[]}),
+ * {@code direct} (a {@code ByteBuffer.allocateDirect}) or {@code slices} (a direct buffer 8 bytes longer, each call
+ * passing {@code MPI.slice(buffer, 8)}: the Open MPI API's way to start at an offset), BYTES a number with an optional {@code k}/{@code m} suffix
  * (KiB, MiB); ITERS defaults to 20,000 up to 64 KiB, 2,000 up to 256 KiB and 200 above. Rank 0 prints
  * {@code RESULT barrier-pingpong-<KIND>-<BYTES> seconds=<one-way latency in seconds> check=<BYTES>}. The C twin is
  * {@code src/main/c/cold/barrier_pingpong.c}.
@@ -38,17 +39,30 @@ public final class BarrierPingPong {
         } else if (kind.equals("direct")) {
             sendBuf = ByteBuffer.allocateDirect(Math.max(bytes, 1));
             recvBuf = ByteBuffer.allocateDirect(Math.max(bytes, 1));
+        } else if (kind.equals("slices")) {
+            sendBuf = ByteBuffer.allocateDirect(bytes + 8);
+            recvBuf = ByteBuffer.allocateDirect(bytes + 8);
         } else {
-            throw new IllegalArgumentException("KIND is bytes or direct, not " + kind);
+            throw new IllegalArgumentException("KIND is bytes, direct or slices, not " + kind);
         }
+        boolean slices = kind.equals("slices");
 
         if (rank < 2) {
-            pingPong(rank, sendBuf, recvBuf, bytes, iters); // warm-up, untimed
+            // warm-up, untimed
+            if (slices) {
+                pingPongSlices(rank, (ByteBuffer) sendBuf, (ByteBuffer) recvBuf, bytes, iters);
+            } else {
+                pingPong(rank, sendBuf, recvBuf, bytes, iters);
+            }
         }
         MPI.COMM_WORLD.barrier();
         double t0 = MPI.wtime();
         if (rank < 2) {
-            pingPong(rank, sendBuf, recvBuf, bytes, iters);
+            if (slices) {
+                pingPongSlices(rank, (ByteBuffer) sendBuf, (ByteBuffer) recvBuf, bytes, iters);
+            } else {
+                pingPong(rank, sendBuf, recvBuf, bytes, iters);
+            }
         }
         double seconds = MPI.wtime() - t0;
 
@@ -74,6 +88,21 @@ public final class BarrierPingPong {
             } else {
                 MPI.COMM_WORLD.recv(recvBuf, bytes, MPI.BYTE, peer, 0);
                 MPI.COMM_WORLD.send(sendBuf, bytes, MPI.BYTE, peer, 0);
+            }
+        }
+    }
+
+    /** {@link #pingPong} with each call's buffer a new {@code MPI.slice} 8 bytes into the direct buffer. */
+    static void pingPongSlices(int rank, ByteBuffer sendBuf, ByteBuffer recvBuf, int bytes, int iters)
+            throws MPIException {
+        int peer = 1 - rank;
+        for (int i = 0; i < iters; i++) {
+            if (rank == 0) {
+                MPI.COMM_WORLD.send(MPI.slice(sendBuf, 8), bytes, MPI.BYTE, peer, 0);
+                MPI.COMM_WORLD.recv(MPI.slice(recvBuf, 8), bytes, MPI.BYTE, peer, 0);
+            } else {
+                MPI.COMM_WORLD.recv(MPI.slice(recvBuf, 8), bytes, MPI.BYTE, peer, 0);
+                MPI.COMM_WORLD.send(MPI.slice(sendBuf, 8), bytes, MPI.BYTE, peer, 0);
             }
         }
     }

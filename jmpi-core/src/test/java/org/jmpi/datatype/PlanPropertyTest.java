@@ -16,6 +16,7 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.RandomDistribution;
 import net.jqwik.api.Tuple;
 import net.jqwik.api.constraints.IntRange;
+import org.jmpi.shared.FastCopy;
 
 /**
  * Random nested datatypes, built both by {@link TypeDescriptor} and by the reference model {@link RefType}: bounds,
@@ -187,7 +188,7 @@ class PlanPropertyTest {
         r.nextBytes(bytes);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment backing = memoryKind == 7 ? arena.allocate(memLength, 8)
-                    : segmentOf(typedArray(memoryKind, memLength / element));
+                    : FastCopy.arraySegment(typedArray(memoryKind, memLength / element));
             MemorySegment.copy(MemorySegment.ofArray(bytes), 0, backing, 0, memLength);
             // the user segment starts one element into the array
             MemorySegment memory = backing.asSlice(element);
@@ -245,18 +246,6 @@ class PlanPropertyTest {
         };
     }
 
-    private static MemorySegment segmentOf(Object array) {
-        return switch (array) {
-            case byte[] a -> MemorySegment.ofArray(a);
-            case short[] a -> MemorySegment.ofArray(a);
-            case char[] a -> MemorySegment.ofArray(a);
-            case int[] a -> MemorySegment.ofArray(a);
-            case float[] a -> MemorySegment.ofArray(a);
-            case long[] a -> MemorySegment.ofArray(a);
-            case double[] a -> MemorySegment.ofArray(a);
-            default -> throw new IllegalArgumentException();
-        };
-    }
 
     @Property(tries = 120)
     void runVisitsCoverThePackedStreamInOrder(@ForAll("trees") TypeTree tree,

@@ -17,7 +17,8 @@ import org.jmpi.shared.FirstThreadLocal;
  * <h2>Why</h2>
  * jmpi's runtime runs on C1 (see {@code JitHints}), where a {@code MemorySegment.get} or {@code set} is a chain of
  * calls and checks: the segment loops this replaced took some 16 ns an element, a matrix column of 64 doubles about
- * 1 us to pack, where an array loop and one bulk copy take 0.1 us (C1, one JVM, 2026-12-06; with C2 both are 20 ns).
+ * 1 us to pack, where an array loop and one bulk copy take 0.1 us (C1, one JVM, ungated, 2026-12-06; with C2 both
+ * are 20 ns).
  * In the cold suite's Jacobi split by columns (halo columns as vector types of 256 doubles), 5 interleaved gated
  * rounds, 2026-12-06: 0.339 s against 0.622 with those loops (Open MPI Java 0.249, MPICH's C twin 0.144); the other
  * cases within 0.96-1.04 of the build before.

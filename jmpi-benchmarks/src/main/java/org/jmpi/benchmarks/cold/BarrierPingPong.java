@@ -11,8 +11,8 @@ import mpi.MPIException;
  *
  * <p>Usage: {@code BarrierPingPong KIND BYTES [ITERS]} on 2 (or more) ranks, KIND {@code bytes} (a {@code byte[]}),
  * {@code direct} (a {@code ByteBuffer.allocateDirect}) or {@code slices} (a direct buffer 8 bytes longer, each call
- * passing {@code MPI.slice(buffer, 8)}: the Open MPI API's way to start at an offset), BYTES a number with an optional {@code k}/{@code m} suffix
- * (KiB, MiB); ITERS defaults to 20,000 up to 64 KiB, 2,000 up to 256 KiB and 200 above. Rank 0 prints
+ * passing {@code MPI.slice(buffer, 8)}: the Open MPI API's way to start at an offset), BYTES a number with an optional
+ * {@code k}/{@code m} suffix (KiB, MiB); ITERS defaults to 20,000 up to 64 KiB, 2,000 up to 256 KiB and 200 above. Rank 0 prints
  * {@code RESULT barrier-pingpong-<KIND>-<BYTES> seconds=<one-way latency in seconds> check=<BYTES>}. The C twin is
  * {@code src/main/c/cold/barrier_pingpong.c}.
  */
@@ -48,21 +48,12 @@ public final class BarrierPingPong {
         boolean slices = kind.equals("slices");
 
         if (rank < 2) {
-            // warm-up, untimed
-            if (slices) {
-                pingPongSlices(rank, (ByteBuffer) sendBuf, (ByteBuffer) recvBuf, bytes, iters);
-            } else {
-                pingPong(rank, sendBuf, recvBuf, bytes, iters);
-            }
+            rounds(slices, rank, sendBuf, recvBuf, bytes, iters); // warm-up, untimed
         }
         MPI.COMM_WORLD.barrier();
         double t0 = MPI.wtime();
         if (rank < 2) {
-            if (slices) {
-                pingPongSlices(rank, (ByteBuffer) sendBuf, (ByteBuffer) recvBuf, bytes, iters);
-            } else {
-                pingPong(rank, sendBuf, recvBuf, bytes, iters);
-            }
+            rounds(slices, rank, sendBuf, recvBuf, bytes, iters);
         }
         double seconds = MPI.wtime() - t0;
 
@@ -89,6 +80,16 @@ public final class BarrierPingPong {
                 MPI.COMM_WORLD.recv(recvBuf, bytes, MPI.BYTE, peer, 0);
                 MPI.COMM_WORLD.send(sendBuf, bytes, MPI.BYTE, peer, 0);
             }
+        }
+    }
+
+    /** {@link #pingPongSlices} or {@link #pingPong}. */
+    static void rounds(boolean slices, int rank, Object sendBuf, Object recvBuf, int bytes, int iters)
+            throws MPIException {
+        if (slices) {
+            pingPongSlices(rank, (ByteBuffer) sendBuf, (ByteBuffer) recvBuf, bytes, iters);
+        } else {
+            pingPong(rank, sendBuf, recvBuf, bytes, iters);
         }
     }
 

@@ -176,6 +176,36 @@ public final class BufferView {
             next = (next + 1) & (RECENT - 1);
         }
 
+        /**
+         * Views of direct memory by where that memory is, newest at {@code nativeNext - 1}: a program that passes a new
+         * {@code MPI.slice} of a direct buffer to every call (the Open MPI API's way to start at an offset) never
+         * finds its view by identity, but its slices start at the same few addresses. A view found here is of the
+         * same bytes (two live views of one address range and size are of the same memory), so it serves any buffer
+         * at that place while its memory's scope is alive (an arena closed and its address reused by another is
+         * not); one of read-only memory serves only read-only buffers, and the reverse.
+         */
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        final SoftReference<MessageData.SegmentData>[] natives = new SoftReference[RECENT];
+        int nativeNext;
+
+        MessageData.SegmentData findNative(long address, long bytes, boolean readOnly) {
+            for (SoftReference<MessageData.SegmentData> ref : natives) {
+                MessageData.SegmentData v = ref == null ? null : ref.get();
+                if (v != null && v.bytes() == bytes) {
+                    MemorySegment m = v.segment();
+                    if (m.address() == address && m.isReadOnly() == readOnly && m.scope().isAlive()) {
+                        return v;
+                    }
+                }
+            }
+            return null;
+        }
+
+        void addNative(MessageData.SegmentData view) {
+            natives[nativeNext] = new SoftReference<>(view);
+            nativeNext = (nativeNext + 1) & (RECENT - 1);
+        }
+
         private static Entry get(SoftReference<Entry> ref) {
             return ref == null ? null : ref.get();
         }
@@ -266,8 +296,9 @@ public final class BufferView {
 
     /**
      * A {@code java.nio} buffer with a dense type: the first {@code count * type.size()} bytes from its index 0, with
-     * no plan or bounds arrays (a program that passes a new {@code MPI.slice} to every call makes a view per call);
-     * null when that is not the case, does not fit, or would receive into a read-only buffer (the general way then
+     * no plan or bounds arrays; a view of direct memory is found again by its address ({@link ViewCache#findNative}:
+     * a program that passes a new {@code MPI.slice} to every call then makes one view per place, not per call); null
+     * when that is not the case, does not fit, or would receive into a read-only buffer (the general way then
      * checks and reports).
      */
     private static MessageData denseBuffer(Buffer b, long count, TypeDescriptor type, boolean forReceive) {
@@ -282,10 +313,23 @@ public final class BufferView {
         }
         MemorySegment memory = MemorySegment.ofBuffer(
                 b.position() == 0 && b.limit() == capacity ? b : b.duplicate().clear());
+        ViewCache cache = null;
+        if (memory.isNative() && bytes <= ViewCache.MAX_BYTES) {
+            cache = CACHE.get();
+            MessageData.SegmentData v = cache.findNative(memory.address(), bytes, memory.isReadOnly());
+            if (v != null) {
+                return v;
+            }
+        }
         if (bytes < memory.byteSize()) {
             memory = memory.asSlice(0, bytes);
         }
-        return new MessageData.SegmentData(memory, bytes <= SmallPayload.MAX_BYTES ? SmallPayload.of(memory) : null);
+        MessageData.SegmentData view = new MessageData.SegmentData(memory,
+                bytes <= SmallPayload.MAX_BYTES ? SmallPayload.of(memory) : null);
+        if (cache != null) {
+            cache.addNative(view);
+        }
+        return view;
     }
 
     /** The checks and the view, without the cache. */

@@ -2,13 +2,22 @@ package org.jmpi.datatype;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
+import java.nio.DoubleBuffer;
+import org.jmpi.runtime.MpiError;
 import org.junit.jupiter.api.Test;
 
 /**
  * The per-thread cache of buffer views: a loop that passes the same buffer, count and type gets the same view from its
  * second call on, also after a garbage collection (a collection that emptied the cache made the hot callers' compiled
  * code take a path it had never seen, and deoptimised them); a buffer passed once is not kept, nor are large views.
+ * A new slice of a direct buffer at a place seen before gets the view of that place (found by address), which is of
+ * the same memory; never one of read-only memory for a writable buffer or the reverse, nor one whose arena was closed.
  */
 class BufferViewCacheTest {
     private static final TypeDescriptor BYTE = TypeDescriptor.primitive(BaseKind.BYTE);
@@ -174,5 +183,55 @@ class BufferViewCacheTest {
         BufferView.of(limit, limit.length, BYTE, false);
         MessageData cached = BufferView.of(limit, limit.length, BYTE, false);
         assertThat(BufferView.of(limit, limit.length, BYTE, false)).isSameAs(cached);
+    }
+
+    @Test
+    void newSlicesOfADirectBufferGetTheViewOfTheirPlace() {
+        DoubleBuffer whole = ByteBuffer.allocateDirect(64).order(java.nio.ByteOrder.nativeOrder()).asDoubleBuffer();
+        MessageData first = BufferView.of(whole.slice(1, 7), 2, DOUBLE, true);
+        MessageData again = BufferView.of(whole.slice(1, 7), 2, DOUBLE, true);
+        assertThat(again).as("a new slice at the same place").isSameAs(first);
+        assertThat(BufferView.of(whole.slice(2, 6), 2, DOUBLE, true)).as("another place").isNotSameAs(first);
+        assertThat(BufferView.of(whole.slice(1, 7), 3, DOUBLE, true)).as("more bytes").isNotSameAs(first);
+        // the view found again is of the slice's memory: elements 1 and 2 of the whole
+        MemorySegment m = ((MessageData.SegmentData) again).segment();
+        m.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, 0, 4.5);
+        m.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, 8, -1.25);
+        assertThat(whole.get(1)).isEqualTo(4.5);
+        assertThat(whole.get(2)).isEqualTo(-1.25);
+        assertThat(m.byteSize()).isEqualTo(16);
+    }
+
+    @Test
+    void aReadOnlyPlaceAndAWritableOneAtTheSameAddressHaveTheirOwnViews() {
+        ByteBuffer direct = ByteBuffer.allocateDirect(32);
+        MessageData readOnly = BufferView.of(direct.asReadOnlyBuffer(), 16, BYTE, false);
+        MessageData writable = BufferView.of(direct.slice(0, 32), 16, BYTE, true);
+        assertThat(writable).isNotSameAs(readOnly);
+        assertThat(((MessageData.SegmentData) writable).segment().isReadOnly()).isFalse();
+        assertThat(((MessageData.SegmentData) BufferView.of(direct.asReadOnlyBuffer(), 16, BYTE, false)).segment()
+                .isReadOnly()).isTrue();
+        assertThatThrownBy(() -> BufferView.of(direct.asReadOnlyBuffer(), 16, BYTE, true))
+                .isInstanceOf(MpiError.class);
+    }
+
+    @Test
+    void theViewOfAClosedArenasMemoryIsNotFoundAgain() {
+        for (int i = 0; i < 50; i++) { // allocators often give a freed address to the next allocation of its size
+            ByteBuffer first;
+            MessageData view;
+            try (Arena arena = Arena.ofConfined()) {
+                first = arena.allocate(64, 16).asByteBuffer();
+                view = BufferView.of(first, 64, BYTE, true);
+                assertThat(BufferView.of(first.slice(0, 64), 64, BYTE, true)).isSameAs(view);
+            }
+            try (Arena arena = Arena.ofConfined()) {
+                ByteBuffer second = arena.allocate(64, 16).asByteBuffer();
+                MessageData v = BufferView.of(second, 64, BYTE, true);
+                assertThat(v).isNotSameAs(view);
+                ((MessageData.SegmentData) v).segment().set(ValueLayout.JAVA_BYTE, 3, (byte) 7); // alive
+                assertThat(second.get(3)).isEqualTo((byte) 7);
+            }
+        }
     }
 }

@@ -687,6 +687,9 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final Status sendRecvReplace(Object buf, int count, Datatype type, int dest, int sendtag, int source, int recvtag) throws MPIException {
+        if (replaceNowOutOfLine(buf, count, type, dest, sendtag, source, recvtag)) {
+            return receive(buf, count, type, source, recvtag, "MPI_Sendrecv_replace");
+        }
         try {
             RequestImpl[] sr = startReplace(live(), buf, count, type, dest, sendtag, source, recvtag);
             if (sr[0] != null) {
@@ -702,6 +705,29 @@ public class Comm implements Freeable, Cloneable {
                 throw blockingReceiveError(r);
             }
             return st;
+        } catch (MpiError e) {
+            throw fail("MPI_Sendrecv_replace", e);
+        }
+    }
+
+    /**
+     * The send of an MPI_Sendrecv_replace, if the engine's lane takes it at once as an eager message
+     * ({@link org.jmpi.pt2pt.Engine#sendNow}: written into the peer's ring, never read from {@code buf} later): true,
+     * and the caller receives into {@code buf} as MPI_Recv does, with no copy of the outgoing data and no request.
+     * Else false, nothing done: the usual way copies the data, then sends and receives. The receive's arguments are
+     * checked first. Exact source and tag only.
+     */
+    private boolean replaceNowOutOfLine(Object buf, int count, Datatype type, int dest, int sendtag, int source,
+            int recvtag) throws MPIException {
+        if (dest < 0 || source < 0 || recvtag < 0) {
+            return false; // wildcards, MPI.PROC_NULL (and bad arguments): the usual way
+        }
+        try {
+            Communicator c = live();
+            checkSend(c, count, type, dest, sendtag);
+            checkSource(c, source);
+            MessageData data = BufferView.of(buf, count, type.desc, true);
+            return JmpiRuntime.get().engine().sendNow(data, c.worldRank(dest), c.context(), c.rank(), sendtag);
         } catch (MpiError e) {
             throw fail("MPI_Sendrecv_replace", e);
         }

@@ -298,4 +298,73 @@ class SendModesTest {
             assertThat(buf[n - 1]).isEqualTo((rank + size - 1) % size);
         }
     }
+
+    /**
+     * Replaces in a ring of ranks, many in a row, of sizes the lane takes at once and sizes it does not (ordered as
+     * sent whichever way each went), from arrays, direct buffers and a strided type; the data arrives whole.
+     */
+    @MpiTest(ranks = {2, 3})
+    void sendRecvReplaceInALoopKeepsOrderAndData() throws MPIException {
+        Comm w = MPI.COMM_WORLD;
+        int rank = w.getRank();
+        int size = w.getSize();
+        int next = (rank + 1) % size;
+        int prev = (rank + size - 1) % size;
+        int[] sizes = {1, 3, 64, 700, 20_000};
+        java.nio.DoubleBuffer direct = MPI.newDoubleBuffer(20_000);
+        for (int i = 0; i < 600; i++) {
+            int n = sizes[i % sizes.length];
+            boolean useDirect = i % 3 == 1;
+            double[] a = new double[n];
+            for (int k = 0; k < n; k++) {
+                a[k] = rank * 1e6 + i * 1e3 + k % 997;
+                if (useDirect) {
+                    direct.put(k, a[k]);
+                }
+            }
+            Status s = useDirect ? w.sendRecvReplace(direct, n, MPI.DOUBLE, next, i % 5, prev, i % 5)
+                    : w.sendRecvReplace(a, n, MPI.DOUBLE, next, i % 5, prev, i % 5);
+            assertThat(s.getCount(MPI.DOUBLE)).isEqualTo(n);
+            assertThat(s.getSource()).isEqualTo(prev);
+            assertThat(s.getTag()).isEqualTo(i % 5);
+            for (int k = 0; k < n; k += Math.max(1, n / 7)) {
+                double got = useDirect ? direct.get(k) : a[k];
+                assertThat(got).as("message %d element %d", i, k).isEqualTo(prev * 1e6 + i * 1e3 + k % 997);
+            }
+        }
+        mpi.Datatype column = mpi.Datatype.createVector(8, 1, 4, MPI.INT);
+        column.commit();
+        int[] m = new int[32];
+        java.util.Arrays.fill(m, -1);
+        for (int r = 0; r < 8; r++) {
+            m[r * 4] = rank * 100 + r;
+        }
+        w.sendRecvReplace(m, 1, column, next, 9, prev, 9);
+        for (int r = 0; r < 8; r++) {
+            assertThat(m[r * 4]).isEqualTo(prev * 100 + r);
+            assertThat(m[r * 4 + 1]).isEqualTo(-1);
+        }
+        column.free();
+    }
+
+    @MpiTest(ranks = 2)
+    void sendRecvReplaceOfTooShortABufferIsATruncationAndNothingIsLost() throws MPIException {
+        Comm w = MPI.COMM_WORLD;
+        w.setErrhandler(MPI.ERRORS_RETURN);
+        int rank = w.getRank();
+        int[] buf = {rank, rank, rank, rank};
+        if (rank == 0) {
+            w.sendRecvReplace(buf, 4, MPI.INT, 1, 3, 1, 3); // sends 4 ints, receives 2 of them
+            assertThat(buf).containsExactly(1, 1, 0, 0);
+        } else {
+            expect(MPI.ERR_TRUNCATE, () -> w.sendRecvReplace(buf, 2, MPI.INT, 0, 3, 0, 3));
+        }
+        int[] after = {rank};
+        w.sendRecvReplace(after, 1, MPI.INT, 1 - rank, 4, 1 - rank, 4); // the pair goes on
+        assertThat(after[0]).isEqualTo(1 - rank);
+        int[] alone = {7};
+        Status s = w.sendRecvReplace(alone, 1, MPI.INT, MPI.PROC_NULL, 5, MPI.PROC_NULL, 5);
+        assertThat(s.getSource()).isEqualTo(MPI.PROC_NULL);
+        assertThat(alone[0]).isEqualTo(7);
+    }
 }

@@ -10,9 +10,11 @@ import mpi.MPIException;
  * trips. Any further ranks only take part in the barrier.
  *
  * <p>Usage: {@code BarrierPingPong KIND BYTES [ITERS]} on 2 (or more) ranks, KIND {@code bytes} (a {@code byte[]}),
- * {@code direct} (a {@code ByteBuffer.allocateDirect}) or {@code slices} (a direct buffer 8 bytes longer, each call
- * passing {@code MPI.slice(buffer, 8)}: the Open MPI API's way to start at an offset), BYTES a number with an optional
- * {@code k}/{@code m} suffix (KiB, MiB); ITERS defaults to 20,000 up to 64 KiB, 2,000 up to 256 KiB and 200 above. Rank 0 prints
+ * {@code direct} (a {@code ByteBuffer.allocateDirect}), {@code slices} (a direct buffer 8 bytes longer, each call
+ * passing {@code MPI.slice(buffer, 8)}: the Open MPI API's way to start at an offset) or {@code replace} (a
+ * {@code byte[]} that both ranks exchange in place by {@code sendRecvReplace}, twice a round trip: the result is the
+ * time of one exchange), BYTES a number with an optional {@code k}/{@code m} suffix (KiB, MiB); ITERS defaults to
+ * 20,000 up to 64 KiB, 2,000 up to 256 KiB and 200 above. Rank 0 prints
  * {@code RESULT barrier-pingpong-<KIND>-<BYTES> seconds=<one-way latency in seconds> check=<BYTES>}. The C twin is
  * {@code src/main/c/cold/barrier_pingpong.c}.
  */
@@ -42,18 +44,20 @@ public final class BarrierPingPong {
         } else if (kind.equals("slices")) {
             sendBuf = ByteBuffer.allocateDirect(bytes + 8);
             recvBuf = ByteBuffer.allocateDirect(bytes + 8);
+        } else if (kind.equals("replace")) {
+            sendBuf = new byte[bytes];
+            recvBuf = null;
         } else {
-            throw new IllegalArgumentException("KIND is bytes, direct or slices, not " + kind);
+            throw new IllegalArgumentException("KIND is bytes, direct, slices or replace, not " + kind);
         }
-        boolean slices = kind.equals("slices");
 
         if (rank < 2) {
-            rounds(slices, rank, sendBuf, recvBuf, bytes, iters); // warm-up, untimed
+            rounds(kind, rank, sendBuf, recvBuf, bytes, iters); // warm-up, untimed
         }
         MPI.COMM_WORLD.barrier();
         double t0 = MPI.wtime();
         if (rank < 2) {
-            rounds(slices, rank, sendBuf, recvBuf, bytes, iters);
+            rounds(kind, rank, sendBuf, recvBuf, bytes, iters);
         }
         double seconds = MPI.wtime() - t0;
 
@@ -83,13 +87,23 @@ public final class BarrierPingPong {
         }
     }
 
-    /** {@link #pingPongSlices} or {@link #pingPong}. */
-    static void rounds(boolean slices, int rank, Object sendBuf, Object recvBuf, int bytes, int iters)
+    /** {@link #pingPongSlices}, {@link #exchanges} or {@link #pingPong}, as {@code kind} says. */
+    static void rounds(String kind, int rank, Object sendBuf, Object recvBuf, int bytes, int iters)
             throws MPIException {
-        if (slices) {
+        if (kind.equals("slices")) {
             pingPongSlices(rank, (ByteBuffer) sendBuf, (ByteBuffer) recvBuf, bytes, iters);
+        } else if (kind.equals("replace")) {
+            exchanges(rank, (byte[]) sendBuf, bytes, iters);
         } else {
             pingPong(rank, sendBuf, recvBuf, bytes, iters);
+        }
+    }
+
+    /** ITERS round trips of two {@code sendRecvReplace} exchanges each between ranks 0 and 1. */
+    static void exchanges(int rank, byte[] buf, int bytes, int iters) throws MPIException {
+        int peer = 1 - rank;
+        for (int i = 0; i < 2 * iters; i++) {
+            MPI.COMM_WORLD.sendRecvReplace(buf, bytes, MPI.BYTE, peer, 0, peer, 0);
         }
     }
 

@@ -604,7 +604,9 @@ public class Comm implements Freeable, Cloneable {
         long sent = sendNowOutOfLine(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
                 source, recvtag);
         if (sent == 0) {
-            return receive(recvbuf, recvcount, recvtype, source, recvtag, "MPI_Sendrecv");
+            // the receive's arguments are checked: from MPI.PROC_NULL (a halo's edge) nothing comes
+            return source == MPI.PROC_NULL ? procNullStatus()
+                    : receive(recvbuf, recvcount, recvtype, source, recvtag, "MPI_Sendrecv");
         }
         if (sent > 0) {
             try {
@@ -643,9 +645,12 @@ public class Comm implements Freeable, Cloneable {
             checkType(recvtype);
             checkSource(c, source);
             BufferView.check(recvbuf, recvcount, recvtype.desc, true);
+            if (dest == MPI.PROC_NULL) {
+                BufferView.check(sendbuf, sendcount, sendtype.desc, false);
+                return 0;
+            }
             MessageData out = BufferView.of(sendbuf, sendcount, sendtype.desc, false);
-            return dest == MPI.PROC_NULL ? 0 : JmpiRuntime.get().engine().sendNowDeferred(out, c.worldRank(dest),
-                    c.context(), c.rank(), sendtag);
+            return JmpiRuntime.get().engine().sendNowDeferred(out, c.worldRank(dest), c.context(), c.rank(), sendtag);
         } catch (MpiError e) {
             throw fail("MPI_Sendrecv", e);
         }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
 import mpi.Comm;
+import mpi.Datatype;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
@@ -173,6 +174,75 @@ class LaneTest {
                 assertThat(in.getInt(0)).isEqualTo(up);
                 assertThat(in.getInt(4)).isEqualTo(it);
             }
+        }
+    }
+
+    /**
+     * A sendRecv from MPI.PROC_NULL (a halo's edge) receives nothing and returns the PROC_NULL status at once, after
+     * its send; its receive arguments (and, to MPI.PROC_NULL, its send's) are still checked, with the error classes of
+     * a recv from (a send to) MPI.PROC_NULL, and a refused call sends nothing.
+     */
+    @MpiTest(ranks = {2, 3})
+    void sendRecvFromProcNullChecksTheReceiveAndSends() throws MPIException {
+        Comm w = MPI.COMM_WORLD;
+        int rank = w.getRank();
+        if (rank > 1) {
+            return;
+        }
+        int peer = 1 - rank;
+        w.setErrhandler(MPI.ERRORS_RETURN);
+        byte[] in = {7, 7, 7, 7};
+        for (int it = 0; it < 100; it++) {
+            byte[] out = {(byte) rank, (byte) it};
+            // rank 0 sends to 1 and receives from PROC_NULL; rank 1 sends to PROC_NULL and receives from 0
+            Status s = rank == 0 ? w.sendRecv(out, 2, MPI.BYTE, peer, 5, in, 4, MPI.BYTE, MPI.PROC_NULL, 5)
+                    : w.sendRecv(out, 2, MPI.BYTE, MPI.PROC_NULL, 5, in, 4, MPI.BYTE, peer, 5);
+            if (rank == 0) {
+                assertThat(s.getSource()).isEqualTo(MPI.PROC_NULL);
+                assertThat(s.getTag()).isEqualTo(MPI.ANY_TAG);
+                assertThat(s.getCount(MPI.BYTE)).isZero();
+                assertThat(in).containsExactly(7, 7, 7, 7);
+            } else {
+                assertThat(s.getSource()).isZero();
+                assertThat(s.getCount(MPI.BYTE)).isEqualTo(2);
+                assertThat(in[0]).isZero();
+                assertThat(in[1]).isEqualTo((byte) it);
+            }
+        }
+        if (rank == 0) {
+            byte[] out = {1};
+            int[][] bad = {{-1, 0}, {8, 0}, {1, 1}}; // {count, which type: 0 BYTE, 1 null}
+            for (int[] b : bad) {
+                Datatype type = b[1] == 0 ? MPI.BYTE : null;
+                int expected = errorClassOf(() -> w.recv(in, b[0], type, MPI.PROC_NULL, 5));
+                assertThat(expected).isNotEqualTo(MPI.SUCCESS);
+                assertThat(errorClassOf(() -> w.sendRecv(out, 1, MPI.BYTE, peer, 6, in, b[0], type, MPI.PROC_NULL,
+                        5))).as("count %d, type %s", b[0], type).isEqualTo(expected);
+            }
+            // and the send's, when it goes to MPI.PROC_NULL too
+            int expected = errorClassOf(() -> w.send(out, 8, MPI.BYTE, MPI.PROC_NULL, 6));
+            assertThat(expected).isNotEqualTo(MPI.SUCCESS);
+            assertThat(errorClassOf(() -> w.sendRecv(out, 8, MPI.BYTE, MPI.PROC_NULL, 6, in, 4, MPI.BYTE,
+                    MPI.PROC_NULL, 5))).isEqualTo(expected);
+            w.send(new byte[] {42}, 1, MPI.BYTE, peer, 7);
+        } else {
+            byte[] got = new byte[1];
+            Status s = w.recv(got, 1, MPI.BYTE, peer, MPI.ANY_TAG);
+            assertThat(s.getTag()).as("the refused sendRecvs sent nothing").isEqualTo(7);
+            assertThat(got[0]).isEqualTo((byte) 42);
+        }
+    }
+
+    private interface Call {
+        void run() throws MPIException;
+    }
+
+    private static int errorClassOf(Call c) {
+        try {
+            c.run();
+            return MPI.SUCCESS;
+        } catch (MPIException e) {
+            return e.getErrorClass();
         }
     }
 

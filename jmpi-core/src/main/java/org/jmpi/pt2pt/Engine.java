@@ -688,12 +688,14 @@ public final class Engine implements InprocEndpoint, FrameSink {
     }
 
     /**
-     * A CREDIT frame's amount: its 8-byte payload when it has one (sent through the lane, {@link #consumed}), else its
-     * header's total (a control frame without payload).
+     * A CREDIT frame's amount: its header's total (a control frame without payload), or, for the lane's record
+     * ({@link #returnCredit}) should it come as a frame, the envelope's context (high half) and tag (low half).
      */
-    private static long creditAmount(MemorySegment header, MemorySegment payload) {
-        return payload != null && payload.byteSize() == Long.BYTES ? FrameLayout.getLong(payload, 0)
-                : FrameLayout.getLong(header, FrameLayout.TOTAL);
+    private static long creditAmount(MemorySegment header) {
+        long total = FrameLayout.getLong(header, FrameLayout.TOTAL);
+        return total != 0 ? total
+                : (long) FrameLayout.getInt(header, FrameLayout.CONTEXT) << 32
+                        | FrameLayout.getInt(header, FrameLayout.TAG) & 0xffff_ffffL;
     }
 
     /** The peer returned {@code amount} bytes of credit: send what now fits. */
@@ -746,19 +748,17 @@ public final class Engine implements InprocEndpoint, FrameSink {
         if (give <= 0) {
             return;
         }
+        // as the lane's record without payload, its amount in the envelope's context (high half) and tag (low half):
+        // the methods a message takes anyway, where the control frame's path (the transport's general send, the
+        // peer's frame dispatch) was compiled only once enough credits had gone, inside a program's timed loops (a
+        // cold OMB-J latency lost 10-20 ms at 256 B so, in stalls of 2-6 ms while the compiler took a core from one
+        // of two ranks); until 2026-12-06 the amount was an 8-byte payload written and read by FrameLayout, whose
+        // accessor (5 KB of C1 code) a program of lane messages then compiled for its credits alone
         Lane l = laneTo(peer);
-        if (l != null) {
-            // as the lane's record, its amount the payload: the methods a message takes anyway, where the control
-            // frame's path (the transport's general send, the peer's frame dispatch) was compiled only once enough
-            // credits had gone, inside a program's timed loops (a cold OMB-J latency lost 10-20 ms at 256 B so, in
-            // stalls of 2-6 ms while the compiler took a core from one of two ranks)
-            MemorySegment amount = headers.get();
-            FrameLayout.putLong(amount, 0, give); // a little-endian long, as the header's fields
-            if (l.sendShort(peer, Protocol.CREDIT, 0, worldRank, 0, amount, 0, Long.BYTES, null)) {
-                return;
-            }
+        if (l == null || !l.sendShort(peer, Protocol.CREDIT, (int) (give >>> 32), worldRank, (int) give,
+                MemorySegment.NULL, 0, 0, null)) {
+            transport.send(peer, control(Protocol.CREDIT, 0, 0, 0, give), null, null);
         }
-        transport.send(peer, control(Protocol.CREDIT, 0, 0, 0, give), null, null);
     }
 
     /**
@@ -1930,7 +1930,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             case Protocol.RTS -> onRts(peer, header);
             case Protocol.CTS -> onCts(peer, header);
             case Protocol.DATA -> onData(header, payload);
-            case Protocol.CREDIT -> onCredit(peer, creditAmount(header, payload));
+            case Protocol.CREDIT -> onCredit(peer, creditAmount(header));
             case Protocol.CANCEL -> onCancel(peer, header);
             case Protocol.CANCELLED -> onCancelled(header);
             case Protocol.DONE -> onDone(header);
@@ -1965,8 +1965,8 @@ public final class Engine implements InprocEndpoint, FrameSink {
     public boolean onShort(int peer, int kind, int context, int source, int tag, MemorySegment memory, long offset,
             int length) {
         if (kind != Protocol.EAGER && kind != Protocol.EAGER_ANSWERED) {
-            if (kind == Protocol.CREDIT && length == Long.BYTES) {
-                onCredit(peer, FrameLayout.getLong(memory, offset));
+            if (kind == Protocol.CREDIT && length == 0) {
+                onCredit(peer, (long) context << 32 | tag & 0xffff_ffffL); // returnCredit's lane record
                 return true;
             }
             if (kind == Protocol.MATCHED) {

@@ -178,6 +178,33 @@ class LaneTest {
     }
 
     /**
+     * A one-way stream of lane messages five times the flow window (4 MiB): the sender goes on only as the receiver's
+     * credit comes back (through the lane, in the credit record's envelope), and every message arrives, in order.
+     */
+    @MpiTest(ranks = {2, 3}, timeoutSeconds = 120)
+    void creditComesBackThroughTheLane() throws MPIException {
+        Comm w = MPI.COMM_WORLD;
+        int rank = w.getRank();
+        int n = 4096;
+        int messages = 5 * (4 << 20) / n;
+        byte[] b = new byte[n];
+        if (rank == 0) {
+            for (int i = 0; i < messages; i++) {
+                b[0] = (byte) i;
+                b[n - 1] = (byte) (i >>> 8);
+                w.send(b, n, MPI.BYTE, 1, 3);
+            }
+        } else if (rank == 1) {
+            for (int i = 0; i < messages; i++) {
+                w.recv(b, n, MPI.BYTE, 0, 3);
+                assertThat(b[0]).isEqualTo((byte) i);
+                assertThat(b[n - 1]).isEqualTo((byte) (i >>> 8));
+            }
+        }
+        w.barrier();
+    }
+
+    /**
      * A sendRecv from MPI.PROC_NULL (a halo's edge) receives nothing and returns the PROC_NULL status at once, after
      * its send; its receive arguments (and, to MPI.PROC_NULL, its send's) are still checked, with the error classes of
      * a recv from (a send to) MPI.PROC_NULL, and a refused call sends nothing.

@@ -687,17 +687,6 @@ public final class Engine implements InprocEndpoint, FrameSink {
         }
     }
 
-    /**
-     * A CREDIT frame's amount: its header's total (a control frame without payload), or, for the lane's record
-     * ({@link #returnCredit}) should it come as a frame, the envelope's context (high half) and tag (low half).
-     */
-    private static long creditAmount(MemorySegment header) {
-        long total = FrameLayout.getLong(header, FrameLayout.TOTAL);
-        return total != 0 ? total
-                : (long) FrameLayout.getInt(header, FrameLayout.CONTEXT) << 32
-                        | FrameLayout.getInt(header, FrameLayout.TAG) & 0xffff_ffffL;
-    }
-
     /** The peer returned {@code amount} bytes of credit: send what now fits. */
     private void onCredit(int peer, long amount) {
         Transport t = transport;
@@ -1930,7 +1919,9 @@ public final class Engine implements InprocEndpoint, FrameSink {
             case Protocol.RTS -> onRts(peer, header);
             case Protocol.CTS -> onCts(peer, header);
             case Protocol.DATA -> onData(header, payload);
-            case Protocol.CREDIT -> onCredit(peer, creditAmount(header));
+            // a control frame's amount is its total; the lane's CREDIT record (returnCredit) comes as a SHORT one,
+            // which both transports hand to onShort first
+            case Protocol.CREDIT -> onCredit(peer, FrameLayout.getLong(header, FrameLayout.TOTAL));
             case Protocol.CANCEL -> onCancel(peer, header);
             case Protocol.CANCELLED -> onCancelled(header);
             case Protocol.DONE -> onDone(header);

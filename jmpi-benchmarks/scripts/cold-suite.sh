@@ -168,6 +168,21 @@ def fmti(v):
 def gmean(xs):
     xs = [x for x in xs if x]
     return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else None
+def paired(case, a, b):
+    # per size ('' for an app): the median over the rounds in which both ran usably of a's ratio to b's in that round;
+    # a round runs a case's implementations back to back, so a slower spell of the host that lasts minutes slows both
+    ra, rb, out = runs.get((case, a), {}), runs.get((case, b), {}), {}
+    for r, (sa, da) in ra.items():
+        if r not in rb or not usable(sa) or not usable(rb[r][0]):
+            continue
+        db = rb[r][1]
+        pairs = [('', da.get('seconds'), db.get('seconds'))] if meta[case][0] == 'app' else \
+            [(k, v, db.get(k)) for k, v in da.items()]
+        for k, x, y in pairs:
+            q = ratio(x, y, meta[case][1])
+            if q:
+                out.setdefault(k, []).append(q)
+    return {k: statistics.median(v) for k, v in out.items()}
 def status_line(case):
     parts = []
     for impl in IMPLS:
@@ -278,7 +293,8 @@ if others:
         return {k: statistics.median(v) for k, v in d.items()}
     md.append('## jmpi-proc against ' + ' and '.join(others) + '\n')
     md.append('Time of jmpi-proc over the other build\'s (for bandwidth, its MB/s over jmpi-proc\'s); OMB-J cases: '
-              'geometric mean over the sizes both have, with the smallest and largest per-size ratio.\n')
+              'geometric mean over the sizes both have, with the smallest and largest per-size ratio; paired: the same '
+              'from the median of the per-round ratios (each round runs the two back to back).\n')
     md.append('| case | ' + ' | '.join(f'proc/{o[5:]} (min-max)' for o in others) + ' |')
     md.append('|---|' + '---:|' * len(others))
     for case in cases:
@@ -290,8 +306,9 @@ if others:
             mo = medians(case, o)
             rs = [ratio(mp[k], mo[k], meta[case][1]) for k in mp if k in mo]
             rs = [x for x in rs if x]
-            cells.append(f'{fmt(gmean(rs))} ({fmt(min(rs))}-{fmt(max(rs))})' if len(rs) > 1 else
-                         fmt(rs[0]) if rs else '—')
+            pr = gmean(list(paired(case, 'jmpi-proc', o).values()))
+            cells.append((f'{fmt(gmean(rs))} ({fmt(min(rs))}-{fmt(max(rs))})' if len(rs) > 1 else
+                          fmt(rs[0]) if rs else '—') + f'; paired {fmt(pr)}')
         md.append(f'| {case} | ' + ' | '.join(cells) + ' |')
     md.append('')
 # ---- companions: -XX:+CITime per rank, deoptimizations
@@ -445,13 +462,18 @@ if jit:
                 for k in ('jmpi', 'other', 'c2', 'deopt'):
                     csvrows.append([case, size, 'jmpi-jit', '', g(k), f'window-{k}'])
             md.append('')
-head = ['## Overview\n', '| case | unit | sizes | jmpi-proc / ompi-java | jmpi-thr / ompi-java | flags |',
-        '|---|---|---:|---:|---:|---|']
+head = ['## Overview\n', '| case | unit | sizes | jmpi-proc / ompi-java | jmpi-thr / ompi-java | paired: proc | paired: '
+        'thr | flags |', '|---|---|---:|---:|---:|---:|---:|---|']
 for case, unit, n, gp, gt, fl, sl in overview:
     bad = 'FAILED' in sl or 'missing' in sl or 'MISSING' in sl
-    head.append(f'| {case} | {unit} | {n} | {fmt(gp)} | {fmt(gt)} | '
+    pp = gmean(list(paired(case, 'jmpi-proc', 'ompi-java').values()))
+    pt = gmean(list(paired(case, 'jmpi-thr', 'ompi-java').values()))
+    head.append(f'| {case} | {unit} | {n} | {fmt(gp)} | {fmt(gt)} | {fmt(pp)} | {fmt(pt)} | '
                 f'{"; ".join(x for x in ("contaminated runs" * fl, "failed/missing runs" * bad) if x)} |')
-head.append('\nFor OMB-J cases the ratio is the geometric mean over sizes of the per-size ratios of medians.\n')
+head.append('\nFor OMB-J cases the ratio is the geometric mean over sizes of the per-size ratios of medians. Paired: the '
+            'geometric mean over sizes of the median over rounds of each round\'s ratio (a round runs a case\'s '
+            'implementations back to back, so the host\'s slower spells, which last minutes, slow both sides of a '
+            'pair).\n')
 md[intro_end:intro_end] = head
 text = '\n'.join(md) + '\n'
 open(os.path.join(out, 'summary.md'), 'w').write(text)

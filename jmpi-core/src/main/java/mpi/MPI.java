@@ -359,31 +359,31 @@ public final class MPI {
     }
 
     public static ByteBuffer slice(ByteBuffer buf, int offset) {
-        return DirectBuffers.register(buf).slice(offset, buf.capacity() - offset).order(buf.order());
+        return DirectBuffers.sliced(buf, buf.slice(offset, buf.capacity() - offset).order(buf.order()), offset);
     }
 
     public static CharBuffer slice(CharBuffer buf, int offset) {
-        return DirectBuffers.register(buf).slice(offset, buf.capacity() - offset);
+        return DirectBuffers.sliced(buf, buf.slice(offset, buf.capacity() - offset), offset);
     }
 
     public static ShortBuffer slice(ShortBuffer buf, int offset) {
-        return DirectBuffers.register(buf).slice(offset, buf.capacity() - offset);
+        return DirectBuffers.sliced(buf, buf.slice(offset, buf.capacity() - offset), offset);
     }
 
     public static IntBuffer slice(IntBuffer buf, int offset) {
-        return DirectBuffers.register(buf).slice(offset, buf.capacity() - offset);
+        return DirectBuffers.sliced(buf, buf.slice(offset, buf.capacity() - offset), offset);
     }
 
     public static LongBuffer slice(LongBuffer buf, int offset) {
-        return DirectBuffers.register(buf).slice(offset, buf.capacity() - offset);
+        return DirectBuffers.sliced(buf, buf.slice(offset, buf.capacity() - offset), offset);
     }
 
     public static FloatBuffer slice(FloatBuffer buf, int offset) {
-        return DirectBuffers.register(buf).slice(offset, buf.capacity() - offset);
+        return DirectBuffers.sliced(buf, buf.slice(offset, buf.capacity() - offset), offset);
     }
 
     public static DoubleBuffer slice(DoubleBuffer buf, int offset) {
-        return DirectBuffers.register(buf).slice(offset, buf.capacity() - offset);
+        return DirectBuffers.sliced(buf, buf.slice(offset, buf.capacity() - offset), offset);
     }
 
     public static ByteBuffer slice(byte[] buf, int offset) {

@@ -201,6 +201,31 @@ public final class BufferView {
             return null;
         }
 
+        /**
+         * The slice {@code MPI.slice} made last on this thread, until a call views it or another is made, and where its
+         * memory starts ({@link #noteSlice}): the usual way to start at an offset of a direct buffer in the Open MPI API
+         * makes a slice per call, which the identity table never finds again and whose address only the JDK's
+         * {@code MemorySegment.ofBuffer} would tell (a new memory session and segment per call, and an identity hash
+         * made for the table). Held strongly for that short while only.
+         */
+        Buffer slice;
+        long sliceAddress;
+
+        /**
+         * The view of {@link #slice}, which {@code b} is, from {@link #natives} when a view of that place was made
+         * before; null when the general way must make or check it.
+         */
+        MessageData.SegmentData ofSlice(Buffer b, int count, TypeDescriptor type, boolean forReceive) {
+            slice = null;
+            long size = type.size();
+            if (!type.isDense() || size > Integer.MAX_VALUE || forReceive && b.isReadOnly()) {
+                return null;
+            }
+            long bytes = count * size;
+            return bytes > (long) b.capacity() * elementBytes(b) || bytes > MAX_BYTES ? null
+                    : findNative(sliceAddress, bytes, b.isReadOnly());
+        }
+
         void addNative(MessageData.SegmentData view) {
             natives[nativeNext] = new SoftReference<>(view);
             nativeNext = (nativeNext + 1) & (RECENT - 1);
@@ -220,13 +245,27 @@ public final class BufferView {
             new org.jmpi.shared.FirstThreadLocal<>(ViewCache::new);
 
     /**
+     * Notes {@code slice}, a direct buffer that {@code MPI.slice} just made and whose memory starts at {@code address},
+     * for the next view of it on this thread ({@link ViewCache#slice}); returns it.
+     */
+    static <B extends Buffer> B noteSlice(B slice, long address) {
+        ViewCache cache = CACHE.get();
+        cache.slice = slice;
+        cache.sliceAddress = address;
+        return slice;
+    }
+
+    /**
      * @param forReceive true when the library will write into the buffer
      * @throws MpiError ERR_BUFFER, ERR_COUNT or ERR_TYPE
      */
     public static MessageData of(Object buf, long count, TypeDescriptor type, boolean forReceive) {
         if (buf != null && count > 0 && count <= Integer.MAX_VALUE) {
             ViewCache cache = CACHE.get();
-            MessageData view = cache.find(buf, (int) count, type, forReceive);
+            MessageData view = buf == cache.slice ? cache.ofSlice((Buffer) buf, (int) count, type, forReceive) : null;
+            if (view == null) {
+                view = cache.find(buf, (int) count, type, forReceive);
+            }
             if (view == null) {
                 view = make(buf, count, type, forReceive);
                 if (view != MessageData.EMPTY && !(buf instanceof boolean[]) && view.bytes() <= ViewCache.MAX_BYTES

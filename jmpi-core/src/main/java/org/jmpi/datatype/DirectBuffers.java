@@ -64,35 +64,57 @@ public final class DirectBuffers {
      * buffers took 5.8-5.9 us a round trip, against 3.7-4.4 with both (Open MPI Java 2.3-2.7; ungated, 2026-12-06).
      * Written without synchronisation: a lost entry only means one more registration.
      */
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private static final WeakReference<Buffer>[] RECENT = new WeakReference[4];
+    private static final Recent[] RECENT = new Recent[4];
     private static int next;
+
+    /** A recently registered buffer, weakly, and where its memory starts. */
+    private static final class Recent extends WeakReference<Buffer> {
+        final long address;
+
+        Recent(Buffer buffer, long address) {
+            super(buffer);
+            this.address = address;
+        }
+    }
 
     /** Remembers {@code buffer} (a direct buffer; others are ignored) as a whole region; returns it. */
     public static <B extends Buffer> B register(B buffer) {
-        if (buffer != null && buffer.isDirect() && !recent(buffer)) {
-            int i = next;
-            RECENT[i] = new WeakReference<>(buffer);
-            next = (i + 1) & (RECENT.length - 1);
-            MemorySegment whole = MemorySegment.ofBuffer(buffer.duplicate().clear());
-            if (whole.byteSize() > 0) {
-                Map.Entry<Long, Region> inside = enclosing(whole.address(), whole.byteSize());
-                if (inside == null) {
-                    REGIONS.put(whole.address(), new Region(whole.byteSize(), new Ref(buffer, whole.address())));
-                }
-                dropCollected();
-            }
-        }
+        address(buffer);
         return buffer;
     }
 
-    private static boolean recent(Buffer buffer) {
-        for (WeakReference<Buffer> r : RECENT) {
+    /**
+     * {@code slice}, which {@code MPI.slice} made of {@code parent} from its element {@code offset} on: registers the
+     * parent ({@link #register}) and, when it is direct, tells {@link BufferView} where the slice's memory starts
+     * ({@link BufferView#noteSlice}); returns the slice.
+     */
+    public static <B extends Buffer> B sliced(B parent, B slice, int offset) {
+        long at = address(parent);
+        return at == -1 ? slice : BufferView.noteSlice(slice, at + (long) offset * BufferView.elementBytes(parent));
+    }
+
+    /** Where the memory of {@code buffer} starts, registered as a whole region; -1 when it is not direct. */
+    private static long address(Buffer buffer) {
+        if (buffer == null || !buffer.isDirect()) {
+            return -1;
+        }
+        for (Recent r : RECENT) {
             if (r != null && r.get() == buffer) {
-                return true;
+                return r.address;
             }
         }
-        return false;
+        MemorySegment whole = MemorySegment.ofBuffer(buffer.duplicate().clear());
+        int i = next;
+        RECENT[i] = new Recent(buffer, whole.address());
+        next = (i + 1) & (RECENT.length - 1);
+        if (whole.byteSize() > 0) {
+            Map.Entry<Long, Region> inside = enclosing(whole.address(), whole.byteSize());
+            if (inside == null) {
+                REGIONS.put(whole.address(), new Region(whole.byteSize(), new Ref(buffer, whole.address())));
+            }
+            dropCollected();
+        }
+        return whole.address();
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.jmpi.tests.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -15,6 +16,7 @@ import mpi.Comm;
 import mpi.Datatype;
 import mpi.MPI;
 import mpi.MPIException;
+import mpi.Request;
 import org.jmpi.junit.MpiTest;
 
 /**
@@ -83,6 +85,64 @@ class SlicesOfEveryKindTest {
         check("long[]", MPI.LONG, MPI.slice(la, OFFSET), longs, k -> la[k], -1);
         check("float[]", MPI.FLOAT, MPI.slice(fa, OFFSET), floats, k -> fa[k], -1);
         check("double[]", MPI.DOUBLE, MPI.slice(da, OFFSET), doubles, k -> da[k], -1);
+    }
+
+    /**
+     * A new {@code MPI.slice} per call, as programs of the Open MPI API start at an offset of a direct buffer: slices
+     * at offsets that change from call to call and come back to places used before carry each call's own bytes (jmpi
+     * finds the view of a slice just made by where its memory starts); a slice that the count does not fit, or a
+     * read-only one to receive into, is refused although a view of that place was made before.
+     */
+    @MpiTest(ranks = {1, 2, 3})
+    void newSlicePerCallAtChangingOffsets() throws MPIException {
+        Comm w = MPI.COMM_WORLD;
+        int size = w.getSize();
+        int rank = w.getRank();
+        int right = (rank + 1) % size;
+        int left = (rank + size - 1) % size;
+        ByteBuffer out = MPI.newByteBuffer(32);
+        ByteBuffer in = MPI.newByteBuffer(32);
+        DoubleBuffer dout = MPI.newDoubleBuffer(8);
+        DoubleBuffer din = MPI.newDoubleBuffer(8);
+        for (int call = 0; call < 60; call++) {
+            int off = call * 5 % 24; // 0, 5, 10, 15, 20, 1, 6, ...: every place comes back
+            int inOff = call * 7 % 24;
+            for (int k = 0; k < 8; k++) {
+                out.put(off + k, (byte) (rank * 64 + call + k));
+            }
+            Request r = w.iRecv(MPI.slice(in, inOff), 8, MPI.BYTE, left, call);
+            w.send(MPI.slice(out, off), 8, MPI.BYTE, right, call);
+            r.waitFor();
+            for (int k = 0; k < 8; k++) {
+                assertThat(in.get(inOff + k)).as("call %d, byte %d", call, k).isEqualTo((byte) (left * 64 + call + k));
+            }
+            int dOff = call % 5;
+            int dInOff = call * 3 % 5;
+            for (int k = 0; k < 3; k++) {
+                dout.put(dOff + k, rank * 1000 + call * 10 + k);
+            }
+            r = w.iRecv(MPI.slice(din, dInOff), 3, MPI.DOUBLE, left, 200 + call);
+            w.send(MPI.slice(dout, dOff), 3, MPI.DOUBLE, right, 200 + call);
+            r.waitFor();
+            for (int k = 0; k < 3; k++) {
+                assertThat(din.get(dInOff + k)).as("call %d, double %d", call, k)
+                        .isEqualTo(left * 1000 + call * 10 + k);
+            }
+        }
+
+        w.setErrhandler(MPI.ERRORS_RETURN);
+        ByteBuffer whole = MPI.newByteBuffer(32);
+        byte[] into = new byte[16];
+        w.sendRecv(MPI.slice(whole, 0), 16, MPI.BYTE, rank, 1, into, 16, MPI.BYTE, rank, 1); // a view of 16 bytes there
+        ByteBuffer half = whole.slice(0, 8); // the same place, 8 bytes
+        assertThatThrownBy(() -> w.send(MPI.slice(half, 0), 16, MPI.BYTE, rank, 2))
+                .isInstanceOfSatisfying(MPIException.class,
+                        e -> assertThat(e.getErrorClass()).isEqualTo(MPI.ERR_BUFFER));
+        ByteBuffer readOnly = whole.asReadOnlyBuffer();
+        w.sendRecv(MPI.slice(readOnly, 0), 8, MPI.BYTE, rank, 3, into, 8, MPI.BYTE, rank, 3); // a read-only view there
+        assertThatThrownBy(() -> w.iRecv(MPI.slice(readOnly, 0), 8, MPI.BYTE, rank, 4))
+                .isInstanceOfSatisfying(MPIException.class,
+                        e -> assertThat(e.getErrorClass()).isEqualTo(MPI.ERR_BUFFER));
     }
 
     /** Sends {@code send} right and receives into {@code slice} from the left; checks all six elements. */

@@ -306,8 +306,8 @@ final class TcpConnection {
                     }
                     continue;
                 }
-                MemorySegment after = curCopy != null && curCopy.isNative() ? curCopy : null;
-                ByteBuffer rest = after == null ? null : after.asSlice(curCopyOffset).asByteBuffer();
+                ByteBuffer rest = curCopy != null && curCopy.isNative()
+                        ? curCopy.asSlice(curCopyOffset).asByteBuffer() : null;
                 boolean blocked;
                 out.flip();
                 try {
@@ -327,10 +327,7 @@ final class TcpConnection {
                 if (rest != null && rest.position() > 0) {
                     curCopyOffset += rest.position();
                     if (!rest.hasRemaining()) {
-                        Runnable cb = curCopyCallback;
-                        curCopy = null;
-                        curCopyCallback = null;
-                        run(cb);
+                        payloadWritten();
                     }
                 }
                 if (blocked) {
@@ -354,11 +351,16 @@ final class TcpConnection {
         if (rest.hasRemaining()) {
             return true;
         }
+        payloadWritten();
+        return false;
+    }
+
+    /** Writer only: the current payload is all written (or copied into the write buffer); runs its callback. */
+    private void payloadWritten() {
         Runnable cb = curCopyCallback;
         curCopy = null;
         curCopyCallback = null;
         run(cb);
-        return false;
     }
 
     /** {@link #doFlush}'s gathering write: the write buffer, then a native payload. */
@@ -388,10 +390,7 @@ final class TcpConnection {
                 if (curCopyOffset < copy.byteSize()) {
                     return;
                 }
-                Runnable cb = curCopyCallback;
-                curCopy = null;
-                curCopyCallback = null;
-                run(cb);
+                payloadWritten();
                 continue;
             }
             SendQueue.Entry e = queue.peek();

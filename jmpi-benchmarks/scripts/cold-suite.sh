@@ -74,6 +74,7 @@ APPS=(
     "pingpong-barrier-bytes-8|BarrierPingPong|bytes 8|barrier_pingpong.c|bytes 8"
     "pingpong-barrier-direct-8|BarrierPingPong|direct 8|barrier_pingpong.c|direct 8"
     "pingpong-barrier-slices-8|BarrierPingPong|slices 8|barrier_pingpong.c|slices 8"
+    "pingpong-barrier-fresh-8|BarrierPingPong|fresh 8|barrier_pingpong.c|fresh 8"
     "pingpong-barrier-replace-512|BarrierPingPong|replace 512|barrier_pingpong.c|replace 512"
     "pingpong-barrier-bytes-1m|BarrierPingPong|bytes 1048576|barrier_pingpong.c|bytes 1048576"
     "pingpong-barrier-direct-1m|BarrierPingPong|direct 1048576|barrier_pingpong.c|direct 1048576"

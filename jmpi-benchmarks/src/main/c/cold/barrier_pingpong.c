@@ -2,8 +2,8 @@
  * ITERS untimed round trips of blocking MPI_Send/MPI_Recv of BYTES bytes, then everybody meets in an MPI_Barrier,
  * then ranks 0 and 1 do ITERS timed round trips; further ranks only take part in the barrier.
  * Usage: barrier_pingpong KIND BYTES [ITERS] on 2 (or more) ranks; KIND replace makes each round trip two
- * MPI_Sendrecv_replace exchanges of one buffer (the result is one exchange's time), other KINDs (bytes, direct or
- * slices) only name the result here,
+ * MPI_Sendrecv_replace exchanges of one buffer (the result is one exchange's time), other KINDs (bytes, direct,
+ * slices or fresh) only name the result here,
  * BYTES takes an optional k/m suffix (KiB, MiB); ITERS defaults to 20000 up to 64 KiB, 2000 up to 256 KiB, 200 above.
  * Rank 0 prints "RESULT barrier-pingpong-<KIND>-<BYTES> seconds=<one-way latency in seconds> check=<BYTES>". */
 #include <mpi.h>

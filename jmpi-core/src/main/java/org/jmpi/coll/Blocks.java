@@ -46,13 +46,15 @@ public final class Blocks {
         if (length == 0) {
             return;
         }
-        MemorySegment s = src.contiguous();
-        MemorySegment d = dst.contiguous();
         SmallPayload from = length <= SmallPayload.MAX_BYTES && srcOffset == 0 && dstOffset == 0 ? src.small() : null;
         SmallPayload to = from != null ? dst.small() : null;
         if (to != null && from.fits((int) length) && to.fits((int) length)) {
-            SmallPayload.copy(from, to, (int) length); // a word at a time, see SmallPayload
-        } else if (s != null && d != null) {
+            SmallPayload.copy(from, to, (int) length); // a word at a time, see SmallPayload; no segment asked for
+            return;
+        }
+        MemorySegment s = src.contiguous();
+        MemorySegment d = dst.contiguous();
+        if (s != null && d != null) {
             FastCopy.copy(s, srcOffset, d, dstOffset, length);
         } else if (s != null) {
             dst.unpackFrom(dstOffset, s, srcOffset, length);

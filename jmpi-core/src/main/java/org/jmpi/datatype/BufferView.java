@@ -49,7 +49,9 @@ public final class BufferView {
      * programs). The table holds 512 views at most, of at most {@link #TABLE_MAX_BYTES} each (a program that sends
      * from a fresh array every call must not have hundreds of dead megabyte arrays kept for it; above that size a new
      * view costs little beside the message); the oldest entry of a set makes room for a newer view. A look-up starts
-     * with the level where the last one found its view ({@link #tableFirst}), then tries the other.
+     * with the level where the last one found its view ({@link #tableFirst}), then tries the other. Before both comes
+     * the view of a small array made last and not cached ({@link #madeBuffer}), which a new array passed twice in a row
+     * finds without hashing.
      *
      * <p>Entries are held through soft references: the collector clears them only when memory runs short (and before
      * it throws OutOfMemoryError), so the cache never makes a program run out of memory, and a young collection does
@@ -134,8 +136,16 @@ public final class BufferView {
             return null;
         }
 
+        /**
+         * The identity hash of the buffer that {@link #findInTable} looked for last: after a look-up that found no
+         * view, {@link #seenBefore} and {@link #add} take it from here instead of hashing again (for a new array each
+         * hash is a call into the VM).
+         */
+        private int hash;
+
         private MessageData findInTable(Object buf, int count, TypeDescriptor type, boolean forReceive) {
-            int s = firstOfSet(buf);
+            hash = System.identityHashCode(buf);
+            int s = firstOfSet(hash);
             for (int i = s; i < s + WAYS; i++) {
                 SoftReference<Entry> ref = table[i];
                 Entry e = get(ref);
@@ -147,9 +157,12 @@ public final class BufferView {
             return null;
         }
 
-        /** Whether {@code buf} was seen before (see {@link #seen}); notes it if not. */
-        boolean seenBefore(Object buf) {
-            int h = System.identityHashCode(buf); // never 0, which marks a free place
+        /**
+         * Whether the buffer of the look-up that just found no view ({@link #hash}) was seen before (see
+         * {@link #seen}); notes it if not.
+         */
+        boolean seenBefore() {
+            int h = hash; // never 0, which marks a free place
             int s = ((h ^ (h >>> 16)) & (SEEN_SETS - 1)) * WAYS;
             for (int i = s; i < s + WAYS; i++) {
                 if (seen[i] == h) {
@@ -161,10 +174,46 @@ public final class BufferView {
             return false;
         }
 
+        /**
+         * The view of a small array ({@link MessageData.SmallArrayData}) made last and not cached, with the buffer, count
+         * and type it was made for: a new array that a program passes twice (sent, then received into, as in a
+         * ping-pong) finds its view here at its second call, without an identity hash, a second view or an entry; at
+         * a third call it is cached as well (a buffer the program keeps). Holds one small array strongly.
+         */
+        Object madeBuffer;
+        private int madeCount;
+        private TypeDescriptor madeType;
+        private MessageData made;
+        private int madeUses;
+
+        /**
+         * {@link #made} if it was made for {@code buf} ({@link #madeBuffer}) with this count and type (in either
+         * direction: an array's view serves both), else null.
+         */
+        MessageData made(Object buf, int count, TypeDescriptor type, boolean forReceive) {
+            if (count != madeCount || type != madeType) {
+                return null;
+            }
+            if (++madeUses == 2) {
+                hash = System.identityHashCode(buf);
+                add(buf, count, type, forReceive, made);
+            }
+            return made;
+        }
+
+        void noteMade(Object buf, int count, TypeDescriptor type, MessageData view) {
+            madeBuffer = buf;
+            madeCount = count;
+            madeType = type;
+            made = view;
+            madeUses = 0;
+        }
+
+        /** Caches {@code view} of the buffer of the look-up that just found none ({@link #hash}). */
         void add(Object buf, int count, TypeDescriptor type, boolean forReceive, MessageData view) {
             SoftReference<Entry> ref = new SoftReference<>(new Entry(buf, count, type, forReceive, view));
             if (view.bytes() <= TABLE_MAX_BYTES) {
-                int s = firstOfSet(buf);
+                int s = firstOfSet(hash);
                 System.arraycopy(table, s, table, s + 1, WAYS - 1);
                 table[s] = ref;
             }
@@ -235,8 +284,7 @@ public final class BufferView {
             return ref == null ? null : ref.get();
         }
 
-        private static int firstOfSet(Object buf) {
-            int h = System.identityHashCode(buf);
+        private static int firstOfSet(int h) {
             return ((h ^ (h >>> 16)) & (SETS - 1)) * WAYS;
         }
     }
@@ -262,15 +310,19 @@ public final class BufferView {
     public static MessageData of(Object buf, long count, TypeDescriptor type, boolean forReceive) {
         if (buf != null && count > 0 && count <= Integer.MAX_VALUE) {
             ViewCache cache = CACHE.get();
-            MessageData view = buf == cache.slice ? cache.ofSlice((Buffer) buf, (int) count, type, forReceive) : null;
+            MessageData view = buf == cache.slice ? cache.ofSlice((Buffer) buf, (int) count, type, forReceive)
+                    : buf == cache.madeBuffer ? cache.made(buf, (int) count, type, forReceive) : null;
             if (view == null) {
                 view = cache.find(buf, (int) count, type, forReceive);
             }
             if (view == null) {
                 view = make(buf, count, type, forReceive);
-                if (view != MessageData.EMPTY && !(buf instanceof boolean[]) && view.bytes() <= ViewCache.MAX_BYTES
-                        && cache.seenBefore(buf)) {
-                    cache.add(buf, (int) count, type, forReceive, view);
+                if (view != MessageData.EMPTY && !(buf instanceof boolean[]) && view.bytes() <= ViewCache.MAX_BYTES) {
+                    if (cache.seenBefore()) {
+                        cache.add(buf, (int) count, type, forReceive, view);
+                    } else if (view instanceof MessageData.SmallArrayData) {
+                        cache.noteMade(buf, (int) count, type, view);
+                    }
                 }
             }
             return view;
@@ -327,6 +379,12 @@ public final class BufferView {
             return null; // not such an array, or the general way reports
         }
         long bytes = count * type.size();
+        if (bytes <= SmallPayload.MAX_BYTES) {
+            MessageData small = MessageData.SmallArrayData.of(buf, (int) bytes);
+            if (small != null) {
+                return small; // no segment until one is asked for
+            }
+        }
         MemorySegment whole = org.jmpi.shared.FastCopy.arraySegment(buf);
         MemorySegment memory = bytes == capacity ? whole : whole.asSlice(0, bytes);
         return new MessageData.SegmentData(memory,

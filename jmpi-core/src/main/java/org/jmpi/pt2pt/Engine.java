@@ -889,8 +889,9 @@ public final class Engine implements InprocEndpoint, FrameSink {
         if (!isShort && !(byAddress && bytes <= beyondShortMax)) {
             return -1;
         }
-        MemorySegment payload = data.contiguous();
-        if (payload == null) {
+        SmallPayload small = data.small();
+        MemorySegment payload = small != null && l.copiesSmall() && small.fits((int) bytes) ? null : data.contiguous();
+        if (payload == null && small == null) {
             return -1;
         }
         long cost = bytes + Protocol.OVERHEAD;
@@ -906,7 +907,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 ticket = l.sendByAddress(worldDest, kind, context, source, tag, payload);
             }
             if (ticket == 0 && (!isShort || !l.sendShort(worldDest, kind, context, source, tag, payload, 0,
-                    (int) bytes, data.small()))) {
+                    (int) bytes, small))) {
                 return -1;
             }
             f.credits -= cost;
@@ -1057,14 +1058,19 @@ public final class Engine implements InprocEndpoint, FrameSink {
      */
     public long receiveNow(MessageData data, int context, int worldSource, int source, int tag) {
         Lane l = laneTo(worldSource);
-        MemorySegment into = data.contiguous();
-        if (l == null || into == null || into.byteSize() > l.shortPayloadMax() && !l.takesByAddress() || anyPoisoned
+        if (l == null) {
+            return -1;
+        }
+        long capacity = data.bytes();
+        SmallPayload small = data.small();
+        MemorySegment into = small != null && l.copiesSmall() ? null : data.contiguous();
+        if (into == null && small == null || capacity > l.shortPayloadMax() && !l.takesByAddress() || anyPoisoned
                 || anyFailed || context < 0 || !progress.tryOwn()) {
             return -1;
         }
         long n;
         try {
-            n = takeNow(l, context, worldSource, source, tag, into, data.small());
+            n = takeNow(l, context, worldSource, source, tag, into, capacity, small);
         } finally {
             progress.disown();
         }
@@ -1098,20 +1104,20 @@ public final class Engine implements InprocEndpoint, FrameSink {
      * (on-stack replacement) while a rank waits is that small loop, not the whole take with its copy.
      */
     private long takeNow(Lane l, int context, int worldSource, int source, int tag, MemorySegment into,
-            SmallPayload small) {
+            long capacity, SmallPayload small) {
         long start = 0;
         boolean yielding = laneSpinNanos < 0;
         for (int spells = 0; ; ) {
             if (queues.anyPosted() || queues.unexpectedCount > 0) {
                 return -1; // matching must decide: the usual way
             }
-            long n = l.takeShort(worldSource, Protocol.EAGER, context, source, tag, into, 0, into.byteSize(), small);
+            long n = l.takeShort(worldSource, Protocol.EAGER, context, source, tag, into, 0, capacity, small);
             if (n >= 0) {
                 return n;
             }
             if (n == Lane.OTHER) {
                 // into a buffer above the short frames, the peer's long frames stay for the receive posted next
-                if (into.byteSize() > l.shortPayloadMax() && !l.shortNext(worldSource) || !l.passOne(worldSource)) {
+                if (capacity > l.shortPayloadMax() && !l.shortNext(worldSource) || !l.passOne(worldSource)) {
                     return -1;
                 }
                 continue;
@@ -1120,7 +1126,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 continue;
             }
             spells++;
-            if ((spells & (LANE_POLL_ALL / LANE_SPINS - 1)) == 0 && into.byteSize() <= l.shortPayloadMax()) {
+            if ((spells & (LANE_POLL_ALL / LANE_SPINS - 1)) == 0 && capacity <= l.shortPayloadMax()) {
                 progress.pollOwned();
             } else {
                 l.pollOthers(worldSource);

@@ -28,9 +28,11 @@ import java.nio.LongBuffer;
  * heap buffers) have none and are copied by {@link FastCopy}. Little-endian machines only: words are put together and
  * taken apart in that order.
  *
+ * <p>A view of a small array is itself one ({@code MessageData.SmallArrayData}).
+ *
  * <p>Threading: immutable; absolute accesses only.
  */
-public final class SmallPayload {
+public class SmallPayload {
     /** Largest payload that has one (above it one {@code copyMemory} costs less than the words). */
     public static final int MAX_BYTES = 32;
 
@@ -45,23 +47,18 @@ public final class SmallPayload {
     private final int kind;
     /** The payload's first byte in its array (a byte offset), or 0 for native memory. */
     private final int base;
-    private final byte[] bytes;
-    private final double[] doubles;
-    private final long[] longs;
-    private final int[] ints;
-    private final float[] floats;
-    /** Native memory: the payload's words from index 0, in native order. */
-    private final LongBuffer words;
+    /**
+     * The array ({@code byte[]}, {@code double[]}, ... as {@link #kind} says), or for native memory the payload's
+     * words from index 0 in native order (a {@link LongBuffer}): one field, cast where used, so that a view of a
+     * new array costs 32 bytes here, not 48 (a program that passes new arrays makes one per call).
+     */
+    private final Object array;
 
-    private SmallPayload(int kind, int base, Object array, LongBuffer words) {
+    /** A payload of {@code kind} ({@link #kindOf}) from byte {@code base} of {@code array}. */
+    protected SmallPayload(int kind, int base, Object array) {
         this.kind = kind;
         this.base = base;
-        this.bytes = kind == BYTES ? (byte[]) array : null;
-        this.doubles = kind == DOUBLES ? (double[]) array : null;
-        this.longs = kind == LONGS ? (long[]) array : null;
-        this.ints = kind == INTS ? (int[]) array : null;
-        this.floats = kind == FLOATS ? (float[]) array : null;
-        this.words = words;
+        this.array = array;
     }
 
     /**
@@ -75,7 +72,7 @@ public final class SmallPayload {
         }
         if (s.isNative()) {
             return n % Long.BYTES != 0 ? null
-                    : new SmallPayload(NATIVE, 0, null, s.asByteBuffer().order(ByteOrder.nativeOrder()).asLongBuffer());
+                    : new SmallPayload(NATIVE, 0, s.asByteBuffer().order(ByteOrder.nativeOrder()).asLongBuffer());
         }
         return ofArray(s.heapBase().orElse(null), s.address(), n); // no base for read-only memory
     }
@@ -86,26 +83,40 @@ public final class SmallPayload {
      * and end on its elements, or the machine is not little-endian.
      */
     public static SmallPayload ofArray(Object array, long offset, long n) {
+        int kind = kindOf(array, offset, n);
+        return kind < 0 ? null : new SmallPayload(kind, (int) offset, array);
+    }
+
+    /**
+     * The kind of payload that the {@code n} bytes from byte {@code offset} of {@code array} make (see
+     * {@link #ofArray}), or -1 when they make none.
+     */
+    protected static int kindOf(Object array, long offset, long n) {
         if (!LITTLE_ENDIAN || n > MAX_BYTES) {
-            return null;
+            return -1;
         }
         if (array instanceof byte[]) {
-            return new SmallPayload(BYTES, (int) offset, array, null);
+            return BYTES;
         }
         int element = array instanceof double[] || array instanceof long[] ? Long.BYTES
                 : array instanceof int[] || array instanceof float[] ? Integer.BYTES : 0;
         if (element == 0 || offset % element != 0 || n % element != 0) {
-            return null;
+            return -1;
         }
-        return new SmallPayload(array instanceof double[] ? DOUBLES : array instanceof long[] ? LONGS
-                : array instanceof int[] ? INTS : FLOATS, (int) offset, array, null);
+        return array instanceof double[] ? DOUBLES : array instanceof long[] ? LONGS
+                : array instanceof int[] ? INTS : FLOATS;
+    }
+
+    /** The array the payload is in (for native memory, the {@link LongBuffer} of its words). */
+    protected final Object array() {
+        return array;
     }
 
     /**
      * Whether {@link #toWords}, {@link #fromWords} and {@link #copy} may move {@code n} bytes of this payload (at most
      * its length): whole elements of its array.
      */
-    public boolean fits(int n) {
+    public final boolean fits(int n) {
         return kind == BYTES || n % (kind == INTS || kind == FLOATS ? Integer.BYTES : Long.BYTES) == 0;
     }
 
@@ -113,7 +124,7 @@ public final class SmallPayload {
      * Copies the payload's first {@code n} bytes ({@link #fits}) into {@code words} from word {@code w} on (native
      * order); the bytes of the last word past {@code n} are zero.
      */
-    public void toWords(int n, LongBuffer words, int w) {
+    public final void toWords(int n, LongBuffer words, int w) {
         int i = 0;
         for (; i + Long.BYTES <= n; i += Long.BYTES) {
             words.put(w++, longAt(i));
@@ -127,7 +138,7 @@ public final class SmallPayload {
      * Copies {@code n} bytes ({@link #fits}) from {@code words} from word {@code w} on (native order) to the payload's
      * first bytes.
      */
-    public void fromWords(LongBuffer words, int w, int n) {
+    public final void fromWords(LongBuffer words, int w, int n) {
         int i = 0;
         for (; i + Long.BYTES <= n; i += Long.BYTES) {
             putLongAt(i, words.get(w++));
@@ -152,31 +163,33 @@ public final class SmallPayload {
     private long longAt(int i) {
         int k = base + i;
         return switch (kind) {
-            case BYTES -> bytesLong(bytes, k);
-            case DOUBLES -> Double.doubleToRawLongBits(doubles[k >>> 3]);
-            case LONGS -> longs[k >>> 3];
-            case INTS -> ints[k >>> 2] & 0xffff_ffffL | (long) ints[(k >>> 2) + 1] << 32;
-            case FLOATS -> Float.floatToRawIntBits(floats[k >>> 2]) & 0xffff_ffffL
-                    | (long) Float.floatToRawIntBits(floats[(k >>> 2) + 1]) << 32;
-            default -> words.get(i >>> 3);
+            case BYTES -> bytesLong((byte[]) array, k);
+            case DOUBLES -> Double.doubleToRawLongBits(((double[]) array)[k >>> 3]);
+            case LONGS -> ((long[]) array)[k >>> 3];
+            case INTS -> ((int[]) array)[k >>> 2] & 0xffff_ffffL | (long) ((int[]) array)[(k >>> 2) + 1] << 32;
+            case FLOATS -> Float.floatToRawIntBits(((float[]) array)[k >>> 2]) & 0xffff_ffffL
+                    | (long) Float.floatToRawIntBits(((float[]) array)[(k >>> 2) + 1]) << 32;
+            default -> ((LongBuffer) array).get(i >>> 3);
         };
     }
 
     private void putLongAt(int i, long v) {
         int k = base + i;
         switch (kind) {
-            case BYTES -> putBytesLong(bytes, k, v);
-            case DOUBLES -> doubles[k >>> 3] = Double.longBitsToDouble(v);
-            case LONGS -> longs[k >>> 3] = v;
+            case BYTES -> putBytesLong((byte[]) array, k, v);
+            case DOUBLES -> ((double[]) array)[k >>> 3] = Double.longBitsToDouble(v);
+            case LONGS -> ((long[]) array)[k >>> 3] = v;
             case INTS -> {
+                int[] ints = (int[]) array;
                 ints[k >>> 2] = (int) v;
                 ints[(k >>> 2) + 1] = (int) (v >>> 32);
             }
             case FLOATS -> {
+                float[] floats = (float[]) array;
                 floats[k >>> 2] = Float.intBitsToFloat((int) v);
                 floats[(k >>> 2) + 1] = Float.intBitsToFloat((int) (v >>> 32));
             }
-            default -> words.put(i >>> 3, v);
+            default -> ((LongBuffer) array).put(i >>> 3, v);
         }
     }
 
@@ -186,11 +199,12 @@ public final class SmallPayload {
      */
     private long tailAt(int i, int n) {
         if (kind == INTS) {
-            return ints[(base + i) >>> 2] & 0xffff_ffffL;
+            return ((int[]) array)[(base + i) >>> 2] & 0xffff_ffffL;
         }
         if (kind == FLOATS) {
-            return Float.floatToRawIntBits(floats[(base + i) >>> 2]) & 0xffff_ffffL;
+            return Float.floatToRawIntBits(((float[]) array)[(base + i) >>> 2]) & 0xffff_ffffL;
         }
+        byte[] bytes = (byte[]) array;
         long v = 0;
         for (int k = base + n - 1; k >= base + i; k--) {
             v = v << 8 | bytes[k] & 0xffL;
@@ -200,13 +214,14 @@ public final class SmallPayload {
 
     private void putTail(int i, int n, long v) {
         if (kind == INTS) {
-            ints[(base + i) >>> 2] = (int) v;
+            ((int[]) array)[(base + i) >>> 2] = (int) v;
             return;
         }
         if (kind == FLOATS) {
-            floats[(base + i) >>> 2] = Float.intBitsToFloat((int) v);
+            ((float[]) array)[(base + i) >>> 2] = Float.intBitsToFloat((int) v);
             return;
         }
+        byte[] bytes = (byte[]) array;
         for (int k = base + i; k < base + n; k++, v >>>= 8) {
             bytes[k] = (byte) v;
         }

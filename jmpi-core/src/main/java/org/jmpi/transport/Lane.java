@@ -42,6 +42,15 @@ public interface Lane {
     }
 
     /**
+     * Whether {@link #sendShort} and {@link #takeShort} copy a payload that has a {@link SmallPayload} from it alone:
+     * then the caller may pass null for {@code payload} or {@code into} with a {@code small} that
+     * {@linkplain SmallPayload#fits fits} the length (a view of a new array need not make its memory segment).
+     */
+    default boolean copiesSmall() {
+        return false;
+    }
+
+    /**
      * Writes a frame of {@code kind} with this envelope (flags 0, no ids, total = {@code length}) and {@code length}
      * payload bytes from {@code payload} at {@code offset} to {@code peer}, now; or does nothing and answers false
      * (no room, frames queued before it, not connected yet, closed): the caller then sends the usual way.

@@ -25,29 +25,29 @@ class BufferViewCacheTest {
 
     @Test
     void aRepeatedCallGetsTheSameViewAlsoAfterAGarbageCollection() {
-        byte[] array = new byte[8];
+        byte[] array = new byte[64];
         ByteBuffer direct = ByteBuffer.allocateDirect(64);
-        BufferView.of(array, 8, BYTE, false);
+        BufferView.of(array, 64, BYTE, false);
         BufferView.of(direct, 8, DOUBLE, true);
-        MessageData a = BufferView.of(array, 8, BYTE, false);
+        MessageData a = BufferView.of(array, 64, BYTE, false);
         MessageData d = BufferView.of(direct, 8, DOUBLE, true);
-        assertThat(BufferView.of(array, 8, BYTE, false)).isSameAs(a);
+        assertThat(BufferView.of(array, 64, BYTE, false)).isSameAs(a);
         assertThat(BufferView.of(direct, 8, DOUBLE, true)).isSameAs(d);
         System.gc();
         System.gc();
-        assertThat(BufferView.of(array, 8, BYTE, false)).isSameAs(a);
+        assertThat(BufferView.of(array, 64, BYTE, false)).isSameAs(a);
         assertThat(BufferView.of(direct, 8, DOUBLE, true)).isSameAs(d);
     }
 
     @Test
     void theArgumentsThatMakeAViewAreAllPartOfTheKey() {
-        byte[] array = new byte[16];
-        BufferView.of(array, 8, BYTE, false);
-        MessageData a = BufferView.of(array, 8, BYTE, false);
-        assertThat(BufferView.of(array, 16, BYTE, false)).isNotSameAs(a);
-        assertThat(BufferView.of(array, 8, BYTE, true)).isNotSameAs(a);
-        assertThat(BufferView.of(array.clone(), 8, BYTE, false)).isNotSameAs(a);
-        assertThat(BufferView.of(array, 8, BYTE, false).bytes()).isEqualTo(8);
+        byte[] array = new byte[128]; // above the small arrays' 32 bytes, whose views come first from the last made
+        BufferView.of(array, 64, BYTE, false);
+        MessageData a = BufferView.of(array, 64, BYTE, false);
+        assertThat(BufferView.of(array, 128, BYTE, false)).isNotSameAs(a);
+        assertThat(BufferView.of(array, 64, BYTE, true)).isNotSameAs(a);
+        assertThat(BufferView.of(array.clone(), 64, BYTE, false)).isNotSameAs(a);
+        assertThat(BufferView.of(array, 64, BYTE, false).bytes()).isEqualTo(64);
     }
 
     @Test
@@ -82,7 +82,7 @@ class BufferViewCacheTest {
         java.util.Map<Integer, java.util.List<byte[]>> bySet = new java.util.HashMap<>();
         java.util.List<byte[]> set = null;
         while (set == null) {
-            byte[] a = new byte[8];
+            byte[] a = new byte[64];
             int h = System.identityHashCode(a);
             java.util.List<byte[]> l = bySet.computeIfAbsent((h ^ (h >>> 16)) & 255, k -> new java.util.ArrayList<>());
             l.add(a);
@@ -91,42 +91,70 @@ class BufferViewCacheTest {
         MessageData[] views = new MessageData[4];
         for (int round = 0; round < 2; round++) { // seen once, then cached
             for (int i = 0; i < 4; i++) {
-                views[i] = BufferView.of(set.get(i), 8, BYTE, false);
+                views[i] = BufferView.of(set.get(i), 64, BYTE, false);
             }
         }
         for (int i = 0; i < 4; i++) {
-            assertThat(BufferView.of(set.get(i), 8, BYTE, false)).as("buffer %d", i).isSameAs(views[i]);
+            assertThat(BufferView.of(set.get(i), 64, BYTE, false)).as("buffer %d", i).isSameAs(views[i]);
         }
     }
 
     @Test
     void theCacheIsBoundedTheOldestViewsGo() {
-        byte[] first = new byte[8];
-        BufferView.of(first, 8, BYTE, false);
-        MessageData view = BufferView.of(first, 8, BYTE, false);
+        byte[] first = new byte[64];
+        BufferView.of(first, 64, BYTE, false);
+        MessageData view = BufferView.of(first, 64, BYTE, false);
         for (int i = 0; i < 20_000; i++) { // about 160 newer views per set of four
-            byte[] other = new byte[8];
-            BufferView.of(other, 8, BYTE, false);
-            BufferView.of(other, 8, BYTE, false);
+            byte[] other = new byte[64];
+            BufferView.of(other, 64, BYTE, false);
+            BufferView.of(other, 64, BYTE, false);
         }
-        assertThat(BufferView.of(first, 8, BYTE, false)).isNotSameAs(view);
+        assertThat(BufferView.of(first, 64, BYTE, false)).isNotSameAs(view);
     }
 
     @Test
     void buffersPassedOnceLeaveTheCachedViewsAlone() {
-        byte[] reused = new byte[8];
-        BufferView.of(reused, 8, BYTE, false);
-        MessageData view = BufferView.of(reused, 8, BYTE, false);
+        byte[] reused = new byte[64];
+        double[] reusedSmall = new double[1];
+        BufferView.of(reused, 64, BYTE, false);
+        MessageData view = BufferView.of(reused, 64, BYTE, false);
+        for (int i = 0; i < 3; i++) { // a small array: the last made at its second call, cached at its third
+            BufferView.of(reusedSmall, 1, DOUBLE, false);
+        }
+        MessageData smallView = BufferView.of(reusedSmall, 1, DOUBLE, false);
         for (int i = 0; i < 20_000; i++) { // a fresh array per call, as in a dot product into new double[1]
             MessageData fresh = BufferView.of(new double[1], 1, DOUBLE, true);
             assertThat(fresh.bytes()).isEqualTo(8);
+            byte[] big = new byte[64];
+            BufferView.of(big, 64, BYTE, true);
         }
-        assertThat(BufferView.of(reused, 8, BYTE, false)).isSameAs(view);
-        double[] again = new double[1];
-        MessageData once = BufferView.of(again, 1, DOUBLE, false);
-        MessageData twice = BufferView.of(again, 1, DOUBLE, false);
+        assertThat(BufferView.of(reused, 64, BYTE, false)).isSameAs(view);
+        assertThat(BufferView.of(reusedSmall, 1, DOUBLE, false)).isSameAs(smallView);
+        byte[] again = new byte[64];
+        MessageData once = BufferView.of(again, 64, BYTE, false);
+        MessageData twice = BufferView.of(again, 64, BYTE, false);
         assertThat(twice).as("made again at the second call").isNotSameAs(once);
-        assertThat(BufferView.of(again, 1, DOUBLE, false)).as("cached at the second call").isSameAs(twice);
+        assertThat(BufferView.of(again, 64, BYTE, false)).as("cached at the second call").isSameAs(twice);
+    }
+
+    @Test
+    void aNewSmallArrayPassedTwiceHasOneViewAndItsCopiesGoToTheArray() {
+        double[] fresh = {1.5, -2.0};
+        MessageData sent = BufferView.of(fresh, 2, DOUBLE, false);
+        MessageData received = BufferView.of(fresh, 2, DOUBLE, true);
+        assertThat(received).as("the view made last, for either direction").isSameAs(sent);
+        assertThat(BufferView.of(fresh, 1, DOUBLE, true)).as("another count").isNotSameAs(sent);
+        assertThat(BufferView.of(fresh.clone(), 2, DOUBLE, true)).as("another array").isNotSameAs(sent);
+        // the segment, made when asked for, is the array's first 16 bytes
+        MemorySegment m = received.contiguous();
+        assertThat(m.byteSize()).isEqualTo(16);
+        assertThat(received.contiguous()).isSameAs(m);
+        m.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, 8, 3.25);
+        assertThat(fresh[1]).isEqualTo(3.25);
+        assertThat(received.small()).isNotNull();
+        int[] part = new int[3];
+        MessageData first = BufferView.of(part, 2, TypeDescriptor.primitive(BaseKind.INT), true);
+        assertThat(first.contiguous().byteSize()).as("the first 2 of 3 ints").isEqualTo(8);
     }
 
     @Test
@@ -139,9 +167,9 @@ class BufferViewCacheTest {
         MessageData l = BufferView.of(large, large.length, BYTE, false);
         assertThat(BufferView.of(large, large.length, BYTE, false)).isSameAs(l);
         for (int i = 0; i < 4; i++) {
-            byte[] other = new byte[8];
-            BufferView.of(other, 8, BYTE, false);
-            BufferView.of(other, 8, BYTE, false);
+            byte[] other = new byte[64];
+            BufferView.of(other, 64, BYTE, false);
+            BufferView.of(other, 64, BYTE, false);
         }
         assertThat(BufferView.of(small, small.length, BYTE, false)).as("found in the table").isSameAs(s);
         assertThat(BufferView.of(large, large.length, BYTE, false)).as("only a recent view").isNotSameAs(l);
@@ -155,21 +183,21 @@ class BufferViewCacheTest {
         byte[][] small = new byte[5][];
         MessageData[] views = new MessageData[small.length];
         for (int i = 0; i < small.length; i++) {
-            small[i] = new byte[8];
-            BufferView.of(small[i], 8, BYTE, false);
-            views[i] = BufferView.of(small[i], 8, BYTE, false); // cached: in the table and the newest recent view
+            small[i] = new byte[64];
+            BufferView.of(small[i], 64, BYTE, false);
+            views[i] = BufferView.of(small[i], 64, BYTE, false); // cached: in the table and the newest recent view
         }
         byte[] large = new byte[(64 << 10) + 8];
         BufferView.of(large, large.length, BYTE, false);
         MessageData l = BufferView.of(large, large.length, BYTE, false); // recent views: small 2, 3, 4 and large
-        assertThat(BufferView.of(small[0], 8, BYTE, false)).as("from the table").isSameAs(views[0]);
+        assertThat(BufferView.of(small[0], 64, BYTE, false)).as("from the table").isSameAs(views[0]);
         assertThat(BufferView.of(large, large.length, BYTE, false)).as("table first, then recent").isSameAs(l);
-        assertThat(BufferView.of(small[1], 8, BYTE, false)).as("recent first, then the table").isSameAs(views[1]);
-        assertThat(BufferView.of(small[0], 8, BYTE, false)).as("table first").isSameAs(views[0]);
+        assertThat(BufferView.of(small[1], 64, BYTE, false)).as("recent first, then the table").isSameAs(views[1]);
+        assertThat(BufferView.of(small[0], 64, BYTE, false)).as("table first").isSameAs(views[0]);
         assertThat(BufferView.of(large, large.length, BYTE, false)).as("table first, then recent").isSameAs(l);
         assertThat(BufferView.of(large, large.length, BYTE, false)).as("recent first").isSameAs(l);
         for (int i = 0; i < small.length; i++) {
-            assertThat(BufferView.of(small[i], 8, BYTE, false)).as("small %d", i).isSameAs(views[i]);
+            assertThat(BufferView.of(small[i], 64, BYTE, false)).as("small %d", i).isSameAs(views[i]);
         }
     }
 

@@ -11,9 +11,10 @@ import mpi.MPIException;
  *
  * <p>Usage: {@code BarrierPingPong KIND BYTES [ITERS]} on 2 (or more) ranks, KIND {@code bytes} (a {@code byte[]}),
  * {@code direct} (a {@code ByteBuffer.allocateDirect}), {@code slices} (a direct buffer 8 bytes longer, each call
- * passing {@code MPI.slice(buffer, 8)}: the Open MPI API's way to start at an offset) or {@code replace} (a
- * {@code byte[]} that both ranks exchange in place by {@code sendRecvReplace}, twice a round trip: the result is the
- * time of one exchange), BYTES a number with an optional {@code k}/{@code m} suffix (KiB, MiB); ITERS defaults to
+ * passing {@code MPI.slice(buffer, 8)}: the Open MPI API's way to start at an offset), {@code fresh} (a new
+ * {@code byte[]} for every send and every receive, as a program that builds each message in a new array) or
+ * {@code replace} (a {@code byte[]} that both ranks exchange in place by {@code sendRecvReplace}, twice a round trip:
+ * the result is the time of one exchange), BYTES a number with an optional {@code k}/{@code m} suffix (KiB, MiB); ITERS defaults to
  * 20,000 up to 64 KiB, 2,000 up to 256 KiB and 200 above. Rank 0 prints
  * {@code RESULT barrier-pingpong-<KIND>-<BYTES> seconds=<one-way latency in seconds> check=<BYTES>}. The C twin is
  * {@code src/main/c/cold/barrier_pingpong.c}.
@@ -47,8 +48,11 @@ public final class BarrierPingPong {
         } else if (kind.equals("replace")) {
             sendBuf = new byte[bytes];
             recvBuf = null;
+        } else if (kind.equals("fresh")) {
+            sendBuf = null; // made anew for every call
+            recvBuf = null;
         } else {
-            throw new IllegalArgumentException("KIND is bytes, direct, slices or replace, not " + kind);
+            throw new IllegalArgumentException("KIND is bytes, direct, slices, fresh or replace, not " + kind);
         }
 
         if (rank < 2) {
@@ -87,10 +91,12 @@ public final class BarrierPingPong {
         }
     }
 
-    /** {@link #pingPongSlices}, {@link #exchanges} or {@link #pingPong}, as {@code kind} says. */
+    /** {@link #pingPongSlices}, {@link #pingPongFresh}, {@link #exchanges} or {@link #pingPong}, as {@code kind} says. */
     static void rounds(String kind, int rank, Object sendBuf, Object recvBuf, int bytes, int iters)
             throws MPIException {
-        if (kind.equals("slices")) {
+        if (kind.equals("fresh")) {
+            pingPongFresh(rank, bytes, iters);
+        } else if (kind.equals("slices")) {
             pingPongSlices(rank, (ByteBuffer) sendBuf, (ByteBuffer) recvBuf, bytes, iters);
         } else if (kind.equals("replace")) {
             exchanges(rank, (byte[]) sendBuf, bytes, iters);
@@ -104,6 +110,20 @@ public final class BarrierPingPong {
         int peer = 1 - rank;
         for (int i = 0; i < 2 * iters; i++) {
             MPI.COMM_WORLD.sendRecvReplace(buf, bytes, MPI.BYTE, peer, 0, peer, 0);
+        }
+    }
+
+    /** {@link #pingPong} with each call's buffer a new {@code byte[]}. */
+    static void pingPongFresh(int rank, int bytes, int iters) throws MPIException {
+        int peer = 1 - rank;
+        for (int i = 0; i < iters; i++) {
+            if (rank == 0) {
+                MPI.COMM_WORLD.send(new byte[bytes], bytes, MPI.BYTE, peer, 0);
+                MPI.COMM_WORLD.recv(new byte[bytes], bytes, MPI.BYTE, peer, 0);
+            } else {
+                MPI.COMM_WORLD.recv(new byte[bytes], bytes, MPI.BYTE, peer, 0);
+                MPI.COMM_WORLD.send(new byte[bytes], bytes, MPI.BYTE, peer, 0);
+            }
         }
     }
 

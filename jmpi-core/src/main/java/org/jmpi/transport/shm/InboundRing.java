@@ -285,6 +285,9 @@ final class InboundRing {
                 || envelopeWords.get((off + 24) >>> 3) != tagWord) {
             return Lane.OTHER;
         }
+        if (into == null && (type != ShmLayout.TYPE_SHORT || !small.fits((int) payload))) {
+            return Lane.OTHER; // no memory segment to copy into (Lane#copiesSmall): the usual way
+        }
         if (type == ShmLayout.TYPE_ADDRESS) {
             return takeAddressed(off, length, first, into, offset);
         }

@@ -467,6 +467,11 @@ public final class ShmTransport implements Transport, ProtocolHints, SingleCopy,
     }
 
     @Override
+    public boolean copiesSmall() {
+        return true;
+    }
+
+    @Override
     public boolean takesByAddress() {
         return addressMin != Long.MAX_VALUE;
     }

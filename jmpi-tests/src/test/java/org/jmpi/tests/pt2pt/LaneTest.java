@@ -328,6 +328,89 @@ class LaneTest {
     }
 
     /**
+     * New small arrays of every kind the lane copies a word at a time (their views make no memory segment), sent and
+     * received by blocking calls: messages of every length from 0 to 32 bytes, received into arrays of 32 bytes
+     * viewed as MPI.BYTE, also where the length is not a whole number of the array's elements (the lane leaves such a
+     * message to the usual way): every byte arrives, the status counts bytes, nothing past the message is written.
+     */
+    @MpiTest(ranks = {2, 3})
+    void newSmallArraysOfEveryKindAndAnyLength() throws MPIException {
+        Comm w = MPI.COMM_WORLD;
+        int rank = w.getRank();
+        if (rank > 1) {
+            return;
+        }
+        String[] kinds = {"byte", "double", "long", "int", "float"};
+        for (int round = 0; round < 3; round++) { // the first sends and receives of a shape, then the ones after
+            for (String kind : kinds) {
+                for (int n = 0; n <= 32; n++) {
+                    int tag = 100 + n;
+                    if (rank == 0) {
+                        byte[] p = pattern(n, n + round);
+                        w.send(p, n, MPI.BYTE, 1, tag); // a byte[] of any length
+                        Object typed = typedArray(kind, pattern(32, 7 * n + round)); // whole elements: the lane's words
+                        w.send(typed, 32 / elementBytes(kind), datatype(kind), 1, tag);
+                    } else {
+                        Object into = typedArray(kind, new byte[32]);
+                        Status st = w.recv(into, 32, MPI.BYTE, 0, tag);
+                        assertThat(st.getCount(MPI.BYTE)).as("%s, %d bytes", kind, n).isEqualTo(n);
+                        byte[] expected = new byte[32];
+                        System.arraycopy(pattern(n, n + round), 0, expected, 0, n);
+                        assertThat(bytesOf(into)).as("%s, %d bytes", kind, n).isEqualTo(expected);
+                        Object typed = typedArray(kind, new byte[32]);
+                        w.recv(typed, 32 / elementBytes(kind), datatype(kind), 0, tag);
+                        assertThat(bytesOf(typed)).as("%s array of 32 bytes", kind).isEqualTo(pattern(32, 7 * n + round));
+                    }
+                }
+            }
+        }
+    }
+
+    private static int elementBytes(String kind) {
+        return switch (kind) {
+            case "byte" -> 1;
+            case "int", "float" -> 4;
+            default -> 8;
+        };
+    }
+
+    private static Datatype datatype(String kind) {
+        return switch (kind) {
+            case "byte" -> MPI.BYTE;
+            case "int" -> MPI.INT;
+            case "float" -> MPI.FLOAT;
+            case "long" -> MPI.LONG;
+            default -> MPI.DOUBLE;
+        };
+    }
+
+    /** A new array of {@code kind} holding {@code bytes} (native order). */
+    private static Object typedArray(String kind, byte[] bytes) {
+        ByteBuffer b = ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.nativeOrder());
+        return switch (kind) {
+            case "byte" -> bytes.clone();
+            case "int" -> { int[] a = new int[bytes.length / 4]; b.asIntBuffer().get(a); yield a; }
+            case "float" -> { float[] a = new float[bytes.length / 4]; b.asFloatBuffer().get(a); yield a; }
+            case "long" -> { long[] a = new long[bytes.length / 8]; b.asLongBuffer().get(a); yield a; }
+            default -> { double[] a = new double[bytes.length / 8]; b.asDoubleBuffer().get(a); yield a; }
+        };
+    }
+
+    /** The bytes of a primitive array (native order). */
+    private static byte[] bytesOf(Object array) {
+        ByteBuffer b = ByteBuffer.allocate(32).order(java.nio.ByteOrder.nativeOrder());
+        switch (array) {
+            case byte[] a -> b.put(a);
+            case int[] a -> b.asIntBuffer().put(a);
+            case float[] a -> b.asFloatBuffer().put(a);
+            case long[] a -> b.asLongBuffer().put(a);
+            case double[] a -> b.asDoubleBuffer().put(a);
+            default -> throw new IllegalArgumentException(String.valueOf(array));
+        }
+        return b.array();
+    }
+
+    /**
      * A window of non-blocking sends of every size (small ones are written at once through the lane and come back
      * complete, large ones wait for their receiver), to two tags, received in an order other than the one sent per
      * tag: each message arrives whole, in order within its tag, and every send request completes with a usable

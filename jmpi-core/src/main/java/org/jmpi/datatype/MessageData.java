@@ -26,7 +26,10 @@ public interface MessageData {
     /** Writes packed bytes {@code [offset, offset + length)}, taken from {@code src} at {@code srcOffset}. */
     void unpackFrom(long offset, MemorySegment src, long srcOffset, long length);
 
-    /** {@link #contiguous()} as the lane copies a small payload ({@link SmallPayload}), or null. */
+    /**
+     * {@link #contiguous()} as the lane copies a small payload ({@link SmallPayload}), or null; when there is one, it
+     * covers all {@link #bytes()} ({@link SmallPayload#fits} that length).
+     */
     default SmallPayload small() {
         return null;
     }

@@ -890,7 +890,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
             return -1;
         }
         SmallPayload small = data.small();
-        MemorySegment payload = small != null && l.copiesSmall() && small.fits((int) bytes) ? null : data.contiguous();
+        MemorySegment payload = laneMemory(l, data, small);
         if (payload == null && small == null) {
             return -1;
         }
@@ -915,11 +915,24 @@ public final class Engine implements InprocEndpoint, FrameSink {
                 f.answeredSent++;
             }
         }
+        countSent(worldDest, bytes);
+        return ticket;
+    }
+
+    /**
+     * The memory of {@code data} for the lane {@code l}: none (null) when the lane copies {@code small}, the data's
+     * small payload, itself ({@link Lane#copiesSmall}), so that a small array's view makes no memory segment; else
+     * the data's contiguous memory, null when it has none. A view's small payload is always of its whole length.
+     */
+    private static MemorySegment laneMemory(Lane l, MessageData data, SmallPayload small) {
+        return small != null && l.copiesSmall() ? null : data.contiguous();
+    }
+
+    private void countSent(int worldDest, long bytes) {
         org.jmpi.transport.Traffic t = traffic;
         if (t != null) {
             t.sent(worldDest, bytes);
         }
-        return ticket;
     }
 
     /** Messages below this many bytes never go by address (jmpi.shm.address.min is at least this). */
@@ -1063,7 +1076,7 @@ public final class Engine implements InprocEndpoint, FrameSink {
         }
         long capacity = data.bytes();
         SmallPayload small = data.small();
-        MemorySegment into = small != null && l.copiesSmall() ? null : data.contiguous();
+        MemorySegment into = laneMemory(l, data, small);
         if (into == null && small == null || capacity > l.shortPayloadMax() && !l.takesByAddress() || anyPoisoned
                 || anyFailed || context < 0 || !progress.tryOwn()) {
             return -1;

@@ -285,20 +285,32 @@ final class InboundRing {
                 || envelopeWords.get((off + 24) >>> 3) != tagWord) {
             return Lane.OTHER;
         }
-        if (into == null && (type != ShmLayout.TYPE_SHORT || !small.fits((int) payload))) {
-            return Lane.OTHER; // no memory segment to copy into (Lane#copiesSmall): the usual way
-        }
         if (type == ShmLayout.TYPE_ADDRESS) {
             return takeAddressed(off, length, first, into, offset);
         }
-        if (type != ShmLayout.TYPE_SHORT || length != ShmLayout.shortRecordBytes(payload) || length > (mask + 1) >>> 1
-                || off + length > mask + 1) {
+        if (type != ShmLayout.TYPE_SHORT || length != ShmLayout.shortRecordBytes(payload) || !inBounds(off, length)
+                || !copyable(into, small, payload)) {
             return Lane.OTHER;
         }
         copyOut(off + (int) ShmLayout.SHORT_PAYLOAD_OFFSET, into, offset, (int) payload, small);
         consume(length);
         publishHead();
         return payload | first & Lane.TAKEN_ANSWERED;
+    }
+
+    /** Whether a record of {@code length} bytes at {@code off} is at most half the data area and ends inside it. */
+    private boolean inBounds(int off, long length) {
+        return length <= (mask + 1) >>> 1 && off + length <= mask + 1;
+    }
+
+    /**
+     * Whether {@link #copyOut} can take {@code payload} bytes: there is a segment to copy into, or (a small array's view
+     * gives none, {@code Lane#copiesSmall}) {@code small} takes whole elements of that length; else the message goes
+     * the usual way. (Without a segment the capacity is at most {@link SmallPayload#MAX_BYTES}, so an ADDRESS record,
+     * of at least 4 KiB, never gets this far.)
+     */
+    private static boolean copyable(MemorySegment into, SmallPayload small, long payload) {
+        return into != null || small.fits((int) payload);
     }
 
     /**

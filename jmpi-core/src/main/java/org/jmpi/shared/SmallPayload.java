@@ -49,8 +49,8 @@ public class SmallPayload {
     private final int base;
     /**
      * The array ({@code byte[]}, {@code double[]}, ... as {@link #kind} says), or for native memory the payload's
-     * words from index 0 in native order (a {@link LongBuffer}): one field, cast where used, so that a view of a
-     * new array costs 32 bytes here, not 48 (a program that passes new arrays makes one per call).
+     * words from index 0 in native order (a {@link LongBuffer}): one field, cast where used (24 bytes an object, not
+     * 48 with a field per kind; a program that passes a new array to every call makes a view per call).
      */
     private final Object array;
 

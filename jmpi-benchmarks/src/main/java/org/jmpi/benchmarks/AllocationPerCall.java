@@ -88,6 +88,11 @@ public final class AllocationPerCall {
          * the textbook way: the arrays and a view of each are allocated per call.
          */
         ALLREDUCE_FRESH_ARRAYS_8B(8, true),
+        /**
+         * Blocking send and recv of one double, each from or into a new {@code double[1]}: the arrays and a view of
+         * each are allocated per call.
+         */
+        SEND_RECV_FRESH_ARRAYS_8B(8, true),
         /** An empty fence epoch (MPI_Win_fence) on a window over 8 bytes of a direct buffer. */
         WIN_FENCE(8, false),
         /** Rank 0 puts 8 bytes into rank 1's window and flushes, inside one lock epoch (rank 1 waits in a barrier). */
@@ -292,6 +297,15 @@ public final class AllocationPerCall {
                 case ALLREDUCE_4B -> w.allReduce(b.send, b.recv, 1, MPI.FLOAT, MPI.SUM);
                 case ALLREDUCE_ARRAY_4B -> w.allReduce(b.oneFloat, b.oneFloatOut, 1, MPI.FLOAT, MPI.SUM);
                 case ALLREDUCE_FRESH_ARRAYS_8B -> w.allReduce(new double[] {i}, new double[1], 1, MPI.DOUBLE, MPI.SUM);
+                case SEND_RECV_FRESH_ARRAYS_8B -> {
+                    if (rank == 0) {
+                        w.send(new double[] {i}, 1, MPI.DOUBLE, peer, 6);
+                        w.recv(new double[1], 1, MPI.DOUBLE, peer, 6);
+                    } else {
+                        w.recv(new double[1], 1, MPI.DOUBLE, peer, 6);
+                        w.send(new double[] {i}, 1, MPI.DOUBLE, peer, 6);
+                    }
+                }
                 case REDUCE_4B -> w.reduce(b.send, b.recv, 1, MPI.FLOAT, MPI.SUM, 0);
                 case ALLGATHER_8B -> w.allGather(b.send, n, MPI.BYTE, b.allOut, n, MPI.BYTE);
                 case ALLTOALL_8B -> w.allToAll(b.all, n, MPI.BYTE, b.allOut, n, MPI.BYTE);

@@ -51,6 +51,11 @@ public final class AllocationPerCall {
          */
         SEND_RECV_ROTATING_ARRAYS_8B(8, true),
         /**
+         * Blocking send and recv of one double, each from or into a new {@code double[1]}: the arrays and a view of
+         * each are allocated per call.
+         */
+        SEND_RECV_FRESH_ARRAYS_8B(8, true),
+        /**
          * One window (OSU's bandwidth and message rate): rank 0 posts {@value #WINDOW} iSends of 8 bytes from one direct
          * buffer, rank 1 as many iRecvs into one, both waitAll, then rank 1 acknowledges with a blocking 4-byte send.
          * One operation is the whole window.
@@ -88,11 +93,6 @@ public final class AllocationPerCall {
          * the textbook way: the arrays and a view of each are allocated per call.
          */
         ALLREDUCE_FRESH_ARRAYS_8B(8, true),
-        /**
-         * Blocking send and recv of one double, each from or into a new {@code double[1]}: the arrays and a view of
-         * each are allocated per call.
-         */
-        SEND_RECV_FRESH_ARRAYS_8B(8, true),
         /** An empty fence epoch (MPI_Win_fence) on a window over 8 bytes of a direct buffer. */
         WIN_FENCE(8, false),
         /** Rank 0 puts 8 bytes into rank 1's window and flushes, inside one lock epoch (rank 1 waits in a barrier). */

@@ -58,6 +58,7 @@ final class TcpConnection {
     }
 
     private static final int HEADER = TcpLayout.FRAME_HEADER_BYTES;
+    private static final int SHORT = TcpLayout.SHORT_HEADER_BYTES;
     private static final MemorySegment EMPTY = MemorySegment.ofArray(new byte[0]);
 
     /** stage(): no room for the header; the frame must wait in the queue. */
@@ -423,8 +424,7 @@ final class TcpConnection {
         if (out.limit() - pos < HEADER) {
             return REJECTED;
         }
-        FastCopy.copy(header, 0, outSeg, pos, HEADER);
-        pos += HEADER;
+        pos += putHeader(header, pos);
         long length = payload == null ? 0 : payload.byteSize();
         if (length == 0) {
             out.position(pos);
@@ -440,6 +440,26 @@ final class TcpConnection {
         curCopyOffset = 0;
         curCopyCallback = onWritten;
         return PENDING;
+    }
+
+    /**
+     * Writes {@code header} at {@code pos} of the write buffer, as a short header when its frame is one (total the
+     * payload's length, flags and ids zero: {@link TcpLayout}); answers the bytes written.
+     */
+    private int putHeader(MemorySegment header, int pos) {
+        long first = FrameLayout.getLong(header, FrameLayout.PAYLOAD); // the payload's length, then the kind
+        long tagWord = FrameLayout.getLong(header, FrameLayout.TAG); // the tag, then the flags
+        if (first >= 0 && tagWord >>> 32 == 0 && FrameLayout.getLong(header, FrameLayout.TOTAL) == (int) first
+                && FrameLayout.getLong(header, FrameLayout.SEND_ID) == 0
+                && FrameLayout.getLong(header, FrameLayout.RECV_ID) == 0) {
+            LittleWords w = outWords;
+            w.put(pos, first | (long) TcpLayout.SHORT_KIND << 32);
+            w.put(pos + 8, FrameLayout.getLong(header, FrameLayout.CONTEXT));
+            w.put(pos + 16, tagWord);
+            return SHORT;
+        }
+        FastCopy.copy(header, 0, outSeg, pos, HEADER);
+        return HEADER;
     }
 
     private void dropAll() {
@@ -487,8 +507,8 @@ final class TcpConnection {
     // ======================================================================================================= lane
 
     /**
-     * The lane's send ({@code TcpTransport#sendShort}): the frame an eager send writes (header from the envelope,
-     * total = payload, no ids), put straight into the write buffer and written, when this connection is idle (no
+     * The lane's send ({@code TcpTransport#sendShort}): the short frame an eager send writes (header from the
+     * envelope), put straight into the write buffer and written, when this connection is idle (no
      * other writer, nothing queued, room for it); else false, having done nothing.
      */
     boolean laneSend(int kind, int context, int source, int tag, MemorySegment payload, long offset, int length) {
@@ -500,18 +520,15 @@ final class TcpConnection {
             clearFlushRequest();
             int pos = out.position();
             if (successor == null && !closed && queue.isEmpty() && curCopy == null
-                    && out.limit() - pos >= HEADER + length) {
+                    && out.limit() - pos >= SHORT + length) {
                 LittleWords w = outWords;
-                w.put(pos, (long) kind << 32 | length);
+                w.put(pos, (long) (kind | TcpLayout.SHORT_KIND) << 32 | length);
                 w.put(pos + 8, (long) source << 32 | (context & 0xffff_ffffL));
                 w.put(pos + 16, tag & 0xffff_ffffL); // flags 0
-                w.put(pos + 24, length);
-                w.put(pos + 32, 0L);
-                w.put(pos + 40, 0L);
                 if (length > 0) {
-                    FastCopy.copy(payload, offset, outSeg, pos + HEADER, length);
+                    FastCopy.copy(payload, offset, outSeg, pos + SHORT, length);
                 }
-                out.position(pos + HEADER + length);
+                out.position(pos + SHORT + length);
                 sent = true;
             }
             doFlush();
@@ -524,7 +541,7 @@ final class TcpConnection {
 
     /**
      * Poll thread: the lane's receive ({@code TcpTransport#takeShort}). Takes the next frame if it is all here (read
-     * once more if not) and is an eager frame of {@code kind} (or {@code kind | Lane.ANSWERED}) with this envelope and
+     * once more if not) and is a short eager frame of {@code kind} (or {@code kind | Lane.ANSWERED}) with this envelope and
      * at most {@code capacity} payload bytes: its payload goes into {@code into} at {@code offset}. Answers its length
      * (with {@code Lane.TAKEN_ANSWERED} for an answered kind), {@code Lane.NOTHING}, or {@code Lane.OTHER} when the
      * next frame is another one or this connection cannot tell now ({@link #deliverBuffered} then hands it over).
@@ -538,23 +555,23 @@ final class TcpConnection {
         long first = w.get(head);
         int length = (int) first;
         int k = (int) (first >>> 32);
-        if ((k & ~org.jmpi.transport.Lane.ANSWERED) != kind || length > capacity
+        int shortKind = kind | TcpLayout.SHORT_KIND;
+        if ((k & ~org.jmpi.transport.Lane.ANSWERED) != shortKind || length > capacity
                 || w.get(head + 8) != ((long) source << 32 | (context & 0xffff_ffffL))
-                || w.get(head + 16) != (tag & 0xffff_ffffL) || w.get(head + 24) != length
-                || w.get(head + 32) != 0L) {
+                || w.get(head + 16) != (tag & 0xffff_ffffL)) {
             return org.jmpi.transport.Lane.OTHER;
         }
         if (length > 0) {
-            FastCopy.copy(inSeg, head + HEADER, into, offset, length);
+            FastCopy.copy(inSeg, head + SHORT, into, offset, length);
         }
-        head += HEADER + length;
+        head += SHORT + length;
         if (head == in.position()) {
             head = 0;
             in.clear();
         } else {
             leftBehind();
         }
-        return k == kind ? length : length | org.jmpi.transport.Lane.TAKEN_ANSWERED;
+        return k == shortKind ? length : length | org.jmpi.transport.Lane.TAKEN_ANSWERED;
     }
 
     /**
@@ -567,16 +584,18 @@ final class TcpConnection {
         }
         for (int reads = 0; ; reads++) {
             int avail = in.position() - head;
-            int length = avail >= HEADER ? (int) inWords.get(head) : 0; // the payload length
+            long first = avail >= SHORT ? inWords.get(head) : 0; // the payload's length, then the kind
+            int length = (int) first;
             if (length < 0) {
                 return org.jmpi.transport.Lane.OTHER; // malformed: deliver() fails the peer
             }
-            if (avail >= HEADER && avail - HEADER >= length) {
+            int whole = TcpLayout.headerBytes(first) + length;
+            if (avail >= SHORT && avail >= whole) {
                 return 0;
             }
             if (reads > 0 || readOnce() <= 0) { // (readOnce makes room when little is left)
                 // a frame that cannot fit behind the head: deliver() grows the buffer
-                return closed || head + HEADER + length > in.capacity() ? org.jmpi.transport.Lane.OTHER
+                return closed || head + whole > in.capacity() ? org.jmpi.transport.Lane.OTHER
                         : org.jmpi.transport.Lane.NOTHING;
             }
         }
@@ -598,9 +617,12 @@ final class TcpConnection {
         }
     }
 
-    /** Poll thread: whether a frame's header is here or arrives with one read (the lane's look while it waits). */
+    /**
+     * Poll thread: whether a frame's header is here (or a short header's worth of the next frame) or arrives with one
+     * read (the lane's look while it waits).
+     */
     boolean laneArrived() {
-        return held || closed || placing != null || !connected || in.position() - head >= HEADER || readOnce() != 0;
+        return held || closed || placing != null || !connected || in.position() - head >= SHORT || readOnce() != 0;
     }
 
     /**
@@ -608,7 +630,7 @@ final class TcpConnection {
      * would; whether there was one.
      */
     boolean deliverBuffered() {
-        if (held || placing != null || closed || in.position() - head < HEADER) {
+        if (held || placing != null || closed || in.position() - head < SHORT) {
             return false;
         }
         int before = head;
@@ -788,29 +810,34 @@ final class TcpConnection {
         FrameSink sink = transport.sink;
         MemorySegment header = transport.rxHeader;
         int from = peer;
-        int length = 0;
+        int need = SHORT; // the bytes the frame at the head needs
         for (; ; ) {
             int available = end - head;
-            if (available < HEADER) {
+            if (available < SHORT) {
+                need = SHORT;
                 break;
             }
             long first = inWords.get(head); // the payload's length, then the kind
-            length = (int) first;
+            int length = (int) first;
             if (length < 0 || length > maxFrame) {
                 throw new ProtocolException("frame with a payload of " + length + " bytes from rank " + from
                         + " (limit " + TcpConfig.MAX_FRAME + "=" + maxFrame + ")");
             }
-            if (available - HEADER < length) {
-                FastCopy.copy(inSeg, head, header, 0, HEADER);
-                MemorySegment into = length >= PLACE_MIN ? sink.placement(from, header) : null;
-                if (into != null) {
-                    place(into, header, available - HEADER);
-                    return true;
+            int h = TcpLayout.headerBytes(first);
+            need = h + length;
+            if (available < need) {
+                if (available >= h && length >= PLACE_MIN) {
+                    readHeader(head, h, header);
+                    MemorySegment into = sink.placement(from, header);
+                    if (into != null) {
+                        place(into, header, h, available - h);
+                        return true;
+                    }
                 }
                 break;
             }
             int at = head;
-            head += HEADER + length;
+            head += need;
             int kind = (int) (first >>> 32);
             if (kind < 0) {
                 if (!transportFrame(kind)) {
@@ -821,9 +848,9 @@ final class TcpConnection {
                 }
                 continue;
             }
-            if (!shortTaken(sink, at, kind, length)) {
-                FastCopy.copy(inSeg, at, header, 0, HEADER);
-                sink.onFrame(from, header, length == 0 ? EMPTY : payloadView(at + HEADER, length));
+            if (h == HEADER || !shortTaken(sink, at, kind & ~TcpLayout.SHORT_KIND, length)) {
+                readHeader(at, h, header);
+                sink.onFrame(from, header, length == 0 ? EMPTY : payloadView(at + h, length));
             }
             if (closed) {
                 return false;
@@ -835,7 +862,6 @@ final class TcpConnection {
             in.clear();
             return true;
         }
-        int need = pending >= HEADER ? HEADER + length : HEADER;
         int capacity = in.capacity();
         if (need > capacity) {
             grow(need, end);
@@ -846,17 +872,29 @@ final class TcpConnection {
     }
 
     /**
-     * Whether the sink took the whole frame at {@code at} in the read buffer as a SHORT frame
-     * ({@link FrameSink#onShort}: its fields as values, without a header to copy and read field by field): a frame
-     * without ids and flags whose total is its payload's length (what the lane writes, {@link #laneSend}).
+     * Whether the sink took the short frame at {@code at} in the read buffer as such ({@link FrameSink#onShort}: its
+     * fields as values, without a header to copy and read field by field).
      */
     private boolean shortTaken(FrameSink sink, int at, int kind, int length) {
         LittleWords w = inWords;
         long envelope = w.get(at + 8); // the context, then the source
-        long tagWord = w.get(at + 16); // the tag, then the flags
-        return w.get(at + 24) == length && w.get(at + 32) == 0L && w.get(at + 40) == 0L
-                && tagWord >>> 32 == 0 && sink.onShort(peer, kind, (int) envelope, (int) (envelope >>> 32),
-                        (int) tagWord, inSeg, at + HEADER, length);
+        return sink.onShort(peer, kind, (int) envelope, (int) (envelope >>> 32), (int) w.get(at + 16), inSeg,
+                at + SHORT, length);
+    }
+
+    /**
+     * Copies the header of the frame at {@code at} in the read buffer ({@code h} bytes there) into {@code header}, a
+     * short one as the whole header it stands for.
+     */
+    private void readHeader(int at, int h, MemorySegment header) {
+        FastCopy.copy(inSeg, at, header, 0, h);
+        if (h == SHORT) {
+            FrameLayout.putInt(header, FrameLayout.KIND,
+                    FrameLayout.getInt(header, FrameLayout.KIND) & ~TcpLayout.SHORT_KIND);
+            FrameLayout.putLong(header, FrameLayout.TOTAL, FrameLayout.payloadLength(header));
+            FrameLayout.putLong(header, FrameLayout.SEND_ID, 0);
+            FrameLayout.putLong(header, FrameLayout.RECV_ID, 0);
+        }
     }
 
     /**
@@ -889,12 +927,12 @@ final class TcpConnection {
      * the next one arrives, not all at the end. Out of the read loop, which asks for placement at every large frame
      * that is not all there (an eager one too): what the JIT compiles for that loop stays small.
      */
-    private void place(MemorySegment into, MemorySegment header, int have) {
+    private void place(MemorySegment into, MemorySegment header, int h, int have) {
         if (placedHeader == null) {
             placedHeader = java.lang.foreign.Arena.ofAuto().allocate(HEADER, 8);
         }
         FastCopy.copy(header, 0, placedHeader, 0, HEADER);
-        FastCopy.copy(inSeg, head + HEADER, into, 0, have);
+        FastCopy.copy(inSeg, head + h, into, 0, have);
         head = 0;
         in.clear();
         if (into.isNative()) {

@@ -915,6 +915,63 @@ class TcpTransportTest {
         assertThat(sent.stream().filter(x -> x.contains(" -3 "))).as("some as values").hasSize(3);
     }
 
+    /**
+     * What a rank writes on a connection, read by a stand-in for its peer: after the hello, an eager frame without ids
+     * and flags whose total is its payload (the lane's and the queue's alike) has the 24-byte short header, with
+     * {@code SHORT_KIND} in its kind; any other frame the whole 48-byte header.
+     */
+    @Test
+    void eagerFramesWithoutIdsGoOnTheWireWithShortHeaders() throws Exception {
+        Map<String, String> space = new ConcurrentHashMap<>();
+        try (java.nio.channels.ServerSocketChannel peer = java.nio.channels.ServerSocketChannel.open()
+                        .bind(new java.net.InetSocketAddress("127.0.0.1", 0));
+                Node node = new Node(0, 2, "job", space, TcpConfig.defaults()).start()) {
+            space.put("tcp-1", "127.0.0.1:" + ((java.net.InetSocketAddress) peer.getLocalAddress()).getPort());
+            MemorySegment withId = header(3, 0, 11, 99);
+            FrameLayout.putInt(withId, FrameLayout.KIND, 1);
+            FrameLayout.putLong(withId, FrameLayout.TOTAL, 3);
+            MemorySegment queued = header(2, 0, 12, 0);
+            FrameLayout.putInt(queued, FrameLayout.KIND, 1);
+            FrameLayout.putLong(queued, FrameLayout.TOTAL, 2);
+            node.transport.send(1, withId, MemorySegment.ofArray(new byte[] {1, 2, 3}), null);
+            node.transport.send(1, queued, MemorySegment.ofArray(new byte[] {4, 5}), null);
+            MemorySegment lane = MemorySegment.ofArray(new byte[] {6, 7, 8, 9});
+            long deadline = System.nanoTime() + SECONDS.toNanos(20);
+            while (!node.transport.sendShort(1, 1, 7, 0, 13, lane, 0, 4, null)) {
+                assertThat(System.nanoTime()).as("the lane took the frame in time").isLessThan(deadline);
+                Thread.onSpinWait();
+            }
+            try (SocketChannel ch = peer.accept()) {
+                ByteBuffer in = ByteBuffer.allocate(4096).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+                MemorySegment seg = MemorySegment.ofBuffer(in);
+                int hello = 0;
+                int expected = 3 + 48 + 2 + 24 + 4 + 24;
+                while (hello == 0 || in.position() < hello + expected) {
+                    assertThat(ch.read(in)).as("connection open").isNotNegative();
+                    if (hello == 0) {
+                        hello = TcpLayout.helloLength(seg, 0, in.position());
+                    }
+                }
+                assertThat(in.position()).isEqualTo(hello + expected);
+                int at = hello;
+                assertThat(in.getInt(at)).isEqualTo(3); // payload length
+                assertThat(in.getInt(at + 4)).as("a frame with an id: whole header").isEqualTo(1);
+                assertThat(in.getLong(at + 32)).isEqualTo(99);
+                at += 48 + 3;
+                assertThat(in.getInt(at)).isEqualTo(2);
+                assertThat(in.getInt(at + 4)).as("a queued frame without ids: short").isEqualTo(1 | TcpLayout.SHORT_KIND);
+                assertThat(in.getInt(at + 16)).isEqualTo(12);
+                assertThat(in.get(at + 24)).isEqualTo((byte) 4);
+                at += 24 + 2;
+                assertThat(in.getInt(at)).isEqualTo(4);
+                assertThat(in.getInt(at + 4)).as("the lane's frame: short").isEqualTo(1 | TcpLayout.SHORT_KIND);
+                assertThat(in.getInt(at + 8)).isEqualTo(7);
+                assertThat(in.getInt(at + 16)).isEqualTo(13);
+                assertThat(in.get(at + 24 + 3)).isEqualTo((byte) 9);
+            }
+        }
+    }
+
     @Test
     void aRankCanSendToItself() throws Exception {
         CountDownLatch received = new CountDownLatch(3);

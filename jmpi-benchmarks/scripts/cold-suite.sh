@@ -32,7 +32,8 @@
 #   tree's jmpi-dist/target/jmpi), IMPLS (default "jmpi-proc jmpi-thr ompi-java mpich"), COMPANION (regular
 #   expression of the cases that get a companion run each round, default '^OSULatency$'; "none" for none),
 #   RUN_TIMEOUT (seconds, default 1800, per run), QUICK=1 (OMB-J cases only: -m 4096 -x 200 -i 2000, a smoke test;
-#   off by default), APPS_FILE (a file of APPS lines used instead of the table below),
+#   off by default), OMB_ARGS (more OMB-J arguments for every OMB-J case, after QUICK's, e.g. "-m 1024:65536"; the
+#   MPICH twins do not get them), APPS_FILE (a file of APPS lines used instead of the table below),
 #   NP (ranks per job on this host, default 2; OMB-J's point-to-point cases need 2; more than the cores: see BIND below),
 #   EXCLUDE_CONTAMINATED=1 (the report leaves disturbed runs out instead of flagging them), BASE_JMPI_HOME (a second
 #   jmpi distribution, e.g. of an earlier commit built in a worktree of its own: add jmpi-base to IMPLS for an A/B),
@@ -680,6 +681,10 @@ companion() { # case jmpi-classes class args...: -XX:+CITime, -XX:+PrintCompilat
 }
 quick=()
 [ "$QUICK" = 1 ] && quick=(-m 4096 -x 200 -i 2000)
+if [ -n "${OMB_ARGS:-}" ]; then
+    read -r -a omb_args <<< "$OMB_ARGS"
+    quick+=("${omb_args[@]}")
+fi
 
 read -r -a impls_all <<< "$IMPLS"
 for r in $(seq 1 "$ROUNDS"); do

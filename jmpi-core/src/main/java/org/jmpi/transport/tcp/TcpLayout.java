@@ -35,15 +35,15 @@ import org.jmpi.transport.FrameLayout;
  *
  *  0        4        8        12       16       20       24
  *  +--------+--------+--------+--------+--------+--------+-------------------------------+
- *  | payload| kind | | context| source |  tag   | flags  | payload (payload length bytes)|
- *  | length | SHORT |  id    | rank   |        | (0)    |                               |
+ *  | payload| kind + | context| source |  tag   | flags  | payload (payload length bytes)|
+ *  | length | SHORT  |  id    | rank   |        | (0)    |                               |
  *  +--------+--------+--------+--------+--------+--------+-------------------------------+
  * </pre>
  *
  * <p>The acceptor checks magic, version, job id and secret and closes the connection on any mismatch; it sends
- * nothing back. {@code flags} is zero and ignored on receipt. Version 2 added the short frame: an eight-byte message
- * is 32 bytes on the connection instead of 56 (Open MPI's TCP transport: 30), which is what a rate-limited link
- * carries per message.
+ * nothing back. The hello's {@code flags} are zero and ignored on receipt. Version 2 added the short frame: an
+ * eight-byte message is 32 bytes on the connection instead of 56 (Open MPI's TCP transport: 30), which is what a
+ * rate-limited link carries per message.
  */
 final class TcpLayout {
     private TcpLayout() {}
@@ -77,7 +77,7 @@ final class TcpLayout {
 
     /**
      * The header bytes of the frame whose first word (payload length, then kind) is {@code first}: short when its kind
-     * is not negative (a transport's own frame) and has {@link #SHORT_KIND}.
+     * has {@link #SHORT_KIND} and is not negative (the transport's own frames, whole, have negative kinds).
      */
     static int headerBytes(long first) {
         return (first & 0xc000_0000_0000_0000L) == (long) SHORT_KIND << 32 ? SHORT_HEADER_BYTES : FRAME_HEADER_BYTES;

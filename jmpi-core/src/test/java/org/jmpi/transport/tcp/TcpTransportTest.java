@@ -959,7 +959,8 @@ class TcpTransportTest {
                 assertThat(in.getLong(at + 32)).isEqualTo(99);
                 at += 48 + 3;
                 assertThat(in.getInt(at)).isEqualTo(2);
-                assertThat(in.getInt(at + 4)).as("a queued frame without ids: short").isEqualTo(1 | TcpLayout.SHORT_KIND);
+                assertThat(in.getInt(at + 4)).as("a queued frame without ids: short")
+                        .isEqualTo(1 | TcpLayout.SHORT_KIND);
                 assertThat(in.getInt(at + 16)).isEqualTo(12);
                 assertThat(in.get(at + 24)).isEqualTo((byte) 4);
                 at += 24 + 2;

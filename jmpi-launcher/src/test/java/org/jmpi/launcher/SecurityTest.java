@@ -57,12 +57,15 @@ class SecurityTest {
         return (s + "\n").getBytes(StandardCharsets.US_ASCII);
     }
 
-    /** A TCP transport hello (TcpLayout): magic, version 1, flags, rank, job id and secret lengths, then both. */
+    /**
+     * A TCP transport hello (TcpLayout): magic, the protocol's version (2), flags, rank, job id and secret lengths, then
+     * both.
+     */
     private static byte[] tcpHello(int rank, String jobId, String secret) {
         byte[] job = jobId.getBytes(StandardCharsets.UTF_8);
         byte[] sec = secret.getBytes(StandardCharsets.UTF_8);
         ByteBuffer b = ByteBuffer.allocate(16 + job.length + sec.length).order(ByteOrder.LITTLE_ENDIAN);
-        b.put("JMPI".getBytes(StandardCharsets.US_ASCII)).putShort((short) 1).putShort((short) 0).putInt(rank)
+        b.put("JMPI".getBytes(StandardCharsets.US_ASCII)).putShort((short) 2).putShort((short) 0).putInt(rank)
                 .putShort((short) job.length).putShort((short) sec.length).put(job).put(sec);
         return b.array();
     }

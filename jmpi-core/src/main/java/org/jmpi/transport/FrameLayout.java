@@ -32,6 +32,12 @@ public final class FrameLayout {
     public static final int HEADER_BYTES = 48;
 
     /**
+     * Bytes of a short header: the first three words (payload length, kind, context, source, tag, flags), what a frame
+     * that {@link #travelsShort} carries over a transport (a shared-memory SHORT record, a TCP short frame).
+     */
+    public static final int SHORT_HEADER_BYTES = 24;
+
+    /**
      * {@code KIND} values below zero are reserved for transports and never reach a {@link FrameSink}. This one
      * says goodbye: the sender closes the connection after it, having sent everything, so the end of the stream
      * that follows is not a failure.
@@ -65,6 +71,23 @@ public final class FrameLayout {
     private static final int PUT_INT = 1;
     private static final int GET_LONG = 2;
     private static final int PUT_LONG = 3;
+
+    /**
+     * Whether the frame of {@code header} may travel with its first {@link #SHORT_HEADER_BYTES} only: no send or
+     * receive id, its total its payload's length (an eager message's frame, the usual one). {@link #restoreShort} makes
+     * the rest again.
+     */
+    public static boolean travelsShort(MemorySegment header) {
+        return getLong(header, SEND_ID) == 0 && getLong(header, RECV_ID) == 0
+                && getLong(header, TOTAL) == (payloadLength(header) & 0xffff_ffffL);
+    }
+
+    /** Fills in what a short header leaves out ({@link #travelsShort}), its first 24 bytes being in place. */
+    public static void restoreShort(MemorySegment header) {
+        putLong(header, TOTAL, payloadLength(header) & 0xffff_ffffL);
+        putLong(header, SEND_ID, 0L);
+        putLong(header, RECV_ID, 0L);
+    }
 
     public static int payloadLength(MemorySegment header) {
         return (int) access(header, PAYLOAD, GET_INT, 0);

@@ -128,7 +128,7 @@ final class OutboundRing {
         int length = FrameLayout.payloadLength(header);
         if (pending.isEmpty()) {
             long p = length;
-            boolean shortHeader = ShmLayout.shortHeader(header);
+            boolean shortHeader = FrameLayout.travelsShort(header);
             long record = shortHeader ? ShmLayout.shortRecordBytes(p) : ShmLayout.frameRecordBytes(p);
             if (record <= maxRecord) {
                 if (reserve(record)) {
@@ -277,7 +277,7 @@ final class OutboundRing {
     /** Writes what fits of a queued frame; true when it is written completely. */
     private boolean advance(Pending q) {
         long length = FrameLayout.payloadLength(q.header);
-        boolean shortHeader = ShmLayout.shortHeader(q.header);
+        boolean shortHeader = FrameLayout.travelsShort(q.header);
         long record = shortHeader ? ShmLayout.shortRecordBytes(length) : ShmLayout.frameRecordBytes(length);
         if (record <= maxRecord) {
             if (!reserve(record)) {

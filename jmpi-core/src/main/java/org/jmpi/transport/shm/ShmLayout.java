@@ -153,7 +153,7 @@ final class ShmLayout {
     static final int TYPE_ADDRESS = 6;
 
     /** Header bytes a SHORT record carries, and where its payload starts. */
-    static final int SHORT_HEADER_BYTES = 24;
+    static final int SHORT_HEADER_BYTES = FrameLayout.SHORT_HEADER_BYTES;
     static final long SHORT_PAYLOAD_OFFSET = MARKER_BYTES + SHORT_HEADER_BYTES;
 
     static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
@@ -204,13 +204,6 @@ final class ShmLayout {
     /** Record bytes for a frame with this payload length (FRAME type), 64-byte aligned. */
     static long frameRecordBytes(long payload) {
         return align(PAYLOAD_OFFSET + payload);
-    }
-
-    /** Whether {@code header} can travel as a SHORT record: no send or receive id, total equal to the payload. */
-    static boolean shortHeader(MemorySegment header) {
-        return FrameLayout.getLong(header, FrameLayout.SEND_ID) == 0
-                && FrameLayout.getLong(header, FrameLayout.RECV_ID) == 0
-                && FrameLayout.getLong(header, FrameLayout.TOTAL) == (FrameLayout.payloadLength(header) & 0xffff_ffffL);
     }
 
     /** Where an ADDRESS record's payload address and its ticket are. */
@@ -290,9 +283,7 @@ final class ShmLayout {
     /** The reverse of {@link #copyShortHeaderIn}, restoring the rest: total = payload length, no ids. */
     static void copyShortHeaderOut(MemorySegment ring, long offset, MemorySegment header) {
         copyOut(ring, offset, header, SHORT_HEADER_BYTES);
-        FrameLayout.putLong(header, FrameLayout.TOTAL, FrameLayout.payloadLength(header) & 0xffff_ffffL);
-        FrameLayout.putLong(header, FrameLayout.SEND_ID, 0L);
-        FrameLayout.putLong(header, FrameLayout.RECV_ID, 0L);
+        FrameLayout.restoreShort(header);
     }
 
     /** The reverse of {@link #copyHeaderIn}: from the ring into {@code header}. */

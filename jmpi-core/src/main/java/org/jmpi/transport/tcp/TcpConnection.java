@@ -443,19 +443,17 @@ final class TcpConnection {
     }
 
     /**
-     * Writes {@code header} at {@code pos} of the write buffer, as a short header when its frame is one (total the
-     * payload's length, flags and ids zero: {@link TcpLayout}); answers the bytes written.
+     * Writes {@code header} at {@code pos} of the write buffer, as a short header when its frame travels short
+     * ({@link FrameLayout#travelsShort}; not a transport's own frame, whose kind is negative); answers the bytes
+     * written.
      */
     private int putHeader(MemorySegment header, int pos) {
         long first = FrameLayout.getLong(header, FrameLayout.PAYLOAD); // the payload's length, then the kind
-        long tagWord = FrameLayout.getLong(header, FrameLayout.TAG); // the tag, then the flags
-        if (first >= 0 && tagWord >>> 32 == 0 && FrameLayout.getLong(header, FrameLayout.TOTAL) == (int) first
-                && FrameLayout.getLong(header, FrameLayout.SEND_ID) == 0
-                && FrameLayout.getLong(header, FrameLayout.RECV_ID) == 0) {
+        if (first >= 0 && FrameLayout.travelsShort(header)) {
             LittleWords w = outWords;
             w.put(pos, first | (long) TcpLayout.SHORT_KIND << 32);
             w.put(pos + 8, FrameLayout.getLong(header, FrameLayout.CONTEXT));
-            w.put(pos + 16, tagWord);
+            w.put(pos + 16, FrameLayout.getLong(header, FrameLayout.TAG));
             return SHORT;
         }
         FastCopy.copy(header, 0, outSeg, pos, HEADER);
@@ -873,13 +871,15 @@ final class TcpConnection {
 
     /**
      * Whether the sink took the short frame at {@code at} in the read buffer as such ({@link FrameSink#onShort}: its
-     * fields as values, without a header to copy and read field by field).
+     * fields as values, without a header to copy and read field by field). A frame with flags comes with its whole
+     * header instead ({@code onShort} has no flags).
      */
     private boolean shortTaken(FrameSink sink, int at, int kind, int length) {
         LittleWords w = inWords;
         long envelope = w.get(at + 8); // the context, then the source
-        return sink.onShort(peer, kind, (int) envelope, (int) (envelope >>> 32), (int) w.get(at + 16), inSeg,
-                at + SHORT, length);
+        long tagWord = w.get(at + 16); // the tag, then the flags
+        return tagWord >>> 32 == 0 && sink.onShort(peer, kind, (int) envelope, (int) (envelope >>> 32), (int) tagWord,
+                inSeg, at + SHORT, length);
     }
 
     /**
@@ -891,9 +891,7 @@ final class TcpConnection {
         if (h == SHORT) {
             FrameLayout.putInt(header, FrameLayout.KIND,
                     FrameLayout.getInt(header, FrameLayout.KIND) & ~TcpLayout.SHORT_KIND);
-            FrameLayout.putLong(header, FrameLayout.TOTAL, FrameLayout.payloadLength(header));
-            FrameLayout.putLong(header, FrameLayout.SEND_ID, 0);
-            FrameLayout.putLong(header, FrameLayout.RECV_ID, 0);
+            FrameLayout.restoreShort(header);
         }
     }
 

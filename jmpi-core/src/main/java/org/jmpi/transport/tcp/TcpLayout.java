@@ -30,13 +30,13 @@ import org.jmpi.transport.FrameLayout;
  *  +------------------------------------------+-------------------------------+
  *
  * short frame (either direction), 24 + payload length bytes: the first 24 bytes of a FrameLayout header, with
- * SHORT_KIND set in its kind, for a frame whose total is its payload's length and whose flags and ids are zero (an
+ * SHORT_KIND set in its kind, for a frame that FrameLayout.travelsShort (no ids, its total its payload's length: an
  * eager message's frame, the usual one); the receiver reads it as that whole header:
  *
  *  0        4        8        12       16       20       24
  *  +--------+--------+--------+--------+--------+--------+-------------------------------+
  *  | payload| kind + | context| source |  tag   | flags  | payload (payload length bytes)|
- *  | length | SHORT  |  id    | rank   |        | (0)    |                               |
+ *  | length | SHORT  |  id    | rank   |        |        |                               |
  *  +--------+--------+--------+--------+--------+--------+-------------------------------+
  * </pre>
  *
@@ -70,7 +70,7 @@ final class TcpLayout {
     static final int FRAME_HEADER_BYTES = FrameLayout.HEADER_BYTES;
 
     /** Bytes of a short frame's header. */
-    static final int SHORT_HEADER_BYTES = 24;
+    static final int SHORT_HEADER_BYTES = FrameLayout.SHORT_HEADER_BYTES;
 
     /** The bit of a frame's kind that says its header is short (the point-to-point layer's kinds stay below it). */
     static final int SHORT_KIND = 1 << 30;

@@ -917,8 +917,8 @@ class TcpTransportTest {
 
     /**
      * What a rank writes on a connection, read by a stand-in for its peer: after the hello, an eager frame without ids
-     * and flags whose total is its payload (the lane's and the queue's alike) has the 24-byte short header, with
-     * {@code SHORT_KIND} in its kind; any other frame the whole 48-byte header.
+     * whose total is its payload (the lane's and the queue's alike, with flags or without) has the 24-byte short header,
+     * with {@code SHORT_KIND} in its kind; any other frame the whole 48-byte header.
      */
     @Test
     void eagerFramesWithoutIdsGoOnTheWireWithShortHeaders() throws Exception {
@@ -935,6 +935,8 @@ class TcpTransportTest {
             FrameLayout.putLong(queued, FrameLayout.TOTAL, 2);
             node.transport.send(1, withId, MemorySegment.ofArray(new byte[] {1, 2, 3}), null);
             node.transport.send(1, queued, MemorySegment.ofArray(new byte[] {4, 5}), null);
+            FrameLayout.putInt(queued, FrameLayout.FLAGS, 3);
+            node.transport.send(1, queued, MemorySegment.ofArray(new byte[] {10, 11}), null);
             MemorySegment lane = MemorySegment.ofArray(new byte[] {6, 7, 8, 9});
             long deadline = System.nanoTime() + SECONDS.toNanos(20);
             while (!node.transport.sendShort(1, 1, 7, 0, 13, lane, 0, 4, null)) {
@@ -945,7 +947,7 @@ class TcpTransportTest {
                 ByteBuffer in = ByteBuffer.allocate(4096).order(java.nio.ByteOrder.LITTLE_ENDIAN);
                 MemorySegment seg = MemorySegment.ofBuffer(in);
                 int hello = 0;
-                int expected = 3 + 48 + 2 + 24 + 4 + 24;
+                int expected = 3 + 48 + 2 + 24 + 2 + 24 + 4 + 24;
                 while (hello == 0 || in.position() < hello + expected) {
                     assertThat(ch.read(in)).as("connection open").isNotNegative();
                     if (hello == 0) {
@@ -963,6 +965,11 @@ class TcpTransportTest {
                         .isEqualTo(1 | TcpLayout.SHORT_KIND);
                 assertThat(in.getInt(at + 16)).isEqualTo(12);
                 assertThat(in.get(at + 24)).isEqualTo((byte) 4);
+                at += 24 + 2;
+                assertThat(in.getInt(at + 4)).as("a frame with flags, without ids: short")
+                        .isEqualTo(1 | TcpLayout.SHORT_KIND);
+                assertThat(in.getInt(at + 20)).as("its flags").isEqualTo(3);
+                assertThat(in.get(at + 24 + 1)).isEqualTo((byte) 11);
                 at += 24 + 2;
                 assertThat(in.getInt(at)).isEqualTo(4);
                 assertThat(in.getInt(at + 4)).as("the lane's frame: short").isEqualTo(1 | TcpLayout.SHORT_KIND);

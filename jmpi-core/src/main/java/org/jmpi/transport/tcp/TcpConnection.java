@@ -358,16 +358,20 @@ final class TcpConnection {
     }
 
     /**
-     * The next piece of a native payload, from {@code curCopyOffset}: at most the write buffer's size, as a heap
-     * payload goes. One system call that hands the socket a whole large payload holds the socket's lock until all of it
-     * is queued, and the acknowledgements that arrive meanwhile wait in the socket's backlog, so the data leaves in
-     * bursts; between pieces the kernel takes them, and the data flows while the next piece is copied. Across two
-     * network namespaces (OMB-J, 2 hosts x 1 rank, ungated, 2026-12-07) an allreduce of 1-4 MiB on direct buffers took
-     * 0.55-0.63 of the time with pieces of 128 KiB, the ping-pong of 512 KiB-4 MiB 0.41-0.69.
+     * The next piece of a native payload, from {@code curCopyOffset}: the rest of it while more frames wait behind it
+     * in the queue, else at most the write buffer's size, as a heap payload goes. One system call that hands the
+     * socket a whole large payload holds the socket's lock until all of it is queued, and the acknowledgements that
+     * arrive meanwhile wait in the socket's backlog, so the data leaves in a burst after the copy; in pieces it leaves
+     * while the next piece is copied. A stream of payloads (frames queued behind) keeps the socket busy anyway, and
+     * there the whole payload's one call did better. Across two network namespaces (OMB-J, 2 hosts x 1 rank, ungated
+     * runs, 2026-12-07): the ping-pong of 1-4 MiB took 0.42-0.73 of the time, an allreduce of 4 MiB on direct buffers
+     * 0.75-0.80; window bandwidth stayed where it was with the pieces only for the last payload in the queue, and lost
+     * 10-25 % with pieces for every payload.
      */
     private ByteBuffer piece(MemorySegment payload) {
         long left = payload.byteSize() - curCopyOffset;
-        return payload.asSlice(curCopyOffset, Math.min(left, out.capacity())).asByteBuffer();
+        long n = queue.isEmpty() ? Math.min(left, out.capacity()) : left;
+        return payload.asSlice(curCopyOffset, n).asByteBuffer();
     }
 
     /** Writer only: the current payload is all written (or copied into the write buffer); runs its callback. */

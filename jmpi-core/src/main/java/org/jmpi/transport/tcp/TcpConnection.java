@@ -279,9 +279,10 @@ final class TcpConnection {
      * Writer only. Moves queued frames into the write buffer and writes until everything is out (OP_WRITE interest
      * off) or the socket is full (OP_WRITE interest on). A native payload waiting after the write buffer's frames
      * ({@link #stage}) goes out with them in one gathering write (its first {@link #piece}): one system call a message
-     * of 16 KiB to 128 KiB instead of two. Across two network namespaces (5 interleaved gated rounds of OMB-J from 16 KiB against the build before,
-     * 2026-12-06) bidirectional bandwidth gained 13 %, 9 % and 17 % at 32, 64 and 128 KiB (5.7 % over the sizes), window
-     * bandwidth 2.9 %, and latency took 0.90 of the time over the sizes (512 KiB 0.55). A write error is kept in
+     * of 16 KiB to 128 KiB instead of two. Across two network namespaces (5 interleaved gated rounds of OMB-J from 16
+     * KiB against the build before, 2026-12-06) bidirectional bandwidth gained 13 %, 9 % and 17 % at 32, 64 and 128 KiB
+     * (5.7 % over the sizes), window bandwidth 2.9 %, and latency took 0.90 of the time over the sizes (512 KiB 0.55,
+     * then in one gathering write of the whole payload). A write error is kept in
      * {@code writeFailure} for the caller to report after releasing the flag.
      */
     private void doFlush() {
@@ -362,11 +363,12 @@ final class TcpConnection {
      * in the queue, else at most the write buffer's size, as a heap payload goes. One system call that hands the
      * socket a whole large payload holds the socket's lock until all of it is queued, and the acknowledgements that
      * arrive meanwhile wait in the socket's backlog, so the data leaves in a burst after the copy; in pieces it leaves
-     * while the next piece is copied. A stream of payloads (frames queued behind) keeps the socket busy anyway, and
-     * there the whole payload's one call did better. Across two network namespaces (OMB-J, 2 hosts x 1 rank, ungated
-     * runs, 2026-12-07): the ping-pong of 1-4 MiB took 0.42-0.73 of the time, an allreduce of 4 MiB on direct buffers
-     * 0.75-0.80; window bandwidth stayed where it was with the pieces only for the last payload in the queue, and lost
-     * 10-25 % with pieces for every payload.
+     * while the next piece is copied. A stream of payloads (frames queued behind) keeps the socket busy anyway; there
+     * the whole payload's one call moves more. Across two network namespaces (OMB-J from 64 KiB, 2 hosts x 1 rank, 3
+     * interleaved gated rounds against the build before, 2026-12-07) an allreduce of 512 KiB-4 MiB on direct buffers
+     * took 0.52-0.70 of the time (paired), window bandwidth at 1-4 MiB kept 0.85-0.90 of its rate and gained 1.10-1.19
+     * at 256-512 KiB. Against pieces for every payload (3 rounds, same hosts): bidirectional bandwidth at 1-4 MiB
+     * 1.13-1.26 times the rate, window bandwidth and latency even (0.94-1.05).
      */
     private ByteBuffer piece(MemorySegment payload) {
         long left = payload.byteSize() - curCopyOffset;

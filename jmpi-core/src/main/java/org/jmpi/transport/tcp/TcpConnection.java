@@ -17,7 +17,7 @@ import org.jmpi.transport.FrameSink;
 /**
  * One TCP connection of a {@link TcpTransport}: a socket, a read buffer from which frames are handed to the sink,
  * and a write side that gathers outgoing frames into a direct buffer (large heap payloads piece by piece; native ones
- * that do not fit are written from their own memory).
+ * that do not fit are written from their own memory, in pieces when nothing is queued behind them: {@link #piece}).
  *
  * <p>Threading.
  *

@@ -560,9 +560,9 @@ final class TcpConnection {
     /**
      * Poll thread: the lane's receive ({@code TcpTransport#takeShort}). Takes the next frame if it is all here (read
      * once more if not) and is a short eager frame of {@code kind} (or {@code kind | Lane.ANSWERED}) with this envelope
-     * and at most {@code capacity} payload bytes: its payload goes into {@code into} at {@code offset}. Answers its length
-     * (with {@code Lane.TAKEN_ANSWERED} for an answered kind), {@code Lane.NOTHING}, or {@code Lane.OTHER} when the
-     * next frame is another one or this connection cannot tell now ({@link #deliverBuffered} then hands it over).
+     * and at most {@code capacity} payload bytes: its payload goes into {@code into} at {@code offset}. Answers its
+     * length (with {@code Lane.TAKEN_ANSWERED} for an answered kind), {@code Lane.NOTHING}, or {@code Lane.OTHER} when
+     * the next frame is another one or this connection cannot tell now ({@link #deliverBuffered} then hands it over).
      */
     long laneTake(int kind, int context, int source, int tag, MemorySegment into, long offset, long capacity) {
         long whole = laneFrame();

@@ -554,7 +554,7 @@ public final class PmiServer implements AutoCloseable {
                 if (line.isBlank()) {
                     continue;
                 }
-                if (!handle(rank, Pmi1Message.parse(line), line, in, out)) {
+                if (!handle(rank, Pmi1Message.parse(line), line, s, in, out)) {
                     return;
                 }
             }
@@ -672,7 +672,7 @@ public final class PmiServer implements AutoCloseable {
     }
 
     /** Handles one request; returns false when the connection should end. */
-    private boolean handle(int rank, Pmi1Message m, String line, InputStream in, OutputStream out)
+    private boolean handle(int rank, Pmi1Message m, String line, Socket s, InputStream in, OutputStream out)
             throws IOException {
         switch (m.command()) {
             case "init" -> {
@@ -716,7 +716,7 @@ public final class PmiServer implements AutoCloseable {
                 }
             }
             case "barrier_in" -> {
-                String failed = barrier(rank);
+                String failed = barrier(rank, s, in);
                 if (failed != null) {
                     send(out, "cmd=barrier_out rc=-1 msg=" + wireText(failed));
                     return false;
@@ -804,8 +804,13 @@ public final class PmiServer implements AutoCloseable {
         return n;
     }
 
-    /** Waits for all ranks here to enter and the fence to complete. Returns null, or why the barrier failed. */
-    private String barrier(int rank) {
+    /**
+     * Waits for all ranks here to enter and the fence to complete. Returns null, or why the barrier failed: among
+     * others, that the rank closed its connection or sent another request while it waited ({@link #clientMoved},
+     * looked at every second; PMI-1 has one request in flight per connection), so that a client gone from a barrier
+     * that cannot complete without it does not keep its connection open.
+     */
+    private String barrier(int rank, Socket s, InputStream in) {
         long generation;
         lock.lock();
         try {
@@ -820,9 +825,12 @@ public final class PmiServer implements AutoCloseable {
             lock.unlock();
         }
         maybeStartFence();
-        lock.lock();
-        try {
-            while (generation == barrierGeneration) {
+        while (true) {
+            lock.lock();
+            try {
+                if (generation != barrierGeneration) {
+                    return null;
+                }
                 if (closed) {
                     return "the job is ending";
                 }
@@ -830,13 +838,46 @@ public final class PmiServer implements AutoCloseable {
                     return fenceFailure;
                 }
                 changed.await(1, TimeUnit.SECONDS);
+                if (generation != barrierGeneration) {
+                    return null;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return "interrupted";
+            } finally {
+                lock.unlock();
             }
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "interrupted";
+            int moved = clientMoved(s, in);
+            if (moved == GONE) {
+                return "the rank closed its connection in the barrier"; // its exit tells the launcher
+            }
+            if (moved == SPOKE) {
+                listener.protocolError(rank, "a PMI request before the answer to barrier_in");
+                return "a request before the answer to barrier_in";
+            }
+        }
+    }
+
+    /** {@link #clientMoved}: the client waits quietly, has closed its side (or the connection broke), sent more. */
+    private static final int QUIET = 0;
+    private static final int GONE = 1;
+    private static final int SPOKE = 2;
+
+    /** What the client of {@code s} did while it waited for an answer: one read that waits at most a millisecond. */
+    private static int clientMoved(Socket s, InputStream in) {
+        try {
+            s.setSoTimeout(1);
+            return in.read() < 0 ? GONE : SPOKE;
+        } catch (SocketTimeoutException nothingYet) {
+            return QUIET;
+        } catch (IOException broken) {
+            return GONE;
         } finally {
-            lock.unlock();
+            try {
+                s.setSoTimeout(0);
+            } catch (IOException ignored) {
+                // closed: the next read says so
+            }
         }
     }
 

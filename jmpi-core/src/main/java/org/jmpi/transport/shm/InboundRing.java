@@ -328,10 +328,16 @@ final class InboundRing {
     /**
      * For the lane ({@link #takeShort}): consumes the WRAP record at {@code off} if it is one a producer writes, so
      * that the lane looks at the data area's start next; false (nothing consumed) if it is not, for {@link #poll} to
-     * report.
+     * report. Within what C1 inlines (35 bytes of bytecode), with {@link #skipped}, so that it is compiled with
+     * {@link #takeShort} (see {@code OutboundRing.earlyWrap}).
      */
     private boolean skipWrap(int off, long length) {
-        if (broken != null || assembly != null || off == 0 || off + length != mask + 1) {
+        return off != 0 && off + length == mask + 1 && skipped(length);
+    }
+
+    /** {@link #skipWrap}'s consumption of the WRAP record of {@code length} bytes, unless the ring is in disorder. */
+    private boolean skipped(long length) {
+        if (broken != null || assembly != null) {
             return false;
         }
         consume(length);

@@ -326,11 +326,14 @@ final class OutboundRing {
         if (record > lapLargest) {
             lapLargest = record;
         }
-        boolean wrap = record > contiguous || tail + record > earlyWrapAt && earlyWrap(off);
+        boolean wrap = record > contiguous;
+        if (!wrap && tail + record > earlyWrapAt) {
+            earlyWrapAt = tail + EARLY_WRAP; // asks again that much later, whatever the answer
+            wrap = earlyWrap(off);
+        }
         long needed = wrap ? contiguous + record : record;
         if (tail + needed + ShmLayout.ALIGN - headCache > size) {
-            headCache = ShmLayout.getAcquire(ringWords, (int) ShmLayout.RING_HEAD);
-            if (tail + needed + ShmLayout.ALIGN - headCache > size) {
+            if (tail + needed + ShmLayout.ALIGN - refreshedHead() > size) {
                 return false;
             }
         }
@@ -350,10 +353,15 @@ final class OutboundRing {
      * call's message written before the peer had read this one), and the wakes missed in those waits (see
      * {@link ShmTransport}, "Waiting") made them 1.2-2 times slower (2026-12-01). So a lap of messages of up to about
      * 3.5 KiB ends after 64 KiB, of 8 KiB after some 192 KiB (the third look), and one with chunks of 64 KiB at the
-     * end of a 1 MiB ring. Asks again {@link #EARLY_WRAP} bytes later whatever the answer.
+     * end of a 1 MiB ring. {@link #reserve} asks again {@link #EARLY_WRAP} bytes later whatever the answer.
+     *
+     * <p>This and the methods it calls stay within what C1 inlines (35 bytes of bytecode), as {@code InboundRing}'s
+     * {@code skipWrap} does: a wrap comes every few hundred messages, so that as methods of their own they were
+     * compiled only after a program's first tens of thousands of messages, in the foreground, a stall of both ranks
+     * in the middle of a timed loop (8-byte ping-pong, 2,000 round trips that held the compilation: 0.33 us one way
+     * against 0.17-0.18 around them); inlined, they are compiled with {@link #reserve}, at its first compilation.
      */
     private boolean earlyWrap(long off) {
-        earlyWrapAt = tail + EARLY_WRAP;
         return off >= 16 * lapLargest + ShmLayout.ALIGN && drained();
     }
 
@@ -361,7 +369,12 @@ final class OutboundRing {
      * Whether the consumer has read everything written so far (reads its head when the cached copy says otherwise).
      */
     private boolean drained() {
-        return headCache == tail || (headCache = ShmLayout.getAcquire(ringWords, (int) ShmLayout.RING_HEAD)) == tail;
+        return headCache == tail || refreshedHead() == tail;
+    }
+
+    /** Reads the consumer's head into {@link #headCache}, and answers it. */
+    private long refreshedHead() {
+        return headCache = ShmLayout.getAcquire(ringWords, (int) ShmLayout.RING_HEAD);
     }
 
     /**

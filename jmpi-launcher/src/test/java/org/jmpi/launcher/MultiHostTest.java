@@ -11,9 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.jmpi.launcher.ranks.FaultRank;
 import org.jmpi.launcher.ranks.TestRank;
 import org.junit.jupiter.api.AfterEach;
@@ -62,15 +60,12 @@ class MultiHostTest {
         assertThat(alive).as("processes of the job still alive after it ended").isEmpty();
     }
 
+    /** Whether process {@code pid} has ended (or ends) by {@code deadline} ({@link System#nanoTime()}). */
     private static boolean endsBy(long pid, long deadline) {
-        return ProcessHandle.of(pid).map(h -> {
-            try {
-                h.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                return true;
-            } catch (TimeoutException | InterruptedException | ExecutionException e) {
-                return !h.isAlive();
-            }
-        }).orElse(true);
+        long left = Math.max(0, deadline - System.nanoTime());
+        return ProcessHandle.of(pid)
+                .map(h -> !h.onExit().completeOnTimeout(h, left, TimeUnit.NANOSECONDS).join().isAlive())
+                .orElse(true);
     }
 
     private List<Long> proxyPids() throws Exception {

@@ -69,6 +69,8 @@ APPS=(
     "jacobi2d-1024|Jacobi2d|1024 500|jacobi2d.c|1024 500"
     "jacobi2d-256|Jacobi2d|256 5000|jacobi2d.c|256 5000"
     "jacobi-columns|JacobiColumns|256 5000|jacobi_columns.c|256 5000"
+    "jacobi-overlap-1024|JacobiOverlap|1024 500|jacobi_overlap.c|1024 500"
+    "jacobi-overlap-256|JacobiOverlap|256 5000|jacobi_overlap.c|256 5000"
     "cg|ConjugateGradient||conjugate_gradient.c|"
     "samplesort|SampleSort||sample_sort.c|"
     "nbody|NBody||nbody.c|"

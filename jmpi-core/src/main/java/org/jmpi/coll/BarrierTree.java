@@ -19,7 +19,7 @@ final class BarrierTree {
         if (p == 1) {
             return;
         }
-        int top = r == 0 ? Integer.highestOneBit(p - 1) << 1 : Integer.lowestOneBit(r);
+        int top = r == 0 ? Fold.highestOneBit(p - 1) << 1 : Integer.lowestOneBit(r);
         Round in = s.round();
         for (int mask = 1; mask < top && r + mask < p; mask <<= 1) {
             in.recv(r + mask, MessageData.EMPTY);

@@ -11,7 +11,7 @@ final class Binomial {
 
     /** The lowest set bit of {@code rel}, or the smallest power of two at least {@code p} for the root. */
     static int top(int rel, int p) {
-        return rel == 0 ? (p <= 1 ? 1 : Integer.highestOneBit(p - 1) << 1) : Integer.lowestOneBit(rel);
+        return rel == 0 ? (p <= 1 ? 1 : Fold.highestOneBit(p - 1) << 1) : Integer.lowestOneBit(rel);
     }
 
     /** Number of relative ranks in the subtree of {@code rel}. */

@@ -16,8 +16,23 @@ final class Fold {
 
     Fold(int p) {
         this.p = p;
-        this.pof2 = Integer.highestOneBit(p);
+        this.pof2 = highestOneBit(p);
         this.rem = p - pof2;
+    }
+
+    /**
+     * The largest power of two not above {@code p} (0 for 0), as {@link Integer#highestOneBit} computes it but without
+     * its call of {@link Integer#numberOfLeadingZeros}, 79 bytes of bytecode, which C1 does not inline: the collectives
+     * that asked for it on every call made that JDK method hot, and C2 compiled it on the rank's core within the
+     * program's first thousands of collectives, and again after the JDK had called it with other values
+     * (a deoptimization).
+     */
+    static int highestOneBit(int p) {
+        int h = p;
+        while ((h & (h - 1)) != 0) {
+            h &= h - 1; // clears the lowest set bit
+        }
+        return h;
     }
 
     /** The new rank of {@code rank}, or -1 for a rank that sits out. */

@@ -401,7 +401,7 @@ public final class Immediate {
         int context = c.collectiveContext();
         int tag = sequence & Integer.MAX_VALUE;
         int r = c.rank();
-        int pof2 = Integer.highestOneBit(p);
+        int pof2 = Fold.highestOneBit(p);
         int rem = p - pof2;
         boolean commute = red.commutative();
         boolean extra = r < 2 * rem; // one of the first 2 * rem ranks, which pair up before the doubling

@@ -1,6 +1,7 @@
 package org.jmpi.benchmarks.cold;
 
 import java.nio.DoubleBuffer;
+import java.util.Arrays;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
@@ -37,8 +38,8 @@ public final class JacobiOverlap {
         double[][] u = new double[rows + 2][n + 2];
         double[][] unew = new double[rows + 2][n + 2];
         if (rank == 0) {
-            java.util.Arrays.fill(u[0], 1.0);
-            java.util.Arrays.fill(unew[0], 1.0);
+            Arrays.fill(u[0], 1.0);
+            Arrays.fill(unew[0], 1.0);
         }
         DoubleBuffer sendUp = MPI.newDoubleBuffer(n + 2);
         DoubleBuffer sendDown = MPI.newDoubleBuffer(n + 2);

@@ -484,6 +484,74 @@ class TcpTransportTest {
     }
 
     /**
+     * A lane payload is the sender's again when {@code sendShort} returns, also when the socket cannot take it now:
+     * the sender overwrites its memory after every send and sends until the lane refuses (the receiver reads nothing
+     * meanwhile, so the socket fills, then the write buffer); then every frame comes whole and in order, the first ones
+     * through the lane, the rest (once one does not fit behind the others in the read buffer) the usual way.
+     */
+    @Test
+    void aLanePayloadIsTheSendersAgainWhenTheLaneReturnsAlsoWhenTheSocketIsFull() throws Exception {
+        TcpConfig tiny = new TcpConfig("127.0.0.1", 0, 4096, 4096, 256 << 10, 256 << 10, 64 << 20, 512 << 10,
+                512 << 10, "");
+        Map<String, String> space = new ConcurrentHashMap<>();
+        try (Node a = new Node(0, 2, "job", space, tiny);
+                Node b = new Node(1, 2, "job", space, tiny)) {
+            List<MemorySegment> headers = new ArrayList<>();
+            List<MemorySegment> payloads = new ArrayList<>();
+            b.handler = (self, peer, h, p) -> {
+                headers.add(MemorySegment.ofArray(h.toArray(ValueLayout.JAVA_BYTE)));
+                payloads.add(p == null ? MemorySegment.NULL : MemorySegment.ofArray(p.toArray(ValueLayout.JAVA_BYTE)));
+            };
+            TcpTransport ta = a.transport;
+            TcpTransport tb = b.transport;
+            ta.send(1, header(0, 0, 0, 0), null, null); // opens the connection the usual way
+            pollUntil(ta, tb, () -> !headers.isEmpty());
+            int big = tb.shortPayloadMax();
+            assertThat(big).isEqualTo(128 << 10);
+            MemorySegment source = Arena.ofAuto().allocate(big);
+            int sent = 0;
+            for (; sent < 2_000; sent++) {
+                int length = sent % 2 == 0 ? big : 20 << 10;
+                MemorySegment.copy(patterned(3, length, 0, sent, sent), 0, source, 0, length);
+                if (!ta.sendShort(1, 5, 3, 0, sent, source, 0, length, null)) {
+                    break;
+                }
+                source.fill((byte) 0); // the sender's memory again
+            }
+            assertThat(sent).as("the lane refused once the write buffer held what the socket did not take")
+                    .isBetween(2, 1_999);
+            // the lane takes the frames in order until one does not fit behind the others in the read buffer; from
+            // there the polls hand them over the usual way
+            MemorySegment into = Arena.ofAuto().allocate(big);
+            int taken = 0;
+            for (; taken < sent; taken++) {
+                int tag = taken;
+                into.fill((byte) 0);
+                long n = take(ta, () -> tb.takeShort(0, 5, 3, 0, tag, into, 0, big, null));
+                if (n == org.jmpi.transport.Lane.OTHER) {
+                    break;
+                }
+                int length = taken % 2 == 0 ? big : 20 << 10;
+                assertThat(n).as("frame %d", taken).isEqualTo(length);
+                checkPattern(into.asSlice(0, length), 0, taken, taken);
+            }
+            int first = taken;
+            int all = sent;
+            pollUntil(ta, tb, () -> headers.size() == 1 + all - first);
+            for (int i = first; i < sent; i++) {
+                int length = i % 2 == 0 ? big : 20 << 10;
+                assertThat(FrameLayout.getInt(headers.get(1 + i - first), FrameLayout.TAG)).isEqualTo(i);
+                assertThat(payloads.get(1 + i - first).byteSize()).as("frame %d", i).isEqualTo(length);
+                checkPattern(payloads.get(1 + i - first), 0, i, i);
+            }
+            assertThat(a.errors).isEmpty();
+            assertThat(b.errors).isEmpty();
+            assertThat(a.failures).isEmpty();
+            assertThat(b.failures).isEmpty();
+        }
+    }
+
+    /**
      * With more connections than a poll reads directly (it asks the selector, which reports only new bytes), frames
      * the lane read and did not take are still handed over by the next polls: rank 1 hears from five ranks, takes the
      * first of two lane frames from rank 0 (its read brings the second one in too), and then only polls.

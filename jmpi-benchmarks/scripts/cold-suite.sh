@@ -525,8 +525,8 @@ if [ -n "$HOSTS" ]; then # across hosts: the number of ranks from the list; no t
 fi
 # one host: ranks bound to cores while there are enough of them; more ranks than cores run unbound (Open MPI, told
 # by --oversubscribe, then yields when idle). MPICH's ranks poll without yielding, so with more ranks than cores
-# they spin each other out of the cores (2 hosts x 2 ranks on 2 cores: a Jacobi 256^2 x 5,000 took 54 s instead of
-# 0.2, the conjugate gradient had not ended after 8 minutes): MPICH is left out there
+# they spin each other out of the cores (2 hosts x 2 ranks on 2 cores: a Jacobi 256^2 x 5,000 took 54 s, Open MPI
+# Java's 1.1 s; the conjugate gradient had not ended after 8 minutes): MPICH is left out there
 BIND=core
 if [ "$NP" -gt "$(nproc)" ]; then
     BIND=none

@@ -2,6 +2,7 @@ package mpi;
 
 import org.jmpi.coll.Collectives;
 import org.jmpi.coll.Schedule;
+import org.jmpi.datatype.BooleanPlanData;
 import org.jmpi.datatype.BufferView;
 import org.jmpi.datatype.MessageData;
 import org.jmpi.datatype.PlanData;
@@ -462,13 +463,10 @@ final class CollectiveCalls {
             TypeDescriptor d = types[i].desc;
             if (counts[i] == 0 || d.size() == 0) {
                 views[i] = MessageData.EMPTY;
-            } else if (whole instanceof MessageData.BooleanData bd) {
-                if (!d.isContiguous()) {
-                    throw new MpiError(ErrorClass.ERR_UNSUPPORTED_OPERATION,
-                            "derived datatypes over boolean[] are not supported yet");
-                }
-                views[i] = new MessageData.BooleanData(bd.array(), (int) (displs[i] + d.lb()),
-                        (int) (counts[i] * d.size()));
+            } else if (buf instanceof boolean[] a) { // the whole view checked the bounds
+                views[i] = d.isContiguous()
+                        ? new MessageData.BooleanData(a, (int) (displs[i] + d.lb()), (int) (counts[i] * d.size()))
+                        : new BooleanPlanData(a, displs[i], d, counts[i]);
             } else {
                 java.lang.foreign.MemorySegment seg = whole.contiguous();
                 if (seg == null) {

@@ -17,8 +17,16 @@ public final class BooleanPlanData implements MessageData {
 
     /** {@code count} elements of {@code type} with element 0's origin at {@code array[0]}. */
     public BooleanPlanData(boolean[] array, TypeDescriptor type, long count) {
+        this(array, 0, type, count);
+    }
+
+    /**
+     * {@code count} elements of {@code type} with element 0's origin at {@code array[origin]} (an alltoallw block at
+     * its byte displacement). No bounds check here: the caller checks the span, and the array refuses the rest.
+     */
+    public BooleanPlanData(boolean[] array, long origin, TypeDescriptor type, long count) {
         this.array = array;
-        this.plan = Plan.repeat(0, count, type.extent(), type.plan());
+        this.plan = Plan.repeat(origin, count, type.extent(), type.plan());
     }
 
     @Override

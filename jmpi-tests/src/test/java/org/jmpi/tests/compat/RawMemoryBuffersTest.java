@@ -197,6 +197,82 @@ class RawMemoryBuffersTest {
         }
     }
 
+    /** The boolean that rank {@code from} sends rank {@code to} as element {@code k}: a mix of both values. */
+    private static boolean flag(int from, int to, int k) {
+        return (from * 7 + to * 3 + k) % 3 != 0;
+    }
+
+    /**
+     * Alltoallw over {@code boolean[]} with derived datatypes on both sides, as Open MPI's bindings allow: to peer j,
+     * every other element of the 5 starting at byte displacement 5j (a vector of 2 blocks of 1, stride 2); from peer
+     * i, every third element of the 6 starting at 6i. Elements between the blocks keep their marks. Then contiguous
+     * blocks at displacements that are not multiples of their length.
+     */
+    @MpiTest(ranks = {1, 2, 3, 4})
+    void alltoallwTakesDerivedTypesOverBooleanArrays() throws MPIException {
+        Comm w = MPI.COMM_WORLD;
+        int rank = w.getRank();
+        int size = w.getSize();
+        Datatype every2nd = Datatype.createVector(2, 1, 2, MPI.BOOLEAN);
+        Datatype every3rd = Datatype.createVector(2, 1, 3, MPI.BOOLEAN);
+        every2nd.commit();
+        every3rd.commit();
+        boolean[] send = new boolean[5 * size];
+        boolean[] recv = new boolean[6 * size];
+        int[] ones = new int[size];
+        int[] sendAt = new int[size];
+        int[] recvAt = new int[size];
+        Datatype[] sendTypes = new Datatype[size];
+        Datatype[] recvTypes = new Datatype[size];
+        for (int j = 0; j < size; j++) {
+            for (int k = 0; k < 5; k++) {
+                send[5 * j + k] = !flag(rank, j, k / 2); // the gaps hold the opposite of what is sent
+            }
+            send[5 * j] = flag(rank, j, 0);
+            send[5 * j + 2] = flag(rank, j, 1);
+            java.util.Arrays.fill(recv, 6 * j, 6 * j + 6, true);
+            ones[j] = 1;
+            sendAt[j] = 5 * j;
+            recvAt[j] = 6 * j;
+            sendTypes[j] = every2nd;
+            recvTypes[j] = every3rd;
+        }
+        for (int j = 0; j < size; j++) {
+            recv[6 * j] = !flag(j, rank, 0); // so that a block not written shows
+            recv[6 * j + 3] = !flag(j, rank, 1);
+        }
+        w.allToAllw(send, ones, sendAt, sendTypes, recv, ones, recvAt, recvTypes);
+        for (int i = 0; i < size; i++) {
+            for (int k = 0; k < 6; k++) {
+                boolean want = k == 0 ? flag(i, rank, 0) : k == 3 ? flag(i, rank, 1) : true;
+                assertThat(recv[6 * i + k]).as("element %d of the block from rank %d", k, i).isEqualTo(want);
+            }
+        }
+        every2nd.free();
+        every3rd.free();
+
+        // and contiguous blocks: 2 booleans from 3j to 4i + 1
+        boolean[] plain = new boolean[3 * size];
+        boolean[] into = new boolean[4 * size];
+        int[] twos = new int[size];
+        Datatype[] bools = new Datatype[size];
+        for (int j = 0; j < size; j++) {
+            plain[3 * j] = flag(rank, j, 0);
+            plain[3 * j + 1] = flag(rank, j, 1);
+            plain[3 * j + 2] = !flag(rank, j, 2);
+            sendAt[j] = 3 * j;
+            recvAt[j] = 4 * j + 1;
+            twos[j] = 2;
+            bools[j] = MPI.BOOLEAN;
+        }
+        w.allToAllw(plain, twos, sendAt, bools, into, twos, recvAt, bools);
+        for (int i = 0; i < size; i++) {
+            boolean[] block = java.util.Arrays.copyOfRange(into, 4 * i, 4 * i + 4);
+            assertThat(block).as("the block from rank %d", i).containsExactly(false, flag(i, rank, 0),
+                    flag(i, rank, 1), false);
+        }
+    }
+
     @MpiTest(ranks = 1)
     void packAndUnpackAnyArray() throws MPIException {
         Comm w = MPI.COMM_WORLD;

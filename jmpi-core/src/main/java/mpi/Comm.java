@@ -615,13 +615,31 @@ public class Comm implements Freeable, Cloneable {
                 awaitReadOutOfLine(dest, sent);
             }
         }
-        RecvRequest r = sendRecvOutOfLine(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
-                source, recvtag);
+        return sendRecvUsual("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                recvtype, source, recvtag);
+    }
+
+    /**
+     * MPI_Sendrecv_c: {@link #sendRecv(Object, int, Datatype, int, int, Object, int, Datatype, int, int)} with
+     * {@code long} counts.
+     */
+    public final Status sendRecv(Object sendbuf, long sendcount, Datatype sendtype, int dest, int sendtag,
+            Object recvbuf, long recvcount, Datatype recvtype, int source, int recvtag) throws MPIException {
+        return sendRecvUsual("MPI_Sendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                recvtype, source, recvtag);
+    }
+
+    /** MPI_Sendrecv ({@code call}) the usual way: the receive posted, the send done, then the receive awaited. */
+    private Status sendRecvUsual(String call, Object sendbuf, long sendcount, Datatype sendtype, int dest,
+            int sendtag, Object recvbuf, long recvcount, Datatype recvtype, int source, int recvtag)
+            throws MPIException {
+        RecvRequest r = sendRecvOutOfLine(call, sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                recvtype, source, recvtag);
         if (r == null) {
             return procNullStatus();
         }
         Status st = Status.of(r);
-        releaseReceiveOutOfLine(r, recvtype, "MPI_Sendrecv");
+        releaseReceiveOutOfLine(r, recvtype, call);
         return st;
     }
 
@@ -665,8 +683,9 @@ public class Comm implements Freeable, Cloneable {
      * MPI_Sendrecv up to the received data's arrival: the receive request, done and without error (the send's request
      * already back to the engine), or null when the source is MPI.PROC_NULL.
      */
-    private RecvRequest sendRecvOutOfLine(Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag,
-            Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag) throws MPIException {
+    private RecvRequest sendRecvOutOfLine(String call, Object sendbuf, long sendcount, Datatype sendtype, int dest,
+            int sendtag, Object recvbuf, long recvcount, Datatype recvtype, int source, int recvtag)
+            throws MPIException {
         org.jmpi.runtime.events.PointToPointEvent ev = Jfr.p2p();
         try {
             Communicator c = live();
@@ -687,7 +706,7 @@ public class Comm implements Freeable, Cloneable {
             r.apiEvent(ev);
             return r;
         } catch (MpiError e) {
-            throw fail("MPI_Sendrecv", e);
+            throw fail(call, e);
         }
     }
 
@@ -917,6 +936,36 @@ public class Comm implements Freeable, Cloneable {
     /** Ready send: the matching receive must already be posted; behaves as a standard send. */
     public final void rSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
         blockingSend("MPI_Rsend", buf, count, type, dest, tag, Mode.READY);
+    }
+
+    /** MPI_Bsend_c: {@link #bSend(Object, int, Datatype, int, int)} with a {@code long} count. */
+    public final void bSend(Object buf, long count, Datatype type, int dest, int tag) throws MPIException {
+        blockingSend("MPI_Bsend_c", buf, count, type, dest, tag, Mode.BUFFERED);
+    }
+
+    /** MPI_Ssend_c: {@link #sSend(Object, int, Datatype, int, int)} with a {@code long} count. */
+    public final void sSend(Object buf, long count, Datatype type, int dest, int tag) throws MPIException {
+        blockingSend("MPI_Ssend_c", buf, count, type, dest, tag, Mode.SYNCHRONOUS);
+    }
+
+    /** MPI_Rsend_c: {@link #rSend(Object, int, Datatype, int, int)} with a {@code long} count. */
+    public final void rSend(Object buf, long count, Datatype type, int dest, int tag) throws MPIException {
+        blockingSend("MPI_Rsend_c", buf, count, type, dest, tag, Mode.READY);
+    }
+
+    /** MPI_Ibsend_c: {@link #ibSend(Object, int, Datatype, int, int)} with a {@code long} count. */
+    public final Request ibSend(Object buf, long count, Datatype type, int dest, int tag) throws MPIException {
+        return nonBlockingSend("MPI_Ibsend_c", buf, count, type, dest, tag, Mode.BUFFERED);
+    }
+
+    /** MPI_Issend_c: {@link #isSend(Object, int, Datatype, int, int)} with a {@code long} count. */
+    public final Request isSend(Object buf, long count, Datatype type, int dest, int tag) throws MPIException {
+        return nonBlockingSend("MPI_Issend_c", buf, count, type, dest, tag, Mode.SYNCHRONOUS);
+    }
+
+    /** MPI_Irsend_c: {@link #irSend(Object, int, Datatype, int, int)} with a {@code long} count. */
+    public final Request irSend(Object buf, long count, Datatype type, int dest, int tag) throws MPIException {
+        return nonBlockingSend("MPI_Irsend_c", buf, count, type, dest, tag, Mode.READY);
     }
 
     /**

@@ -50,6 +50,68 @@ class LargeCountTest {
         aboveTwoGiB();
     }
 
+    /** Rank 0's pattern: each mark a value of its own, 0x11 elsewhere (sampled). */
+    private static void checkMarks(MemorySegment buf) {
+        for (int i = 0; i < MARKS.length; i++) {
+            assertThat(buf.get(ValueLayout.JAVA_BYTE, MARKS[i])).as("byte %d", MARKS[i]).isEqualTo((byte) (0x20 + i));
+        }
+        for (long at = 4099; at < BYTES; at += 1L << 24) {
+            if (java.util.Arrays.binarySearch(MARKS, at) < 0) {
+                assertThat(buf.get(ValueLayout.JAVA_BYTE, at)).as("byte %d", at).isEqualTo((byte) 0x11);
+            }
+        }
+    }
+
+    /**
+     * The other point-to-point {@code _c} calls with small {@code long} counts, around a ring of any size: sendRecv,
+     * the synchronous, ready and buffered sends, blocking and not, with their statuses and a negative count's error.
+     */
+    @MpiTest(ranks = {1, 2, 3})
+    void everySendModeAndSendRecvTakeALongCount() throws MPIException {
+        Intracomm w = MPI.COMM_WORLD;
+        int rank = w.getRank();
+        int size = w.getSize();
+        int right = (rank + 1) % size;
+        int left = (rank + size - 1) % size;
+        int[] mine = {rank, rank * 10, rank * 100};
+        int[] got = new int[3];
+        Status st = w.sendRecv(mine, 3L, MPI.INT, right, 1, got, 3L, MPI.INT, left, 1);
+        assertThat(st.getCountLong(MPI.INT)).isEqualTo(3);
+        assertThat(st.getSource()).isEqualTo(left);
+        assertThat(got).containsExactly(left, left * 10, left * 100);
+        assertThat(w.sendRecv(mine, 3L, MPI.INT, MPI.PROC_NULL, 2, got, 3L, MPI.INT, MPI.PROC_NULL, 2)
+                .getSource()).isEqualTo(MPI.PROC_NULL);
+
+        byte[] space = new byte[4 * (MPI.BSEND_OVERHEAD + 12)];
+        MPI.attachBuffer(space);
+        for (int mode = 0; mode < 6; mode++) {
+            int[] in = new int[3];
+            mine[0] = rank + 1000 * mode;
+            mpi.Request r = w.iRecv(in, 3L, MPI.INT, left, 3 + mode);
+            w.barrier(); // every receive posted: a ready send may go
+            switch (mode) {
+                case 0 -> w.sSend(mine, 3L, MPI.INT, right, 3);
+                case 1 -> w.rSend(mine, 3L, MPI.INT, right, 4);
+                case 2 -> w.bSend(mine, 3L, MPI.INT, right, 5);
+                case 3 -> w.isSend(mine, 3L, MPI.INT, right, 6).waitFor();
+                case 4 -> w.irSend(mine, 3L, MPI.INT, right, 7).waitFor();
+                default -> w.ibSend(mine, 3L, MPI.INT, right, 8).waitFor();
+            }
+            Status rs = r.waitStatus();
+            assertThat(rs.getCountLong(MPI.INT)).as("mode %d", mode).isEqualTo(3);
+            assertThat(in).as("mode %d", mode).containsExactly(left + 1000 * mode, left * 10, left * 100);
+        }
+        MPI.detachBuffer();
+
+        w.setErrhandler(MPI.ERRORS_RETURN);
+        assertThatThrownBy(() -> w.sSend(mine, -1L, MPI.INT, right, 9)).isInstanceOfSatisfying(MPIException.class,
+                e -> assertThat(e.getErrorClass()).isEqualTo(MPI.ERR_COUNT));
+        assertThatThrownBy(() -> w.sendRecv(mine, 3L, MPI.INT, right, 9, got, -3L, MPI.INT, left, 9))
+                .isInstanceOfSatisfying(MPIException.class,
+                        e -> assertThat(e.getErrorClass()).isEqualTo(MPI.ERR_COUNT));
+        w.setErrhandler(MPI.ERRORS_ARE_FATAL);
+    }
+
     static void aboveTwoGiB() throws MPIException {
         Intracomm w = MPI.COMM_WORLD;
         int rank = w.getRank();
@@ -68,15 +130,24 @@ class LargeCountTest {
                 assertThat(st.getCountLong(MPI.BYTE)).isEqualTo(BYTES);
                 assertThat(st.getCount(MPI.BYTE)).as("an int count cannot say 2.25 GiB").isEqualTo(MPI.UNDEFINED);
                 assertThat(st.getCountLong(MPI.INT)).isEqualTo(BYTES / 4);
-                for (int i = 0; i < MARKS.length; i++) {
-                    assertThat(buf.get(ValueLayout.JAVA_BYTE, MARKS[i])).as("byte %d", MARKS[i])
-                            .isEqualTo((byte) (0x20 + i));
-                }
-                for (long at = 4099; at < BYTES; at += 1L << 24) {
-                    if (java.util.Arrays.binarySearch(MARKS, at) < 0) {
-                        assertThat(buf.get(ValueLayout.JAVA_BYTE, at)).as("byte %d", at).isEqualTo((byte) 0x11);
-                    }
-                }
+                checkMarks(buf);
+            }
+            // the same 2.25 GiB back by a synchronous send, and once more in a sendRecv whose other way is 8 bytes
+            int[] eight = {rank + 40, rank + 50};
+            int[] got = new int[2];
+            if (rank == 1) {
+                w.sSend(buf, BYTES, MPI.BYTE, 0, 8);
+                Status st = w.sendRecv(buf, BYTES, MPI.BYTE, 0, 9, got, 2L, MPI.INT, 0, 10);
+                assertThat(st.getCountLong(MPI.INT)).isEqualTo(2);
+                assertThat(got).containsExactly(40, 50);
+            } else {
+                buf.fill((byte) 0);
+                w.recv(buf, BYTES, MPI.BYTE, 1, 8);
+                checkMarks(buf);
+                buf.fill((byte) 0);
+                Status st = w.sendRecv(eight, 2L, MPI.INT, 1, 10, buf, BYTES, MPI.BYTE, 1, 9);
+                assertThat(st.getCountLong(MPI.BYTE)).isEqualTo(BYTES);
+                checkMarks(buf);
             }
             // all-reduce in place: every byte the OR of both ranks' bits; the marks carry one more bit from rank 0
             buf.fill((byte) (1 << rank));

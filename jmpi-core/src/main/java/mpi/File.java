@@ -238,7 +238,7 @@ public final class File {
 
     /** The data of one access, or (for a collective call) the argument error to agree on with the other ranks. */
     private record Access(MessageData data, MpiError problem) {
-        static Access of(Position where, boolean collective, Object buf, int count, Datatype type, boolean write) {
+        static Access of(Position where, boolean collective, Object buf, long count, Datatype type, boolean write) {
             try {
                 Comm.checkType(type);
                 return new Access(BufferView.of(buf, count, type.desc, !write), null);
@@ -253,7 +253,7 @@ public final class File {
 
     /** A blocking access; a collective one agrees on argument errors with the other ranks. */
     private Status access(String call, Position where, boolean write, boolean collective, long offset, Object buf,
-            int count, Datatype type) throws MPIException {
+            long count, Datatype type) throws MPIException {
         org.jmpi.runtime.events.FileEvent ev = Jfr.file();
         try {
             live();
@@ -389,6 +389,69 @@ public final class File {
 
     public Status writeOrdered(Object buf, int count, Datatype type) throws MPIException {
         return access("MPI_File_write_ordered", Position.ORDERED, true, true, 0, buf, count, type);
+    }
+
+    // MPI 4.0's large counts (MPI_File_read_at_c, ...): a long count, for more than 2^31 - 1 elements of a memory
+    // segment; the status's getCountLong tells how many moved.
+
+    /** MPI_File_read_at_c: {@link #readAt(long, Object, int, Datatype)} with a {@code long} count. */
+    public Status readAt(long offset, Object buf, long count, Datatype type) throws MPIException {
+        return access("MPI_File_read_at_c", Position.EXPLICIT, false, false, offset, buf, count, type);
+    }
+
+    /** MPI_File_read_at_all_c: {@link #readAtAll(long, Object, int, Datatype)} with a {@code long} count. */
+    public Status readAtAll(long offset, Object buf, long count, Datatype type) throws MPIException {
+        return access("MPI_File_read_at_all_c", Position.EXPLICIT, false, true, offset, buf, count, type);
+    }
+
+    /** MPI_File_write_at_c: {@link #writeAt(long, Object, int, Datatype)} with a {@code long} count. */
+    public Status writeAt(long offset, Object buf, long count, Datatype type) throws MPIException {
+        return access("MPI_File_write_at_c", Position.EXPLICIT, true, false, offset, buf, count, type);
+    }
+
+    /** MPI_File_write_at_all_c: {@link #writeAtAll(long, Object, int, Datatype)} with a {@code long} count. */
+    public Status writeAtAll(long offset, Object buf, long count, Datatype type) throws MPIException {
+        return access("MPI_File_write_at_all_c", Position.EXPLICIT, true, true, offset, buf, count, type);
+    }
+
+    /** MPI_File_read_c: {@link #read(Object, int, Datatype)} with a {@code long} count. */
+    public Status read(Object buf, long count, Datatype type) throws MPIException {
+        return access("MPI_File_read_c", Position.INDIVIDUAL, false, false, 0, buf, count, type);
+    }
+
+    /** MPI_File_read_all_c: {@link #readAll(Object, int, Datatype)} with a {@code long} count. */
+    public Status readAll(Object buf, long count, Datatype type) throws MPIException {
+        return access("MPI_File_read_all_c", Position.INDIVIDUAL, false, true, 0, buf, count, type);
+    }
+
+    /** MPI_File_write_c: {@link #write(Object, int, Datatype)} with a {@code long} count. */
+    public Status write(Object buf, long count, Datatype type) throws MPIException {
+        return access("MPI_File_write_c", Position.INDIVIDUAL, true, false, 0, buf, count, type);
+    }
+
+    /** MPI_File_write_all_c: {@link #writeAll(Object, int, Datatype)} with a {@code long} count. */
+    public Status writeAll(Object buf, long count, Datatype type) throws MPIException {
+        return access("MPI_File_write_all_c", Position.INDIVIDUAL, true, true, 0, buf, count, type);
+    }
+
+    /** MPI_File_read_shared_c: {@link #readShared(Object, int, Datatype)} with a {@code long} count. */
+    public Status readShared(Object buf, long count, Datatype type) throws MPIException {
+        return access("MPI_File_read_shared_c", Position.SHARED, false, false, 0, buf, count, type);
+    }
+
+    /** MPI_File_write_shared_c: {@link #writeShared(Object, int, Datatype)} with a {@code long} count. */
+    public Status writeShared(Object buf, long count, Datatype type) throws MPIException {
+        return access("MPI_File_write_shared_c", Position.SHARED, true, false, 0, buf, count, type);
+    }
+
+    /** MPI_File_read_ordered_c: {@link #readOrdered(Object, int, Datatype)} with a {@code long} count. */
+    public Status readOrdered(Object buf, long count, Datatype type) throws MPIException {
+        return access("MPI_File_read_ordered_c", Position.ORDERED, false, true, 0, buf, count, type);
+    }
+
+    /** MPI_File_write_ordered_c: {@link #writeOrdered(Object, int, Datatype)} with a {@code long} count. */
+    public Status writeOrdered(Object buf, long count, Datatype type) throws MPIException {
+        return access("MPI_File_write_ordered_c", Position.ORDERED, true, true, 0, buf, count, type);
     }
 
     public void seek(long offset, int whence) throws MPIException {

@@ -15,8 +15,9 @@ import org.jmpi.junit.MpiTest;
 
 /**
  * MPI 4.0's large counts (the {@code _c} calls) on memory segments: a send and receive of 2.25 GiB with a
- * {@code long} count of bytes (above 2^31 - 1 elements), its status's counts, and an in-place all-reduce of the same
- * 2.25 GiB, which goes in pieces; the pieces' seams and the ends are checked. Two ranks in threads mode (2.25 GiB of
+ * {@code long} count of bytes (above 2^31 - 1 elements), its status's counts, the same bytes back by a synchronous send
+ * and in a sendRecv, through a file (written at an explicit offset, read back by the other rank), and an in-place
+ * all-reduce of the same 2.25 GiB, which goes in pieces; the pieces' seams and the ends are checked. Two ranks in threads mode (2.25 GiB of
  * native memory each in one JVM) and as processes; memory segments of a shared arena, freed before the test ends.
  */
 class LargeCountTest {
@@ -112,6 +113,70 @@ class LargeCountTest {
         w.setErrhandler(MPI.ERRORS_ARE_FATAL);
     }
 
+    /**
+     * The file calls' {@code _c} forms with small {@code long} counts on 1-3 ranks: explicit offsets, the individual,
+     * shared and ordered pointers, independent and collective; each rank's 3 ints land where the int forms put them.
+     */
+    @MpiTest(ranks = {1, 2, 3})
+    void fileCallsTakeALongCount() throws MPIException {
+        Intracomm w = MPI.COMM_WORLD;
+        int rank = w.getRank();
+        int size = w.getSize();
+        java.nio.file.Path dir = org.jmpi.tests.SharedDirs.create(w, "jmpi-large-count");
+        mpi.File f = new mpi.File(w, dir.resolve("small").toString(), MPI.MODE_CREATE | MPI.MODE_RDWR);
+        long block = 12L * size; // one round of every rank's 3 ints
+        int[] back = new int[3];
+        for (int kind = 0; kind < 6; kind++) {
+            int[] mine = {kind, rank, 100 * kind + rank};
+            long at = kind * block + 12L * rank;
+            f.seek(at, MPI.SEEK_SET); // the individual pointer (kinds 2 and 3)
+            f.seekShared(kind * block, MPI.SEEK_SET); // the shared one (collective; kinds 4 and 5)
+            Status ws = switch (kind) {
+                case 0 -> f.writeAt(at, mine, 3L, MPI.INT);
+                case 1 -> f.writeAtAll(at, mine, 3L, MPI.INT);
+                case 2 -> f.write(mine, 3L, MPI.INT);
+                case 3 -> f.writeAll(mine, 3L, MPI.INT);
+                case 4 -> f.writeOrdered(mine, 3L, MPI.INT);
+                default -> inRankOrder(w, () -> f.writeShared(mine, 3L, MPI.INT));
+            };
+            assertThat(ws.getCountLong(MPI.INT)).as("write %d", kind).isEqualTo(3);
+            f.sync();
+            w.barrier();
+            f.sync();
+            f.seek(at, MPI.SEEK_SET);
+            f.seekShared(kind * block, MPI.SEEK_SET);
+            java.util.Arrays.fill(back, -1);
+            Status rs = switch (kind) {
+                case 0 -> f.readAt(at, back, 3L, MPI.INT);
+                case 1 -> f.readAtAll(at, back, 3L, MPI.INT);
+                case 2 -> f.read(back, 3L, MPI.INT);
+                case 3 -> f.readAll(back, 3L, MPI.INT);
+                case 4 -> f.readOrdered(back, 3L, MPI.INT);
+                default -> inRankOrder(w, () -> f.readShared(back, 3L, MPI.INT));
+            };
+            assertThat(rs.getCountLong(MPI.INT)).as("read %d", kind).isEqualTo(3);
+            assertThat(back).as("read %d", kind).containsExactly(mine);
+        }
+        f.close();
+        org.jmpi.tests.SharedDirs.remove(w, dir);
+    }
+
+    /** An access through the shared pointer, one rank after another in rank order: its status. */
+    private static Status inRankOrder(Intracomm w, Access access) throws MPIException {
+        Status s = null;
+        for (int r = 0; r < w.getSize(); r++) {
+            if (r == w.getRank()) {
+                s = access.run();
+            }
+            w.barrier();
+        }
+        return s;
+    }
+
+    private interface Access {
+        Status run() throws MPIException;
+    }
+
     static void aboveTwoGiB() throws MPIException {
         Intracomm w = MPI.COMM_WORLD;
         int rank = w.getRank();
@@ -149,6 +214,22 @@ class LargeCountTest {
                 assertThat(st.getCountLong(MPI.BYTE)).isEqualTo(BYTES);
                 checkMarks(buf);
             }
+            // MPI-IO: rank 0 writes the 2.25 GiB at an offset, rank 1 reads them back
+            java.nio.file.Path dir = org.jmpi.tests.SharedDirs.create(w, "jmpi-large-count");
+            mpi.File f = new mpi.File(w, dir.resolve("big").toString(), MPI.MODE_CREATE | MPI.MODE_RDWR);
+            if (rank == 0) {
+                assertThat(f.writeAt(4096L, buf, BYTES, MPI.BYTE).getCountLong(MPI.BYTE)).isEqualTo(BYTES);
+            }
+            f.sync();
+            w.barrier();
+            f.sync();
+            if (rank == 1) {
+                buf.fill((byte) 0);
+                assertThat(f.readAt(4096L, buf, BYTES, MPI.BYTE).getCountLong(MPI.BYTE)).isEqualTo(BYTES);
+                checkMarks(buf);
+            }
+            f.close();
+            org.jmpi.tests.SharedDirs.remove(w, dir);
             // all-reduce in place: every byte the OR of both ranks' bits; the marks carry one more bit from rank 0
             buf.fill((byte) (1 << rank));
             if (rank == 0) {

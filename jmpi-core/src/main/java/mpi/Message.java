@@ -103,6 +103,15 @@ public final class Message {
 
     /** Receives the message taken by the last probe; the handle becomes MPI_MESSAGE_NULL. */
     public Status mRecv(Object buf, int count, Datatype type) throws MPIException {
+        return receive("MPI_Mrecv", buf, count, type);
+    }
+
+    /** MPI_Mrecv_c: {@link #mRecv(Object, int, Datatype)} with a {@code long} count. */
+    public Status mRecv(Object buf, long count, Datatype type) throws MPIException {
+        return receive("MPI_Mrecv_c", buf, count, type);
+    }
+
+    private Status receive(String call, Object buf, long count, Datatype type) throws MPIException {
         Comm c = comm != null ? comm : MPI.COMM_WORLD;
         try {
             RecvRequest r = start(buf, count, type);
@@ -116,12 +125,12 @@ public final class Message {
             }
             return s;
         } catch (MpiError e) {
-            throw c.fail("MPI_Mrecv", e);
+            throw c.fail(call, e);
         }
     }
 
     /** Starts receiving the matched message; null for MPI_MESSAGE_NO_PROC. Leaves this handle null. */
-    private RecvRequest start(Object buf, int count, Datatype type) {
+    private RecvRequest start(Object buf, long count, Datatype type) {
         if (nullHandle) {
             throw new MpiError(ErrorClass.ERR_REQUEST, "no matched message (MPI_MESSAGE_NULL): call mProbe first");
         }
@@ -141,11 +150,23 @@ public final class Message {
 
     /** Starts receiving the matched message into a heap or direct buffer; the handle becomes MPI_MESSAGE_NULL. */
     public Request imRecv(Buffer buf, int count, Datatype type) throws MPIException {
+        return startReceive("MPI_Imrecv", buf, count, type);
+    }
+
+    /**
+     * MPI_Imrecv_c: {@link #imRecv(Buffer, int, Datatype)} with a {@code long} count, into any buffer (a memory
+     * segment for more than 2^31 - 1 elements).
+     */
+    public Request imRecv(Object buf, long count, Datatype type) throws MPIException {
+        return startReceive("MPI_Imrecv_c", buf, count, type);
+    }
+
+    private Request startReceive(String call, Object buf, long count, Datatype type) throws MPIException {
         Comm c = comm != null ? comm : MPI.COMM_WORLD;
         try {
-            return Request.ofOwned(c, start(buf, count, type), "MPI_Imrecv");
+            return Request.ofOwned(c, start(buf, count, type), call);
         } catch (MpiError e) {
-            throw c.fail("MPI_Imrecv", e);
+            throw c.fail(call, e);
         }
     }
 }

@@ -65,7 +65,8 @@ class LargeCountTest {
 
     /**
      * The other point-to-point {@code _c} calls with small {@code long} counts, around a ring of any size: sendRecv,
-     * the synchronous, ready and buffered sends, blocking and not, with their statuses and a negative count's error.
+     * the synchronous, ready and buffered sends, blocking and not, the receives of matched probes, with their
+     * statuses and a negative count's error.
      */
     @MpiTest(ranks = {1, 2, 3})
     void everySendModeAndSendRecvTakeALongCount() throws MPIException {
@@ -103,6 +104,19 @@ class LargeCountTest {
             assertThat(in).as("mode %d", mode).containsExactly(left + 1000 * mode, left * 10, left * 100);
         }
         MPI.detachBuffer();
+
+        // matched probes: mRecv and imRecv with long counts
+        for (int blocking = 0; blocking < 2; blocking++) {
+            mpi.Request s = w.iSend(mine, 3L, MPI.INT, right, 20 + blocking);
+            mpi.Message m = new mpi.Message();
+            m.mProbe(left, 20 + blocking, w);
+            int[] in = new int[3];
+            Status ms = blocking == 1 ? m.mRecv(in, 3L, MPI.INT) : m.imRecv(in, 3L, MPI.INT).waitStatus();
+            s.waitFor();
+            assertThat(ms.getCountLong(MPI.INT)).isEqualTo(3);
+            assertThat(in[1]).isEqualTo(left * 10);
+            assertThat(m.isNull()).isTrue();
+        }
 
         w.setErrhandler(MPI.ERRORS_RETURN);
         assertThatThrownBy(() -> w.sSend(mine, -1L, MPI.INT, right, 9)).isInstanceOfSatisfying(MPIException.class,

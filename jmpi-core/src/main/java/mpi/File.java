@@ -268,7 +268,7 @@ public final class File {
 
     /** Starts a non-blocking or split-collective access. */
     private Request begin(String call, Position where, boolean write, boolean collective, long offset, Object buf,
-            int count, Datatype type) throws MPIException {
+            long count, Datatype type) throws MPIException {
         try {
             live();
             Access a = Access.of(where, collective, buf, count, type, write);
@@ -452,6 +452,58 @@ public final class File {
     /** MPI_File_write_ordered_c: {@link #writeOrdered(Object, int, Datatype)} with a {@code long} count. */
     public Status writeOrdered(Object buf, long count, Datatype type) throws MPIException {
         return access("MPI_File_write_ordered_c", Position.ORDERED, true, true, 0, buf, count, type);
+    }
+
+    // The non-blocking ones with a long count take any buffer (a memory segment for more than 2^31 - 1 elements).
+
+    /** MPI_File_iread_at_c: {@link #iReadAt(long, Buffer, int, Datatype)} with a {@code long} count. */
+    public Request iReadAt(long offset, Object buf, long count, Datatype type) throws MPIException {
+        return begin("MPI_File_iread_at_c", Position.EXPLICIT, false, false, offset, buf, count, type);
+    }
+
+    /** MPI_File_iread_at_all_c: {@link #iReadAtAll(long, Buffer, int, Datatype)} with a {@code long} count. */
+    public Request iReadAtAll(long offset, Object buf, long count, Datatype type) throws MPIException {
+        return begin("MPI_File_iread_at_all_c", Position.EXPLICIT, false, true, offset, buf, count, type);
+    }
+
+    /** MPI_File_iwrite_at_c: {@link #iWriteAt(long, Buffer, int, Datatype)} with a {@code long} count. */
+    public Request iWriteAt(long offset, Object buf, long count, Datatype type) throws MPIException {
+        return begin("MPI_File_iwrite_at_c", Position.EXPLICIT, true, false, offset, buf, count, type);
+    }
+
+    /** MPI_File_iwrite_at_all_c: {@link #iWriteAtAll(long, Buffer, int, Datatype)} with a {@code long} count. */
+    public Request iWriteAtAll(long offset, Object buf, long count, Datatype type) throws MPIException {
+        return begin("MPI_File_iwrite_at_all_c", Position.EXPLICIT, true, true, offset, buf, count, type);
+    }
+
+    /** MPI_File_iread_c: {@link #iRead(Buffer, int, Datatype)} with a {@code long} count. */
+    public Request iRead(Object buf, long count, Datatype type) throws MPIException {
+        return begin("MPI_File_iread_c", Position.INDIVIDUAL, false, false, 0, buf, count, type);
+    }
+
+    /** MPI_File_iread_all_c: {@link #iReadAll(Buffer, int, Datatype)} with a {@code long} count. */
+    public Request iReadAll(Object buf, long count, Datatype type) throws MPIException {
+        return begin("MPI_File_iread_all_c", Position.INDIVIDUAL, false, true, 0, buf, count, type);
+    }
+
+    /** MPI_File_iwrite_c: {@link #iWrite(Buffer, int, Datatype)} with a {@code long} count. */
+    public Request iWrite(Object buf, long count, Datatype type) throws MPIException {
+        return begin("MPI_File_iwrite_c", Position.INDIVIDUAL, true, false, 0, buf, count, type);
+    }
+
+    /** MPI_File_iwrite_all_c: {@link #iWriteAll(Buffer, int, Datatype)} with a {@code long} count. */
+    public Request iWriteAll(Object buf, long count, Datatype type) throws MPIException {
+        return begin("MPI_File_iwrite_all_c", Position.INDIVIDUAL, true, true, 0, buf, count, type);
+    }
+
+    /** MPI_File_iread_shared_c: {@link #iReadShared(Buffer, int, Datatype)} with a {@code long} count. */
+    public Request iReadShared(Object buf, long count, Datatype type) throws MPIException {
+        return begin("MPI_File_iread_shared_c", Position.SHARED, false, false, 0, buf, count, type);
+    }
+
+    /** MPI_File_iwrite_shared_c: {@link #iWriteShared(Buffer, int, Datatype)} with a {@code long} count. */
+    public Request iWriteShared(Object buf, long count, Datatype type) throws MPIException {
+        return begin("MPI_File_iwrite_shared_c", Position.SHARED, true, false, 0, buf, count, type);
     }
 
     public void seek(long offset, int whence) throws MPIException {

@@ -129,7 +129,8 @@ class LargeCountTest {
 
     /**
      * The file calls' {@code _c} forms with small {@code long} counts on 1-3 ranks: explicit offsets, the individual,
-     * shared and ordered pointers, independent and collective; each rank's 3 ints land where the int forms put them.
+     * shared and ordered pointers, independent and collective, blocking and not; each rank's 3 ints land where the
+     * int forms put them (the non-blocking ones with an {@code int[]}, which their int forms do not take).
      */
     @MpiTest(ranks = {1, 2, 3})
     void fileCallsTakeALongCount() throws MPIException {
@@ -140,18 +141,23 @@ class LargeCountTest {
         mpi.File f = new mpi.File(w, dir.resolve("small").toString(), MPI.MODE_CREATE | MPI.MODE_RDWR);
         long block = 12L * size; // one round of every rank's 3 ints
         int[] back = new int[3];
-        for (int kind = 0; kind < 6; kind++) {
+        for (int kind = 0; kind < 11; kind++) {
             int[] mine = {kind, rank, 100 * kind + rank};
             long at = kind * block + 12L * rank;
-            f.seek(at, MPI.SEEK_SET); // the individual pointer (kinds 2 and 3)
-            f.seekShared(kind * block, MPI.SEEK_SET); // the shared one (collective; kinds 4 and 5)
+            f.seek(at, MPI.SEEK_SET); // the individual pointer (kinds 2, 3, 8 and 9)
+            f.seekShared(kind * block, MPI.SEEK_SET); // the shared one (collective; kinds 4, 5 and 10)
             Status ws = switch (kind) {
                 case 0 -> f.writeAt(at, mine, 3L, MPI.INT);
                 case 1 -> f.writeAtAll(at, mine, 3L, MPI.INT);
                 case 2 -> f.write(mine, 3L, MPI.INT);
                 case 3 -> f.writeAll(mine, 3L, MPI.INT);
                 case 4 -> f.writeOrdered(mine, 3L, MPI.INT);
-                default -> inRankOrder(w, () -> f.writeShared(mine, 3L, MPI.INT));
+                case 5 -> inRankOrder(w, () -> f.writeShared(mine, 3L, MPI.INT));
+                case 6 -> f.iWriteAt(at, mine, 3L, MPI.INT).waitStatus();
+                case 7 -> f.iWriteAtAll(at, mine, 3L, MPI.INT).waitStatus();
+                case 8 -> f.iWrite(mine, 3L, MPI.INT).waitStatus();
+                case 9 -> f.iWriteAll(mine, 3L, MPI.INT).waitStatus();
+                default -> inRankOrder(w, () -> f.iWriteShared(mine, 3L, MPI.INT).waitStatus());
             };
             assertThat(ws.getCountLong(MPI.INT)).as("write %d", kind).isEqualTo(3);
             f.sync();
@@ -166,7 +172,12 @@ class LargeCountTest {
                 case 2 -> f.read(back, 3L, MPI.INT);
                 case 3 -> f.readAll(back, 3L, MPI.INT);
                 case 4 -> f.readOrdered(back, 3L, MPI.INT);
-                default -> inRankOrder(w, () -> f.readShared(back, 3L, MPI.INT));
+                case 5 -> inRankOrder(w, () -> f.readShared(back, 3L, MPI.INT));
+                case 6 -> f.iReadAt(at, back, 3L, MPI.INT).waitStatus();
+                case 7 -> f.iReadAtAll(at, back, 3L, MPI.INT).waitStatus();
+                case 8 -> f.iRead(back, 3L, MPI.INT).waitStatus();
+                case 9 -> f.iReadAll(back, 3L, MPI.INT).waitStatus();
+                default -> inRankOrder(w, () -> f.iReadShared(back, 3L, MPI.INT).waitStatus());
             };
             assertThat(rs.getCountLong(MPI.INT)).as("read %d", kind).isEqualTo(3);
             assertThat(back).as("read %d", kind).containsExactly(mine);

@@ -17,8 +17,9 @@ import org.jmpi.junit.MpiTest;
  * MPI 4.0's large counts (the {@code _c} calls) on memory segments: a send and receive of 2.25 GiB with a
  * {@code long} count of bytes (above 2^31 - 1 elements), its status's counts, the same bytes back by a synchronous send
  * and in a sendRecv, through a file (written at an explicit offset, read back by the other rank), and an in-place
- * all-reduce of the same 2.25 GiB, which goes in pieces; the pieces' seams and the ends are checked. Two ranks in threads mode (2.25 GiB of
- * native memory each in one JVM) and as processes; memory segments of a shared arena, freed before the test ends.
+ * all-reduce of the same 2.25 GiB, which goes in pieces; the pieces' seams and the ends are checked. Two ranks in
+ * threads mode (2.25 GiB of native memory each in one JVM) and as processes; memory segments of a shared arena, freed
+ * before the test ends. Beside it, every other point-to-point and file call's {@code _c} form with small counts.
  */
 class LargeCountTest {
     /** Above 2^31 - 1, and nine of the large-count calls' pieces of 256 MiB ({@code LargeCounts.PIECE_BYTES}). */

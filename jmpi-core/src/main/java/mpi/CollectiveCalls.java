@@ -463,10 +463,8 @@ final class CollectiveCalls {
             TypeDescriptor d = types[i].desc;
             if (counts[i] == 0 || d.size() == 0) {
                 views[i] = MessageData.EMPTY;
-            } else if (buf instanceof boolean[] a) { // the whole view checked the bounds
-                views[i] = d.isContiguous()
-                        ? new MessageData.BooleanData(a, (int) (displs[i] + d.lb()), (int) (counts[i] * d.size()))
-                        : new BooleanPlanData(a, displs[i], d, counts[i]);
+            } else if (buf instanceof boolean[] a) { // any layout; the whole view checked the bounds
+                views[i] = new BooleanPlanData(a, displs[i], d, counts[i]);
             } else {
                 java.lang.foreign.MemorySegment seg = whole.contiguous();
                 if (seg == null) {

@@ -156,33 +156,4 @@ public interface MessageData {
             return "SmallArrayData[" + array().getClass().getSimpleName() + ", " + bytes + " bytes]";
         }
     }
-
-    /** A run of a Java boolean[]; booleans travel as one byte each (0 or 1). */
-    record BooleanData(boolean[] array, int first, int count) implements MessageData {
-        @Override
-        public long bytes() {
-            return count;
-        }
-
-        @Override
-        public MemorySegment contiguous() {
-            return null;
-        }
-
-        @Override
-        public void packTo(long offset, MemorySegment dst, long dstOffset, long length) {
-            for (long i = 0; i < length; i++) {
-                dst.set(java.lang.foreign.ValueLayout.JAVA_BYTE, dstOffset + i,
-                        array[first + (int) (offset + i)] ? (byte) 1 : (byte) 0);
-            }
-        }
-
-        @Override
-        public void unpackFrom(long offset, MemorySegment src, long srcOffset, long length) {
-            for (long i = 0; i < length; i++) {
-                array[first + (int) (offset + i)] =
-                        src.get(java.lang.foreign.ValueLayout.JAVA_BYTE, srcOffset + i) != 0;
-            }
-        }
-    }
 }
